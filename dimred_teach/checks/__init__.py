@@ -1,0 +1,123 @@
+"""Property-based checks of exercise answers.
+
+In a notebook, ``check("01.top_direction", w)`` verifies the *properties* an answer must
+have (a unit vector that satisfies S w = lambda w for the largest lambda, say), never
+equality with a stored answer, and prints one line: passed, or "not yet" with the reason
+and a hint. The grader uses the same checks through :func:`evaluate`.
+
+Checks live in one module per exercise set, ``dimred_teach/checks/setNN.py``, registered
+with :func:`register`; an exercise id is ``"NN.name"``. A check is a function
+``verify(answer, rng)`` that raises :class:`CheckFailure` with a message saying which
+property fails. When the exercise asks for a function, ``answer`` is that function and the
+check calls it on fresh random instances drawn from ``rng``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["CheckFailure", "Check", "Verdict", "register", "get_check", "evaluate", "check"]
+
+_EXERCISE_ID = re.compile(r"^(\d\d)\.[A-Za-z_][\w]*$")
+_REGISTRY: dict[str, "Check"] = {}
+
+
+class CheckFailure(Exception):
+    """An answer lacks a required property; the message says which, in plain words."""
+
+
+@dataclass(frozen=True)
+class Check:
+    """A registered check: its id, its verifier and the hint shown when it fails."""
+
+    exercise_id: str
+    verify: Callable[[Any, np.random.Generator], None]
+    hint: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of checking one answer."""
+
+    exercise_id: str
+    passed: bool
+    message: str
+    hint: str
+
+    @property
+    def status(self) -> str:
+        return "passed" if self.passed else "not yet"
+
+    def line(self) -> str:
+        """One line for a student: what passed, or what is missing and a hint."""
+        if self.passed:
+            return f"[passed] {self.exercise_id}: {self.message}"
+        return f"[not yet] {self.exercise_id}: {self.message}\n  hint: {self.hint}"
+
+
+def register(exercise_id: str, hint: str):
+    """Decorator registering ``verify(answer, rng)`` as the check of ``exercise_id``."""
+    if not _EXERCISE_ID.match(exercise_id):
+        raise ValueError(f"exercise_id must look like 'NN.name', got {exercise_id!r}")
+
+    def decorator(verify):
+        if exercise_id in _REGISTRY:
+            raise ValueError(f"exercise_id {exercise_id!r} is registered twice")
+        _REGISTRY[exercise_id] = Check(exercise_id, verify, hint)
+        return verify
+
+    return decorator
+
+
+def get_check(exercise_id: str) -> Check:
+    """The check registered for ``exercise_id`` (importing its set's module on demand)."""
+    match = _EXERCISE_ID.match(exercise_id) if isinstance(exercise_id, str) else None
+    if not match:
+        raise ValueError(f"exercise_id must look like 'NN.name', got {exercise_id!r}")
+    try:
+        importlib.import_module(f"{__name__}.set{match.group(1)}")
+    except ModuleNotFoundError as error:
+        raise ValueError(f"exercise_id {exercise_id!r}: there is no exercise set {match.group(1)}") from error
+    try:
+        return _REGISTRY[exercise_id]
+    except KeyError:
+        known = sorted(key for key in _REGISTRY if key.startswith(match.group(1) + "."))
+        raise ValueError(f"exercise_id {exercise_id!r} is unknown; set {match.group(1)} has {known}") from None
+
+
+def evaluate(exercise_id: str, answer, seed: int | None = None) -> Verdict:
+    """Check ``answer`` and return the verdict; never raises for a bad answer.
+
+    ``seed`` seeds the random instances a check may draw; by default a fresh one, so a
+    function is tested on instances nobody has seen before.
+    """
+    entry = get_check(exercise_id)
+    rng = np.random.default_rng(secrets.randbits(64) if seed is None else seed)
+
+    def verdict(passed: bool, message: str) -> Verdict:
+        return Verdict(exercise_id, passed, message, entry.hint)
+
+    if answer is Ellipsis or answer is None:
+        return verdict(False, "no answer yet (replace the ... with your code)")
+    try:
+        entry.verify(answer, rng)
+    except CheckFailure as failure:
+        return verdict(False, str(failure))
+    except NotImplementedError:
+        return verdict(False, "no answer yet (the function still raises NotImplementedError)")
+    except Exception as error:  # the student's code raised: report it, do not crash
+        return verdict(False, f"your answer raised {type(error).__name__}: {error}")
+    return verdict(True, "all properties hold")
+
+
+def check(exercise_id: str, answer) -> None:
+    """Check an exercise answer in a notebook and print the verdict (one line, plus a
+    hint when it fails)."""
+    print(evaluate(exercise_id, answer).line())

@@ -1,0 +1,89 @@
+"""The ``dimred-teach`` command.
+
+Subcommands
+-----------
+build [--check]     generate exercises/ (and the grading specs) from solutions/;
+                    with --check, change nothing and exit 1 if anything is stale or a
+                    .py/.ipynb pair disagrees
+execute PATH.py...  run jupytext sources and write their executed .ipynb
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import nbformat
+
+from .exercises import SPECS_DIR, build_exercise, spec_path
+from .execution import execute_source, pair_problems
+
+SOURCE_GLOB = "[0-9][0-9]_*.py"
+
+
+def _expected_files(root: Path) -> dict[Path, str]:
+    """Every generated file with the text it must hold."""
+    files: dict[Path, str] = {}
+    for solution in sorted((root / "solutions").glob(SOURCE_GLOB)):
+        notebook, text, spec = build_exercise(solution)
+        files[root / "exercises" / f"{solution.stem}.ipynb"] = nbformat.writes(notebook) + "\n"
+        files[root / "exercises" / f"{solution.stem}.py"] = text
+        files[spec_path(solution.stem)] = json.dumps(spec, indent=1) + "\n"
+    return files
+
+
+def _stale_generated(root: Path, expected: dict[Path, str]) -> list[Path]:
+    """Generated files on disk that no solution produces any more."""
+    on_disk = list((root / "exercises").glob("[0-9][0-9]_*")) + list(SPECS_DIR.glob("*.json"))
+    return sorted(path for path in on_disk if path not in expected)
+
+
+def build(root: Path, check: bool) -> int:
+    """Generate (or, with ``check``, verify) the exercise sets; returns an exit status."""
+    if not (root / "solutions").is_dir():
+        print(f"error: {root} has no solutions/ folder (run from the course's root or pass --root)", file=sys.stderr)
+        return 2
+    expected = _expected_files(root)
+    stale = _stale_generated(root, expected)
+    if not check:
+        (root / "exercises").mkdir(exist_ok=True)
+        for path, text in expected.items():
+            path.write_text(text)
+        for path in stale:
+            path.unlink()
+        print(f"wrote {len(expected)} files for {len(expected) // 3} exercise sets")
+        return 0
+    problems = [f"{path} is out of date: run `dimred-teach build`"
+                for path, text in expected.items() if not path.is_file() or path.read_text() != text]
+    problems += [f"{path} is not generated from any solution: run `dimred-teach build`" for path in stale]
+    for folder in ("notebooks", "solutions"):
+        for source in sorted((root / folder).glob(SOURCE_GLOB)):
+            problems += pair_problems(source)
+    for problem in problems:
+        print(problem)
+    print(f"build --check: {len(problems)} problem(s) in {len(expected) // 3} exercise sets")
+    return 1 if problems else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="dimred-teach", description="The dimred-teach course tools.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    build_parser = sub.add_parser("build", help="generate exercises/ from solutions/")
+    build_parser.add_argument("--check", action="store_true", help="verify only; exit 1 when anything is stale")
+    build_parser.add_argument("--root", type=Path, default=Path.cwd(), help="the course's root folder")
+    execute_parser = sub.add_parser("execute", help="execute .py sources into .ipynb with outputs")
+    execute_parser.add_argument("paths", nargs="+", type=Path, help="notebooks/NN_topic.py or solutions/NN_topic.py")
+    execute_parser.add_argument("--timeout", type=int, default=120, help="seconds per cell")
+    args = parser.parse_args(argv)
+
+    if args.command == "build":
+        return build(args.root.resolve(), args.check)
+    for path in args.paths:
+        print(f"executed {execute_source(path, timeout=args.timeout)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

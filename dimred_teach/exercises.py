@@ -1,0 +1,204 @@
+"""Exercise sets generated from solution sources (``dimred-teach build``).
+
+``solutions/NN_topic.py`` (jupytext py:percent) is the only hand-written file of an
+exercise set. Solution code sits between ``# BEGIN SOLUTION`` and ``# END SOLUTION`` or on
+a single line ending in ``# SOLUTION``. Generating the exercise:
+
+* a solution inside a function (indented) becomes ``raise NotImplementedError(...)``;
+* a top-level solution becomes ``name = ...`` for every name it assigns (so the check
+  cells still run and report "not yet"), or a bare ``...``;
+* a markdown cell tagged ``solution`` becomes an empty answer cell;
+* outputs are cleared, and the notebook is tagged with its exercise set.
+
+A check cell is a code cell holding exactly one ``check("NN.name", answer)`` call; its
+points come from the cell metadata (``# %% points=2``, default 1). The check cells are
+also written to ``dimred_teach/exercise_specs/NN_topic.json``, which the grader uses to
+restore them in a submission.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+import jupytext
+import nbformat
+
+from .checks import get_check
+
+__all__ = ["strip_solutions", "build_exercise", "load_spec", "spec_path", "SPECS_DIR", "CHECK_CALL"]
+
+BEGIN, END, LINE = "# BEGIN SOLUTION", "# END SOLUTION", "# SOLUTION"
+CHECK_CALL = re.compile(r"""^\s*check\(\s*["'](?P<id>\d\d\.\w+)["']\s*,""")
+SPECS_DIR = Path(__file__).parent / "exercise_specs"
+ANSWER_MARKDOWN = "**Your answer:** *(write it here)*"
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
+class SolutionMarkupError(ValueError):
+    """The solution markers of a source file are unbalanced or misplaced."""
+
+
+def _assigned_names(block: str) -> list[str]:
+    """Names bound at top level by a block of code, in order of first assignment."""
+    names: list[str] = []
+
+    def add(target):
+        if isinstance(target, ast.Name) and target.id not in names:
+            names.append(target.id)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:
+                add(element)
+        elif isinstance(target, ast.Starred):
+            add(target.value)
+
+    for node in ast.parse(textwrap.dedent(block)).body:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                add(target)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            add(node.target)
+    return names
+
+
+def _stub(block_lines: list[str], indent: str) -> list[str]:
+    if indent:
+        return [f'{indent}raise NotImplementedError("exercise: replace this line with your code")']
+    names = _assigned_names("\n".join(block_lines))
+    return ["# YOUR CODE HERE"] + ([f"{name} = ..." for name in names] or ["..."])
+
+
+def strip_solutions(code: str) -> str:
+    """Replace the solution regions of a code cell by stubs (see module docstring)."""
+    out: list[str] = []
+    block: list[str] | None = None
+    indent = ""
+    for number, line in enumerate(code.split("\n"), start=1):
+        stripped = line.strip()
+        if stripped == BEGIN:
+            if block is not None:
+                raise SolutionMarkupError(f"line {number}: nested {BEGIN}")
+            block, indent = [], line[: len(line) - len(line.lstrip())]
+        elif stripped == END:
+            if block is None:
+                raise SolutionMarkupError(f"line {number}: {END} without {BEGIN}")
+            out.extend(_stub(block, indent))
+            block = None
+        elif block is not None:
+            block.append(line)
+        elif line.rstrip().endswith(LINE) and stripped != LINE:
+            body = line.rstrip()[: -len(LINE)].rstrip()
+            out.extend(_stub([body], line[: len(line) - len(line.lstrip())]))
+        else:
+            out.append(line)
+    if block is not None:
+        raise SolutionMarkupError(f"{BEGIN} without {END}")
+    return "\n".join(out)
+
+
+@dataclass(frozen=True)
+class CheckCell:
+    """A check cell of an exercise set, as the grader needs it."""
+
+    exercise_id: str
+    points: float
+    cell_id: str
+    cell_index: int
+    source: str
+
+
+def _check_id(source: str, where: str) -> str | None:
+    calls = [m.group("id") for line in source.split("\n") if (m := CHECK_CALL.match(line))]
+    if not calls:
+        return None
+    tree = ast.parse(source)
+    if len(calls) != 1 or len(tree.body) != 1:
+        raise SolutionMarkupError(f"{where}: a check cell must hold exactly one check(...) call and nothing else")
+    return calls[0]
+
+
+def build_exercise(solution: Path) -> tuple[nbformat.NotebookNode, str, dict]:
+    """Generate the exercise notebook, its py:percent text and its grading spec.
+
+    Parameters
+    ----------
+    solution : Path
+        ``solutions/NN_topic.py``.
+
+    Returns
+    -------
+    notebook : NotebookNode
+        Outputs cleared, solutions stubbed, deterministic cell ids.
+    text : str
+        The same notebook as jupytext py:percent.
+    spec : dict
+        ``exercise_set``, ``source`` and the list of check cells (see :class:`CheckCell`).
+    """
+    solution = Path(solution)
+    stem = solution.stem
+    number = stem[:2]
+    source_nb = jupytext.read(solution)
+    cells = []
+    checks: list[CheckCell] = []
+    for index, cell in enumerate(source_nb.cells):
+        where = f"{solution.name}, cell {index}"
+        if cell.cell_type == "markdown":
+            text = ANSWER_MARKDOWN if "solution" in cell.metadata.get("tags", []) else cell.source
+            new = nbformat.v4.new_markdown_cell(text)
+        elif cell.cell_type == "code":
+            try:
+                code = strip_solutions(cell.source)
+            except SolutionMarkupError as error:
+                raise SolutionMarkupError(f"{where}: {error}") from None
+            new = nbformat.v4.new_code_cell(code)
+            exercise_id = _check_id(cell.source, where)
+            if exercise_id is not None:
+                if not exercise_id.startswith(number + "."):
+                    raise SolutionMarkupError(f"{where}: exercise id {exercise_id!r} must start with {number}.")
+                get_check(exercise_id)  # fails loudly when the check is not registered
+                if any(c.exercise_id == exercise_id for c in checks):
+                    raise SolutionMarkupError(f"{where}: {exercise_id!r} is checked twice")
+                points = cell.metadata.get("points", 1)
+                new.metadata["tags"] = ["check"]
+                new.metadata["points"] = points
+                new.id = "check-" + exercise_id.replace(".", "-")
+                checks.append(CheckCell(exercise_id, points, new.id, index, code))
+        else:
+            new = nbformat.v4.new_raw_cell(cell.source)
+        if not new.id.startswith("check-"):
+            new.id = f"cell-{index:03d}"
+        cells.append(new)
+    if not checks:
+        raise SolutionMarkupError(f"{solution.name} has no check cells")
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    notebook.metadata = {
+        "kernelspec": KERNELSPEC,
+        "language_info": {"name": "python"},
+        "jupytext": {"formats": "ipynb,py:percent", "notebook_metadata_filter": "dimred_teach,-all"},
+        "dimred_teach": {"exercise_set": stem, "generated_from": f"solutions/{solution.name}"},
+    }
+    spec = {
+        "exercise_set": stem,
+        "source": f"solutions/{solution.name}",
+        "max_score": sum(c.points for c in checks),
+        "checks": [c.__dict__ for c in checks],
+    }
+    return notebook, jupytext.writes(notebook, fmt="py:percent"), spec
+
+
+def spec_path(exercise_set: str) -> Path:
+    """Where the grading spec of an exercise set is stored inside the package."""
+    return SPECS_DIR / f"{exercise_set}.json"
+
+
+def load_spec(exercise_set: str) -> dict:
+    """The grading spec written by ``dimred-teach build`` for ``exercise_set``."""
+    path = spec_path(exercise_set)
+    if not path.is_file():
+        known = sorted(p.stem for p in SPECS_DIR.glob("*.json"))
+        raise ValueError(f"exercise_set {exercise_set!r} is unknown; known sets: {known}")
+    return json.loads(path.read_text())

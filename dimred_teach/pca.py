@@ -1,0 +1,333 @@
+"""Principal component analysis: centring, covariance, three ways to the components,
+reconstruction, power iteration and choosing k.
+
+Conventions (the course's, see README): rows are points, X has shape (n, p); the sample
+covariance divides by n - 1 unless ``ddof`` says otherwise; eigenvalues are sorted
+descending; every component has its largest-magnitude entry positive
+(:func:`dimred_teach.linalg.fix_signs`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._validation import as_data_matrix, as_square_symmetric, as_vector, check_choice, check_int, check_k, check_seed
+from .linalg import fix_signs, sorted_eigh
+
+__all__ = [
+    "center",
+    "standardize",
+    "covariance",
+    "PCAResult",
+    "pca",
+    "reconstruction_error",
+    "PowerIterationResult",
+    "power_iteration",
+    "choose_k",
+]
+
+METHODS = ("svd", "eig", "gram")
+
+
+def _frozen(*arrays):
+    for array in arrays:
+        if isinstance(array, np.ndarray):
+            array.setflags(write=False)
+
+
+def center(X) -> np.ndarray:
+    """Subtract the column means: the centred data matrix, shape (n, p)."""
+    X = as_data_matrix(X)
+    return X - X.mean(axis=0)
+
+
+def standardize(X, ddof: int = 1) -> np.ndarray:
+    """Centre each column and divide it by its standard deviation, shape (n, p).
+
+    Raises ``ValueError`` naming the column when a column is constant (its standard
+    deviation is zero, so it cannot be scaled).
+    """
+    X = as_data_matrix(X)
+    ddof = check_int(ddof, "ddof", minimum=0, maximum=X.shape[0] - 1)
+    std = X.std(axis=0, ddof=ddof)
+    constant = np.flatnonzero(std <= 1e-12 * np.maximum(1.0, np.abs(X).max(axis=0)))
+    if constant.size:
+        raise ValueError(
+            f"X has zero variance in column(s) {constant.tolist()}; a constant column "
+            "cannot be standardised (drop it first)"
+        )
+    return (X - X.mean(axis=0)) / std
+
+
+def covariance(X, ddof: int = 1) -> np.ndarray:
+    """Sample covariance matrix S = Xc' Xc / (n - ddof), shape (p, p).
+
+    ``ddof=1`` (the default) is the Oxford notes' 1/(n-1); ``ddof=0`` gives the 1/n of the
+    CMU and MML notes.
+    """
+    X = as_data_matrix(X)
+    ddof = check_int(ddof, "ddof", minimum=0, maximum=X.shape[0] - 1)
+    Xc = X - X.mean(axis=0)
+    return Xc.T @ Xc / (X.shape[0] - ddof)
+
+
+@dataclass(frozen=True)
+class PCAResult:
+    """The fitted principal components of a data matrix X of shape (n, p).
+
+    Attributes
+    ----------
+    components : ndarray, shape (p, k)
+        Orthonormal principal directions (eigenvectors of the covariance), one per column,
+        each with its largest-magnitude entry positive.
+    scores : ndarray, shape (n, k)
+        Coordinates of the training points on the components: Xc @ components.
+    eigenvalues : ndarray, shape (k,)
+        Variances of the scores, descending: lambda_j = d_j**2 / (n - 1).
+    singular_values : ndarray, shape (k,)
+        Singular values d_j of the centred (and scaled) data matrix.
+    explained_variance_ratio : ndarray, shape (k,)
+        eigenvalues / total_variance.
+    mean : ndarray, shape (p,)
+        Column means that were subtracted.
+    scale : ndarray, shape (p,) or None
+        Column standard deviations that were divided out (``scale=True``), else None.
+    total_variance : float
+        Sum of all p eigenvalues (the trace of the covariance).
+    n_samples : int
+        n, the number of rows the model was fitted on.
+    method : str
+        "svd", "eig" or "gram".
+    """
+
+    components: np.ndarray
+    scores: np.ndarray
+    eigenvalues: np.ndarray
+    singular_values: np.ndarray
+    explained_variance_ratio: np.ndarray
+    mean: np.ndarray
+    scale: np.ndarray | None
+    total_variance: float
+    n_samples: int
+    method: str
+
+    @property
+    def k(self) -> int:
+        """Number of components kept."""
+        return self.components.shape[1]
+
+    def _prepare(self, X) -> np.ndarray:
+        X = as_data_matrix(X, min_rows=1)
+        p = self.components.shape[0]
+        if X.shape[1] != p:
+            raise ValueError(f"X must have {p} columns like the fitted data, got {X.shape[1]}")
+        X = X - self.mean
+        return X if self.scale is None else X / self.scale
+
+    def transform(self, X) -> np.ndarray:
+        """Scores of new points X (shape (m, p)) on the components, shape (m, k)."""
+        return self._prepare(X) @ self.components
+
+    def reconstruct(self, Z) -> np.ndarray:
+        """Map scores Z (shape (m, k)) back to the original units, shape (m, p)."""
+        Z = as_data_matrix(Z, name="Z", min_rows=1)
+        if Z.shape[1] != self.k:
+            raise ValueError(f"Z must have {self.k} columns (one per component), got {Z.shape[1]}")
+        X = Z @ self.components.T
+        if self.scale is not None:
+            X = X * self.scale
+        return X + self.mean
+
+
+def pca(X, k: int | None = None, method: str = "svd", scale: bool = False) -> PCAResult:
+    """Principal component analysis of X, rows are points.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, p)
+    k : int, optional
+        Number of components, 1 <= k <= min(n, p). Default min(n - 1, p): a centred
+        matrix has rank at most n - 1, so further components carry no variance.
+    method : {"svd", "eig", "gram"}
+        "svd": thin SVD of the centred data, Xc = U D V'.
+        "eig": eigendecomposition of the p x p covariance S = Xc'Xc / (n-1), O(p^3).
+        "gram": eigendecomposition of the n x n Gram matrix Xc Xc', O(n^3), then
+        V = Xc' U D^-1; the cheap route when p >> n. It needs the k kept components
+        to have non-zero variance.
+    scale : bool
+        Standardise each column (divide by its standard deviation) before the analysis:
+        PCA of the correlation matrix.
+
+    Returns
+    -------
+    PCAResult
+    """
+    X = as_data_matrix(X)
+    n, p = X.shape
+    method = check_choice(method, METHODS, "method")
+    if k is None:
+        k = max(1, min(n - 1, p))
+    k = check_k(k, min(n, p), why=f"X has n={n} rows and p={p} columns")
+    mean = X.mean(axis=0)
+    column_scale = None
+    if scale:
+        Xc = standardize(X)
+        column_scale = X.std(axis=0, ddof=1)
+    else:
+        Xc = X - mean
+    total_variance = float(np.sum(Xc**2) / (n - 1))
+
+    if method == "svd":
+        U, d, Vt = np.linalg.svd(Xc, full_matrices=False)
+        components, scores = fix_signs(Vt[:k].T, U[:, :k] * d[:k])
+        singular_values = d[:k]
+        eigenvalues = singular_values**2 / (n - 1)
+    elif method == "eig":
+        eigenvalues, components = sorted_eigh(Xc.T @ Xc / (n - 1), k=k)
+        eigenvalues = np.clip(eigenvalues, 0.0, None)
+        scores = Xc @ components
+        singular_values = np.sqrt(eigenvalues * (n - 1))
+    else:
+        gram_values, U = sorted_eigh(Xc @ Xc.T, k=k)
+        singular_values = np.sqrt(np.clip(gram_values, 0.0, None))
+        tiny = singular_values <= 1e-10 * max(1.0, singular_values[0])
+        if tiny.any():
+            rank = int(np.argmax(tiny))
+            raise ValueError(
+                f"k={k} exceeds the rank of the centred data ({rank}); method='gram' can only "
+                "recover components with non-zero variance"
+            )
+        components, scores = fix_signs(Xc.T @ U / singular_values, U * singular_values)
+        eigenvalues = singular_values**2 / (n - 1)
+
+    ratio = eigenvalues / total_variance if total_variance > 0 else np.zeros_like(eigenvalues)
+    _frozen(components, scores, eigenvalues, singular_values, ratio, mean, column_scale)
+    return PCAResult(
+        components=components,
+        scores=scores,
+        eigenvalues=eigenvalues,
+        singular_values=singular_values,
+        explained_variance_ratio=ratio,
+        mean=mean,
+        scale=column_scale,
+        total_variance=total_variance,
+        n_samples=n,
+        method=method,
+    )
+
+
+def reconstruction_error(X, result: PCAResult) -> float:
+    """Sum of squared errors ||X - X_hat||_F^2 when X is projected on the components.
+
+    For the training data (without scaling) this equals (n - 1) times the sum of the
+    dropped eigenvalues (WashU notes, eq. 10).
+    """
+    if not isinstance(result, PCAResult):
+        raise TypeError(f"result must be a PCAResult from pca(), got {type(result).__name__}")
+    X = as_data_matrix(X, min_rows=1)
+    X_hat = result.reconstruct(result.transform(X))
+    return float(np.sum((X - X_hat) ** 2))
+
+
+@dataclass(frozen=True)
+class PowerIterationResult:
+    """Outcome of :func:`power_iteration`.
+
+    Attributes
+    ----------
+    eigenvalue : float
+        Rayleigh quotient v'Av at the last iterate.
+    eigenvector : ndarray, shape (m,)
+        Unit vector, largest-magnitude entry positive.
+    n_iter : int
+        Iterations performed.
+    converged : bool
+        Whether the change fell below ``tol`` within ``max_iter``.
+    changes : ndarray, shape (n_iter,)
+        ||v_t - v_{t-1}|| after aligning signs, per iteration: it shrinks roughly by the
+        factor lambda_2 / lambda_1 each step.
+    """
+
+    eigenvalue: float
+    eigenvector: np.ndarray
+    n_iter: int
+    converged: bool
+    changes: np.ndarray
+
+
+def power_iteration(A, seed: int = 0, max_iter: int = 1000, tol: float = 1e-10) -> PowerIterationResult:
+    """Leading eigenpair of a symmetric matrix A (shape (m, m)) by repeated multiplication.
+
+    Starts from a seeded random unit vector and iterates v <- Av / ||Av||.
+    """
+    A = as_square_symmetric(A)
+    seed = check_seed(seed)
+    max_iter = check_int(max_iter, "max_iter", minimum=1)
+    if not (isinstance(tol, (int, float)) and tol > 0):
+        raise ValueError(f"tol must be a positive number, got {tol!r}")
+    rng = np.random.default_rng(seed)
+    v = rng.standard_normal(A.shape[0])
+    v /= np.linalg.norm(v)
+    changes = []
+    converged = False
+    for _ in range(max_iter):
+        w = A @ v
+        norm = np.linalg.norm(w)
+        if norm == 0.0:
+            raise ValueError("A maps the start vector to zero; A has no dominant eigenvector (is A zero?)")
+        w /= norm
+        if w @ v < 0:  # a negative dominant eigenvalue flips the sign each step
+            w = -w
+        changes.append(float(np.linalg.norm(w - v)))
+        v = w
+        if changes[-1] < tol:
+            converged = True
+            break
+    v = fix_signs(v[:, None])[:, 0]
+    changes = np.array(changes)
+    _frozen(v, changes)
+    return PowerIterationResult(float(v @ A @ v), v, len(changes), converged, changes)
+
+
+def choose_k(eigenvalues, threshold: float = 0.9, method: str = "variance") -> int:
+    """Choose the number of components from the full eigenspectrum.
+
+    Parameters
+    ----------
+    eigenvalues : array_like, shape (m,)
+        All eigenvalues of the covariance, any order, non-negative.
+    threshold : float
+        For ``method="variance"``: the smallest k whose components keep at least this
+        fraction of the total variance, 0 < threshold <= 1. Equivalently, the relative
+        reconstruction error sum(dropped) / sum(all) is at most 1 - threshold (the WashU
+        notes' tolerance rule).
+    method : {"variance", "gap"}
+        "gap": the k with the largest drop lambda_k / lambda_{k+1} (the elbow of the
+        scree plot); ``threshold`` is ignored.
+
+    Returns
+    -------
+    int
+    """
+    values = np.sort(as_vector(eigenvalues, name="eigenvalues"))[::-1]
+    method = check_choice(method, ("variance", "gap"), "method")
+    if values.size == 0:
+        raise ValueError("eigenvalues must not be empty")
+    if values[-1] < -1e-12 * max(1.0, values[0]):
+        raise ValueError("eigenvalues of a covariance matrix cannot be negative")
+    if values[0] <= 0:
+        raise ValueError("eigenvalues are all zero: the data has no variance")
+    values = np.clip(values, 0.0, None)
+    if method == "variance":
+        if not (isinstance(threshold, (int, float)) and 0 < threshold <= 1):
+            raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
+        kept = np.cumsum(values) / values.sum()
+        return int(np.searchsorted(kept, threshold - 1e-12) + 1)
+    if values.size < 2:
+        raise ValueError("method='gap' needs at least two eigenvalues")
+    positive = values[values > 1e-12 * values[0]]
+    if positive.size < 2:
+        return 1
+    return int(np.argmax(positive[:-1] / positive[1:]) + 1)

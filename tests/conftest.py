@@ -1,0 +1,16 @@
+"""Test-wide settings: BLAS pinned to one thread (also for the nbval kernels, which
+inherit this environment), a non-interactive matplotlib backend, and a derandomised
+hypothesis profile so CI runs the same examples every time."""
+
+import os
+
+from dimred_teach.execution import PINNED_THREADS
+
+os.environ.update(PINNED_THREADS)
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile("course", derandomize=True, deadline=None, max_examples=60,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("course")
