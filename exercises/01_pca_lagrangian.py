@@ -1,0 +1,118 @@
+# ---
+# jupyter:
+#   dimred_teach:
+#     exercise_set: 01_pca_lagrangian
+#     generated_from: solutions/01_pca_lagrangian.py
+# ---
+
+# %% [markdown]
+# # Exercises 01 · PCA from the Lagrangian
+#
+# *Time: about 45 minutes.* Goes with `notebooks/01_pca_lagrangian.ipynb`.
+#
+# **Objectives.** Compute a sample covariance; find the first component from the Lagrangian's stationarity
+# condition; derive PCA from the reconstruction error (WashU notes, Exercise 3.1); show that the scores'
+# covariance is $\Lambda$ (CMU slides' exercise).
+#
+# Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
+# on fresh random data) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the grader
+# restores them.
+#
+# **Notes.** Oxford SC4/SM4 §1.2; CMU 36-467 "Linear dimension reduction"; WashU A2 §3.
+
+# %%
+import numpy as np
+
+import dimred_teach as dr
+from dimred_teach import check
+from dimred_teach.datasets import load_crabs
+
+dr.setup_notebook()
+X = load_crabs()[["FL", "RW", "CL", "CW", "BD"]].to_numpy()
+print(X.shape)
+
+
+# %% [markdown]
+# ## Exercise 1 · The sample covariance
+#
+# Write `sample_covariance(X)` returning the $p\times p$ matrix $S = \mathbf X_c^\top \mathbf X_c/(n-1)$, where
+# $\mathbf X_c$ is $X$ with its column means removed. Use matrix products (not `np.cov`).
+
+# %%
+def sample_covariance(X):
+    """Sample covariance of X (n x p, rows are points), shape (p, p)."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("01.sample_covariance", sample_covariance)
+
+
+# %% [markdown]
+# ## Exercise 2 · The first component from the Lagrangian
+#
+# (a) Write `lagrangian_gradient(S, w, lam)`, the gradient with respect to $w$ of
+# $\mathcal L(w, \lambda) = w^\top S w - \lambda (w^\top w - 1)$.
+
+# %%
+def lagrangian_gradient(S, w, lam):
+    """Gradient of w'Sw - lam (w'w - 1) with respect to w, shape (p,)."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("01.lagrangian_gradient", lagrangian_gradient)
+
+# %% [markdown]
+# (b) The gradient vanishes exactly at eigenpairs of $S$. Find the unit vector `w` that maximises $w^\top S w$ for
+# the crabs data `X` loaded above.
+
+# %%
+# YOUR CODE HERE
+values = ...
+vectors = ...
+w = ...
+
+# %% tags=["check"] points=1
+check("01.top_direction", w)
+
+
+# %% [markdown]
+# ## Exercise 3 · PCA from the reconstruction error (WashU Exercise 3.1)
+#
+# For an orthonormal $p\times r$ matrix $U$ the reconstruction of a centred point is $\hat x = U U^\top x$.
+# Write `best_projection(X, r)` returning the $U$ that minimises $\sum_i \|x_i - U U^\top x_i\|^2$ over the centred
+# data, then explain in the markdown cell below why it is the answer.
+
+# %%
+def best_projection(X, r):
+    """Orthonormal basis (p x r) minimising the squared reconstruction error of centred X."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=2
+check("01.best_projection", best_projection)
+
+# %% [markdown]
+# **Your answer:** *(write it here)*
+
+# %% [markdown]
+# ## Exercise 4 · $\operatorname{Var}[\text{scores}] = \Lambda$
+#
+# Compute the scores of the crabs on *all five* components and their $5\times 5$ sample covariance matrix
+# `score_covariance`. Then, in the markdown cell, show why it must equal $\Lambda$.
+
+# %%
+# YOUR CODE HERE
+values = ...
+vectors = ...
+order = ...
+scores = ...
+score_covariance = ...
+print(score_covariance)
+
+# %% tags=["check"] points=1
+check("01.score_covariance", score_covariance)
+
+# %% [markdown]
+# **Your answer:** *(write it here)*

@@ -1,0 +1,283 @@
+# %% [markdown]
+# # 01 · PCA from the Lagrangian
+#
+# **Maximum variance and minimum reconstruction error are the same problem.**
+#
+# *Time: about 60 minutes.* *Prerequisites: matrix products, eigenvectors, partial derivatives.*
+#
+# **Learning objectives.** After this notebook you can
+# 1. set up the first principal component as a constrained maximisation and solve it with a Lagrange multiplier;
+# 2. check numerically that the stationarity condition holds at the top eigenvector (and at no other unit vector that is not an eigenvector);
+# 3. derive the second component, including why its extra multiplier $\gamma_2$ is zero;
+# 4. show that the direction of maximum variance is the direction of minimum reconstruction error;
+# 5. reconstruct data from $k$ components and predict the error from the dropped eigenvalues;
+# 6. explain why a Lagrange multiplier is not the same as a squared penalty.
+#
+# **Notes followed.** Oxford SC4/SM4 notes §1.2 (eq. 1.3-1.13); CMU 36-467 slides, "Linear dimension reduction" (minimising MSE, the Lagrange multiplier trick, properties of the scores);
+# WashU A2 notes §3 (eq. 1-10); MML lecture 9 §10.2-10.3.
+#
+# **Conventions.** Rows are points: $\mathbf X$ is $n \times p$. The sample covariance is
+# $S = \mathbf X_c^\top \mathbf X_c/(n-1)$ as in the Oxford and WashU notes; the CMU and MML notes divide by $n$,
+# which rescales every eigenvalue by $(n-1)/n$ and changes no direction.
+
+# %%
+import numpy as np
+import matplotlib.pyplot as plt
+
+import dimred_teach as dr
+from dimred_teach.datasets import load_crabs
+from dimred_teach.linalg import sorted_eigh
+from dimred_teach.pca import center, covariance, pca, reconstruction_error
+
+dr.setup_notebook()
+
+# %% [markdown]
+# ## 1. The data matrix and centring
+#
+# We use five body measurements (mm) of 200 crabs; notebook 03 studies them in depth. PCA works with the
+# centred matrix $\mathbf X_c$, whose columns have mean zero.
+
+# %%
+crabs = load_crabs()
+measurements = ["FL", "RW", "CL", "CW", "BD"]
+X = crabs[measurements].to_numpy()
+Xc = center(X)
+n, p = X.shape
+print("shape:", X.shape)
+print("column means before:", dr.rounded(X.mean(axis=0)))
+print("column means after: ", dr.rounded(Xc.mean(axis=0)))
+
+# %% [markdown]
+# The sample covariance is $S = \mathbf X_c^\top \mathbf X_c / (n-1)$. It is symmetric and positive
+# semi-definite; NumPy's `np.cov` (which expects variables in rows) agrees with it.
+
+# %%
+S = covariance(X)
+print(S)
+print("equals np.cov:", np.allclose(S, np.cov(X, rowvar=False)))
+print("symmetric:", np.allclose(S, S.T), "| smallest eigenvalue >= 0:", np.linalg.eigvalsh(S).min() >= 0)
+
+# %% [markdown]
+# ## 2. The first component: a constrained maximisation
+#
+# The score of point $i$ on a unit direction $w$ is $z_i = w^\top x_i$, and the sample variance of the scores is
+# $w^\top S w$. The first principal component solves
+#
+# $$\max_w \; w^\top S w \quad \text{subject to} \quad w^\top w = 1 .$$
+#
+# Without the constraint the maximum is infinite (double $w$, quadruple the variance). The Lagrangian adds the
+# constraint with a multiplier $\lambda$:
+#
+# $$\mathcal L(w,\lambda) = w^\top S w - \lambda\,(w^\top w - 1), \qquad
+#   \frac{\partial \mathcal L}{\partial w} = 2 S w - 2\lambda w, \qquad
+#   \frac{\partial \mathcal L}{\partial \lambda} = -(w^\top w - 1).$$
+#
+# Setting both to zero gives back the constraint and the eigenvector equation $S w = \lambda w$. At such a point
+# $w^\top S w = \lambda\, w^\top w = \lambda$: the variance *is* the multiplier, so the best stationary point is the
+# eigenvector with the largest eigenvalue.
+#
+# Let us check this numerically. We compute all eigenpairs, largest first.
+
+# %%
+eigenvalues, V = sorted_eigh(S)
+print("eigenvalues:", eigenvalues)
+
+
+def lagrangian_gradient(w, lam):
+    """d L / d w = 2 S w - 2 lam w for the crabs' covariance."""
+    return 2 * S @ w - 2 * lam * w
+
+
+v1, lam1 = V[:, 0], eigenvalues[0]
+print("|gradient| at (v1, lambda1):", dr.rounded(np.linalg.norm(lagrangian_gradient(v1, lam1)), 10))
+
+# %% [markdown]
+# At a unit vector that is not an eigenvector no multiplier makes the gradient vanish. The best a multiplier can do
+# is the least-squares choice $\lambda = w^\top S w$, and the gradient is still far from zero:
+
+# %%
+rng = np.random.default_rng(1)
+for trial in range(3):
+    w = rng.standard_normal(p)
+    w /= np.linalg.norm(w)
+    best_lam = w @ S @ w
+    print(f"random unit w #{trial}: w'Sw = {dr.rounded(best_lam)}, smallest |gradient| = "
+          f"{dr.rounded(np.linalg.norm(lagrangian_gradient(w, best_lam)))}")
+
+# %% [markdown]
+# Every eigenvector is a stationary point, but they are not equally good: the objective at $v_j$ equals $\lambda_j$,
+# and the constrained *maximum* is the first one.
+
+# %%
+for j in range(p):
+    vj = V[:, j]
+    print(f"v{j + 1}: |gradient| = {dr.rounded(np.linalg.norm(lagrangian_gradient(vj, eigenvalues[j])), 8)}, "
+          f"w'Sw = {dr.rounded(vj @ S @ vj)}")
+
+# %% [markdown]
+# Finally, the multiplier is a variance: the sample variance of the scores $\mathbf X_c v_1$ equals $\lambda_1$.
+
+# %%
+scores_1 = Xc @ v1
+print("variance of the PC1 scores:", dr.rounded(scores_1.var(ddof=1)), "| lambda_1:", dr.rounded(lam1))
+assert np.isclose(scores_1.var(ddof=1), lam1)
+
+# %% [markdown]
+# ## 3. The second component and $\gamma_2 = 0$
+#
+# The second component maximises $w^\top S w$ over unit vectors orthogonal to $v_1$. Two constraints, two multipliers:
+#
+# $$\mathcal L(w,\lambda_2,\gamma_2) = w^\top S w - \lambda_2 (w^\top w - 1) - \gamma_2\, v_1^\top w,
+#   \qquad 2 S w - 2\lambda_2 w - \gamma_2 v_1 = 0 .$$
+#
+# Multiplying the stationarity condition on the left by $v_1^\top$ and using $v_1^\top w = 0$ gives
+# $\gamma_2 = 2 v_1^\top S w$. Because $S$ is symmetric and $S v_1 = \lambda_1 v_1$, this is
+# $2\lambda_1 v_1^\top w = 0$. So the extra multiplier vanishes and $w$ is again an eigenvector: the one with the
+# second largest eigenvalue.
+
+# %%
+v2 = V[:, 1]
+gamma2 = 2 * v1 @ S @ v2
+print("gamma_2 = 2 v1' S v2 =", dr.rounded(gamma2, 10))
+print("|2 S v2 - 2 lambda2 v2 - gamma2 v1| =", dr.rounded(np.linalg.norm(2 * S @ v2 - 2 * eigenvalues[1] * v2 - gamma2 * v1), 10))
+
+# %% [markdown]
+# A brute-force check that $v_2$ is the best direction orthogonal to $v_1$: project 5000 random directions onto the
+# orthogonal complement of $v_1$ and compare their variances with $\lambda_2$.
+
+# %%
+directions = rng.standard_normal((5000, p))
+directions -= np.outer(directions @ v1, v1)  # remove the v1 part
+directions /= np.linalg.norm(directions, axis=1, keepdims=True)
+variances = np.einsum("ij,jk,ik->i", directions, S, directions)
+print("largest variance found:", dr.rounded(variances.max()), "<= lambda_2 =", dr.rounded(eigenvalues[1]))
+assert variances.max() <= eigenvalues[1] + 1e-12
+
+# %% [markdown]
+# ## 4. Maximum variance = minimum reconstruction error
+#
+# Project a centred point on a unit direction $w$ and map it back: $\hat x_i = w w^\top x_i$. By Pythagoras
+# ($\hat x_i$ is orthogonal to $x_i - \hat x_i$),
+#
+# $$\|x_i - \hat x_i\|^2 = \|x_i\|^2 - (w^\top x_i)^2
+#   \quad\Longrightarrow\quad
+#   \sum_i \|x_i - \hat x_i\|^2 = \sum_i \|x_i\|^2 - (n-1)\, w^\top S w .$$
+#
+# The first sum on the right does not depend on $w$, so *minimising the reconstruction error and maximising the
+# variance pick the same $w$*. We see it on two-dimensional data by sweeping the angle of $w$.
+
+# %%
+rng = np.random.default_rng(0)
+cloud = rng.multivariate_normal([0, 0], [[3.0, 1.2], [1.2, 1.0]], size=300)
+cloud_c = center(cloud)
+S2 = covariance(cloud)
+angles = np.linspace(0, np.pi, 361)
+W = np.column_stack([np.cos(angles), np.sin(angles)])  # one unit direction per row
+variance = np.einsum("ij,jk,ik->i", W, S2, W)
+errors = np.array([np.sum((cloud_c - np.outer(cloud_c @ w, w)) ** 2) for w in W])
+identity_gap = np.abs(errors - (np.sum(cloud_c**2) - (len(cloud) - 1) * variance)).max()
+print("largest violation of the identity over all angles:", dr.rounded(identity_gap, 8))
+
+# %%
+best_variance, best_error = angles[np.argmax(variance)], angles[np.argmin(errors)]
+fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+left.scatter(*cloud_c.T, s=8, alpha=0.5)
+top = pca(cloud, k=1).components[:, 0]
+left.axline((0, 0), top, color="C1", label="direction of max variance")
+left.set_aspect("equal")
+left.legend()
+left.set_title("centred data")
+right.plot(np.degrees(angles), variance, label="variance of scores  $w^T S w$")
+right.plot(np.degrees(angles), errors / (len(cloud) - 1), label="reconstruction error / (n-1)")
+right.axvline(np.degrees(best_variance), color="k", ls=":")
+right.set_xlabel("angle of w (degrees)")
+right.legend()
+right.set_title("one maximum, one minimum, same angle")
+plt.show()
+print("angle of max variance:", dr.rounded(np.degrees(best_variance), 1),
+      "| angle of min error:", dr.rounded(np.degrees(best_error), 1))
+
+# %% [markdown]
+# The variance curve peaks exactly where the error curve bottoms out: the two are mirror images, offset by the
+# constant total sum of squares.
+#
+# ## 5. The scores are uncorrelated: $\operatorname{Var}[\text{scores}] = \Lambda$
+#
+# With all components, $Z = \mathbf X_c V$ and
+# $\frac{1}{n-1} Z^\top Z = V^\top S V = V^\top V \Lambda V^\top V = \Lambda$: the scores are uncorrelated and the
+# variance of the $j$-th is $\lambda_j$. (The CMU slides prove the same with $1/n$.)
+
+# %%
+Z = Xc @ V
+print(dr.rounded(Z.T @ Z / (n - 1)))
+assert np.allclose(Z.T @ Z / (n - 1), np.diag(eigenvalues))
+
+# %% [markdown]
+# ## 6. Reconstruction and low-rank approximation
+#
+# Keeping $k$ components, the reconstruction is $\hat{\mathbf X} = \bar x + \mathbf X_c V_k V_k^\top$. Writing each
+# centred point in the full eigenbasis, the error is the part along the dropped components, and summing over points
+# (WashU notes, eq. 10):
+#
+# $$\sum_i \|x_i - \hat x_i\|^2 = (n-1) \sum_{j>k} \lambda_j .$$
+
+# %%
+full = pca(X, k=p)
+print(" k | squared error | (n-1) * sum of dropped eigenvalues")
+for k in range(1, p + 1):
+    model = pca(X, k=k)
+    print(f" {k} | {dr.rounded(reconstruction_error(X, model)):13.4f} | {dr.rounded((n - 1) * full.eigenvalues[k:].sum()):.4f}")
+
+# %% [markdown]
+# The table shows how much the first component dominates: one direction (overall size) leaves only a few percent of the
+# squared error. No other rank-$k$ projection does better (the Eckart-Young theorem); for instance, random
+# two-dimensional subspaces all lose more:
+
+# %%
+rank2_error = reconstruction_error(X, pca(X, k=2))
+random_errors = []
+for _ in range(200):
+    basis, _ = np.linalg.qr(rng.standard_normal((p, 2)))
+    random_errors.append(np.sum((Xc - Xc @ basis @ basis.T) ** 2))
+print("PCA rank-2 error:", dr.rounded(rank2_error), "| best of 200 random planes:", dr.rounded(min(random_errors)))
+assert rank2_error <= min(random_errors)
+
+# %% [markdown]
+# ## 7. Why a multiplier and not a squared penalty
+#
+# One might try to enforce $w^\top w = 1$ by penalising violations instead:
+# $\max_w\; w^\top S w - \mu (w^\top w - 1)^2$ with a large constant $\mu > 0$. Its stationarity condition is
+# $2 S w - 4\mu (w^\top w - 1)\, w = 0$, so $w$ is still an eigenvector, but its squared length is
+# $1 + \lambda/(2\mu)$: **the constraint fails for every finite $\mu$**, and the maximised "variance" is inflated.
+# The multiplier of a Lagrangian is not a fixed weight but an unknown solved for together with $w$; the condition
+# $\partial \mathcal L / \partial \lambda = 0$ gives back the constraint exactly. (The CMU slides ask why one should
+# not put the constraint squared into the Lagrangian: with $(f(w) - c)^2$ the derivative in $\lambda$ no longer
+# returns the constraint, and maximising over $\lambda$ is unbounded unless the constraint already holds.)
+#
+# We maximise the penalised objective numerically, starting from $v_1$ itself.
+
+# %%
+from scipy.optimize import minimize
+
+print("   mu | |w|^2 found | 1 + lambda1/(2 mu)")
+for mu in [1.0, 10.0, 100.0, 1000.0]:
+    found = minimize(lambda w: -(w @ S @ w - mu * (w @ w - 1) ** 2), v1, method="BFGS", options={"gtol": 1e-10}).x
+    print(f"{mu:5.0f} | {dr.rounded(found @ found):11.4f} | {dr.rounded(1 + lam1 / (2 * mu)):.4f}")
+
+# %% [markdown]
+# The squared length approaches 1 only as $\mu \to \infty$, where the problem becomes badly conditioned. The Lagrange
+# multiplier gets the exact answer in one step.
+#
+# ## Summary
+#
+# * The first principal component is the top eigenvector of $S$; its eigenvalue is the variance of the scores.
+# * Each later component is the next eigenvector; the orthogonality multipliers vanish because $S$ is symmetric.
+# * Maximising variance and minimising squared reconstruction error are one problem; the error of a rank-$k$
+#   reconstruction is $(n-1)$ times the sum of the dropped eigenvalues.
+# * The scores are uncorrelated with variances $\Lambda$.
+#
+# **Exercises:** `exercises/01_pca_lagrangian.ipynb`.
+#
+# **References.** D. Sejdinovic, *Dimensionality Reduction*, Oxford SC4/SM4 lecture notes (2017), §1.2;
+# C. Shalizi, *Linear Dimension Reduction*, CMU 36-467/667 slides; WashU lecture A2, *USL - Dimensionality
+# Reduction*, §3; Stellenbosch *Mathematics for Machine Learning* lecture 9 (Deisenroth, Faisal and Ong, *MML*, ch. 10).

@@ -1,0 +1,122 @@
+# %% [markdown]
+# # Exercises 01 · PCA from the Lagrangian
+#
+# *Time: about 45 minutes.* Goes with `notebooks/01_pca_lagrangian.ipynb`.
+#
+# **Objectives.** Compute a sample covariance; find the first component from the Lagrangian's stationarity
+# condition; derive PCA from the reconstruction error (WashU notes, Exercise 3.1); show that the scores'
+# covariance is $\Lambda$ (CMU slides' exercise).
+#
+# Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
+# on fresh random data) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the grader
+# restores them.
+#
+# **Notes.** Oxford SC4/SM4 §1.2; CMU 36-467 "Linear dimension reduction"; WashU A2 §3.
+
+# %%
+import numpy as np
+
+import dimred_teach as dr
+from dimred_teach import check
+from dimred_teach.datasets import load_crabs
+
+dr.setup_notebook()
+X = load_crabs()[["FL", "RW", "CL", "CW", "BD"]].to_numpy()
+print(X.shape)
+
+# %% [markdown]
+# ## Exercise 1 · The sample covariance
+#
+# Write `sample_covariance(X)` returning the $p\times p$ matrix $S = \mathbf X_c^\top \mathbf X_c/(n-1)$, where
+# $\mathbf X_c$ is $X$ with its column means removed. Use matrix products (not `np.cov`).
+
+# %%
+def sample_covariance(X):
+    """Sample covariance of X (n x p, rows are points), shape (p, p)."""
+    # BEGIN SOLUTION
+    Xc = X - X.mean(axis=0)
+    return Xc.T @ Xc / (X.shape[0] - 1)
+    # END SOLUTION
+
+
+# %% points=1
+check("01.sample_covariance", sample_covariance)
+
+# %% [markdown]
+# ## Exercise 2 · The first component from the Lagrangian
+#
+# (a) Write `lagrangian_gradient(S, w, lam)`, the gradient with respect to $w$ of
+# $\mathcal L(w, \lambda) = w^\top S w - \lambda (w^\top w - 1)$.
+
+# %%
+def lagrangian_gradient(S, w, lam):
+    """Gradient of w'Sw - lam (w'w - 1) with respect to w, shape (p,)."""
+    return 2 * S @ w - 2 * lam * w  # SOLUTION
+
+
+# %% points=1
+check("01.lagrangian_gradient", lagrangian_gradient)
+
+# %% [markdown]
+# (b) The gradient vanishes exactly at eigenpairs of $S$. Find the unit vector `w` that maximises $w^\top S w$ for
+# the crabs data `X` loaded above.
+
+# %%
+# BEGIN SOLUTION
+values, vectors = np.linalg.eigh(sample_covariance(X))
+w = vectors[:, np.argmax(values)]
+# END SOLUTION
+
+# %% points=1
+check("01.top_direction", w)
+
+# %% [markdown]
+# ## Exercise 3 · PCA from the reconstruction error (WashU Exercise 3.1)
+#
+# For an orthonormal $p\times r$ matrix $U$ the reconstruction of a centred point is $\hat x = U U^\top x$.
+# Write `best_projection(X, r)` returning the $U$ that minimises $\sum_i \|x_i - U U^\top x_i\|^2$ over the centred
+# data, then explain in the markdown cell below why it is the answer.
+
+# %%
+def best_projection(X, r):
+    """Orthonormal basis (p x r) minimising the squared reconstruction error of centred X."""
+    # BEGIN SOLUTION
+    values, vectors = np.linalg.eigh(sample_covariance(X))
+    return vectors[:, np.argsort(values)[::-1][:r]]
+    # END SOLUTION
+
+
+# %% points=2
+check("01.best_projection", best_projection)
+
+# %% [markdown] tags=["solution"]
+# **Why.** For orthonormal $U$, $\hat x \perp x - \hat x$, so
+# $\|x - UU^\top x\|^2 = \|x\|^2 - \|U^\top x\|^2$. Summing over points,
+# $\sum_i \|x_i - \hat x_i\|^2 = \sum_i\|x_i\|^2 - (n-1)\operatorname{tr}(U^\top S U)$. Minimising the error is
+# maximising $\operatorname{tr}(U^\top S U) = \sum_{j} u_j^\top S u_j$ subject to $U^\top U = I$. With one
+# multiplier per constraint the stationarity condition is $S U = U M$ with $M$ symmetric, so the columns of $U$ span
+# an invariant subspace of $S$ and the trace is a sum of $r$ eigenvalues; the largest sum takes the top $r$. The
+# error left is $(n-1)\sum_{j>r}\lambda_j$.
+
+# %% [markdown]
+# ## Exercise 4 · $\operatorname{Var}[\text{scores}] = \Lambda$
+#
+# Compute the scores of the crabs on *all five* components and their $5\times 5$ sample covariance matrix
+# `score_covariance`. Then, in the markdown cell, show why it must equal $\Lambda$.
+
+# %%
+# BEGIN SOLUTION
+values, vectors = np.linalg.eigh(sample_covariance(X))
+order = np.argsort(values)[::-1]
+scores = (X - X.mean(axis=0)) @ vectors[:, order]
+score_covariance = scores.T @ scores / (X.shape[0] - 1)
+# END SOLUTION
+print(score_covariance)
+
+# %% points=1
+check("01.score_covariance", score_covariance)
+
+# %% [markdown] tags=["solution"]
+# **Why.** With $Z = \mathbf X_c V$ and $S = V\Lambda V^\top$,
+# $\frac{1}{n-1}Z^\top Z = V^\top \frac{\mathbf X_c^\top \mathbf X_c}{n-1} V = V^\top V \Lambda V^\top V = \Lambda$,
+# because $V^\top V = I$ for the orthonormal eigenvectors of the symmetric matrix $S$.

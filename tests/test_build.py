@@ -1,0 +1,124 @@
+"""The exercise generator: stubs, check cells, sync detection."""
+
+import json
+import shutil
+import textwrap
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from dimred_teach import cli
+from dimred_teach.exercises import SolutionMarkupError, build_exercise, strip_solutions
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_top_level_block_becomes_named_ellipses():
+    code = "x = 1\n# BEGIN SOLUTION\na, (b, c) = 1, (2, 3)\nd += 1\nprint(a)\n# END SOLUTION\ny = 2"
+    assert strip_solutions(code) == "x = 1\n# YOUR CODE HERE\na = ...\nb = ...\nc = ...\nd = ...\ny = 2"
+
+
+def test_block_without_assignment_becomes_ellipsis():
+    assert strip_solutions("# BEGIN SOLUTION\nprint(1)\n# END SOLUTION") == "# YOUR CODE HERE\n..."
+
+
+def test_indented_block_raises_not_implemented():
+    code = textwrap.dedent("""\
+        def f(x):
+            \"\"\"Doc.\"\"\"
+            # BEGIN SOLUTION
+            y = x + 1
+            return y
+            # END SOLUTION""")
+    stub = strip_solutions(code)
+    assert "return y" not in stub and "y = x + 1" not in stub
+    namespace = {}
+    exec(stub, namespace)
+    with pytest.raises(NotImplementedError):
+        namespace["f"](1)
+
+
+def test_single_solution_lines():
+    code = "def f(x):\n    return x * 2  # SOLUTION\nanswer = f(3)  # SOLUTION"
+    stub = strip_solutions(code)
+    assert "x * 2" not in stub and "f(3)" not in stub
+    assert stub.endswith("answer = ...")
+
+
+@pytest.mark.parametrize("code", [
+    "# BEGIN SOLUTION\nx = 1",
+    "x = 1\n# END SOLUTION",
+    "# BEGIN SOLUTION\n# BEGIN SOLUTION\n# END SOLUTION",
+])
+def test_unbalanced_markers_are_refused(code):
+    with pytest.raises(SolutionMarkupError):
+        strip_solutions(code)
+
+
+def write_solution(folder: Path, body: str) -> Path:
+    path = folder / "solutions" / "01_demo.py"
+    path.parent.mkdir(parents=True)
+    path.write_text(body)
+    return path
+
+
+def test_check_cells_get_ids_tags_and_points(tmp_path):
+    path = write_solution(tmp_path, textwrap.dedent("""\
+        # %%
+        from dimred_teach import check
+        w = 1  # SOLUTION
+
+        # %% points=3
+        check("01.top_direction", w)
+
+        # %% [markdown] tags=["solution"]
+        # The answer is secret.
+        """))
+    notebook, text, spec = build_exercise(path)
+    check_cell = notebook.cells[1]
+    assert check_cell.id == "check-01-top_direction"
+    assert check_cell.metadata["tags"] == ["check"] and check_cell.metadata["points"] == 3
+    assert spec["max_score"] == 3 and spec["checks"][0]["cell_index"] == 1
+    assert "secret" not in text and "SOLUTION" not in text
+    assert notebook.metadata["dimred_teach"]["exercise_set"] == "01_demo"
+
+
+@pytest.mark.parametrize("cell, message", [
+    ('check("01.no_such_exercise", 1)', "unknown"),
+    ('check("02.smallest_k", 1)', "must start with 01"),
+    ('x = 1\ncheck("01.top_direction", x)', "exactly one"),
+])
+def test_bad_check_cells_are_refused(tmp_path, cell, message):
+    path = write_solution(tmp_path, f"# %%\n{cell}\n")
+    with pytest.raises(ValueError, match=message):
+        build_exercise(path)
+
+
+def test_build_check_passes_on_the_repository(capsys):
+    assert cli.main(["build", "--check", "--root", str(ROOT)]) == 0
+    assert "0 problem(s)" in capsys.readouterr().out
+
+
+def test_build_check_detects_a_hand_edited_exercise_and_a_stale_pair(tmp_path, capsys):
+    for folder in ("solutions", "exercises", "notebooks"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    exercise = tmp_path / "exercises" / "01_pca_lagrangian.ipynb"
+    notebook = nbformat.read(exercise, as_version=4)
+    notebook.cells[2].source += "\n# edited by hand"
+    nbformat.write(notebook, exercise)
+    lecture = tmp_path / "notebooks" / "01_pca_lagrangian.py"
+    lecture.write_text(lecture.read_text() + "\n# %%\nprint('new cell')\n")
+    assert cli.main(["build", "--check", "--root", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "01_pca_lagrangian.ipynb is out of date" in out
+    assert "notebooks/01_pca_lagrangian.ipynb has" in out
+
+
+def test_specs_match_the_exercise_notebooks():
+    for spec_file in (ROOT / "dimred_teach" / "exercise_specs").glob("*.json"):
+        spec = json.loads(spec_file.read_text())
+        notebook = nbformat.read(ROOT / "exercises" / f"{spec['exercise_set']}.ipynb", as_version=4)
+        for entry in spec["checks"]:
+            cell = notebook.cells[entry["cell_index"]]
+            assert cell.id == entry["cell_id"] and cell.source == entry["source"]

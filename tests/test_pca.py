@@ -1,0 +1,208 @@
+"""PCA core: the identities of notebooks 01-02, the three methods, scikit-learn agreement
+and every bad input."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from sklearn.decomposition import PCA
+
+from dimred_teach.datasets import load_crabs
+from dimred_teach.linalg import fix_signs, subspace_distance
+from dimred_teach.pca import (PCAResult, center, choose_k, covariance, pca, power_iteration,
+                              reconstruction_error, standardize)
+
+
+def low_rank_data(seed: int, n: int, p: int, rank: int) -> np.ndarray:
+    """Data of exactly the given rank after centring, with well-separated eigenvalues."""
+    rng = np.random.default_rng(seed)
+    rank = min(rank, n - 1, p)
+    left = np.linalg.qr(rng.standard_normal((n, rank)))[0]
+    left -= left.mean(axis=0)
+    right = np.linalg.qr(rng.standard_normal((p, rank)))[0]
+    singular = np.geomspace(10.0, 1.0, rank) * np.sqrt(n)
+    return left * singular @ right.T + rng.normal(0, 3, p)
+
+
+shapes = st.tuples(st.integers(3, 30), st.integers(2, 12), st.integers(1, 12), st.integers(0, 2**31))
+
+
+@given(shapes)
+def test_three_methods_agree_after_sign_fix(shape):
+    n, p, rank, seed = shape
+    X = low_rank_data(seed, n, p, rank)
+    k = min(rank, n - 1, p)
+    svd, eig, gram = (pca(X, k=k, method=m) for m in ("svd", "eig", "gram"))
+    for other in (eig, gram):
+        np.testing.assert_allclose(other.eigenvalues, svd.eigenvalues, rtol=1e-8, atol=1e-10)
+        np.testing.assert_allclose(other.components, svd.components, atol=1e-7)
+        np.testing.assert_allclose(other.scores, svd.scores, atol=1e-6 * max(1, np.abs(svd.scores).max()))
+
+
+@given(shapes)
+def test_reconstruction_error_is_n_minus_1_times_dropped_eigenvalues(shape):
+    n, p, rank, seed = shape
+    X = low_rank_data(seed, n, p, rank) + np.random.default_rng(seed).normal(0, 0.1, (n, p))
+    full = pca(X, k=min(n, p))
+    for k in range(1, min(n, p) + 1):
+        error = reconstruction_error(X, pca(X, k=k))
+        assert np.isclose(error, (n - 1) * full.eigenvalues[k:].sum(), rtol=1e-7, atol=1e-8)
+
+
+@given(shapes)
+def test_scores_are_uncorrelated_with_variances_lambda(shape):
+    n, p, rank, seed = shape
+    X = low_rank_data(seed, n, p, rank)
+    result = pca(X)
+    covariance_of_scores = result.scores.T @ result.scores / (n - 1)
+    np.testing.assert_allclose(covariance_of_scores, np.diag(result.eigenvalues), atol=1e-8 * result.eigenvalues[0])
+    np.testing.assert_allclose(result.scores.mean(axis=0), 0, atol=1e-8 * np.sqrt(result.eigenvalues[0]))
+
+
+def test_eigenvalues_are_squared_singular_values_over_n_minus_1():
+    X = low_rank_data(1, 40, 6, 6)
+    result = pca(X)
+    d = np.linalg.svd(center(X), compute_uv=False)
+    np.testing.assert_allclose(result.eigenvalues, d[: result.k] ** 2 / 39)
+    np.testing.assert_allclose(result.singular_values, d[: result.k])
+    np.testing.assert_allclose(result.eigenvalues, np.sort(np.linalg.eigvalsh(covariance(X)))[::-1][: result.k])
+
+
+def test_gram_path_at_p_much_larger_than_n():
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((25, 3000)) * np.linspace(4, 0.1, 3000)
+    gram, svd = pca(X, k=10, method="gram"), pca(X, k=10, method="svd")
+    np.testing.assert_allclose(gram.components, svd.components, atol=1e-9)
+    np.testing.assert_allclose(gram.eigenvalues, svd.eigenvalues, rtol=1e-10)
+    np.testing.assert_allclose(gram.components.T @ gram.components, np.eye(10), atol=1e-10)
+
+
+def test_sign_rule_largest_entry_positive():
+    result = pca(low_rank_data(2, 30, 5, 5))
+    rows = np.argmax(np.abs(result.components), axis=0)
+    assert np.all(result.components[rows, np.arange(result.k)] > 0)
+
+
+@pytest.mark.parametrize("scale", [False, True])
+def test_agrees_with_scikit_learn_on_the_crabs(scale):
+    X = load_crabs()[["FL", "RW", "CL", "CW", "BD"]].to_numpy()
+    ours = pca(X, k=5, scale=scale)
+    data = standardize(X) if scale else X
+    reference = PCA(n_components=5, svd_solver="full").fit(data)
+    components, scores = fix_signs(reference.components_.T, reference.transform(data))
+    np.testing.assert_allclose(ours.components, components, atol=1e-10)
+    np.testing.assert_allclose(ours.scores, scores, atol=1e-10)
+    np.testing.assert_allclose(ours.eigenvalues, reference.explained_variance_, rtol=1e-10)
+    np.testing.assert_allclose(ours.explained_variance_ratio, reference.explained_variance_ratio_, rtol=1e-10)
+
+
+@given(shapes)
+def test_agrees_with_scikit_learn_on_random_data(shape):
+    n, p, rank, seed = shape
+    X = low_rank_data(seed, n, p, rank)
+    k = min(rank, n - 1, p)
+    ours = pca(X, k=k)
+    reference = PCA(n_components=k, svd_solver="full").fit(X)
+    components, scores = fix_signs(reference.components_.T, reference.transform(X))
+    scale = max(1.0, np.abs(ours.scores).max())
+    np.testing.assert_allclose(ours.components, components, atol=1e-10 * scale)
+    np.testing.assert_allclose(ours.scores, scores, atol=1e-10 * scale)
+    np.testing.assert_allclose(ours.eigenvalues, reference.explained_variance_, rtol=1e-10, atol=1e-12 * scale**2)
+
+
+def test_transform_and_reconstruct_round_trip():
+    X = low_rank_data(3, 50, 6, 6)
+    for scale in (False, True):
+        result = pca(X, k=6, scale=scale)
+        np.testing.assert_allclose(result.transform(X), result.scores, atol=1e-10)
+        np.testing.assert_allclose(result.reconstruct(result.scores), X, atol=1e-9)
+
+
+def test_scaled_pca_is_pca_of_the_correlation_matrix():
+    X = low_rank_data(4, 60, 5, 5) * [1, 10, 100, 1000, 0.1]
+    result = pca(X, k=5, scale=True)
+    np.testing.assert_allclose(result.eigenvalues, np.sort(np.linalg.eigvalsh(np.corrcoef(X, rowvar=False)))[::-1])
+    assert np.isclose(result.eigenvalues.sum(), 5)
+
+
+def test_results_are_frozen():
+    result = pca(low_rank_data(0, 10, 3, 3))
+    assert isinstance(result, PCAResult)
+    with pytest.raises(AttributeError):
+        result.components = None  # type: ignore[misc]
+    with pytest.raises(ValueError):
+        result.components[0, 0] = 1.0
+
+
+def test_power_iteration_converges_at_rate_lambda2_over_lambda1():
+    Q = np.linalg.qr(np.random.default_rng(0).standard_normal((5, 5)))[0]
+    A = Q @ np.diag([2.0, 1.5, 0.5, 0.2, 0.1]) @ Q.T
+    result = power_iteration(A, seed=1, tol=1e-13)
+    assert result.converged
+    assert np.isclose(result.eigenvalue, 2.0)
+    assert abs(result.eigenvector @ Q[:, 0]) > 1 - 1e-10
+    rate = np.exp(np.mean(np.diff(np.log(result.changes[-15:]))))
+    assert abs(rate - 0.75) < 0.02
+
+
+def test_power_iteration_reports_non_convergence():
+    result = power_iteration(np.diag([1.0, 0.999]), seed=0, max_iter=5)
+    assert not result.converged and result.n_iter == 5
+
+
+def test_choose_k_rules():
+    spectrum = np.array([10.0, 5.0, 2.5, 0.2, 0.2, 0.1])
+    assert choose_k(spectrum, method="gap") == 3
+    total = spectrum.sum()
+    for threshold in (0.5, 0.8, 0.9, 0.95, 0.99, 1.0):
+        k = choose_k(spectrum, threshold=threshold)
+        assert spectrum[:k].sum() / total >= threshold - 1e-12
+        assert k == 1 or spectrum[: k - 1].sum() / total < threshold
+    assert choose_k(spectrum[::-1], threshold=0.9) == choose_k(spectrum, threshold=0.9)
+
+
+BAD_INPUTS = [
+    (lambda: pca(np.array([[1.0, np.nan], [2.0, 3.0]])), ValueError, "X contains NaN"),
+    (lambda: pca(np.array([[1.0, np.inf], [2.0, 3.0]])), ValueError, "X contains inf"),
+    (lambda: pca(np.arange(5.0)), ValueError, "X must be a 2-D array"),
+    (lambda: pca(np.zeros((3, 3, 3))), ValueError, "X must be a 2-D array"),
+    (lambda: pca([["a", "b"], ["c", "d"]]), TypeError, "X must hold numbers"),
+    (lambda: pca([[1, 2], [3]]), TypeError, "X could not be read"),
+    (lambda: pca(np.ones((1, 3))), ValueError, "X needs at least 2 rows"),
+    (lambda: pca(np.random.default_rng(0).random((5, 3)), k=0), ValueError, "k must be between 1 and 3"),
+    (lambda: pca(np.random.default_rng(0).random((5, 3)), k=4), ValueError, "k must be between 1 and 3"),
+    (lambda: pca(np.random.default_rng(0).random((5, 3)), k=2.0), TypeError, "k must be a positive integer"),
+    (lambda: pca(np.random.default_rng(0).random((5, 3)), method="qr"), ValueError, "method must be one of"),
+    (lambda: pca(np.random.default_rng(0).random((3, 8)), k=3, method="gram"), ValueError, "exceeds the rank"),
+    (lambda: standardize(np.array([[1.0, 2.0], [1.0, 3.0], [1.0, 4.0]])), ValueError, r"zero variance in column\(s\) \[0\]"),
+    (lambda: pca(np.array([[1.0, 2.0], [1.0, 3.0], [1.0, 4.0]]), scale=True), ValueError, "zero variance"),
+    (lambda: pca(np.ones((4, 2))).transform(np.ones((2, 3))), ValueError, "X must have 2 columns"),
+    (lambda: pca(np.random.default_rng(0).random((4, 2)), k=1).reconstruct(np.ones((2, 2))), ValueError, "Z must have 1 columns"),
+    (lambda: reconstruction_error(np.ones((3, 2)), "model"), TypeError, "result must be a PCAResult"),
+    (lambda: power_iteration(np.array([[1.0, 2.0], [0.0, 1.0]])), ValueError, "A must be symmetric"),
+    (lambda: power_iteration(np.eye(2), seed=1.5), TypeError, "seed must be an integer"),
+    (lambda: power_iteration(np.zeros((2, 2))), ValueError, "A maps the start vector to zero"),
+    (lambda: choose_k([1.0, -2.0]), ValueError, "cannot be negative"),
+    (lambda: choose_k([1.0, 0.5], threshold=1.5), ValueError, "threshold must be in"),
+    (lambda: choose_k([1.0, 0.5], method="elbow"), ValueError, "method must be one of"),
+    (lambda: covariance(np.ones((3, 2)), ddof=3), ValueError, "ddof must be at most 2"),
+]
+
+
+@pytest.mark.parametrize("call, error, message", BAD_INPUTS, ids=[m for _, _, m in BAD_INPUTS])
+def test_bad_input_gets_a_clear_error(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_pandas_input_is_accepted():
+    frame = load_crabs()[["FL", "RW", "CL"]]
+    np.testing.assert_allclose(pca(frame).eigenvalues, pca(frame.to_numpy()).eigenvalues)
+
+
+def test_subspace_distance_ignores_basis_choice():
+    rng = np.random.default_rng(0)
+    A = rng.standard_normal((6, 2))
+    B = A @ np.array([[2.0, 1.0], [-1.0, 3.0]])
+    assert subspace_distance(A, B) < 1e-12
+    assert np.isclose(subspace_distance(np.eye(3)[:, :1], np.eye(3)[:, 1:2]), 1.0)
