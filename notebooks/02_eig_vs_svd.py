@@ -77,7 +77,7 @@ for method, result in results.items():
 
 # %%
 rng = np.random.default_rng(0)
-wide = rng.standard_normal((60, 3000)) * np.linspace(3, 0.1, 3000)  # n = 60 points, p = 3000 variables
+wide = rng.standard_normal((60, 1200)) * np.linspace(3, 0.1, 1200)  # n = 60 points, p = 1200 variables
 wide_c = center(wide)
 gram_values, U_gram = sorted_eigh(wide_c @ wide_c.T, k=5)
 V_from_gram = wide_c.T @ U_gram / np.sqrt(gram_values)
