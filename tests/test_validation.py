@@ -1,0 +1,86 @@
+"""The shared validation helpers and the sign rule: every refusal names its argument."""
+
+import numpy as np
+import pytest
+import scipy.sparse
+
+from dimred_teach._validation import (as_data_matrix, as_distance_matrix, as_square_symmetric, as_vector,
+                                      check_choice, check_int, check_k, check_open_unit, check_seed)
+from dimred_teach.linalg import fix_signs, projector, sorted_eigh
+
+GOOD_D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.5], [2.0, 1.5, 0.0]])
+
+
+@pytest.mark.parametrize("D, message", [
+    (np.ones((2, 3)), "D must be a square distance matrix"),
+    (np.array([[0.0, 1.0], [2.0, 0.0]]), "D must be symmetric"),
+    (np.array([[0.0, -1.0], [-1.0, 0.0]]), "D has negative entries"),
+    (np.array([[1.0, 1.0], [1.0, 1.0]]), "D must have a zero diagonal"),
+    (np.array([[0.0, np.nan], [np.nan, 0.0]]), "D contains NaN"),
+    (np.zeros((1, 1)), "D needs at least 2 points"),
+])
+def test_distance_matrix_refusals(D, message):
+    with pytest.raises(ValueError, match=message):
+        as_distance_matrix(D)
+
+
+def test_distance_matrix_accepts_non_euclidean_and_returns_a_copy():
+    D = GOOD_D.copy()
+    D[0, 2] = D[2, 0] = 10.0  # violates the triangle inequality: legal
+    out = as_distance_matrix(D)
+    out[0, 1] = 99
+    assert D[0, 1] == 1.0
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: as_data_matrix(np.ones((3, 2)), name="Y", min_rows=4), ValueError, "Y needs at least 4 rows"),
+    (lambda: as_data_matrix(np.ones((3, 0))), ValueError, "X needs at least 1 columns"),
+    (lambda: as_data_matrix(np.ones((2, 2)) * 1j), TypeError, "X must be real"),
+    (lambda: as_vector(np.ones((2, 2)), name="w"), ValueError, "w must be 1-D"),
+    (lambda: as_vector(np.ones(3), name="w", length=4), ValueError, "w must have length 4"),
+    (lambda: as_square_symmetric(np.ones((2, 3)), name="S"), ValueError, "S must be a square matrix"),
+    (lambda: check_int(True, "n"), TypeError, "n must be an integer"),
+    (lambda: check_int(1, "n", minimum=2), ValueError, "n must be at least 2"),
+    (lambda: check_k(5, 3, why="only 3 columns"), ValueError, r"between 1 and 3 \(only 3 columns\)"),
+    (lambda: check_choice("x", ("a", "b"), "kind"), ValueError, "kind must be one of 'a', 'b'"),
+    (lambda: check_seed(None), TypeError, "seed must be an integer"),
+    (lambda: check_seed(-1), ValueError, "seed must be non-negative"),
+    (lambda: check_open_unit(1.0, "eps"), ValueError, "eps must lie strictly between 0 and 1"),
+    (lambda: check_open_unit("0.5", "delta"), TypeError, "delta must be a real number"),
+])
+def test_refusals_name_the_argument(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_sparse_input_is_refused_with_advice():
+    with pytest.raises(TypeError, match="X is a sparse matrix"):
+        as_data_matrix(scipy.sparse.eye(3, format="csr"))
+
+
+def test_fix_signs_flips_companions_together():
+    V = np.array([[0.1, -0.9], [-0.8, 0.2]])
+    Z = np.array([[1.0, 2.0], [3.0, 4.0]])
+    V2, Z2 = fix_signs(V, Z)
+    np.testing.assert_array_equal(V2, [[-0.1, 0.9], [0.8, -0.2]])
+    np.testing.assert_array_equal(Z2, [[-1.0, -2.0], [-3.0, -4.0]])
+    np.testing.assert_allclose(V2 @ Z2.T, V @ Z.T)
+
+
+def test_sorted_eigh_top_k_matches_full():
+    rng = np.random.default_rng(0)
+    A = rng.standard_normal((30, 30))
+    A = A @ A.T
+    values, vectors = sorted_eigh(A)
+    top_values, top_vectors = sorted_eigh(A, k=4)
+    assert np.all(np.diff(values) <= 0)
+    np.testing.assert_allclose(top_values, values[:4])
+    np.testing.assert_allclose(top_vectors, vectors[:, :4], atol=1e-10)
+    np.testing.assert_allclose(A @ vectors, vectors * values, atol=1e-9)
+
+
+def test_projector_is_idempotent_and_symmetric():
+    P = projector(np.random.default_rng(1).standard_normal((5, 2)))
+    np.testing.assert_allclose(P @ P, P, atol=1e-12)
+    np.testing.assert_allclose(P, P.T, atol=1e-12)
+    assert np.isclose(np.trace(P), 2)
