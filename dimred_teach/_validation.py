@@ -22,6 +22,9 @@ __all__ = [
     "check_choice",
     "check_seed",
     "check_open_unit",
+    "check_positive",
+    "check_nonnegative",
+    "as_data_matrix_or_sparse",
 ]
 
 
@@ -179,3 +182,54 @@ def check_open_unit(value, name: str) -> float:
     if not (0.0 < value < 1.0):
         raise ValueError(f"{name} must lie strictly between 0 and 1, got {value}")
     return value
+
+
+def check_positive(value, name: str) -> float:
+    """Validate a finite real number strictly greater than 0 (a variance, a tolerance)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+    value = float(value)
+    if not np.isfinite(value) or value <= 0.0:
+        raise ValueError(f"{name} must be a finite number greater than 0, got {value}")
+    return value
+
+
+def check_nonnegative(value, name: str) -> float:
+    """Validate a finite real number greater than or equal to 0 (a noise level, an offset)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+    value = float(value)
+    if not np.isfinite(value) or value < 0.0:
+        raise ValueError(f"{name} must be a finite number of at least 0, got {value}")
+    return value
+
+
+def as_data_matrix_or_sparse(X, name: str = "X", min_rows: int = 2, min_cols: int = 1):
+    """Validate a data matrix, rows are points, that may be a ``scipy.sparse`` matrix.
+
+    Dense input goes through :func:`as_data_matrix`. Sparse input must be 2-D, real,
+    numeric and finite; it comes back as a float64 CSR copy of the same family
+    (``csr_matrix`` or ``csr_array``), so a large sparse matrix is never made dense.
+
+    Returns
+    -------
+    numpy.ndarray or scipy.sparse CSR, float64, shape (n, p)
+    """
+    import scipy.sparse
+
+    if not scipy.sparse.issparse(X):
+        return as_data_matrix(X, name=name, min_rows=min_rows, min_cols=min_cols)
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D sparse matrix (rows are points), got {X.ndim}-D")
+    if not (np.issubdtype(X.dtype, np.number) or np.issubdtype(X.dtype, np.bool_)):
+        raise TypeError(f"{name} must hold numbers, got a sparse matrix of dtype {X.dtype}")
+    if np.issubdtype(X.dtype, np.complexfloating):
+        raise TypeError(f"{name} must be real, got complex numbers")
+    n, p = X.shape
+    if n < min_rows:
+        raise ValueError(f"{name} needs at least {min_rows} rows (points), got {n}")
+    if p < min_cols:
+        raise ValueError(f"{name} needs at least {min_cols} columns (variables), got {p}")
+    X = X.tocsr().astype(np.float64, copy=True)
+    _require_finite(X.data, name)
+    return X

@@ -6,12 +6,16 @@ Provenance, licences and column meanings: ``data/README.md``.
 
 from __future__ import annotations
 
+import functools
 from importlib import resources
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["data_path", "load_crabs", "load_eurodist", "load_digits"]
+from ._validation import check_int, check_seed, check_nonnegative, check_open_unit, check_positive
+
+__all__ = ["data_path", "load_crabs", "load_eurodist", "load_digits", "CRABS_MEASUREMENTS", "make_crabs_like", "make_selection_demo", "make_spiral", "make_circles",
+           "CORPUS_TOPICS", "load_corpus", "load_stdlib_docstrings"]
 
 
 def data_path(filename: str):
@@ -61,3 +65,268 @@ def load_digits() -> tuple[np.ndarray, np.ndarray]:
     with data_path("digits.csv").open() as handle:
         frame = pd.read_csv(handle)
     return frame.drop(columns="label").to_numpy(dtype=float), frame["label"].to_numpy()
+
+
+CRABS_MEASUREMENTS = ("FL", "RW", "CL", "CW", "BD")
+"""The five measurement columns of the crabs (mm); select them with ``list(CRABS_MEASUREMENTS)``."""
+_CRABS_GROUPS = [("B", "M"), ("B", "F"), ("O", "M"), ("O", "F")]  # the order of crabs.csv
+
+
+@functools.lru_cache(maxsize=1)
+def _crabs_log_model() -> tuple[np.ndarray, np.ndarray]:
+    """Group means (4, 5) and the Cholesky factor (5, 5) of the pooled within-group
+    covariance of the log measurements of the real crabs, groups in ``_CRABS_GROUPS`` order."""
+    crabs = load_crabs()
+    logs = np.log(crabs[list(CRABS_MEASUREMENTS)].to_numpy(dtype=float))
+    means, residuals = [], []
+    for species, sex in _CRABS_GROUPS:
+        group = logs[((crabs["species"] == species) & (crabs["sex"] == sex)).to_numpy()]
+        means.append(group.mean(axis=0))
+        residuals.append(group - group.mean(axis=0))
+    residuals = np.vstack(residuals)
+    within = residuals.T @ residuals / (residuals.shape[0] - len(_CRABS_GROUPS))
+    means, factor = np.array(means), np.linalg.cholesky(within)
+    means.setflags(write=False)
+    factor.setflags(write=False)
+    return means, factor
+
+
+def make_crabs_like(n: int, seed: int) -> pd.DataFrame:
+    """Simulated crabs with the structure of :func:`load_crabs`, reproducible from ``seed``.
+
+    Calibration: the log measurements of the real crabs are summarised by the mean of each
+    of the four species-sex groups and by the pooled within-group covariance (divisor
+    200 - 4). A simulated crab of a group gets log measurements drawn from the normal
+    distribution with that group's mean and the pooled covariance, which are then
+    exponentiated and rounded to 0.1 mm like the real calliper readings. So the data keep
+
+    * a dominant size factor: the pooled covariance has one eigenvalue about 190 times the
+      next, with all five loadings of the same sign (big crabs are big in every
+      measurement), so PC1 of the raw data is a size axis with ~98% of the variance;
+    * the species and sex contrasts in minor components: they live in the group means,
+      after the size axis (on the standardised data, PC2 separates the sexes and PC3 the
+      species, as in the real data);
+    * positive values (a log-normal model).
+
+    Parameters
+    ----------
+    n : int
+        Number of crabs, at least 4. The four species-sex groups get n // 4 crabs each and
+        the first n % 4 groups (in the order B-M, B-F, O-M, O-F of the real file) one more.
+    seed : int
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    pandas.DataFrame, shape (n, 8)
+        Columns ``species``, ``sex`` (categorical, as in :func:`load_crabs`), ``index``
+        (1, 2, ... within each group) and ``FL``, ``RW``, ``CL``, ``CW``, ``BD`` in mm.
+    """
+    n = check_int(n, "n", minimum=4)
+    rng = np.random.default_rng(check_seed(seed))
+    means, factor = _crabs_log_model()
+    group = np.arange(n) % len(_CRABS_GROUPS)
+    group.sort()
+    logs = means[group] + rng.standard_normal((n, len(CRABS_MEASUREMENTS))) @ factor.T
+    frame = pd.DataFrame({
+        "species": pd.Categorical([_CRABS_GROUPS[g][0] for g in group], categories=["B", "O"]),
+        "sex": pd.Categorical([_CRABS_GROUPS[g][1] for g in group], categories=["F", "M"]),
+        "index": np.concatenate([np.arange(1, count + 1) for count in np.bincount(group)]),
+    })
+    measurements = pd.DataFrame(np.round(np.exp(logs), 1), columns=list(CRABS_MEASUREMENTS))
+    return pd.concat([frame, measurements], axis=1)
+
+
+def make_selection_demo(n: int = 400, seed: int = 0) -> pd.DataFrame:
+    """Two-class data built to show the traps of ranking features one at a time.
+
+    Columns (n rows, half of each class; ``label`` is 0 or 1, s = 2 label - 1 = -1 or +1):
+
+    - ``strong``: 0.9 s + standard normal noise, the best single feature;
+    - ``strong_copy``: ``strong`` + normal noise of standard deviation 0.05, a redundant copy;
+    - ``pair_a`` = u + 0.2 s and ``pair_b`` = -u + 0.2 s with u uniform on [-1, 1]: each
+      alone is weak, but pair_a + pair_b = 0.4 s separates the classes perfectly;
+    - ``noise``: standard normal, unrelated to the label.
+    """
+    n = check_int(n, "n", minimum=4)
+    if n % 2:
+        raise ValueError(f"n must be even (half of the rows in each class), got {n}")
+    rng = np.random.default_rng(check_seed(seed))
+    label = np.repeat([0, 1], n // 2)
+    s = 2.0 * label - 1.0
+    strong = 0.9 * s + rng.standard_normal(n)
+    copy = strong + 0.05 * rng.standard_normal(n)
+    u = rng.uniform(-1.0, 1.0, n)
+    return pd.DataFrame({
+        "strong": strong,
+        "strong_copy": copy,
+        "pair_a": u + 0.2 * s,
+        "pair_b": -u + 0.2 * s,
+        "noise": rng.standard_normal(n),
+        "label": label,
+    })
+
+
+def make_spiral(n: int = 300, noise: float = 0.02, seed: int = 0, turns: float = 1.5) -> tuple[np.ndarray, np.ndarray]:
+    """Points along a planar spiral (the WashU notes' 2-D spiral, file 002 section 5).
+
+    A position t ~ Uniform(0, 1) is drawn for each point; the point sits at radius 0.2 + t
+    and angle pi/2 + 2 pi turns t, plus isotropic Gaussian noise. The data are
+    one-dimensional (t) but curled up in the plane, so no straight line through them
+    follows the curve: the course's example of data that linear PCA cannot unroll.
+
+    Parameters
+    ----------
+    n : int
+        Number of points, at least 2.
+    noise : float
+        Standard deviation of the Gaussian noise added to each coordinate, >= 0.
+    seed : int
+        Seed of ``numpy.random.default_rng``.
+    turns : float
+        Number of revolutions, > 0.
+
+    Returns
+    -------
+    X : ndarray, shape (n, 2)
+        The points.
+    t : ndarray, shape (n,)
+        Each point's position along the spiral, from 0 (inner end) to 1 (outer end).
+    """
+    n = check_int(n, "n", minimum=2)
+    noise = check_nonnegative(noise, "noise")
+    turns = check_positive(turns, "turns")
+    rng = np.random.default_rng(check_seed(seed))
+    t = rng.uniform(0.0, 1.0, n)
+    angle = np.pi / 2 + 2 * np.pi * turns * t
+    radius = 0.2 + t
+    X = np.column_stack([radius * np.cos(angle), radius * np.sin(angle)])
+    return X + noise * rng.standard_normal((n, 2)), t
+
+
+def make_circles(n: int = 300, noise: float = 0.05, factor: float = 0.3, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Two concentric circles in the plane: a class no straight line separates.
+
+    The outer circle (radius 1, label 0) gets n - n // 2 points and the inner circle
+    (radius ``factor``, label 1) n // 2, at evenly spaced angles, plus isotropic Gaussian noise.
+
+    Parameters
+    ----------
+    n : int
+        Number of points, at least 2.
+    noise : float
+        Standard deviation of the Gaussian noise added to each coordinate, >= 0.
+    factor : float
+        Radius of the inner circle relative to the outer one, strictly between 0 and 1.
+    seed : int
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    X : ndarray, shape (n, 2)
+        The points, outer circle first.
+    labels : ndarray of int, shape (n,)
+        0 for the outer circle, 1 for the inner one.
+    """
+    n = check_int(n, "n", minimum=2)
+    noise = check_nonnegative(noise, "noise")
+    factor = check_open_unit(factor, "factor")
+    rng = np.random.default_rng(check_seed(seed))
+    n_inner = n // 2
+    n_outer = n - n_inner
+    angles = np.concatenate([np.linspace(0.0, 2 * np.pi, n_outer, endpoint=False),
+                             np.linspace(0.0, 2 * np.pi, n_inner, endpoint=False)])
+    radius = np.concatenate([np.ones(n_outer), np.full(n_inner, factor)])
+    X = np.column_stack([radius * np.cos(angles), radius * np.sin(angles)])
+    labels = np.concatenate([np.zeros(n_outer, dtype=int), np.ones(n_inner, dtype=int)])
+    return X + noise * rng.standard_normal((n, 2)), labels
+
+
+CORPUS_TOPICS = ("music", "art", "cooking", "sport", "music+art", "cooking+music", "sport+art", "cooking+sport")
+"""The values of ``load_corpus()["topic"]``: four topics, then the documents that mix two."""
+
+
+def load_corpus() -> pd.DataFrame:
+    """The course's corpus of 174 short news-style texts written for notebook 05.
+
+    Returns
+    -------
+    pandas.DataFrame, 174 rows
+        ``id`` (0-173, the row number), ``topic`` (categorical, :data:`CORPUS_TOPICS`: 40
+        documents each on music, visual art, cooking and sport, and 14 that mix two of
+        them, e.g. "music+art"), ``title`` and ``text`` (60-150 words). Several word pairs
+        are used as synonyms across documents (singer / vocalist, song / tune, concert /
+        gig, painting / picture, exhibition / show, painter / artist, chef / cook, flavour
+        / taste, meal / dinner, match / game, coach / manager, pitch / field): each document
+        uses one word of a pair.
+    """
+    with data_path("corpus.csv").open() as handle:
+        frame = pd.read_csv(handle)
+    frame["topic"] = pd.Categorical(frame["topic"], categories=list(CORPUS_TOPICS))
+    return frame
+
+
+_SKIPPED_DIRECTORIES = frozenset({"site-packages", "dist-packages", "test", "tests", "idle_test", "__pycache__",
+                                  "encodings", "pydoc_data"})  # the last two hold machine-generated text
+
+
+@functools.lru_cache(maxsize=1)
+def _stdlib_docstrings() -> tuple[tuple[str, str, str, int], ...]:
+    """(module, qualified name, docstring, number of words) of every docstring, in file order."""
+    import ast
+    import os
+    import sysconfig
+    from pathlib import Path
+
+    root = Path(sysconfig.get_paths()["stdlib"])
+    rows = []
+    for folder, directories, files in os.walk(root):
+        directories[:] = sorted(d for d in directories if d not in _SKIPPED_DIRECTORIES)
+        for filename in sorted(f for f in files if f.endswith(".py")):
+            path = Path(folder, filename)
+            try:
+                tree = ast.parse(path.read_bytes())
+            except (SyntaxError, ValueError, OSError, RecursionError):
+                continue  # files the running parser cannot read (e.g. deliberately broken examples)
+            module = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+            for node, name in _documented(tree):
+                text = ast.get_docstring(node, clean=True)
+                if text:
+                    rows.append((module, name, text, len(text.split())))
+    return tuple(rows)
+
+
+def _documented(tree):
+    """(node, qualified name) of a module and of its classes, functions and methods."""
+    import ast
+
+    stack = [(tree, "")]
+    while stack:
+        node, name = stack.pop()
+        yield node, name
+        children = [child for child in node.body
+                    if isinstance(child, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))]
+        stack.extend((child, f"{name}.{child.name}" if name else child.name) for child in reversed(children))
+
+
+def load_stdlib_docstrings(min_words: int = 10) -> pd.DataFrame:
+    """A large real corpus with no download: the docstrings of the Python standard library.
+
+    The source files of the running Python's standard library are parsed (never imported,
+    so nothing runs) and the docstrings of every module, class, function and method with
+    at least ``min_words`` words are collected. Test packages, site-packages and the
+    machine-generated ``encodings`` and ``pydoc_data`` packages are skipped.
+    For a given Python version the rows and their order are always the same; another
+    version gives a somewhat different corpus (Python 3.11: about 5,500 documents). The
+    first call takes a few seconds; later calls are cached.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``module`` (dotted module name), ``name`` (qualified name of the class, function
+        or method; "" for the module docstring) and ``text`` (the cleaned docstring), in
+        file order.
+    """
+    min_words = check_int(min_words, "min_words", minimum=1)
+    rows = [row[:3] for row in _stdlib_docstrings() if row[3] >= min_words]
+    return pd.DataFrame(rows, columns=["module", "name", "text"])

@@ -8,7 +8,7 @@ import numpy as np
 
 from ._validation import as_data_matrix, as_vector
 
-__all__ = ["use_style", "scree_plot", "score_scatter"]
+__all__ = ["use_style", "scree_plot", "score_scatter", "shepard_diagram", "procrustes_overlay", "image_grid"]
 
 PALETTE = ["#1b6ca8", "#d1495b", "#edae49", "#00798c", "#66a182", "#8d6a9f", "#2e4057", "#f28f3b"]
 
@@ -75,3 +75,105 @@ def score_scatter(scores, groups=None, ax=None, components=(0, 1), labels=None, 
     if title:
         ax.set_title(title)
     return ax
+
+
+def shepard_diagram(D, Z, ax=None, fit: str = "identity", title: str = "Shepard diagram"):
+    """Embedded distances ||z_i - z_j|| against dissimilarities D_ij, one dot per pair i < j.
+
+    Parameters
+    ----------
+    D : array_like, shape (n, n)
+        Dissimilarities.
+    Z : array_like, shape (n, k)
+        Configuration (rows are points).
+    fit : {"identity", "isotonic", None}
+        Reference drawn over the dots: the line d = D (what metric MDS aims at) or the
+        increasing step function of non-metric MDS (:func:`dimred_teach.mds.disparities`).
+
+    Returns the ``Axes``.
+    """
+    from . import mds  # plotting is imported by every notebook; mds only when needed
+    from ._validation import as_distance_matrix, check_choice
+
+    fit = check_choice(fit, ("identity", "isotonic", None), "fit")
+    D = as_distance_matrix(D, name="D")
+    distances = np.sqrt(mds.squared_distances(Z))
+    if distances.shape != D.shape:
+        raise ValueError(f"Z must have one row per point of D ({D.shape[0]}), got {distances.shape[0]}")
+    fitted = mds.disparities(D, Z) if fit == "isotonic" else None
+    rows, cols = np.triu_indices(D.shape[0], k=1)
+    if ax is None:
+        _, ax = plt.subplots()
+    ax.scatter(D[rows, cols], distances[rows, cols], s=10, alpha=0.6, color=PALETTE[0], label="pairs")
+    if fit == "identity":
+        top = max(D.max(), distances.max())
+        ax.plot([0, top], [0, top], color=PALETTE[1], label="d = D")
+    elif fit == "isotonic":
+        order = np.argsort(D[rows, cols], kind="stable")
+        ax.step(D[rows, cols][order], fitted[rows, cols][order], where="post", color=PALETTE[1],
+                label="increasing fit g(D)")
+    ax.set_xlabel("dissimilarity $D_{ij}$")
+    ax.set_ylabel(r"embedded distance $\|z_i - z_j\|$")
+    ax.set_title(title)
+    ax.legend(loc="upper left")
+    return ax
+
+
+def procrustes_overlay(A, aligned, labels=None, ax=None, title: str = "Procrustes overlay",
+                       names: tuple[str, str] = ("target A", "aligned B")):
+    """Two configurations in the plane, shape (n, 2) each: A (dots), ``aligned`` (crosses,
+    e.g. ``procrustes(A, B).aligned``) and a segment from each point to its partner.
+    ``labels`` (n strings) annotate the points of A; ``names`` are the legend entries.
+    Returns the ``Axes``."""
+    A = as_data_matrix(A, name="A", min_cols=2)
+    aligned = as_data_matrix(aligned, name="aligned", min_cols=2)
+    if A.shape != aligned.shape or A.shape[1] != 2:
+        raise ValueError(f"A and aligned must both have shape (n, 2), got {A.shape} and {aligned.shape}")
+    if ax is None:
+        _, ax = plt.subplots()
+    for start, end in zip(A, aligned):
+        ax.plot([start[0], end[0]], [start[1], end[1]], color="0.6", linewidth=0.8)
+    ax.scatter(A[:, 0], A[:, 1], s=18, color=PALETTE[0], label=names[0])
+    ax.scatter(aligned[:, 0], aligned[:, 1], s=30, marker="x", color=PALETTE[1], label=names[1])
+    if labels is not None:
+        for (x, y), label in zip(A, labels):
+            ax.annotate(str(label), (x, y), fontsize=7, xytext=(3, 3), textcoords="offset points")
+    ax.set_aspect("equal", adjustable="datalim")
+    ax.set_title(title)
+    ax.legend(loc="best")
+    return ax
+
+
+def image_grid(images, image_shape, titles=None, ncols: int = 8, cmap: str = "gray_r", symmetric: bool = False,
+               size: float = 1.2, limits=None):
+    """Show flattened images (shape (m, h * w), one per row, row-major) in a grid.
+
+    ``symmetric=True`` centres the colour scale of each image at 0 (for eigen-images,
+    whose entries have both signs; use a diverging ``cmap`` such as "RdBu_r").
+    ``limits=(low, high)`` gives every image the same colour scale (for comparing
+    reconstructions with originals); by default each image is scaled on its own.
+    Returns the ``Figure``.
+    """
+    images = as_data_matrix(images, name="images", min_rows=1)
+    h, w = image_shape
+    if images.shape[1] != h * w:
+        raise ValueError(f"images must have {h * w} columns for image_shape {image_shape}, got {images.shape[1]}")
+    if titles is not None and len(titles) != images.shape[0]:
+        raise ValueError(f"titles must have one entry per image ({images.shape[0]}), got {len(titles)}")
+    ncols = min(ncols, images.shape[0])
+    nrows = -(-images.shape[0] // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(size * ncols, size * nrows * 1.15), squeeze=False)
+    for index, ax in enumerate(axes.ravel()):
+        ax.axis("off")
+        if index >= images.shape[0]:
+            continue
+        image = images[index].reshape(h, w)
+        if symmetric:
+            low, high = -np.abs(image).max(), np.abs(image).max()
+        else:
+            low, high = limits if limits is not None else (None, None)
+        ax.imshow(image, cmap=cmap, vmin=low, vmax=high)
+        if titles is not None:
+            ax.set_title(str(titles[index]), fontsize=8)
+    fig.tight_layout()
+    return fig

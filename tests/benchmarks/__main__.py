@@ -7,17 +7,16 @@
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 from pathlib import Path
 
-from dimred_teach.execution import PINNED_THREADS
+from threadpoolctl import threadpool_limits
 
 from .harness import best_time
 
 
 def main(selected: list[str]) -> int:
-    os.environ.update(PINNED_THREADS)  # only affects BLAS if set before numpy loads threads
+    threadpool_limits(1)  # one BLAS thread for every contender, as in the test run
     folder = Path(__file__).parent
     names = sorted(p.stem for p in folder.glob("bench_*.py"))
     if selected:

@@ -1,0 +1,153 @@
+"""Checks of exercise set 05, latent semantic indexing.
+
+Function exercises are called on fresh random toy corpora; value exercises are checked
+against the course corpus analysed exactly as the exercise notebook does it
+(:func:`corpus_space`).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from . import CheckFailure, register
+from .properties import answer_array, expect, expect_close
+
+TOY_WORDS = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
+             "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango")
+CORPUS_K = 10
+"""The exercise notebook's space: ``lsi(corpus["text"], k=10, stop_words="english")``."""
+
+
+@functools.lru_cache(maxsize=1)
+def corpus_space():
+    """The LSI space of the course corpus used by the value exercises, and the corpus."""
+    from .. import datasets, lsi
+
+    corpus = datasets.load_corpus()
+    return lsi.lsi(corpus["text"], k=CORPUS_K, stop_words="english"), corpus
+
+
+def random_counts(rng: np.random.Generator) -> np.ndarray:
+    """Word counts of a fresh toy corpus, shape (n, p): every document has a word of its own
+    kind, column 0 is a word in every document and the last column a word in one document."""
+    n, p = int(rng.integers(4, 10)), int(rng.integers(6, 14))
+    counts = rng.poisson(1.0, size=(n, p)) * (rng.random((n, p)) < 0.5)
+    counts[:, 0] = rng.integers(1, 4, size=n)
+    counts[:, -1] = 0
+    counts[int(rng.integers(n)), -1] = int(rng.integers(1, 3))
+    empty = counts[:, 1:].sum(axis=1) == 0
+    counts[empty, 1] = 1
+    unused = np.flatnonzero(counts.sum(axis=0) == 0)
+    counts[rng.integers(n, size=unused.size), unused] = 1
+    return counts
+
+
+def random_texts(rng: np.random.Generator) -> list[str]:
+    """A fresh toy corpus of 12-20 texts on three 'topics' of made-up words."""
+    topics = np.array_split(rng.permutation(len(TOY_WORDS)), 3)
+    texts = []
+    for _ in range(int(rng.integers(12, 21))):
+        words = np.array(TOY_WORDS)[topics[int(rng.integers(3))]]
+        texts.append(" ".join(rng.choice(words, size=int(rng.integers(4, 12)))))
+    return texts
+
+
+def _reference_tfidf(counts: np.ndarray) -> np.ndarray:
+    n = counts.shape[0]
+    df = (counts > 0).sum(axis=0)
+    weighted = counts * np.log(n / df)
+    return weighted / np.linalg.norm(weighted, axis=1, keepdims=True)
+
+
+@register("05.tfidf", hint="idf_j = log(n / df_j) with df_j the number of documents containing word j; "
+                           "multiply each column of the counts by its idf, then divide each row by its length")
+def _tfidf(answer, rng):
+    for _ in range(3):
+        counts = random_counts(rng)
+        n, p = counts.shape
+        W = answer_array(answer(counts.copy()), "my_tfidf(counts)", shape=(n, p))
+        expect(bool(np.allclose(W[counts == 0], 0.0)),
+               "my_tfidf(counts) has non-zero weights where a word does not occur (count 0)")
+        expect(bool(np.allclose(W[:, 0], 0.0)),
+               "a word that occurs in every document should get weight 0 (idf = log(n / n) = 0); "
+               "column 0 of the test counts is such a word")
+        expect(bool(np.allclose(np.linalg.norm(W, axis=1), 1.0)),
+               "every document (row) should be scaled to length 1 after weighting")
+        plus_one = counts * (np.log(n / (counts > 0).sum(axis=0)) + 1.0)
+        expect(not np.allclose(W, plus_one / np.linalg.norm(plus_one, axis=1, keepdims=True)),
+               "you used idf = log(n / df) + 1 (scikit-learn's convention); this course uses log(n / df)")
+        expect_close(W, _reference_tfidf(counts), "W[i, j] proportional to count[i, j] * log(n / df[j]) in each row",
+                     atol=1e-8)
+
+
+@register("05.fold_in", hint="weight the counts like a document (times space.idf, then scale to length 1) "
+                             "and project: q @ space.term_coordinates")
+def _fold_in(answer, rng):
+    from ..lsi import lsi, term_document_matrix
+
+    for _ in range(2):
+        texts = random_texts(rng)
+        space = lsi(texts, k=3)
+        counts = term_document_matrix(texts, vocabulary=space.vocabulary).counts.toarray()
+        for i in rng.choice(len(texts), size=3, replace=False):
+            z = answer_array(answer(space, counts[i].astype(float)), "fold_in(space, counts)", shape=(space.k,))
+            expect(not np.allclose(z, counts[i] @ space.term_coordinates),
+                   "you projected the raw counts; weight them by space.idf and scale to length 1 first")
+            expect_close(z, space.document_coordinates[i],
+                         f"folding in the counts of training document {i} gives its row of document_coordinates",
+                         atol=1e-8)
+        z = answer_array(answer(space, 3.0 * counts[0]), "fold_in(space, 3 * counts)", shape=(space.k,))
+        expect_close(z, space.document_coordinates[0],
+                     "tripling every count changes nothing (documents are scaled to length 1)", atol=1e-8)
+
+
+def _word_list(answer, what: str, length: int) -> list[str]:
+    if isinstance(answer, str) or not hasattr(answer, "__iter__"):
+        raise CheckFailure(f"{what} should be a list of {length} words, got {type(answer).__name__}")
+    words = list(answer)
+    expect(len(words) == length, f"{what} should hold {length} words, got {len(words)}")
+    expect(all(isinstance(word, str) for word in words), f"{what} should hold words (strings)")
+    expect(len(set(words)) == length, f"{what} holds a word twice")
+    return words
+
+
+@register("05.top_words", hint="sort space.term_coordinates[:, 2] (the third component, counting from 0) and take "
+                               "the words of the 5 largest weights, or use lsi.top_terms")
+def _top_words(answer, rng):
+    space, _ = corpus_space()
+    words = _word_list(answer, "top_words", 5)
+    column = {word: j for j, word in enumerate(space.vocabulary)}
+    unknown = [word for word in words if word not in column]
+    expect(not unknown, f"these are not words of the corpus's vocabulary: {unknown}")
+    rows = [column[word] for word in words]
+    for component in range(space.k):
+        weights = space.term_coordinates[:, component]
+        largest = np.sort(weights)[-5:]
+        if component != 2 and np.allclose(np.sort(weights[rows]), largest):
+            raise CheckFailure(f"these are the top words of component index {component}; "
+                               "the exercise asks for index 2 (the third component)")
+    weights = space.term_coordinates[:, 2]
+    expect(not np.allclose(np.sort(weights[rows]), np.sort(weights)[:5]),
+           "these are the five most negative weights: the other end of the component")
+    others = np.delete(weights, rows)
+    expect(weights[rows].min() >= others.max() - 1e-12,
+           "some word outside your list has a larger weight on component index 2 than a word in it")
+
+
+@register("05.hidden_match", hint="go through lsi.search(space, 'picture', n=10) and test each document's words "
+                                  "(lsi.tokenize) for 'picture' and 'pictures'")
+def _hidden_match(answer, rng):
+    from ..lsi import search, tokenize
+
+    space, corpus = corpus_space()
+    if isinstance(answer, (bool, np.bool_)) or not isinstance(answer, (int, np.integer)):
+        raise CheckFailure(f"hidden_match should be a row number (an int), got {type(answer).__name__}")
+    row = int(answer)
+    expect(0 <= row < len(corpus), f"hidden_match should be a row number between 0 and {len(corpus) - 1}, got {row}")
+    words = set(tokenize(corpus["text"][row]))
+    expect(not words & {"picture", "pictures"},
+           f"document {row} contains the word 'picture' or 'pictures'; look for one that contains neither")
+    top = search(space, "picture", n=10)["document"].tolist()
+    expect(row in top, f"document {row} is not among the top 10 latent-search results for 'picture'")

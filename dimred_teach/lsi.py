@@ -1,0 +1,548 @@
+"""Latent semantic indexing: bag of words, tf-idf weighting, a truncated SVD of the
+document matrix, the words that define a component, and search in the latent space.
+
+Conventions: rows are documents (points) and columns are words, so the "term-document
+matrix" of this module has shape (n_documents, n_terms). The weight of word j in document
+i is its count times idf_j = log(n / df_j), where df_j is the number of documents that
+contain it (a word in every document gets weight 0); then every document is scaled to
+unit length, as in the CMU notes (file 001, LSI section). Every component has its
+largest-magnitude word weight positive (:func:`dimred_teach.linalg.fix_signs`).
+
+Centring. The CMU notes run PCA (centred) on the tf-idf matrix. Classic LSI (Deerwester
+et al. 1990) takes the SVD of the uncentred matrix, and that is the default here:
+centring a sparse matrix makes it dense (every zero becomes minus a column mean), and
+documents are compared by cosine, which needs no centring. The price is that the first
+component of the uncentred SVD points along the average document (all its weights have
+one sign) rather than along the largest contrast. ``lsi(..., center=True)`` reproduces the
+notes' PCA without ever forming the dense matrix: the centred matrix is only applied to
+vectors, through a ``scipy.sparse.linalg.LinearOperator``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+import scipy.sparse
+import scipy.sparse.linalg
+
+from ._validation import as_data_matrix_or_sparse, as_vector, check_choice, check_int, check_k, check_seed
+from .linalg import fix_signs
+
+__all__ = [
+    "STOP_WORDS",
+    "tokenize",
+    "TermDocument",
+    "term_document_matrix",
+    "TfIdf",
+    "tfidf",
+    "LSIResult",
+    "lsi",
+    "top_terms",
+    "search",
+]
+
+STOP_WORDS = frozenset("""
+a about above after again against all also am an and any are as at be because been before
+being below between both but by can could did do does doing down during each few for from
+further had has have having he her here hers herself him himself his how i if in into is it
+its itself just me more most my myself no nor not now of off on once only or other our ours
+ourselves out over own same she should so some such than that the their theirs them
+themselves then there these they this those through to too under until up very was we were
+what when where which while who whom why will with would you your yours yourself yourselves
+""".split())
+"""A short list of common English function words, removed with ``stop_words="english"``."""
+
+_WORD = re.compile(r"[^\W\d_]+")  # runs of letters (any alphabet); digits and "_" split words
+
+
+def _stop_set(stop_words) -> frozenset[str]:
+    if stop_words is None:
+        return frozenset()
+    if isinstance(stop_words, str):
+        check_choice(stop_words, ("english",), "stop_words")
+        return STOP_WORDS
+    if not isinstance(stop_words, Iterable):
+        raise TypeError(f"stop_words must be None, 'english' or a collection of words, got {type(stop_words).__name__}")
+    words = list(stop_words)
+    if not all(isinstance(word, str) for word in words):
+        raise TypeError("stop_words must contain only strings")
+    return frozenset(word.lower() for word in words)
+
+
+def tokenize(text: str, stop_words=None) -> list[str]:
+    """Split a text into lowercase words made of letters.
+
+    Parameters
+    ----------
+    text : str
+    stop_words : None, "english" or collection of str
+        Words to drop: none (default), the module's :data:`STOP_WORDS`, or your own list.
+
+    Returns
+    -------
+    list of str
+        The words in order of appearance, repeats kept. Digits, punctuation and "_"
+        separate words, so "don't" gives "don" and "t".
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a string, got {type(text).__name__}")
+    stop = _stop_set(stop_words)
+    return [word for word in _WORD.findall(text.lower()) if word not in stop]
+
+
+def _as_documents(docs, name: str = "docs") -> list[str]:
+    if isinstance(docs, str):
+        raise TypeError(f"{name} must be a sequence of strings (one per document), not a single string")
+    if isinstance(docs, pd.Series):
+        docs = docs.tolist()
+    if not isinstance(docs, (Sequence, np.ndarray)):
+        raise TypeError(f"{name} must be a sequence of strings (one per document), got {type(docs).__name__}")
+    docs = list(docs)
+    if not docs:
+        item = "document" if name == "docs" else "word"
+        raise ValueError(f"{name} is empty: it needs at least one {item}")
+    for i, doc in enumerate(docs):
+        if not isinstance(doc, str):
+            raise TypeError(f"{name}[{i}] must be a string, got {type(doc).__name__}")
+    return docs
+
+
+class TermDocument(NamedTuple):
+    """The bag-of-words representation of a corpus.
+
+    Attributes
+    ----------
+    counts : scipy.sparse.csr_array of int64, shape (n_documents, n_terms)
+        counts[i, j] is how often word j occurs in document i. Rows are documents.
+    vocabulary : tuple of str, length n_terms
+        The word of each column.
+    """
+
+    counts: scipy.sparse.csr_array
+    vocabulary: tuple[str, ...]
+
+
+def term_document_matrix(docs, stop_words=None, min_df: int = 1, vocabulary=None) -> TermDocument:
+    """Count the words of each document.
+
+    Parameters
+    ----------
+    docs : sequence of str, length n
+        The documents (a list or a pandas Series of texts).
+    stop_words : None, "english" or collection of str
+        Passed to :func:`tokenize`.
+    min_df : int
+        Keep only words that occur in at least this many documents (ignored when a
+        vocabulary is given).
+    vocabulary : sequence of str, optional
+        Use these words as the columns, in this order; other words are not counted. By
+        default the vocabulary is every word of the corpus, sorted alphabetically.
+
+    Returns
+    -------
+    TermDocument
+        ``counts`` (sparse, shape (n, n_terms)) and ``vocabulary``. An empty document
+        (no words left after tokenising) is a row of zeros.
+    """
+    docs = _as_documents(docs)
+    min_df = check_int(min_df, "min_df", minimum=1)
+    tokens = [tokenize(doc, stop_words) for doc in docs]
+    if vocabulary is None:
+        document_frequency: dict[str, int] = {}
+        for words in tokens:
+            for word in set(words):
+                document_frequency[word] = document_frequency.get(word, 0) + 1
+        vocabulary = sorted(word for word, df in document_frequency.items() if df >= min_df)
+        if not vocabulary:
+            raise ValueError(
+                "docs contain no words" + (f" that occur in at least min_df={min_df} documents" if min_df > 1 else "")
+                + " (are all documents empty or made only of stop words?)"
+            )
+    else:
+        vocabulary = _as_documents(vocabulary, name="vocabulary")
+        if len(set(vocabulary)) != len(vocabulary):
+            raise ValueError("vocabulary must not contain a word twice")
+    column = {word: j for j, word in enumerate(vocabulary)}
+    rows, cols = [], []
+    for i, words in enumerate(tokens):
+        hits = [column[word] for word in words if word in column]
+        rows.extend([i] * len(hits))
+        cols.extend(hits)
+    counts = scipy.sparse.csr_array(
+        (np.ones(len(rows), dtype=np.int64), (np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64))),
+        shape=(len(docs), len(vocabulary)),
+    )
+    counts.sum_duplicates()
+    return TermDocument(counts, tuple(vocabulary))
+
+
+class TfIdf(NamedTuple):
+    """A tf-idf weighted document matrix.
+
+    Attributes
+    ----------
+    matrix : scipy.sparse.csr_array of float64, shape (n_documents, n_terms)
+        count * idf, each row scaled to unit Euclidean length (a row of zeros stays zero).
+    idf : ndarray, shape (n_terms,)
+        The inverse document frequencies log(n / df) that were used.
+    """
+
+    matrix: scipy.sparse.csr_array
+    idf: np.ndarray
+
+
+def _unit_rows(matrix: scipy.sparse.csr_array) -> scipy.sparse.csr_array:
+    norms = np.sqrt(np.asarray(matrix.multiply(matrix).sum(axis=1)).ravel())
+    scale = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+    return scipy.sparse.csr_array(scipy.sparse.diags_array(scale) @ matrix)
+
+
+def tfidf(counts, idf=None) -> TfIdf:
+    """Weight word counts by inverse document frequency and scale documents to unit length.
+
+    Parameters
+    ----------
+    counts : array_like or scipy.sparse matrix, shape (n, p)
+        Non-negative word counts, rows are documents.
+    idf : array_like, shape (p,), optional
+        Weights to use instead of computing them from ``counts`` (for example the
+        corpus's weights when weighting a query).
+
+    Returns
+    -------
+    TfIdf
+        ``matrix`` with entries c_ij idf_j / ||c_i * idf||, and ``idf``.
+
+    Notes
+    -----
+    idf_j = log(n / df_j), df_j = number of documents containing word j. Rare words are
+    up-weighted; a word in every document gets idf 0, so its column is zero. A word in
+    no document (possible with a fixed vocabulary) also gets 0. Scaling every document to
+    length 1 stops long documents from dominating: after it, the dot product of two
+    documents is the cosine of the angle between them. scikit-learn's
+    ``TfidfVectorizer(smooth_idf=False)`` uses log(n / df) + 1 instead, so it never gives a
+    word weight 0.
+    """
+    counts = scipy.sparse.csr_array(as_data_matrix_or_sparse(counts, name="counts", min_rows=1))
+    if counts.data.size and counts.data.min() < 0:
+        raise ValueError("counts must be non-negative (they count words)")
+    n, p = counts.shape
+    if idf is None:
+        df = np.bincount(counts.indices[counts.data > 0], minlength=p)
+        idf = np.log(n / np.maximum(df, 1)) * (df > 0)
+    else:
+        idf = as_vector(idf, name="idf", length=p)
+        if (idf < 0).any():
+            raise ValueError("idf must be non-negative")
+    weighted = _unit_rows(scipy.sparse.csr_array(counts @ scipy.sparse.diags_array(idf)))
+    weighted.eliminate_zeros()
+    idf = idf + 0.0  # a fresh array, never a view of the caller's
+    idf.setflags(write=False)
+    return TfIdf(weighted, idf)
+
+
+@dataclass(frozen=True)
+class LSIResult:
+    """A fitted latent semantic space.
+
+    Attributes
+    ----------
+    document_coordinates : ndarray, shape (n, k)
+        Each document's coordinates on the k components: the left singular vectors times
+        the singular values, U S, equal to (X - mean) @ term_coordinates.
+    term_coordinates : ndarray, shape (p, k)
+        Orthonormal columns, one per component: the weight of every word (the right
+        singular vectors V, the "loadings"). Largest-magnitude weight positive.
+    singular_values : ndarray, shape (k,)
+        Descending. ``(X - mean) ~= document_coordinates @ term_coordinates.T``.
+    vocabulary : tuple of str, length p
+        The word of each row of ``term_coordinates``.
+    idf : ndarray, shape (p,), or None
+        The idf weights (None when ``lsi`` was given a matrix instead of texts).
+    matrix : scipy.sparse.csr_array, shape (n, p)
+        The weighted document matrix X that was decomposed (before any centring).
+    mean : ndarray, shape (p,), or None
+        The column means subtracted when ``center=True``, else None.
+    stop_words : frozenset of str
+        The stop words used to tokenise the corpus (queries are tokenised the same way).
+    total_sum_of_squares : float
+        ||X - mean||_F^2, the sum of all squared singular values.
+    """
+
+    document_coordinates: np.ndarray
+    term_coordinates: np.ndarray
+    singular_values: np.ndarray
+    vocabulary: tuple[str, ...]
+    idf: np.ndarray | None
+    matrix: scipy.sparse.csr_array
+    mean: np.ndarray | None
+    stop_words: frozenset
+    total_sum_of_squares: float
+
+    @property
+    def k(self) -> int:
+        """Number of components kept."""
+        return self.singular_values.shape[0]
+
+    @property
+    def explained_ratio(self) -> np.ndarray:
+        """Share of ||X - mean||_F^2 carried by each component, s_j^2 / total, shape (k,)."""
+        return self.singular_values**2 / self.total_sum_of_squares
+
+    def weigh(self, docs) -> scipy.sparse.csr_array:
+        """Texts (sequence of str, length m) as rows of the document matrix, shape (m, p).
+
+        Words outside the vocabulary are ignored; the corpus's idf weights are applied
+        (when the space was built from texts) and each row is scaled to unit length.
+        """
+        counts = term_document_matrix(docs, stop_words=self.stop_words, vocabulary=self.vocabulary).counts
+        if self.idf is None:
+            return _unit_rows(scipy.sparse.csr_array(counts, dtype=np.float64))
+        return tfidf(counts, idf=self.idf).matrix
+
+    def transform(self, docs) -> np.ndarray:
+        """Fold new texts into the latent space: coordinates of shape (m, k).
+
+        Each text is weighted like the corpus (:meth:`weigh`), centred when the space is
+        centred, and projected on the components. A training document folds in to its
+        own row of ``document_coordinates``.
+        """
+        weighted = self.weigh(docs)
+        coordinates = weighted @ self.term_coordinates
+        if self.mean is not None:
+            coordinates = coordinates - self.mean @ self.term_coordinates
+        return np.asarray(coordinates)
+
+
+def _is_matrix(value) -> bool:
+    """Whether lsi's input is a matrix (sparse, or anything 2-D) rather than a sequence of texts."""
+    if scipy.sparse.issparse(value):
+        return True
+    if isinstance(value, (str, pd.Series)):
+        return False
+    try:
+        return np.asarray(value, dtype=object).ndim == 2
+    except ValueError:  # ragged nesting: not a matrix
+        return False
+
+
+def _document_matrix(docs_or_matrix, stop_words, min_df, vocabulary):
+    """(X, vocabulary, idf) for lsi: weighted texts, or a matrix taken as it is."""
+    if _is_matrix(docs_or_matrix):
+        matrix = scipy.sparse.csr_array(as_data_matrix_or_sparse(docs_or_matrix, name="docs_or_matrix", min_rows=1))
+        p = matrix.shape[1]
+        if vocabulary is None:
+            vocabulary = tuple(f"term{j}" for j in range(p))
+        else:
+            vocabulary = tuple(_as_documents(vocabulary, name="vocabulary"))
+            if len(vocabulary) != p:
+                raise ValueError(f"vocabulary must have one word per column of the matrix ({p}), got {len(vocabulary)}")
+        return matrix, vocabulary, None
+    if isinstance(docs_or_matrix, str):
+        raise TypeError("docs_or_matrix must be a sequence of texts or a matrix, not a single string")
+    bag = term_document_matrix(docs_or_matrix, stop_words=stop_words, min_df=min_df, vocabulary=vocabulary)
+    weighted = tfidf(bag.counts)
+    return weighted.matrix, bag.vocabulary, weighted.idf
+
+
+def lsi(docs_or_matrix, k: int, *, stop_words=None, min_df: int = 1, vocabulary=None,
+        center: bool = False, seed: int = 0) -> LSIResult:
+    """Latent semantic indexing: the k leading singular triplets of the document matrix.
+
+    Parameters
+    ----------
+    docs_or_matrix : sequence of str, or array_like / scipy.sparse matrix of shape (n, p)
+        Texts (tokenised, counted and tf-idf weighted here) or an already weighted
+        document matrix, rows are documents (used as it is).
+    k : int
+        Number of components, 1 <= k <= min(n, p) and at most the rank of the matrix.
+    stop_words, min_df : see :func:`term_document_matrix` (texts only).
+    vocabulary : sequence of str, optional
+        For texts: the words to count. For a matrix: the word of each column (default
+        "term0", "term1", ...).
+    center : bool
+        Subtract the mean document first (PCA of the weighted matrix, as in the CMU notes)
+        without densifying the matrix. Default False: classic, uncentred LSI.
+    seed : int
+        Seeds the start vector of the iterative solver, so results are reproducible.
+
+    Returns
+    -------
+    LSIResult
+
+    Notes
+    -----
+    The SVD is computed by ``scipy.sparse.linalg.svds`` (ARPACK, Lanczos iterations that only
+    multiply the sparse matrix by vectors) when k < min(n, p), else by a dense SVD. A
+    ``ValueError`` is raised when k exceeds the rank of the matrix: the extra components
+    would have singular value 0 and arbitrary directions.
+    """
+    seed = check_seed(seed)
+    if not isinstance(center, (bool, np.bool_)):
+        raise TypeError(f"center must be True or False, got {center!r}")
+    X, vocabulary, idf = _document_matrix(docs_or_matrix, stop_words, min_df, vocabulary)
+    n, p = X.shape
+    k = check_k(k, min(n, p), why=f"the document matrix has n={n} documents and p={p} words")
+    if X.count_nonzero() == 0:
+        raise ValueError("the document matrix is all zero (every document is empty or has only zero-weight words)")
+    mean = np.asarray(X.mean(axis=0)).ravel() if center else None
+    if k < min(n, p):
+        operator = X if mean is None else _centred_operator(X, mean)
+        v0 = np.random.default_rng(seed).standard_normal(min(n, p))
+        U, s, Vt = scipy.sparse.linalg.svds(operator, k=k, v0=v0, solver="arpack")
+    else:
+        dense = X.toarray() if mean is None else X.toarray() - mean
+        U, s, Vt = np.linalg.svd(dense, full_matrices=False)
+    order = np.argsort(s)[::-1][:k]
+    U, s, Vt = U[:, order], s[order], Vt[order]
+    tolerance = max(n, p) * np.finfo(float).eps * s[0]
+    if s[-1] <= tolerance:
+        rank = int(np.sum(s > tolerance))
+        raise ValueError(f"k={k} exceeds the rank of the document matrix ({rank} non-zero singular values "
+                         f"among the first {k}); choose k <= {rank}")
+    term_coordinates, document_coordinates = fix_signs(Vt.T, U * s)
+    total = X.multiply(X).sum() - (n * float(mean @ mean) if mean is not None else 0.0)
+    for array in (term_coordinates, document_coordinates, s, mean):
+        if array is not None:
+            array.setflags(write=False)
+    return LSIResult(
+        document_coordinates=document_coordinates,
+        term_coordinates=term_coordinates,
+        singular_values=s,
+        vocabulary=vocabulary,
+        idf=idf,
+        matrix=X,
+        mean=mean,
+        stop_words=_stop_set(stop_words) if idf is not None else frozenset(),
+        total_sum_of_squares=float(total),
+    )
+
+
+def _centred_operator(X, mean: np.ndarray) -> scipy.sparse.linalg.LinearOperator:
+    """X - 1 mean' as an operator, shape (n, p): applied to vectors, never formed."""
+    ones = np.ones(X.shape[0])
+    return scipy.sparse.linalg.LinearOperator(
+        X.shape,
+        matvec=lambda v: X @ v - ones * (mean @ v),
+        rmatvec=lambda u: X.T @ u - mean * u.sum(),
+        matmat=lambda V: X @ V - np.outer(ones, mean @ V),
+        rmatmat=lambda U: X.T @ U - np.outer(mean, U.sum(axis=0)),
+        dtype=np.float64,
+    )
+
+
+def _check_result(result) -> LSIResult:
+    if not isinstance(result, LSIResult):
+        raise TypeError(f"result must be an LSIResult from lsi(), got {type(result).__name__}")
+    return result
+
+
+def top_terms(result: LSIResult, component: int, n: int | None = None) -> pd.DataFrame:
+    """The words at both ends of a component.
+
+    Parameters
+    ----------
+    result : LSIResult
+    component : int
+        Column of ``result.term_coordinates``, counted from 0 (0 is the first component).
+    n : int, optional
+        How many words at each end, at most the vocabulary size. Default 10 (or the
+        vocabulary size, if smaller).
+
+    Returns
+    -------
+    pandas.DataFrame, n rows (index "rank", 1 to n)
+        ``positive`` / ``positive_weight``: the n words with the largest weights, largest
+        first; ``negative`` / ``negative_weight``: the n words with the smallest weights,
+        smallest first. Ties are broken alphabetically. When every weight has one sign
+        (the first uncentred component), the "negative" end is simply the lowest weights.
+    """
+    result = _check_result(result)
+    component = check_int(component, "component", minimum=0, maximum=result.k - 1)
+    p = len(result.vocabulary)
+    n = check_int(min(10, p) if n is None else n, "n", minimum=1, maximum=p)
+    weights = result.term_coordinates[:, component]
+    words = np.array(result.vocabulary, dtype=object)
+    alphabetical = np.argsort(words, kind="stable")
+    top = alphabetical[np.argsort(-weights[alphabetical], kind="stable")[:n]]
+    bottom = alphabetical[np.argsort(weights[alphabetical], kind="stable")[:n]]
+    frame = pd.DataFrame({
+        "positive": words[top], "positive_weight": weights[top],
+        "negative": words[bottom], "negative_weight": weights[bottom],
+    }, index=pd.RangeIndex(1, n + 1, name="rank"))
+    return frame
+
+
+SPACES = ("latent", "terms")
+
+
+def _query_vector(result: LSIResult, query) -> np.ndarray:
+    """The query as a weighted row of the document matrix, shape (p,)."""
+    p = len(result.vocabulary)
+    if isinstance(query, str):
+        known = set(result.vocabulary)
+        if not any(word in known for word in tokenize(query, result.stop_words)):
+            raise ValueError(f"query {query!r} shares no word with the vocabulary, so it cannot be placed")
+        vector = result.weigh([query]).toarray().ravel()
+        if not vector.any():
+            raise ValueError(f"query {query!r} has only words that occur in every document (idf 0), "
+                             "which carry no weight")
+        return vector
+    vector = as_vector(query, name="query", length=p)
+    if not vector.any():
+        raise ValueError("query is a vector of zeros; it has no direction to compare")
+    return vector
+
+
+def _cosines(rows, vector: np.ndarray) -> np.ndarray:
+    dots = np.asarray(rows @ vector).ravel()
+    if scipy.sparse.issparse(rows):
+        norms = np.sqrt(np.asarray(rows.multiply(rows).sum(axis=1)).ravel())
+    else:
+        norms = np.linalg.norm(rows, axis=1)
+    denominator = norms * np.linalg.norm(vector)
+    return np.divide(dots, denominator, out=np.zeros_like(dots), where=denominator > 0)
+
+
+def search(result: LSIResult, query, n: int | None = None, space: str = "latent") -> pd.DataFrame:
+    """Rank the documents by their cosine similarity to a query.
+
+    Parameters
+    ----------
+    result : LSIResult
+    query : str, or array_like of shape (p,)
+        A text (tokenised and weighted like the corpus) or an already weighted vector.
+    n : int, optional
+        How many documents to return, 1 <= n <= number of documents. Default 10 (or the
+        number of documents, if smaller).
+    space : {"latent", "terms"}
+        "latent": fold the query into the latent space (project it on the components)
+        and compare it with ``document_coordinates``. "terms": keyword search, the
+        cosine between the weighted query and the rows of ``matrix``: only documents
+        that share a word with the query score above 0.
+
+    Returns
+    -------
+    pandas.DataFrame, n rows (index "rank", 1 to n)
+        ``document`` (row number in the corpus) and ``score`` (cosine in [-1, 1]),
+        best first; ties (scores equal to 12 decimals) go to the lower row number, so
+        rounding noise never reorders documents. A document with no coordinates (all zero)
+        scores 0.
+    """
+    result = _check_result(result)
+    space = check_choice(space, SPACES, "space")
+    n_docs = result.document_coordinates.shape[0]
+    n = check_int(min(10, n_docs) if n is None else n, "n", minimum=1, maximum=n_docs)
+    vector = _query_vector(result, query)
+    if space == "terms":
+        scores = _cosines(result.matrix, vector)
+    else:
+        centred = vector if result.mean is None else vector - result.mean
+        scores = _cosines(result.document_coordinates, centred @ result.term_coordinates)
+    order = np.argsort(-np.round(scores, 12), kind="stable")[:n]  # noise-level differences are ties
+    return pd.DataFrame({"document": order, "score": scores[order]}, index=pd.RangeIndex(1, n + 1, name="rank"))

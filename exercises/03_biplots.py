@@ -1,0 +1,151 @@
+# ---
+# jupyter:
+#   dimred_teach:
+#     exercise_set: 03_biplots
+#     generated_from: solutions/03_biplots.py
+# ---
+
+# %% [markdown]
+# # Exercises 03 · Biplots on the crabs data
+#
+# *Time: about 45 minutes.* Goes with `notebooks/03_biplots.ipynb`.
+#
+# **Objectives.** Build the biplot factors $U D^{1-\alpha}$ and $V D^{\alpha}$ yourself from the SVD; show that the
+# scaled ($\alpha = 1$) scores have covariance $I/(n-1)$; recover the correlations of the measurements from the
+# angles between loading arrows; find the principal component that separates the two species and back the claim
+# with numbers.
+#
+# Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
+# on fresh simulated crabs) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the grader
+# restores them.
+#
+# **Notes.** Oxford SC4/SM4 notes §1.2.4 and §1.3 (eq. 1.14-1.18). Conventions as in the lecture: rows are points,
+# $S = \mathbf X_c^\top \mathbf X_c/(n-1)$, $\mathbf X_c = U D V^\top$ is the thin SVD of the centred data.
+
+# %%
+import numpy as np
+
+import dimred_teach as dr
+from dimred_teach import check
+from dimred_teach.datasets import CRABS_MEASUREMENTS, load_crabs
+from dimred_teach.pca import pca
+
+dr.setup_notebook()
+crabs = load_crabs()
+X = crabs[list(CRABS_MEASUREMENTS)].to_numpy()
+species = crabs["species"].astype(str).to_numpy()
+n, p = X.shape
+print(X.shape, "species:", sorted(set(species)))
+
+
+# %% [markdown]
+# ## Exercise 1 · The biplot factors
+#
+# Write `biplot_factors(X, alpha, k)` for a data matrix `X` ($n\times p$, rows are points), a scaling
+# $0 \le \alpha \le 1$ and a number of components $k$. It returns the pair `(scores, loadings)`:
+#
+# * `scores` $= U_k D_k^{1-\alpha}$, shape $(n, k)$,
+# * `loadings` $= V_k D_k^{\alpha}$, shape $(p, k)$,
+#
+# where $U_k$, $D_k$, $V_k$ keep the first $k$ singular triples of the **centred** data. Use `np.linalg.svd`
+# (not the course library). With $k = p$ your factors must reproduce the centred data: `scores @ loadings.T`.
+# The check calls your function on freshly simulated crabs for several values of $\alpha$.
+
+# %%
+def biplot_factors(X, alpha, k):
+    """Biplot scores (n, k) and loadings (p, k) of the centred X with scaling alpha."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=2
+check("03.biplot_factors", biplot_factors)
+
+# %% [markdown]
+# ## Exercise 2 · The scaled scores have covariance $I/(n-1)$
+#
+# (a) Compute `scaled_scores`, the $\alpha = 1$ biplot scores of the crabs `X` with all $p = 5$ components
+# (shape $200\times 5$), and print $(n-1)$ times their sample covariance matrix.
+
+# %%
+# YOUR CODE HERE
+scaled_scores = ...
+
+# %% tags=["check"] points=1
+check("03.scaled_scores", scaled_scores)
+
+# %% [markdown]
+# (b) Explain why the covariance is exactly $I/(n-1)$, and what that means for the picture.
+
+# %% [markdown]
+# **Your answer:** *(write it here)*
+
+# %% [markdown]
+# ## Exercise 3 · Correlations from the angles between arrows
+#
+# (a) Compute `arrow_cosines`, the $5\times 5$ matrix of cosines of the angles between the loading arrows of the
+# **scaled** biplot ($\alpha = 1$) of the crabs, keeping all 5 components: entry $(i, j)$ is
+# $h_i^\top h_j / (\|h_i\|\,\|h_j\|)$ for rows $h_i$, $h_j$ of the loadings. Compare it with the correlation matrix
+# `np.corrcoef(X, rowvar=False)`.
+
+# %%
+# YOUR CODE HERE
+d = ...
+Vt = ...
+H = ...
+unit = ...
+arrow_cosines = ...
+
+# %% tags=["check"] points=1
+check("03.arrow_cosines", arrow_cosines)
+
+# %% [markdown]
+# (b) A biplot shows only the first two coordinates of each arrow. Repeat the computation with the first two
+# columns of the loadings: what is the largest difference from the correlations now, and why is it not zero?
+
+# %%
+# YOUR CODE HERE
+H2 = ...
+unit2 = ...
+gap2 = ...
+
+
+# %% [markdown]
+# **Your answer:** *(write it here)*
+
+# %% [markdown]
+# ## Exercise 4 · A number for "separates the species"
+#
+# Write `species_separation(scores, species)`: for each column of `scores` ($n\times k$) and a label array `species`
+# with two distinct values, return the absolute difference between the two groups' means divided by the pooled
+# within-group standard deviation $s_{\text{pooled}}$, where
+# $s_{\text{pooled}}^2 = \big((n_1-1)s_1^2 + (n_2-1)s_2^2\big)/(n_1+n_2-2)$ and $s_1^2$, $s_2^2$ are the two groups'
+# sample variances. Return an array of shape $(k,)$. A value of 3 means the two group means are three typical
+# within-group spreads apart.
+
+# %%
+def species_separation(scores, species):
+    """|mean difference| / pooled within-group standard deviation for each column, shape (k,)."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("03.species_separation", species_separation)
+
+# %% [markdown]
+# ## Exercise 5 · Which component separates the species?
+#
+# Run PCA on the **standardised** measurements keeping all five components (`pca(X, scale=True)`), compute the
+# species separation of every component, and set `species_pc` to the number (1 for PC1, 2 for PC2, ...) of the
+# component that separates the two species best. Then justify your answer with the numbers.
+
+# %%
+# YOUR CODE HERE
+fit = ...
+separation = ...
+species_pc = ...
+
+# %% tags=["check"] points=1
+check("03.species_component", species_pc)
+
+# %% [markdown]
+# **Your answer:** *(write it here)*

@@ -1,0 +1,158 @@
+# ---
+# jupyter:
+#   dimred_teach:
+#     exercise_set: 04_mds
+#     generated_from: solutions/04_mds.py
+# ---
+
+# %% [markdown]
+# # Exercises 04 · Multidimensional scaling
+#
+# *Time: about 60 minutes.* Goes with `notebooks/04_mds.ipynb`.
+#
+# **Objectives.** Recover the inner-product matrix $\mathbf B$ from squared distances (Oxford Exercise 1.1);
+# implement classical MDS and see it return the points up to a rigid motion; align two configurations by
+# orthogonal Procrustes; read off the eigenvalues of $\mathbf B$ whether a dissimilarity matrix is Euclidean;
+# build a metric that no set of points can realise.
+#
+# Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
+# on fresh random configurations) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells:
+# the grader restores them. Use NumPy only (not `dimred_teach.mds`, which solves these exercises).
+#
+# **Notes.** Oxford SC4/SM4 §1.4 (classical MDS, Exercise 1.1, stress functions); WashU A2 §4.2 (MDS = PCA);
+# Georgia Tech ECE 6254 notes, "Multidimensional Scaling" (Euclidean embedding $\mathbf B = -\frac12 \mathbf H
+# \mathbf D^2 \mathbf H$).
+
+# %%
+import numpy as np
+
+import dimred_teach as dr
+from dimred_teach import check
+from dimred_teach.datasets import load_eurodist
+
+dr.setup_notebook()
+
+# %% [markdown]
+# ## Exercise 1 · Recover $\mathbf B$ from $\mathbf D$ (Oxford Exercise 1.1)
+#
+# Ten points in $\mathbb R^3$ (deliberately *not* centred) and their squared distances $\mathbf D^{(2)}_{ij} =
+# \|x_i - x_j\|^2$:
+
+# %%
+X = np.random.default_rng(4).normal(size=(10, 3)) + np.array([3.0, -1.0, 2.0])
+D2 = np.sum((X[:, None, :] - X[None, :, :]) ** 2, axis=-1)
+print(D2.shape, D2[:3, :3])
+
+# %% [markdown]
+# Using **only `D2`**, compute the $10\times 10$ matrix `B` of inner products of the *centred* points,
+# $\mathbf B_{ij} = (x_i - \bar x)^\top (x_j - \bar x)$. Then explain in the markdown cell why your formula is
+# right: show that for centred points $\mathbf B = -\tfrac12 \mathbf H \mathbf D^{(2)} \mathbf H$ with
+# $\mathbf H = \mathbf I - \tfrac1n \mathbf 1 \mathbf 1^\top$. The check verifies that `B` reproduces the
+# distances, $\operatorname{diag}(\mathbf B)\mathbf 1^\top + \mathbf 1 \operatorname{diag}(\mathbf B)^\top -
+# 2\mathbf B = \mathbf D^{(2)}$, and that $\mathbf B \mathbf 1 = 0$.
+
+# %%
+# YOUR CODE HERE
+B = ...
+
+# %% tags=["check"] points=2
+check("04.recover_b", B)
+
+
+# %% [markdown]
+# **Your answer:** *(write it here)*
+
+# %% [markdown]
+# ## Exercise 2 · Classical MDS
+#
+# Write `my_classical_mds(D, k)`: given an $n\times n$ matrix of (unsquared) distances, return the $n\times k$
+# configuration $Z = U_k \Lambda_k^{1/2}$ built from the $k$ largest eigenpairs of $\mathbf B$. The check draws
+# new random clouds: with $k = p$ your $Z$ must be the cloud up to rotation, reflection and translation; with
+# $k < p$ it must be the best $k$-dimensional view (smallest $\|\mathbf B - ZZ^\top\|_F^2$).
+
+# %%
+def my_classical_mds(D, k):
+    """Classical MDS of distances D (n x n): coordinates, shape (n, k)."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=3
+check("04.classical_mds", my_classical_mds)
+
+
+# %% [markdown]
+# ## Exercise 3 · Procrustes alignment
+#
+# Two maps of the same points rarely come out in the same orientation. Write `align(A, B)` that moves `B` (both
+# $n\times p$, row $i$ of each is the same point) onto `A` by a *rigid* motion — an orthogonal matrix $Q$
+# (rotation or reflection) and a shift $t$, no scaling — minimising $\|A - (BQ + t)\|_F^2$, and returns the moved
+# $BQ + t$. Hint: centre both; the best $Q$ is $UV^\top$ from the SVD $B_c^\top A_c = USV^\top$.
+
+# %%
+def align(A, B):
+    """B moved rigidly (orthogonal map + shift) as close as possible to A, shape (n, p)."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=2
+check("04.align", align)
+
+# %% [markdown]
+# ## Exercise 4 · The spectrum of the road distances
+#
+# `load_eurodist()` gives road distances in km between 21 European cities. Compute **all 21** eigenvalues of
+# $\mathbf B = -\tfrac12 \mathbf H \mathbf D^{(2)}\mathbf H$ for these distances, largest first, as
+# `eigenvalues`. Then answer in the markdown cell: how many are clearly negative, and how large is the most
+# negative one compared with the second largest? What does that say about drawing these cities on a flat map?
+
+# %%
+D2_europe = load_eurodist().to_numpy() ** 2
+
+# YOUR CODE HERE
+B_europe = ...
+eigenvalues = ...
+
+# %% tags=["check"] points=1
+check("04.eurodist_spectrum", eigenvalues)
+
+# %%
+# YOUR CODE HERE
+...
+
+
+# %% [markdown]
+# **Your answer:** *(write it here)*
+
+# %% [markdown]
+# ## Exercise 5 · Is it Euclidean?
+#
+# Write `is_euclidean(D)` that returns `True` when the dissimilarity matrix `D` is the distance matrix of some
+# points in a Euclidean space and `False` otherwise, by inspecting the eigenvalues of $\mathbf B$. Rounding
+# leaves tiny negative eigenvalues even for exact points: treat eigenvalues above $-10^{-9}\lambda_{\max}$ as zero.
+
+# %%
+def is_euclidean(D):
+    """True if the eigenvalues of B = -1/2 H D^2 H are all >= -1e-9 times the largest."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=2
+check("04.is_euclidean", is_euclidean)
+
+# %% [markdown]
+# ## Exercise 6 · A metric that is not Euclidean
+#
+# Every Euclidean distance matrix satisfies the triangle inequality, so a violation proves a $\mathbf D$ is not
+# Euclidean. The converse fails. Build a small `D_metric` (zero diagonal, symmetric, positive off the diagonal)
+# that **satisfies** the triangle inequality for every triple but is **not** Euclidean. Say in the markdown cell
+# why no points can realise it.
+
+# %%
+# YOUR CODE HERE
+D_metric = ...
+
+# %% tags=["check"] points=2
+check("04.non_euclidean_metric", D_metric)
+
+# %% [markdown]
+# **Your answer:** *(write it here)*

@@ -1,0 +1,123 @@
+# ---
+# jupyter:
+#   dimred_teach:
+#     exercise_set: 06_random_projections
+#     generated_from: solutions/06_random_projections.py
+# ---
+
+# %% [markdown]
+# # Exercises 06 · Random projections and the Johnson-Lindenstrauss bound
+#
+# *Time: about 40 minutes.* Goes with `notebooks/06_random_projections.ipynb`.
+#
+# **Objectives.** Compute the JL dimension $q \ge \frac{8}{\epsilon^2}\log\frac{n}{\sqrt\delta}$ and invert it for
+# $\epsilon$; verify $\mathbb E\|\mathbf U\vec x\|^2 = \|\vec x\|^2$ by simulation; estimate the probability that a
+# random projection fails to be an $\epsilon$-isometry.
+#
+# Every exercise asks for a function; its `check(...)` cell calls your function on fresh random inputs and prints
+# `[passed]` or `[not yet]` with a hint. Simulations are checked statistically (within a few standard errors), so
+# use the seed you are given for every random draw. Do not edit the check cells.
+#
+# **Notes.** CMU 36-467/667 "Linear Dimension Reduction" (file 001), the random projection and
+# Johnson-Lindenstrauss section. Points are rows here, so a projection is $\mathbf Y = \mathbf X\mathbf U^\top$.
+
+# %%
+import math
+
+import numpy as np
+
+import dimred_teach as dr
+from dimred_teach import check
+from dimred_teach.jl import distortion, random_projection
+
+dr.setup_notebook()
+
+
+# %% [markdown]
+# ## Exercise 1 · How many dimensions?
+#
+# Write `min_dim(n, eps, delta)`: the smallest **integer** $q$ with $q \ge \frac{8}{\epsilon^2}\log\frac{n}{\sqrt\delta}$
+# (natural logarithm). With $n = 205$, $\epsilon = 0.2$, $\delta = 0.05$ the notes get 1365. Do not call the
+# library's `jl_min_dim`: this is the exercise that writes it.
+
+# %%
+def min_dim(n, eps, delta):
+    """Smallest integer q with q >= 8 / eps**2 * log(n / sqrt(delta))."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("06.min_dim", min_dim)
+
+
+# %% [markdown]
+# ## Exercise 2 · What a budget of $q$ dimensions buys
+#
+# Turn the bound around: write `epsilon_for(n, q, delta)`, the $\epsilon$ at which the bound holds with equality for
+# the given $q$. The notes: $q = 100$, $n = 205$, $\delta = 0.05$ gives $\epsilon \approx 0.74$.
+
+# %%
+def epsilon_for(n, q, delta):
+    """eps with q = 8 / eps**2 * log(n / sqrt(delta))."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("06.epsilon_for", epsilon_for)
+
+
+# %% [markdown]
+# ## Exercise 3 · Distance-preserving on average
+#
+# Write `simulate_squared_norms(x, q, n_draws, seed)`. Using `rng = np.random.default_rng(seed)` for every random
+# draw, repeat `n_draws` times: draw a fresh $q\times p$ matrix $\mathbf U = Z/\sqrt q$ with independent
+# $Z_{ij}\sim N(0, 1)$ and record $\|\mathbf U\vec x\|^2$. Return the `n_draws` values as an array. The check compares
+# their mean with $\|\vec x\|^2$ and their spread with the theory ($\|\mathbf U\vec x\|^2/\|\vec x\|^2$ has variance
+# $2/q$), each within 5 standard errors.
+
+# %%
+def simulate_squared_norms(x, q, n_draws, seed):
+    """||U x||**2 for n_draws independent Gaussian U of shape (q, len(x)), shape (n_draws,)."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=2
+check("06.simulate_squared_norms", simulate_squared_norms)
+
+
+# %% [markdown]
+# Why should the mean match? Write the derivation of $\mathbb E\|\mathbf U\vec x\|^2 = \|\vec x\|^2$ in two lines.
+
+# %% [markdown]
+# **Your answer:** *(write it here)*
+
+# %% [markdown]
+# ## Exercise 4 · How often does a projection fail?
+#
+# A projection *fails* for a data set when some pair's squared-distance ratio leaves $[1-\epsilon, 1+\epsilon]$.
+# Write `failure_rate(X, q, eps, n_trials, seed)`: for $t = 0, 1, \ldots,$ `n_trials - 1`, project with
+# `random_projection(X, q, seed=seed + t)` and use `distortion` to decide whether that projection failed; return the
+# fraction of failed trials. The check compares your estimate with an independent simulation, allowing 5 binomial
+# standard errors.
+
+# %%
+def failure_rate(X, q, eps, n_trials, seed):
+    """Fraction of n_trials Gaussian projections of X to q dimensions that are not eps-isometries."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=2
+check("06.failure_rate", failure_rate)
+
+# %% [markdown]
+# The notes promise a failure probability of at most $\delta = 0.05$ for 205 points at $q = 100$ and
+# $\epsilon = 0.74$. Use your `failure_rate` on 205 Gaussian points in $p = 200$ dimensions with 400 trials.
+# Is the promise kept? Explain what you see.
+
+# %%
+# YOUR CODE HERE
+X_notes = ...
+notes_rate = ...
+
+# %% [markdown]
+# **Your answer:** *(write it here)*

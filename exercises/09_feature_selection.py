@@ -1,0 +1,151 @@
+# ---
+# jupyter:
+#   dimred_teach:
+#     exercise_set: 09_feature_selection
+#     generated_from: solutions/09_feature_selection.py
+# ---
+
+# %% [markdown]
+# # 09 Exercises: feature selection versus feature extraction
+#
+# **Learning objectives.** Implement the pieces of a feature-selection pipeline yourself:
+# the two-sample t statistic, the mutual information of two discrete variables, one step
+# of the incremental mutual-information criterion and the nearest-centroid classifier;
+# then use a wrapper to find the best pair of features.
+#
+# **Time:** about 45 minutes.
+#
+# **Follows:** lecture notebook `09_feature_selection`; WashU lecture A2 (notes file 002)
+# section 1; Georgia Tech ECE 6254 notes (file 003), "Filtering" and "Avoiding redundant
+# features".
+#
+# **References:** M. Neumann, *USL: Dimensionality Reduction*, lecture A2, WashU (seeds
+# file 002); ECE 6254 course notes, *Dimensionality Reduction*, Georgia Tech (seeds file 003).
+#
+# Each exercise is followed by a check cell: run it to see whether your answer has the
+# properties it needs. Your functions are tested on fresh random data each time.
+
+# %%
+import itertools
+
+import numpy as np
+
+import dimred_teach as dr
+from dimred_teach import check, datasets, selection
+
+dr.setup_notebook()
+
+
+# %% [markdown]
+# ## Exercise 1: the two-sample t statistic
+#
+# Write `two_sample_t(a, b)` for two 1-D samples: the difference of the means divided by
+# its standard error under a common variance,
+#
+# $$ t = \frac{\bar a - \bar b}{s \sqrt{1/n_a + 1/n_b}}, \qquad
+#    s^2 = \frac{(n_a - 1) s_a^2 + (n_b - 1) s_b^2}{n_a + n_b - 2}, $$
+#
+# with $s_a^2, s_b^2$ the sample variances (divide by $n - 1$). Use NumPy only; the check
+# compares your function with `scipy.stats.ttest_ind` on random samples.
+
+# %%
+def two_sample_t(a, b):
+    """Pooled two-sample t statistic of the 1-D samples a and b (a float)."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("09.t_statistic", two_sample_t)
+
+
+# %% [markdown]
+# ## Exercise 2: mutual information from a table of counts
+#
+# Write `mi_from_counts(counts)`: given a table `counts[u, v]` of how often the discrete
+# values $u$ and $v$ occur together, return
+#
+# $$ I = \sum_{u, v:\, p(u, v) > 0} p(u, v) \log \frac{p(u, v)}{p(u)\, p(v)} $$
+#
+# in nats (natural logarithm), with $p(u, v)$ the relative frequencies and $p(u)$,
+# $p(v)$ the row and column sums of $p$.
+
+# %%
+def mi_from_counts(counts):
+    """Mutual information (nats) of the joint distribution given by a 2-D table of counts."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("09.mi_from_counts", mi_from_counts)
+
+
+# %% [markdown]
+# ## Exercise 3: one step of the incremental criterion
+#
+# Features $j_1, \dots, j_{m-1}$ (the list `selected`) are already chosen. Write
+# `next_feature(relevance, redundancy, selected, beta)` returning the index $j$ of the
+# feature, among those not yet selected, that maximises
+#
+# $$ \text{relevance}[j] - \beta \sum_{i \in \text{selected}} \text{redundancy}[j, i]. $$
+#
+# `relevance` has shape (p,) (the $I(x_j; y)$), `redundancy` shape (p, p) (the
+# $I(x_j; x_l)$).
+
+# %%
+def next_feature(relevance, redundancy, selected, beta):
+    """Index of the next feature chosen by the incremental mutual-information criterion."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("09.incremental_step", next_feature)
+
+# %% [markdown]
+# On the lecture's demo data, `selection.select_incremental_mi` gives the relevance and
+# redundancy. Starting from `strong` (column 0), your step should not choose its copy
+# (column 1) when $\beta = 1$:
+
+# %%
+demo = datasets.make_selection_demo(seed=0)
+X = demo.drop(columns="label").to_numpy()
+y = demo["label"].to_numpy()
+info = selection.select_incremental_mi(X, y, k=1, beta=0.0)
+# YOUR CODE HERE
+...
+
+
+# %% [markdown]
+# ## Exercise 4: the nearest-centroid classifier
+#
+# Write `nearest_centroid_predict(X_train, y_train, X_test)`: compute the mean of the
+# training rows of each class, and give every test row the label of the closest mean
+# (Euclidean distance). Labels may be any integers; return an array of shape
+# `(len(X_test),)`. Use NumPy only.
+
+# %%
+def nearest_centroid_predict(X_train, y_train, X_test):
+    """Labels of the rows of X_test by the nearest class mean of (X_train, y_train)."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("09.nearest_centroid", nearest_centroid_predict)
+
+# %% [markdown]
+# ## Exercise 5: the best pair of features
+#
+# On the demo data above (`X`, `y`), find the pair of columns `(i, j)` whose
+# nearest-centroid classifier has the highest cross-validated accuracy,
+# `selection.cross_val_accuracy(X[:, [i, j]], y)` (5 folds, seed 0). Assign it to
+# `best_pair`. Is it the pair of the two best single features?
+
+# %%
+# YOUR CODE HERE
+accuracy = ...
+best_pair = ...
+
+# %% tags=["check"] points=2
+check("09.best_pair", best_pair)
+
+# %% [markdown]
+# **Your answer:** *(write it here)*

@@ -1,0 +1,130 @@
+# ---
+# jupyter:
+#   dimred_teach:
+#     exercise_set: 10_autoencoders_images
+#     generated_from: solutions/10_autoencoders_images.py
+# ---
+
+# %% [markdown]
+# # 10 Exercises: autoencoders and PCA; PCA on images
+#
+# **Learning objectives.** Take one gradient step of a linear autoencoder by hand;
+# reconstruct data from $M$ principal components; measure the fraction of variance $M$
+# components keep; undo a standardisation; read the variance curve of the digits.
+#
+# **Time:** about 40 minutes.
+#
+# **Follows:** lecture notebook `10_autoencoders_images`; WashU lecture A2 (notes file
+# 002) section 6; Stellenbosch MML lecture 9 (notes file 004), sections 10.2-10.4 and 10.6.
+#
+# **References:** M. Neumann, *USL: Dimensionality Reduction*, lecture A2, WashU (seeds
+# file 002); W. Brink, *Mathematics for Machine Learning*, lecture 9, Stellenbosch
+# University (seeds file 004).
+#
+# Each exercise is followed by a check cell. Functions are checked on fresh random data
+# every time you run the check, so they must work for any sizes, not just one example.
+
+# %%
+import numpy as np
+
+import dimred_teach as dr
+from dimred_teach import check, datasets
+
+dr.setup_notebook()
+
+
+# %% [markdown]
+# ## Exercise 1: one gradient step of a linear autoencoder
+#
+# The linear autoencoder of the lecture has encoder $E$ ($p \times k$) and decoder $D$
+# ($k \times p$); on centred data $X$ ($n \times p$) its loss is
+# $L(E, D) = \frac1n \|X - X E D\|_F^2$. Write `gradient_step(X, encoder, decoder, learning_rate)`
+# returning the pair `(new_encoder, new_decoder)` after one step of gradient descent,
+# $E \leftarrow E - \eta\, \partial L/\partial E$ and $D \leftarrow D - \eta\, \partial L/\partial D$
+# (both computed at the old $E, D$). Use NumPy only; the check compares your step with
+# finite differences of $L$.
+
+# %%
+def gradient_step(X, encoder, decoder, learning_rate):
+    """One full-batch gradient step on L = ||X - X E D||_F^2 / n; returns (E_new, D_new)."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("10.gradient_step", gradient_step)
+
+
+# %% [markdown]
+# ## Exercise 2: reconstruction from M components
+#
+# Write `reconstruct(X, M)` returning the PCA reconstruction of the rows of X from the
+# first $M$ principal components, in the original units:
+# $\tilde x = \mu + B_M B_M^\top (x - \mu)$, with $\mu$ the column means and $B_M$ the
+# first $M$ principal directions. (You may use `np.linalg.svd` or `dimred_teach.pca`.)
+
+# %%
+def reconstruct(X, M):
+    """Rank-M PCA reconstruction of X (shape (n, p)), shape (n, p)."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("10.reconstruct", reconstruct)
+
+
+# %% [markdown]
+# ## Exercise 3: the fraction of variance kept
+#
+# Write `variance_fraction(X, M)`: the fraction of the total variance of X that the
+# first $M$ principal components keep, $\sum_{m \le M} \lambda_m / \sum_m \lambda_m$.
+
+# %%
+def variance_fraction(X, M):
+    """Share of the total variance kept by the first M principal components (a float in [0, 1])."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("10.variance_fraction", variance_fraction)
+
+
+# %% [markdown]
+# ## Exercise 4: de-standardise
+#
+# Step 5 of the MML lecture's recipe maps a reconstruction $\tilde x_*$ in standardised
+# units back to the data's units. Write `destandardize(X_star, mean, std)` for a matrix
+# `X_star` (rows are points) and the column means and standard deviations used to
+# standardise.
+
+# %%
+def destandardize(X_star, mean, std):
+    """Undo x_* = (x - mean) / std, row by row; shape of X_star."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("10.destandardize", destandardize)
+
+# %% [markdown]
+# ## Exercise 5: how many components do the digits need?
+#
+# Load the digits with `datasets.load_digits()`. Centre the images (do not standardise)
+# and find `M_90`, the smallest number of principal components that keeps at least 90%
+# of the total variance.
+
+# %%
+images, labels = datasets.load_digits()
+# YOUR CODE HERE
+squares = ...
+kept = ...
+M_90 = ...
+
+# %% tags=["check"] points=1
+check("10.digits_m90", M_90)
+
+# %% [markdown]
+# **To think about.** How many components would you need if you first standardised the
+# pixels (leaving the three constant pixels unscaled)? Why does the number go up?
+
+# %% [markdown]
+# **Your answer:** *(write it here)*

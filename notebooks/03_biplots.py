@@ -1,0 +1,335 @@
+# %% [markdown]
+# # 03 · Biplots on the crabs data
+#
+# **One picture for the points and the variables: how the singular values are shared between them decides what
+# the picture shows.**
+#
+# *Time: about 50 minutes.* *Prerequisites: notebook 01 (PCA) and 02 (PCA via the SVD).*
+#
+# **Learning objectives.** After this notebook you can
+# 1. explore a small morphometric data set and say why its first principal component is a "size" axis;
+# 2. compare PCA of raw and of standardised measurements with a scree plot;
+# 3. write the centred data as scores times loadings, $\mathbf X_c = (U D^{1-\alpha})(V D^{\alpha})^\top$, for any
+#    $\alpha \in [0, 1]$, and check it entry by entry;
+# 4. read an unscaled ($\alpha = 0$) and a scaled ($\alpha = 1$) biplot, and verify that in the scaled one the scores
+#    have covariance $I/(n-1)$ and the cosine between two arrows is the correlation of the two variables (exactly
+#    with all components, approximately in two dimensions);
+# 5. find which components separate the species and the sexes once size is out of the way.
+#
+# **Notes followed.** Oxford SC4/SM4 notes §1.2.4 (PCA via the SVD, eq. 1.14-1.15) and §1.3 (biplots, eq. 1.17-1.18
+# and Figure 1, the crabs biplots).
+#
+# **Conventions.** Rows are points; $S = \mathbf X_c^\top\mathbf X_c/(n-1)$ as in the Oxford notes. The biplot
+# factors are the notes' plain SVD factors, with no extra $\sqrt{n-1}$ (R's `biplot` multiplies the scores and
+# divides the loadings by a constant involving $\sqrt{n/(n-1)}$, which changes the axis numbers but no angle and no
+# shape).
+#
+# **References.** Oxford SC4/SM4 "Dimensionality Reduction" lecture notes, §1.2.4-1.3 (`seeds/000`);
+# N. A. Campbell and R. J. Mahon (1974), *Aust. J. Zool.* 22, 417-425 (the data; see `data/README.md`).
+
+# %%
+import numpy as np
+import matplotlib.pyplot as plt
+import pandas as pd
+import seaborn as sns
+
+import dimred_teach as dr
+from dimred_teach.biplot import biplot_coordinates, plot_biplot
+from dimred_teach.datasets import CRABS_MEASUREMENTS, load_crabs
+from dimred_teach.pca import center, covariance, pca
+from dimred_teach.plotting import score_scatter, scree_plot
+
+dr.setup_notebook()
+
+# %% [markdown]
+# ## 1. The crabs
+#
+# Campbell and Mahon measured 200 rock crabs of the genus *Leptograpsus*: 50 of each sex in each of two colour
+# forms, blue (`B`) and orange (`O`), now known to be two species. Each crab has five measurements in mm: frontal
+# lobe `FL`, rear width `RW`, carapace length `CL` and width `CW`, body depth `BD`.
+
+# %%
+crabs = load_crabs()
+measurements = list(CRABS_MEASUREMENTS)
+group = (crabs["species"].astype(str) + " " + crabs["sex"].astype(str)).to_numpy()
+X = crabs[measurements]
+n, p = X.shape
+print(crabs.head(3))
+print(crabs.groupby(["species", "sex"], observed=True).size())
+
+# %% [markdown]
+# A pair plot shows pairs of measurements, coloured by species and sex. To keep it small we leave out `CW`, which
+# is almost a copy of `CL` (their correlation is 0.995, below).
+
+# %%
+sns.pairplot(crabs.assign(group=group), vars=["FL", "RW", "CL", "BD"], hue="group", hue_order=sorted(set(group)),
+             corner=True, height=1.5, plot_kws={"s": 8, "linewidth": 0},
+             diag_kind="hist", diag_kws={"element": "step", "fill": False})
+plt.show()
+
+# %% [markdown]
+# Every panel is an elongated cloud along the diagonal: a crab that is big in one measurement is big in all of them.
+# The four groups are thin parallel streaks, slightly offset from each other; the offsets (for instance, females
+# have a larger rear width `RW` for the same carapace length) are small next to the spread in size. The correlation
+# matrix says the same in numbers: every correlation is at least 0.88.
+
+# %%
+print(X.corr().round(4))
+
+# %% [markdown]
+# ## 2. PCA of raw and of standardised measurements
+#
+# On the raw measurements, PCA works with the covariance matrix, so the measurements with the largest spread (`CW`,
+# `CL`) weigh most. Standardising each column first (dividing by its standard deviation) works with the correlation
+# matrix instead and gives every measurement the same weight.
+
+# %%
+raw = pca(X)
+standardised = pca(X, scale=True)
+print("raw:          eigenvalues", raw.eigenvalues)
+print("              proportion ", raw.explained_variance_ratio)
+print("standardised: eigenvalues", standardised.eigenvalues)
+print("              proportion ", standardised.explained_variance_ratio)
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+scree_plot(raw.eigenvalues, ax=axes[0], title="raw measurements (covariance)")
+scree_plot(standardised.eigenvalues, ax=axes[1], title="standardised (correlation)")
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# In both, the first component carries almost everything (98.2% raw, 95.8% standardised); the cumulative curve is
+# near 1 from the first bar on. The standardised eigenvalues sum to $p = 5$, the trace of a correlation matrix.
+#
+# What is that first component? Its loadings (the columns of `components`) all have the same sign:
+
+# %%
+print(pd.DataFrame({"raw PC1": raw.components[:, 0], "standardised PC1": standardised.components[:, 0]},
+                   index=measurements))
+size = np.exp(np.log(X).mean(axis=1))  # the geometric mean of the five measurements
+print("correlation of the raw PC1 scores with the geometric mean size:",
+      dr.rounded(np.corrcoef(raw.scores[:, 0], size)[0, 1]))
+
+# %% [markdown]
+# A score on PC1 is a positive weighted sum of all five measurements, so it grows with the crab: **PC1 is a size
+# axis** (its correlation with the geometric mean of the measurements is 0.9954). On standardised data the weights
+# are almost equal (about $1/\sqrt 5 = 0.447$), which is what five nearly perfectly correlated variables give.
+# Everything that distinguishes species and sexes must live in the remaining 2-4% of the variance.
+
+# %% [markdown]
+# ## 3. Scores and loadings in one factorisation
+#
+# Write the SVD of the centred data as $\mathbf X_c = U D V^\top$. For any $\alpha \in [0, 1]$ split the
+# singular values between the two sides (notes, eq. 1.18):
+#
+# $$\mathbf X_c = \underbrace{U D^{1-\alpha}}_{G\ (\text{scores})}\;\underbrace{(V D^{\alpha})^\top}_{H^\top\
+# (\text{loadings})}, \qquad\text{so}\qquad x_{ij} = g_i^\top h_j .$$
+#
+# Each point $i$ gets a score vector $g_i$ (row $i$ of $G$) and each variable $j$ a loading vector $h_j$ (row $j$ of
+# $H$); their dot product gives back the centred entry $x_{ij}$ (notes, eq. 1.17). A **biplot** draws the first two
+# coordinates of all the $g_i$ as points and of all the $h_j$ as arrows. `biplot_coordinates(X, alpha, k)` returns
+# $G$ and $H$ with $k$ columns; with $k$ equal to the rank of $\mathbf X_c$ (here 5) the factorisation is exact.
+
+# %%
+Xc = center(X)
+for alpha in (0.0, 0.5, 1.0):
+    full = biplot_coordinates(X, alpha, k=5)
+    G, H = full.scores, full.loadings
+    print(f"alpha = {alpha}: x_00 = {dr.rounded(Xc[0, 0])}, g_0 . h_0 = {dr.rounded(G[0] @ H[0])}, "
+          f"G H' = Xc: {np.allclose(G @ H.T, Xc)}")
+
+# %% [markdown]
+# The same entry comes back for every $\alpha$: the choice of $\alpha$ does not change the product, only how the
+# picture divides it between points and arrows. Two special cases:
+#
+# * $\alpha = 0$, the **unscaled** biplot: the scores are the principal component scores $UD$ (notes, eq. 1.15) and
+#   the arrows are the rows of $V$, the weights each component gives to a variable.
+# * $\alpha = 1$, the **scaled** biplot: the scores are $U$ and the arrows are $VD$.
+
+# %%
+unscaled = biplot_coordinates(X, 0.0)
+scaled = biplot_coordinates(X, 1.0)
+fig, axes = plt.subplots(1, 2, figsize=(11, 5))
+plot_biplot(unscaled, groups=group, ax=axes[0])
+plot_biplot(scaled, groups=group, ax=axes[1])
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# The two panels mirror the notes' Figure 1. Left ($\alpha = 0$): the points keep their real spread, so the cloud
+# is a long thin streak along PC1 (98.2% of the variance) and the arrows are unit-length weights. Right ($\alpha =
+# 1$): the points are rescaled so that both axes have the same variance, and the arrows now carry the singular
+# values; all five point almost the same way, because all five measurements are strongly correlated. (The arrows
+# are stretched by a common factor to fit the cloud; the top and right axes give their own units.)
+
+# %% [markdown]
+# ## 4. What the scaled biplot guarantees
+#
+# **The scores have covariance $I/(n-1)$.** With $\alpha = 1$ the scores are the columns of $U$, which are
+# orthonormal and (because the data are centred) have mean zero, so their sample covariance is
+# $U^\top U/(n-1) = I/(n-1)$: uncorrelated, with equal variances.
+
+# %%
+U = biplot_coordinates(X, 1.0, k=5).scores
+print("(n - 1) * cov(scores) =")
+print((n - 1) * np.cov(U, rowvar=False))
+print("cov(scores) = I / (n - 1):", np.allclose(np.cov(U, rowvar=False), np.eye(p) / (n - 1)))
+
+# %% [markdown]
+# **The arrows carry the covariance.** With $H = VD$,
+# $H H^\top = V D^2 V^\top = \mathbf X_c^\top \mathbf X_c = (n-1) S$, so $h_i^\top h_j = (n-1) S_{ij}$ and
+# $\|h_j\| = \sqrt{n-1}\, s_j$. The cosine of the angle between two arrows is therefore
+#
+# $$\cos\theta_{ij} = \frac{h_i^\top h_j}{\|h_i\|\,\|h_j\|} = \frac{S_{ij}}{s_i s_j} = r_{ij},$$
+#
+# the correlation of variables $i$ and $j$. With all five components this is exact:
+
+# %%
+def arrow_cosines(loadings):
+    unit = loadings / np.linalg.norm(loadings, axis=1, keepdims=True)
+    return unit @ unit.T
+
+
+H = biplot_coordinates(X, 1.0, k=5).loadings
+R = X.corr().to_numpy()
+print("H H' = (n - 1) S:", np.allclose(H @ H.T, (n - 1) * covariance(X)))
+print("arrow lengths / sqrt(n - 1) = standard deviations:",
+      np.allclose(np.linalg.norm(H, axis=1) / np.sqrt(n - 1), X.std(ddof=1)))
+print("cosines = correlations (k = 5):", np.allclose(arrow_cosines(H), R))
+
+# %% [markdown]
+# The picture, however, shows only the first two coordinates of each arrow. Then
+# $H_2 H_2^\top = (n-1)S - \sum_{\ell > 2} d_\ell^2 v_\ell v_\ell^\top$: the dropped components are missing, and the
+# cosines read off the plot are only approximately the correlations. How good is the approximation here?
+
+# %%
+view = arrow_cosines(scaled.loadings)
+gap = view - R
+print("cosines seen in the 2-D biplot:")
+print(pd.DataFrame(view, index=measurements, columns=measurements))
+print("largest |cosine - correlation| in 2-D:", dr.rounded(np.abs(gap).max()),
+      "for", measurements[np.unravel_index(np.abs(gap).argmax(), gap.shape)[0]], "and",
+      measurements[np.unravel_index(np.abs(gap).argmax(), gap.shape)[1]])
+for k in (2, 3, 4):
+    print(f"k = {k}: largest gap {dr.rounded(np.abs(arrow_cosines(biplot_coordinates(X, 1.0, k=k).loadings) - R).max())}")
+
+# %% [markdown]
+# In the 2-D view the cosines are off by at most 0.052, the largest error involving rear width `RW`: its
+# correlations are the weakest, and what makes `RW` different is partly carried by components 3-5, which the plot
+# drops. Adding components shrinks the gap to zero. For these data, where PC1 and PC2 hold 99.2% of the variance,
+# the 2-D angles are a fair reading of the correlations; with a flatter scree plot they would not be.
+#
+# By contrast, the unscaled biplot keeps the **points'** geometry: with $\alpha = 0$ and all components,
+# $G G^\top = U D^2 U^\top = \mathbf X_c \mathbf X_c^\top$, so the distances between score points are the distances
+# between the crabs.
+
+# %%
+G0 = biplot_coordinates(X, 0.0, k=5).scores
+distances = np.linalg.norm(Xc[:, None, :] - Xc[None, :, :], axis=2)
+print("alpha = 0 keeps distances between crabs:",
+      np.allclose(np.linalg.norm(G0[:, None, :] - G0[None, :, :], axis=2), distances))
+
+# %% [markdown]
+# ## 5. Size, species and sex
+#
+# PC1 is size. Which components tell the groups apart? The mean score of each group on the first three components
+# of the **standardised** measurements, and the within-group standard deviation for scale:
+
+# %%
+scores = pd.DataFrame(standardised.scores[:, :3], columns=["PC1", "PC2", "PC3"])
+print("group means:")
+print(scores.groupby(group).mean())
+print("within-group standard deviation:")
+print(scores.groupby(group).std().mean())
+
+# %% [markdown]
+# * **PC1** orders the groups by mean size (blue females are the smallest), but the spread within each group
+#   (about 2) is larger than the differences between the group means: size does not tell species or sex.
+# * **PC2** has the same sign pattern for both species: positive for females, negative for males, with means about
+#   0.66 apart against a within-group spread of about 0.2. PC2 is the **sex** contrast.
+# * **PC3** is positive for blue and negative for orange crabs, in both sexes: means about 0.37 apart against a
+#   within-group spread of 0.1. PC3 is the **species** contrast.
+#
+# A score plot coloured by group shows it.
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+score_scatter(standardised.scores, groups=group, ax=axes[0], components=(0, 1),
+              title="standardised: PC1 (size) vs PC2")
+score_scatter(standardised.scores, groups=group, ax=axes[1], components=(1, 2),
+              title="standardised: PC2 vs PC3 (size removed)")
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# On the left the groups overlap along the long size axis and are only slightly offset vertically. On the right,
+# where PC1 is left out, the four groups sit in four corners: sex left-right (PC2), species bottom-top (PC3).
+# The loadings say what each contrast measures:
+
+# %%
+print(pd.DataFrame(standardised.components[:, :3], index=measurements, columns=["PC1", "PC2", "PC3"]))
+
+# %% [markdown]
+# PC2 is dominated by rear width `RW` against the carapace: females have a wider rear (the abdomen carries the eggs)
+# for their size. PC3 contrasts body depth `BD` and frontal lobe `FL` with carapace width `CW`: orange crabs are
+# deeper-bodied and have a larger frontal lobe for their carapace width.
+#
+# **Removing size by taking logarithms.** Growth is roughly multiplicative: a bigger crab is a scaled-up smaller
+# one. On the log scale, size becomes an additive shift shared by all five measurements and the shape differences
+# become differences of logs (ratios). PCA of the log measurements shows the same three roles, with an even
+# cleaner size axis:
+
+# %%
+logs = pca(np.log(X))
+print("log measurements: proportion of variance", logs.explained_variance_ratio)
+print(pd.DataFrame(logs.components[:, :3], index=measurements, columns=["PC1", "PC2", "PC3"]))
+log_scores = pd.DataFrame(logs.scores[:, 1:3], columns=["PC2", "PC3"])
+print("group means of the log scores (x 100):")
+print(100 * log_scores.groupby(group).mean())
+
+# %% [markdown]
+# The log PC1 has nearly equal weights, so its score is (up to a constant) the log of the geometric mean size.
+# PC2 again splits the sexes and PC3 the species. A biplot of the log measurements on PC2 and PC3 (leaving out the
+# size axis) shows which shape ratios drive each contrast:
+
+# %%
+log_view = biplot_coordinates(np.log(X).rename(columns=lambda c: f"log {c}"), 1.0, k=3)
+plot_biplot(log_view, groups=group, components=(1, 2), title="log measurements, alpha = 1: PC2 vs PC3")
+plt.show()
+
+# %% [markdown]
+# With size out of the picture the arrows spread out: `log RW` points towards the females, `log BD` and `log FL`
+# towards the orange crabs and `log CW` away from them. In the PC1-PC2 view of the same data, all five arrows would
+# point along the size axis and hide this.
+#
+# ## 6. Try it: sliding $\alpha$
+#
+# If you run this notebook in Jupyter, the slider below redraws the biplot for any $\alpha$ between 0 and 1. Watch
+# the cloud go from the long streak ($\alpha=0$) to the round cloud ($\alpha=1$) while the arrows gain the singular
+# values. (Its output is not checked: widgets need a live kernel.)
+
+# %% tags=["nbval-ignore-output"]
+import ipywidgets
+
+
+def draw(alpha=0.5):
+    plot_biplot(biplot_coordinates(X, alpha), groups=group)
+    plt.show()
+
+
+ipywidgets.interact(draw, alpha=ipywidgets.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.05));
+
+# %% [markdown]
+# ## Summary
+#
+# * $\mathbf X_c = (U D^{1-\alpha})(V D^{\alpha})^\top$ for every $\alpha$; a biplot draws the first two columns of
+#   both factors, points and arrows, and $x_{ij}$ is the dot product of score $i$ and arrow $j$.
+# * $\alpha = 0$ keeps the points' distances; $\alpha = 1$ gives scores with covariance $I/(n-1)$ and arrows whose
+#   lengths are $\sqrt{n-1}$ times the standard deviations and whose cosines are the correlations (exactly with all
+#   components, approximately in 2-D: here within 0.052).
+# * On the crabs, PC1 is size (98% of the variance); sex and species live in the small components PC2 and PC3,
+#   which show up once size is removed (leave out PC1, or take logs first).
+#
+# The exercise set `solutions/03_biplots.py` asks you to build the biplot factors yourself, check the two
+# scaled-biplot properties and name the species component with numbers.

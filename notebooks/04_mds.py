@@ -1,0 +1,446 @@
+# %% [markdown]
+# # 04 · Multidimensional scaling
+#
+# **Points from their distances: classical MDS recovers them up to a rigid motion; stress functions measure the
+# rest.**
+#
+# *Time: about 75 minutes.* *Prerequisites: notebook 01 (PCA, eigenvectors), notebook 02 (the Gram matrix).*
+#
+# **Learning objectives.** After this notebook you can
+# 1. recover the inner-product matrix $\mathbf B$ from a matrix of squared distances by double centring, and say
+#    why the points must be centred (Oxford Exercise 1.1);
+# 2. reconstruct a point cloud from its distances up to rotation, reflection and translation, and measure the
+#    match with Procrustes alignment;
+# 3. explain why classical MDS with $k$ dimensions is PCA, and verify it on data;
+# 4. read from the eigenvalues of $\mathbf B$ whether a dissimilarity matrix is Euclidean and how far from it;
+# 5. fit metric (Kruskal), Sammon and non-metric MDS by SMACOF and compare them by stress and Shepard diagrams;
+# 6. connect the triangle inequality with Euclidean embeddability.
+#
+# **Notes followed.** Oxford SC4/SM4 notes §1.4 (classical MDS, Exercise 1.1, the stress family); WashU A2 notes
+# §4.2 (MDS and PCA are equivalent); Georgia Tech ECE 6254 notes, "Multidimensional Scaling" (dissimilarity
+# matrices, metric vs non-metric MDS, the Euclidean embedding $\mathbf B = -\frac12 \mathbf H\mathbf D^2\mathbf H$).
+#
+# **Conventions.** Rows are points: $\mathbf X$ is $n\times p$. The Oxford notes write $\mathbf D$ for the matrix of
+# *squared* distances; here `D` holds distances and `D2` their squares, $\mathbf D^{(2)}_{ij} = \|x_i - x_j\|^2$
+# (the Georgia Tech notes' $\mathbf D^2$). $\mathbf H = \mathbf I - \frac1n \mathbf 1\mathbf 1^\top$ is the centring
+# matrix. The WashU notes store points in columns; their $X^\top X$ is our $\mathbf X\mathbf X^\top$.
+#
+# **References.** Oxford SC4/SM4 "Dimensionality Reduction" notes, §1.4; WashU "USL - Dimensionality Reduction"
+# lecture A2, §4.2; Georgia Tech ECE 6254 course notes, "Multidimensional Scaling".
+
+# %%
+import time
+
+import numpy as np
+import matplotlib.pyplot as plt
+import pandas as pd
+
+import dimred_teach as dr
+from dimred_teach.datasets import load_eurodist
+from dimred_teach.mds import (classical_mds, double_center, metric_mds, nonmetric_mds, procrustes,
+                              squared_distances, stress)
+from dimred_teach.pca import pca
+from dimred_teach.plotting import PALETTE, procrustes_overlay, shepard_diagram
+
+dr.setup_notebook()
+
+# %% [markdown]
+# ## 1. From inner products to distances
+#
+# Take $n = 12$ points in $\mathbb R^3$, deliberately *not* centred. Their squared distances expand as
+# $\|x_i - x_j\|^2 = x_i^\top x_i + x_j^\top x_j - 2x_i^\top x_j$, so with the Gram matrix $\mathbf G =
+# \mathbf X\mathbf X^\top$,
+# $$\mathbf D^{(2)} = \operatorname{diag}(\mathbf G)\mathbf 1^\top + \mathbf 1\operatorname{diag}(\mathbf G)^\top
+# - 2\mathbf G .$$
+
+# %%
+rng = np.random.default_rng(0)
+X = rng.normal(size=(12, 3)) * np.array([4.0, 2.0, 1.0]) + np.array([10.0, -5.0, 3.0])
+n = X.shape[0]
+D2 = squared_distances(X)
+G = X @ X.T
+g = np.diag(G)
+print("D2 = diag(G)1' + 1diag(G)' - 2G:", np.allclose(D2, g[:, None] + g[None, :] - 2 * G))
+
+# %% [markdown]
+# Distances do not change when every point moves by the same vector, but $\mathbf G$ does. So $\mathbf G$ cannot
+# be recovered from $\mathbf D$ alone; only something translation-free can.
+
+# %%
+shift = np.array([100.0, 0.0, -50.0])
+print("distances unchanged by a shift:", np.allclose(squared_distances(X + shift), D2))
+print("Gram matrix unchanged by a shift:", np.allclose((X + shift) @ (X + shift).T, G))
+
+# %% [markdown]
+# ## 2. Recovering $\mathbf B$ from $\mathbf D$ (Oxford Exercise 1.1)
+#
+# Fix the translation by centring: $\mathbf B = \mathbf X_c\mathbf X_c^\top$ with $\mathbf X_c = \mathbf H\mathbf X$.
+# The identity above holds for *any* points, so also for the centred ones (their distances are the same):
+# $\mathbf D^{(2)} = b\mathbf 1^\top + \mathbf 1 b^\top - 2\mathbf B$ with $b = \operatorname{diag}(\mathbf B)$.
+# Multiply by $\mathbf H$ on both sides. Since $\mathbf H\mathbf 1 = 0$, the two rank-one terms vanish:
+# $\mathbf H b\mathbf 1^\top\mathbf H = 0$ and $\mathbf H\mathbf 1 b^\top\mathbf H = 0$. Since the centred points sum
+# to zero, $\mathbf B\mathbf 1 = \mathbf X_c(\mathbf X_c^\top\mathbf 1) = 0$, so $\mathbf H\mathbf B\mathbf H =
+# \mathbf B$. What is left is
+# $$\mathbf H\mathbf D^{(2)}\mathbf H = -2\mathbf B, \qquad \mathbf B = -\tfrac12\mathbf H\mathbf D^{(2)}\mathbf H,$$
+# or entrywise $\mathbf B_{ij} = -\frac12\big(\mathbf D^{(2)}_{ij} - \bar d_{i\cdot} - \bar d_{\cdot j} +
+# \bar d_{\cdot\cdot}\big)$ with the row, column and grand means of $\mathbf D^{(2)}$: *double centring*.
+# Check every step on the 12 points:
+
+# %%
+H = np.eye(n) - np.ones((n, n)) / n
+Xc = H @ X
+B = double_center(D2)
+print("H 1 = 0:", np.allclose(H @ np.ones(n), 0))
+print("B 1 = 0:", np.allclose(B @ np.ones(n), 0))
+print("B = -1/2 H D2 H:", np.allclose(B, -0.5 * H @ D2 @ H))
+print("B = Xc Xc' (the centred Gram matrix):", np.allclose(B, Xc @ Xc.T))
+b = np.diag(B)
+print("B reproduces D2:", np.allclose(b[:, None] + b[None, :] - 2 * B, D2))
+
+# %% [markdown]
+# $\mathbf B$ is all that the distances determine: it is the Gram matrix of the points placed with their centroid
+# at the origin.
+#
+# ## 3. From $\mathbf B$ back to points
+#
+# $\mathbf B$ is symmetric and positive semi-definite, $\mathbf B = U\Lambda U^\top$. The rows of
+# $\tilde{\mathbf X} = U\Lambda^{1/2}$ have exactly the inner products $\mathbf B$, hence exactly the distances
+# $\mathbf D$. With $\mathbf X_c = U D V^\top$ (SVD), $\Lambda = D^2$ and $\mathbf X_c = \tilde{\mathbf X} V^\top$: the
+# reconstruction differs from the centred points only by the orthogonal matrix $V$, a rotation or reflection. The
+# eigenvalues show the dimension: three positive, the other nine zero up to rounding.
+
+# %%
+D = np.sqrt(D2)
+result = classical_mds(D, k=3)
+print("eigenvalues of B:", result.eigenvalues)
+print("Euclidean (no negative eigenvalue):", result.is_euclidean)
+
+# %% [markdown]
+# Orthogonal Procrustes finds the rigid motion that maps the reconstruction back onto the original points: with
+# both centred, $Q = UV^\top$ from the SVD $\tilde{\mathbf X}_c^\top\mathbf X_c = USV^\top$, and a shift by the
+# mean. With `scale=False` only rotations, reflections and translations are allowed.
+
+# %%
+fit = procrustes(X, result.embedding, scale=False)
+Q = fit.rotation
+print("Q orthogonal:", np.allclose(Q.T @ Q, np.eye(3)), "| det Q =", dr.rounded(np.linalg.det(Q)))
+print("translation = the mean of X:", np.allclose(fit.translation, X.mean(axis=0)))
+print("relative residual below 1e-20:", fit.relative_residual < 1e-20)
+
+# %% [markdown]
+# The residual is at the level of rounding error: the distances determine the points completely, except for
+# where they sit and how they are turned. In the plane this is easy to see. The raw MDS output (left) is the
+# cloud moved to the origin and turned (possibly mirrored); after the rigid alignment (right) every cross sits on
+# its dot.
+
+# %%
+X_plane = rng.normal(size=(15, 2)) * np.array([3.0, 1.0]) + np.array([6.0, 4.0])
+Z_plane = classical_mds(np.sqrt(squared_distances(X_plane)), k=2).embedding
+plane_fit = procrustes(X_plane, Z_plane, scale=False)
+fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+procrustes_overlay(X_plane, Z_plane, ax=axes[0], title="MDS output as it comes", names=("points", "MDS"))
+procrustes_overlay(X_plane, plane_fit.aligned, ax=axes[1], title="after a rigid Procrustes alignment",
+                   names=("points", "MDS, aligned"))
+plt.show()
+
+# %%
+determinant = np.linalg.det(plane_fit.rotation)
+print("det Q =", dr.rounded(determinant), "so the MDS output was", "mirrored" if determinant < 0 else "rotated")
+print("relative residual below 1e-20:", plane_fit.relative_residual < 1e-20)
+
+# %% [markdown]
+# ## 4. Fewer dimensions: classical MDS is PCA
+#
+# Keeping only the $k$ largest eigenpairs, $Z = U_k\Lambda_k^{1/2}$, gives the best $k$-dimensional view: it
+# minimises the *strain* $\|\mathbf B - ZZ^\top\|_F^2$ over all $n\times k$ configurations (Eckart-Young), and the
+# minimum is the sum of the squared dropped eigenvalues. And $U_k\Lambda_k^{1/2} = U_k D_k$ are exactly the PCA
+# scores $\mathbf X_c V_k$ (WashU §4.2), with $\lambda_j(\mathbf B) = d_j^2 = (n-1)\,\lambda_j(S)$. Signs of
+# eigenvectors are arbitrary, so we compare column by column up to sign.
+
+# %%
+k = 2
+mds_2 = classical_mds(D, k=k)
+pca_2 = pca(X, k=k)
+same_up_to_sign = all(
+    np.allclose(mds_2.embedding[:, j], pca_2.scores[:, j]) or np.allclose(mds_2.embedding[:, j], -pca_2.scores[:, j])
+    for j in range(k)
+)
+print("MDS embedding = PCA scores up to sign:", same_up_to_sign)
+print("lambda_j(B) = (n - 1) * PCA eigenvalue:", np.allclose(mds_2.eigenvalues[:k], (n - 1) * pca_2.eigenvalues))
+strain = stress(D, mds_2.embedding, kind="strain")
+print("strain:", dr.rounded(strain), "| sum of squared dropped eigenvalues:",
+      dr.rounded(np.sum(mds_2.eigenvalues[k:] ** 2)))
+
+# %% [markdown]
+# So when the data matrix exists, classical MDS and PCA give the same picture; MDS needs only the distances.
+# Computing it costs an $n\times n$ eigenproblem, while PCA costs a $p\times p$ one: the WashU notes' rule, MDS
+# when $p > n$ and PCA when $n > p$. The library computes all $n$ eigenvalues but only the $k$ wanted
+# eigenvectors, from one tridiagonal reduction, which takes roughly half the time of a full eigendecomposition
+# (the figure below varies with the machine; `tests/benchmarks/bench_mds.py` compares with scikit-learn):
+
+# %% tags=["nbval-ignore-output"]
+big = np.random.default_rng(1).normal(size=(1000, 5))
+D_big = np.sqrt(squared_distances(big))
+start = time.perf_counter()
+big_result = classical_mds(D_big, k=2)
+ours = time.perf_counter() - start
+start = time.perf_counter()
+full_values, _ = np.linalg.eigh(double_center(D_big**2))
+full = time.perf_counter() - start
+print(f"classical_mds (all eigenvalues, 2 vectors): {ours:.3f} s | full numpy eigh: {full:.3f} s")
+
+# %%
+print("same spectrum as the full solver:", np.allclose(big_result.eigenvalues, full_values[::-1], atol=1e-8))
+
+# %% [markdown]
+# ## 5. Road distances between European cities
+#
+# `load_eurodist()` holds road distances in km between 21 cities (R's `eurodist`, see `data/README.md`). Nothing
+# says these numbers are Euclidean distances of points in a plane: roads bend and the Earth is curved.
+
+# %%
+europe = load_eurodist()
+cities = list(europe.index)
+D_europe = europe.to_numpy()
+print(europe.iloc[:5, :5])
+europe_mds = classical_mds(D_europe, k=2)
+values = europe_mds.eigenvalues
+print("eigenvalues / largest:")
+print(dr.rounded(values / values[0], 3))
+
+# %% [markdown]
+# Nine eigenvalues are negative (and one is zero: $\mathbf B\mathbf 1 = 0$ always). A Gram matrix is positive
+# semi-definite, so **no set of points in any Euclidean space has these distances**. How much does it matter? Two
+# summaries: the most negative eigenvalue against the largest, and the share of $\sum_j|\lambda_j|$ that sits on
+# negative eigenvalues.
+
+# %%
+negative = values[values < -1e-9 * values[0]]
+print("Euclidean:", europe_mds.is_euclidean, "| negative eigenvalues:", negative.size)
+print("most negative / largest:", dr.rounded(values[-1] / values[0]))
+print("negative share of sum |lambda|:", dr.rounded(np.abs(negative).sum() / np.abs(values).sum()))
+print("share of the two leading ones:", dr.rounded(values[:2].sum() / np.abs(values).sum()))
+
+# %%
+fig, ax = plt.subplots(figsize=(7, 3.5))
+ax.bar(np.arange(1, values.size + 1), values, color=[PALETTE[0] if v >= 0 else PALETTE[1] for v in values])
+ax.axhline(0, color="black", linewidth=0.8)
+ax.set_xticks(np.arange(1, values.size + 1))
+ax.set_xlabel("eigenvalue number")
+ax.set_ylabel(r"$\lambda_j(\mathbf{B})$ (km$^2$)")
+ax.set_title("Spectrum of B for the road distances (red: negative)")
+plt.show()
+
+# %% [markdown]
+# The two leading eigenvalues dominate, so a flat map is a fair summary; but the negative part is not small
+# (about an eighth of the total), so some distances cannot be drawn faithfully in *any* number of dimensions.
+#
+# **Orienting the map.** MDS fixes the map only up to rotation and reflection, and the course's sign rule for
+# eigenvectors has nothing to do with compass directions. We use geography to choose the reflection: Athens lies
+# east of Lisbon and Stockholm lies north of Athens. Flipping an axis is a reflection, which changes no distance.
+
+# %%
+Z_europe = np.array(europe_mds.embedding)
+athens, lisbon, stockholm = (cities.index(c) for c in ("Athens", "Lisbon", "Stockholm"))
+flip = np.array([
+    1.0 if Z_europe[athens, 0] > Z_europe[lisbon, 0] else -1.0,
+    1.0 if Z_europe[stockholm, 1] > Z_europe[athens, 1] else -1.0,
+])
+Z_europe = Z_europe * flip
+print("axis flips:", flip)
+print("distances unchanged by the flips:", np.allclose(squared_distances(Z_europe),
+                                                      squared_distances(europe_mds.embedding)))
+
+# %%
+fig, ax = plt.subplots(figsize=(7, 6))
+ax.scatter(Z_europe[:, 0], Z_europe[:, 1], s=18)
+for (x, y), name in zip(Z_europe, cities):
+    ax.annotate(name, (x, y), fontsize=8, xytext=(3, 3), textcoords="offset points")
+ax.set_aspect("equal")
+ax.set_xlabel("west - east (km)")
+ax.set_ylabel("south - north (km)")
+ax.set_title("Classical MDS of the road distances")
+plt.show()
+
+# %% [markdown]
+# Both flips are $+1$ here: the sign rule happened to give the right orientation. Another convention (scikit-learn's,
+# R's) could mirror the map, and the same two lines would then undo it.
+#
+# The map is recognisably Europe: the Iberian cities in the south-west, Stockholm and Copenhagen in the north,
+# Athens and Rome in the south-east. Only distances are used, so the map is a best fit, not a projection of the
+# globe: its axes are the two leading eigenvectors, not meridians.
+#
+# How far off is the map? Compare its distances with the road distances, pair by pair (only $i < j$).
+
+# %%
+pairs = np.triu_indices(len(cities), k=1)
+map_distances = np.sqrt(squared_distances(Z_europe))
+relative_error = np.abs(map_distances - D_europe)[pairs] / D_europe[pairs]
+worst = np.argmax(relative_error)
+print("median relative error:", dr.rounded(np.median(relative_error)))
+print("worst pair:", cities[pairs[0][worst]], "-", cities[pairs[1][worst]],
+      "| road", dr.rounded(D_europe[pairs][worst]), "km, map", dr.rounded(map_distances[pairs][worst]), "km")
+
+# %% [markdown]
+# The median error is about 7%. The worst pair is a surprise: the table says Copenhagen - Hook of Holland is
+# 269 km, less than half their straight-line distance (about 690 km). That entry is an error in the table, and the
+# map, which has to agree with all the other distances too, puts the two cities much further apart. Fitting all
+# pairs at once averages out a single bad entry.
+#
+# ## 6. The triangle inequality
+#
+# Euclidean distances obey $D_{ij} \le D_{ik} + D_{kj}$. So a single violated triple already proves that
+# $\mathbf D$ is not Euclidean. The road table has many:
+
+# %%
+slack = D_europe[:, :, None] + D_europe[None, :, :] - D_europe[:, None, :]  # D_ik + D_kj - D_ij at [i, k, j]
+i_idx, k_idx, j_idx = np.nonzero(slack < 0)
+upper = i_idx < j_idx
+print("violated (pair, via) combinations:", int(upper.sum()))
+worst = np.argmin(slack[i_idx[upper], k_idx[upper], j_idx[upper]])
+i, k_via, j = i_idx[upper][worst], k_idx[upper][worst], j_idx[upper][worst]
+print(f"worst: {cities[i]}-{cities[j]} {D_europe[i, j]:.0f} km > {cities[i]}-{cities[k_via]} "
+      f"{D_europe[i, k_via]:.0f} km + {cities[k_via]}-{cities[j]} {D_europe[k_via, j]:.0f} km")
+
+# %% [markdown]
+# Athens-Rome is listed as 817 km, less than the straight line between the cities (about 1050 km): it cannot be a
+# road distance (a ferry crossing, perhaps). Going "via Rome" then makes Athens closer to western Europe than its own row says, and no flat or
+# curved arrangement of points can honour both.
+#
+# The converse fails: satisfying the triangle inequality does **not** make $\mathbf D$ Euclidean. A centre at
+# distance 1 from three points that are 2 apart is a perfectly good metric (path lengths in a star), yet
+# $\mathbf B$ has a negative eigenvalue (exercise 6 asks why):
+
+# %%
+star = np.array([[0.0, 1.0, 1.0, 1.0],
+                 [1.0, 0.0, 2.0, 2.0],
+                 [1.0, 2.0, 0.0, 2.0],
+                 [1.0, 2.0, 2.0, 0.0]])
+star_slack = star[:, :, None] + star[None, :, :] - star[:, None, :]
+print("triangle inequality holds:", bool(np.all(star_slack >= 0)))
+print("eigenvalues of B:", classical_mds(star, k=1).eigenvalues)
+
+# %% [markdown]
+# Non-metric MDS (below) only uses the *order* of the dissimilarities, so it is free to apply any increasing
+# function to them. Concave ones such as $D^{a}$, $a < 1$, shrink long distances more than short ones and repair
+# violated triangles; for these road distances $a = 1/4$ already gives a Euclidean matrix:
+
+# %%
+for a in (1.0, 0.75, 0.5, 0.25):
+    D_a = D_europe**a
+    slack_a = D_a[:, :, None] + D_a[None, :, :] - D_a[:, None, :]
+    spectrum = classical_mds(D_a, k=2).eigenvalues
+    print(f"a = {a:4}: violated triples {int(np.sum(slack_a < -1e-9) // 2):3d} | "
+          f"most negative / largest {dr.rounded(spectrum[-1] / spectrum[0]):7.4f} | "
+          f"Euclidean: {classical_mds(D_a, k=2).is_euclidean}")
+
+# %% [markdown]
+# ## 7. The stress family
+#
+# Classical MDS fits inner products. Other members of the family fit the distances themselves, each with its own
+# *stress* (Oxford §1.4; sums over ordered pairs $i\ne j$, $d_{ij} = \|z_i - z_j\|$):
+#
+# | method | stress | what it favours |
+# | --- | --- | --- |
+# | classical (Torgerson) | strain $\|\mathbf B - Z_cZ_c^\top\|_F^2$ | large inner products: the big picture |
+# | metric (Shepard-Kruskal) | $\sum (D_{ij} - d_{ij})^2$ | all distances, in absolute km, so long ones dominate |
+# | Sammon | $\sum (D_{ij} - d_{ij})^2/D_{ij}$ | relative errors: short distances count more |
+# | non-metric (Kruskal) | $\min_{g\uparrow}\sum (g(D_{ij}) - d_{ij})^2 / \sum d_{ij}^2$ | only the order of the $D_{ij}$ |
+#
+# Metric and Sammon stress have no closed-form minimiser. SMACOF minimises them by repeatedly minimising a
+# quadratic function that lies above the stress and touches it at the current configuration (the Guttman
+# transform), so the stress can only go down. Non-metric MDS alternates such a step with an isotonic regression
+# that finds the best increasing $g$. All three start from the classical solution.
+
+# %%
+fits = {
+    "metric (Kruskal)": metric_mds(D_europe, k=2, kind="kruskal"),
+    "Sammon": metric_mds(D_europe, k=2, kind="sammon"),
+    "non-metric": nonmetric_mds(D_europe, k=2),
+}
+for name, fitted in fits.items():
+    never_up = bool(np.all(np.diff(fitted.history) <= 1e-12 * fitted.history[0]))
+    print(f"{name:17s} converged within 300 iterations: {fitted.converged} | never increased: {never_up}")
+
+# %%
+fig, ax = plt.subplots(figsize=(7, 3.5))
+for name, fitted in fits.items():
+    ax.plot(fitted.history / fitted.history[0], label=name)
+ax.set_xlabel("SMACOF iteration")
+ax.set_ylabel("objective / its starting value")
+ax.set_title("SMACOF never increases its objective")
+ax.legend()
+plt.show()
+
+# %% [markdown]
+# Now score every map under every criterion. To compare numbers across criteria, each stress is normalised by
+# its natural scale (strain by $\|\mathbf B\|_F^2$, metric stress by $\sum D_{ij}^2$, Sammon's by
+# $\sum D_{ij}$, as Sammon did; the non-metric stress is already free of units).
+
+# %%
+maps = {"classical": europe_mds.embedding, **{name: fitted.embedding for name, fitted in fits.items()}}
+table = pd.DataFrame(
+    {kind: [stress(D_europe, Z, kind=kind, normalized=True) for Z in maps.values()]
+     for kind in ("strain", "kruskal", "sammon", "nonmetric")},
+    index=list(maps),
+)
+print(table)
+print("each method is best at its own criterion:",
+      [table[kind].idxmin() for kind in table.columns] == ["classical", "metric (Kruskal)", "Sammon", "non-metric"])
+
+# %% [markdown]
+# Each method wins its own column, as it must, and the differences are modest: for this table all four maps
+# tell the same story. Where they differ shows up in the Shepard diagrams, map distance against road distance
+# for every pair. Classical MDS fits inner products, not distances, and overshoots many mid-range distances;
+# metric MDS hugs the diagonal across the whole range; Sammon keeps the short distances tight and lets the
+# longest ones fall below the line, because an error of 200 km on a 4000 km distance costs it little. Non-metric
+# MDS only needs the dots to climb with $D$; its fitted increasing $g$ (the step line) stays close to a straight
+# line, a sign that the road distances are meaningful as numbers, not just as an order. The lone dot far above the
+# others near $D = 269$ km in every panel is the faulty Copenhagen - Hook of Holland entry.
+
+# %%
+fig, axes = plt.subplots(2, 2, figsize=(10, 8.5))
+for ax, (name, Z) in zip(axes.ravel(), maps.items()):
+    shepard_diagram(D_europe, Z, ax=ax, fit="isotonic" if name == "non-metric" else "identity", title=name)
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# Aligning each map onto the (north-up) classical one, by Procrustes with scale, shows how much the cities actually
+# move:
+
+# %%
+for name, fitted in fits.items():
+    moved = procrustes(Z_europe, fitted.embedding, scale=True)
+    shift_km = np.linalg.norm(moved.aligned - Z_europe, axis=1)
+    print(f"{name:17s} relative residual {dr.rounded(moved.relative_residual):.4f} | "
+          f"largest move {shift_km.max():6.0f} km ({cities[int(np.argmax(shift_km))]})")
+
+# %% [markdown]
+# In the Sammon and non-metric maps Athens, whose row holds the impossible Athens-Rome entry, moves most. Sammon's
+# map pulls it about 350 km
+# towards the rest (its long distances matter little to Sammon) and spreads the tight cluster of Channel cities
+# (their short distances matter a lot):
+
+# %%
+fig, ax = plt.subplots(figsize=(7, 6))
+sammon_aligned = procrustes(Z_europe, fits["Sammon"].embedding, scale=True).aligned
+procrustes_overlay(Z_europe, sammon_aligned, labels=cities, ax=ax, title="Classical and Sammon maps",
+                   names=("classical", "Sammon, aligned"))
+plt.show()
+
+# %% [markdown]
+# ## Summary
+#
+# - Squared distances determine the centred Gram matrix, $\mathbf B = -\frac12\mathbf H\mathbf D^{(2)}\mathbf H$,
+#   and nothing more: the points come back up to rotation, reflection and translation.
+# - Classical MDS keeps the $k$ leading eigenpairs of $\mathbf B$; for Euclidean data it is PCA, and the strain
+#   left over is the sum of the squared dropped eigenvalues.
+# - A non-Euclidean $\mathbf D$ is legal: it shows up as negative eigenvalues, whose share measures how far the
+#   table is from any arrangement of points. A violated triangle inequality guarantees them; a metric can still
+#   be non-Euclidean.
+# - Metric, Sammon and non-metric MDS trade the fit of long distances, short distances and order; SMACOF lowers
+#   each stress monotonically, and Shepard diagrams show where each one bends.
+#
+# **Next:** notebook 05 applies the same eigen-machinery to documents (latent semantic indexing). Exercises:
+# `exercises/04_mds.ipynb`.

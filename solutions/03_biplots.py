@@ -1,0 +1,174 @@
+# %% [markdown]
+# # Exercises 03 · Biplots on the crabs data
+#
+# *Time: about 45 minutes.* Goes with `notebooks/03_biplots.ipynb`.
+#
+# **Objectives.** Build the biplot factors $U D^{1-\alpha}$ and $V D^{\alpha}$ yourself from the SVD; show that the
+# scaled ($\alpha = 1$) scores have covariance $I/(n-1)$; recover the correlations of the measurements from the
+# angles between loading arrows; find the principal component that separates the two species and back the claim
+# with numbers.
+#
+# Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
+# on fresh simulated crabs) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the grader
+# restores them.
+#
+# **Notes.** Oxford SC4/SM4 notes §1.2.4 and §1.3 (eq. 1.14-1.18). Conventions as in the lecture: rows are points,
+# $S = \mathbf X_c^\top \mathbf X_c/(n-1)$, $\mathbf X_c = U D V^\top$ is the thin SVD of the centred data.
+
+# %%
+import numpy as np
+
+import dimred_teach as dr
+from dimred_teach import check
+from dimred_teach.datasets import CRABS_MEASUREMENTS, load_crabs
+from dimred_teach.pca import pca
+
+dr.setup_notebook()
+crabs = load_crabs()
+X = crabs[list(CRABS_MEASUREMENTS)].to_numpy()
+species = crabs["species"].astype(str).to_numpy()
+n, p = X.shape
+print(X.shape, "species:", sorted(set(species)))
+
+# %% [markdown]
+# ## Exercise 1 · The biplot factors
+#
+# Write `biplot_factors(X, alpha, k)` for a data matrix `X` ($n\times p$, rows are points), a scaling
+# $0 \le \alpha \le 1$ and a number of components $k$. It returns the pair `(scores, loadings)`:
+#
+# * `scores` $= U_k D_k^{1-\alpha}$, shape $(n, k)$,
+# * `loadings` $= V_k D_k^{\alpha}$, shape $(p, k)$,
+#
+# where $U_k$, $D_k$, $V_k$ keep the first $k$ singular triples of the **centred** data. Use `np.linalg.svd`
+# (not the course library). With $k = p$ your factors must reproduce the centred data: `scores @ loadings.T`.
+# The check calls your function on freshly simulated crabs for several values of $\alpha$.
+
+# %%
+def biplot_factors(X, alpha, k):
+    """Biplot scores (n, k) and loadings (p, k) of the centred X with scaling alpha."""
+    # BEGIN SOLUTION
+    Xc = X - X.mean(axis=0)
+    U, d, Vt = np.linalg.svd(Xc, full_matrices=False)
+    return U[:, :k] * d[:k] ** (1 - alpha), Vt[:k].T * d[:k] ** alpha
+    # END SOLUTION
+
+
+# %% points=2
+check("03.biplot_factors", biplot_factors)
+
+# %% [markdown]
+# ## Exercise 2 · The scaled scores have covariance $I/(n-1)$
+#
+# (a) Compute `scaled_scores`, the $\alpha = 1$ biplot scores of the crabs `X` with all $p = 5$ components
+# (shape $200\times 5$), and print $(n-1)$ times their sample covariance matrix.
+
+# %%
+# BEGIN SOLUTION
+scaled_scores = np.linalg.svd(X - X.mean(axis=0), full_matrices=False)[0]
+print((n - 1) * np.cov(scaled_scores, rowvar=False))
+# END SOLUTION
+
+# %% points=1
+check("03.scaled_scores", scaled_scores)
+
+# %% [markdown]
+# (b) Explain why the covariance is exactly $I/(n-1)$, and what that means for the picture.
+
+# %% [markdown] tags=["solution"]
+# **Why.** With $\alpha = 1$ the scores are $U$. Its columns have mean zero: $\mathbf 1^\top \mathbf X_c = 0$ and
+# $U = \mathbf X_c V D^{-1}$, so $\mathbf 1^\top U = 0$. The sample covariance is then
+# $U^\top U/(n-1) = I/(n-1)$ because the columns of $U$ are orthonormal. The derived variables are uncorrelated and
+# all have the same variance, so the scaled biplot's point cloud is round: how spread out the data are along each
+# component is no longer visible in the points but in the lengths of the arrows $V D$.
+
+# %% [markdown]
+# ## Exercise 3 · Correlations from the angles between arrows
+#
+# (a) Compute `arrow_cosines`, the $5\times 5$ matrix of cosines of the angles between the loading arrows of the
+# **scaled** biplot ($\alpha = 1$) of the crabs, keeping all 5 components: entry $(i, j)$ is
+# $h_i^\top h_j / (\|h_i\|\,\|h_j\|)$ for rows $h_i$, $h_j$ of the loadings. Compare it with the correlation matrix
+# `np.corrcoef(X, rowvar=False)`.
+
+# %%
+# BEGIN SOLUTION
+d, Vt = np.linalg.svd(X - X.mean(axis=0), full_matrices=False)[1:]
+H = Vt.T * d
+unit = H / np.linalg.norm(H, axis=1, keepdims=True)
+arrow_cosines = unit @ unit.T
+print("largest difference from the correlations:", dr.rounded(np.abs(arrow_cosines - np.corrcoef(X, rowvar=False)).max()))
+# END SOLUTION
+
+# %% points=1
+check("03.arrow_cosines", arrow_cosines)
+
+# %% [markdown]
+# (b) A biplot shows only the first two coordinates of each arrow. Repeat the computation with the first two
+# columns of the loadings: what is the largest difference from the correlations now, and why is it not zero?
+
+# %%
+# BEGIN SOLUTION
+H2 = H[:, :2]
+unit2 = H2 / np.linalg.norm(H2, axis=1, keepdims=True)
+gap2 = np.abs(unit2 @ unit2.T - np.corrcoef(X, rowvar=False)).max()
+print("largest difference in the 2-D view:", dr.rounded(gap2))
+# END SOLUTION
+
+# %% [markdown] tags=["solution"]
+# **Answer.** About 0.052 (for `RW` and `BD`). With all components, $H H^\top = V D^2 V^\top = (n-1) S$, so the
+# cosines are exactly $S_{ij}/(s_i s_j)$, the correlations. With two columns,
+# $H_2 H_2^\top = (n-1)S - \sum_{\ell\ge 3} d_\ell^2 v_\ell v_\ell^\top$: the part of each variable carried by the
+# dropped components is missing, the arrows are shorter than $\sqrt{n-1}\,s_j$ and their angles are distorted.
+# Here the dropped components hold under 1% of the variance, so the error is small.
+
+# %% [markdown]
+# ## Exercise 4 · A number for "separates the species"
+#
+# Write `species_separation(scores, species)`: for each column of `scores` ($n\times k$) and a label array `species`
+# with two distinct values, return the absolute difference between the two groups' means divided by the pooled
+# within-group standard deviation $s_{\text{pooled}}$, where
+# $s_{\text{pooled}}^2 = \big((n_1-1)s_1^2 + (n_2-1)s_2^2\big)/(n_1+n_2-2)$ and $s_1^2$, $s_2^2$ are the two groups'
+# sample variances. Return an array of shape $(k,)$. A value of 3 means the two group means are three typical
+# within-group spreads apart.
+
+# %%
+def species_separation(scores, species):
+    """|mean difference| / pooled within-group standard deviation for each column, shape (k,)."""
+    # BEGIN SOLUTION
+    species = np.asarray(species)
+    first = species == species[0]
+    a, b = scores[first], scores[~first]
+    pooled = ((len(a) - 1) * a.var(axis=0, ddof=1) + (len(b) - 1) * b.var(axis=0, ddof=1)) / (len(scores) - 2)
+    return np.abs(a.mean(axis=0) - b.mean(axis=0)) / np.sqrt(pooled)
+    # END SOLUTION
+
+
+# %% points=1
+check("03.species_separation", species_separation)
+
+# %% [markdown]
+# ## Exercise 5 · Which component separates the species?
+#
+# Run PCA on the **standardised** measurements keeping all five components (`pca(X, scale=True)`), compute the
+# species separation of every component, and set `species_pc` to the number (1 for PC1, 2 for PC2, ...) of the
+# component that separates the two species best. Then justify your answer with the numbers.
+
+# %%
+# BEGIN SOLUTION
+fit = pca(X, scale=True)
+separation = species_separation(fit.scores, species)
+print("species separation of PC1..PC5:", separation)
+species_pc = int(np.argmax(separation)) + 1
+print("species_pc =", species_pc)
+# END SOLUTION
+
+# %% points=1
+check("03.species_component", species_pc)
+
+# %% [markdown] tags=["solution"]
+# **Justification.** PC3 separates the species by 3.38 pooled within-species standard deviations; the next best,
+# PC1, by only 0.73, and PC2, PC4 and PC5 by less than 0.25. PC1 is the size axis (all loadings about 0.45, 95.8%
+# of the variance): both species come in all sizes, so it cannot tell them apart. PC2 (3.0% of the variance) is
+# the sex contrast (rear width `RW`). PC3 holds only 0.9% of the variance, yet it carries the species difference:
+# its loadings contrast carapace width (and length) with frontal lobe and body depth, so for a given size the
+# orange crabs have a larger frontal lobe and a deeper body. The largest components are not necessarily the
+# interesting ones.

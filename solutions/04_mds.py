@@ -1,0 +1,184 @@
+# %% [markdown]
+# # Exercises 04 · Multidimensional scaling
+#
+# *Time: about 60 minutes.* Goes with `notebooks/04_mds.ipynb`.
+#
+# **Objectives.** Recover the inner-product matrix $\mathbf B$ from squared distances (Oxford Exercise 1.1);
+# implement classical MDS and see it return the points up to a rigid motion; align two configurations by
+# orthogonal Procrustes; read off the eigenvalues of $\mathbf B$ whether a dissimilarity matrix is Euclidean;
+# build a metric that no set of points can realise.
+#
+# Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
+# on fresh random configurations) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells:
+# the grader restores them. Use NumPy only (not `dimred_teach.mds`, which solves these exercises).
+#
+# **Notes.** Oxford SC4/SM4 §1.4 (classical MDS, Exercise 1.1, stress functions); WashU A2 §4.2 (MDS = PCA);
+# Georgia Tech ECE 6254 notes, "Multidimensional Scaling" (Euclidean embedding $\mathbf B = -\frac12 \mathbf H
+# \mathbf D^2 \mathbf H$).
+
+# %%
+import numpy as np
+
+import dimred_teach as dr
+from dimred_teach import check
+from dimred_teach.datasets import load_eurodist
+
+dr.setup_notebook()
+
+# %% [markdown]
+# ## Exercise 1 · Recover $\mathbf B$ from $\mathbf D$ (Oxford Exercise 1.1)
+#
+# Ten points in $\mathbb R^3$ (deliberately *not* centred) and their squared distances $\mathbf D^{(2)}_{ij} =
+# \|x_i - x_j\|^2$:
+
+# %%
+X = np.random.default_rng(4).normal(size=(10, 3)) + np.array([3.0, -1.0, 2.0])
+D2 = np.sum((X[:, None, :] - X[None, :, :]) ** 2, axis=-1)
+print(D2.shape, D2[:3, :3])
+
+# %% [markdown]
+# Using **only `D2`**, compute the $10\times 10$ matrix `B` of inner products of the *centred* points,
+# $\mathbf B_{ij} = (x_i - \bar x)^\top (x_j - \bar x)$. Then explain in the markdown cell why your formula is
+# right: show that for centred points $\mathbf B = -\tfrac12 \mathbf H \mathbf D^{(2)} \mathbf H$ with
+# $\mathbf H = \mathbf I - \tfrac1n \mathbf 1 \mathbf 1^\top$. The check verifies that `B` reproduces the
+# distances, $\operatorname{diag}(\mathbf B)\mathbf 1^\top + \mathbf 1 \operatorname{diag}(\mathbf B)^\top -
+# 2\mathbf B = \mathbf D^{(2)}$, and that $\mathbf B \mathbf 1 = 0$.
+
+# %%
+B = -0.5 * (D2 - D2.mean(axis=0) - D2.mean(axis=1)[:, None] + D2.mean())  # SOLUTION
+
+# %% points=2
+check("04.recover_b", B)
+
+# %% [markdown] tags=["solution"]
+# **Why.** Write $b = \operatorname{diag}(\mathbf B)$, so $\mathbf D^{(2)} = b\mathbf 1^\top + \mathbf 1 b^\top -
+# 2\mathbf B$. For centred points $\mathbf B\mathbf 1 = \mathbf X_c\mathbf X_c^\top\mathbf 1 = 0$ (the columns of
+# $\mathbf X_c$ sum to zero), hence $\mathbf H\mathbf B\mathbf H = \mathbf B$, while $\mathbf H\mathbf 1 = 0$ kills
+# the other two terms: $\mathbf H (b\mathbf 1^\top)\mathbf H = 0$ and $\mathbf H(\mathbf 1 b^\top)\mathbf H = 0$.
+# So $\mathbf H\mathbf D^{(2)}\mathbf H = -2\mathbf B$. Entrywise: $\mathbf B_{ij} = -\tfrac12(\mathbf D^{(2)}_{ij}
+# - \bar d_{i\cdot} - \bar d_{\cdot j} + \bar d_{\cdot\cdot})$ with row, column and grand means of
+# $\mathbf D^{(2)}$. Translating the points does not change $\mathbf D^{(2)}$, so centring costs nothing.
+
+# %% [markdown]
+# ## Exercise 2 · Classical MDS
+#
+# Write `my_classical_mds(D, k)`: given an $n\times n$ matrix of (unsquared) distances, return the $n\times k$
+# configuration $Z = U_k \Lambda_k^{1/2}$ built from the $k$ largest eigenpairs of $\mathbf B$. The check draws
+# new random clouds: with $k = p$ your $Z$ must be the cloud up to rotation, reflection and translation; with
+# $k < p$ it must be the best $k$-dimensional view (smallest $\|\mathbf B - ZZ^\top\|_F^2$).
+
+# %%
+def my_classical_mds(D, k):
+    """Classical MDS of distances D (n x n): coordinates, shape (n, k)."""
+    # BEGIN SOLUTION
+    n = D.shape[0]
+    H = np.eye(n) - np.ones((n, n)) / n
+    B = -0.5 * H @ (D**2) @ H
+    values, vectors = np.linalg.eigh(B)
+    top = np.argsort(values)[::-1][:k]
+    return vectors[:, top] * np.sqrt(np.clip(values[top], 0.0, None))
+    # END SOLUTION
+
+
+# %% points=3
+check("04.classical_mds", my_classical_mds)
+
+# %% [markdown]
+# ## Exercise 3 · Procrustes alignment
+#
+# Two maps of the same points rarely come out in the same orientation. Write `align(A, B)` that moves `B` (both
+# $n\times p$, row $i$ of each is the same point) onto `A` by a *rigid* motion — an orthogonal matrix $Q$
+# (rotation or reflection) and a shift $t$, no scaling — minimising $\|A - (BQ + t)\|_F^2$, and returns the moved
+# $BQ + t$. Hint: centre both; the best $Q$ is $UV^\top$ from the SVD $B_c^\top A_c = USV^\top$.
+
+# %%
+def align(A, B):
+    """B moved rigidly (orthogonal map + shift) as close as possible to A, shape (n, p)."""
+    # BEGIN SOLUTION
+    mean_a, mean_b = A.mean(axis=0), B.mean(axis=0)
+    U, _, Vt = np.linalg.svd((B - mean_b).T @ (A - mean_a))
+    return (B - mean_b) @ (U @ Vt) + mean_a
+    # END SOLUTION
+
+
+# %% points=2
+check("04.align", align)
+
+# %% [markdown]
+# ## Exercise 4 · The spectrum of the road distances
+#
+# `load_eurodist()` gives road distances in km between 21 European cities. Compute **all 21** eigenvalues of
+# $\mathbf B = -\tfrac12 \mathbf H \mathbf D^{(2)}\mathbf H$ for these distances, largest first, as
+# `eigenvalues`. Then answer in the markdown cell: how many are clearly negative, and how large is the most
+# negative one compared with the second largest? What does that say about drawing these cities on a flat map?
+
+# %%
+D2_europe = load_eurodist().to_numpy() ** 2
+
+# BEGIN SOLUTION
+B_europe = -0.5 * (D2_europe - D2_europe.mean(axis=0) - D2_europe.mean(axis=1)[:, None] + D2_europe.mean())
+eigenvalues = np.linalg.eigvalsh(B_europe)[::-1]
+# END SOLUTION
+
+# %% points=1
+check("04.eurodist_spectrum", eigenvalues)
+
+# %%
+# BEGIN SOLUTION
+print(dr.rounded(eigenvalues / eigenvalues[0], 3))
+print("clearly negative:", int(np.sum(eigenvalues < -1e-9 * eigenvalues[0])))
+# END SOLUTION
+
+# %% [markdown] tags=["solution"]
+# **Reading.** Nine eigenvalues are negative (the mildest only 0.05% of the largest) and one is zero, because
+# $\mathbf B\mathbf 1 = 0$ always. The most negative is 11.5% of the largest and 19% of the second largest: larger
+# than the third positive one. No configuration of points in any Euclidean space has these distances, because
+# $\mathbf B$ would then be a Gram matrix, which is positive semi-definite. A 2-D map (the two leading
+# eigenvalues) is still a good picture, but distances that need the negative directions — above all those
+# through Athens — cannot be shown faithfully.
+
+# %% [markdown]
+# ## Exercise 5 · Is it Euclidean?
+#
+# Write `is_euclidean(D)` that returns `True` when the dissimilarity matrix `D` is the distance matrix of some
+# points in a Euclidean space and `False` otherwise, by inspecting the eigenvalues of $\mathbf B$. Rounding
+# leaves tiny negative eigenvalues even for exact points: treat eigenvalues above $-10^{-9}\lambda_{\max}$ as zero.
+
+# %%
+def is_euclidean(D):
+    """True if the eigenvalues of B = -1/2 H D^2 H are all >= -1e-9 times the largest."""
+    # BEGIN SOLUTION
+    n = D.shape[0]
+    H = np.eye(n) - np.ones((n, n)) / n
+    values = np.linalg.eigvalsh(-0.5 * H @ D**2 @ H)
+    return bool(values[0] >= -1e-9 * values[-1])
+    # END SOLUTION
+
+
+# %% points=2
+check("04.is_euclidean", is_euclidean)
+
+# %% [markdown]
+# ## Exercise 6 · A metric that is not Euclidean
+#
+# Every Euclidean distance matrix satisfies the triangle inequality, so a violation proves a $\mathbf D$ is not
+# Euclidean. The converse fails. Build a small `D_metric` (zero diagonal, symmetric, positive off the diagonal)
+# that **satisfies** the triangle inequality for every triple but is **not** Euclidean. Say in the markdown cell
+# why no points can realise it.
+
+# %%
+# BEGIN SOLUTION
+D_metric = np.array([[0.0, 1.0, 1.0, 1.0],
+                     [1.0, 0.0, 2.0, 2.0],
+                     [1.0, 2.0, 0.0, 2.0],
+                     [1.0, 2.0, 2.0, 0.0]])
+# END SOLUTION
+
+# %% points=2
+check("04.non_euclidean_metric", D_metric)
+
+# %% [markdown] tags=["solution"]
+# **Why.** Point 0 is a centre at distance 1 from three points that are 2 apart. For points 1 and 2,
+# $D_{12} = D_{10} + D_{02}$: equality in the triangle inequality forces $x_0$ to be the midpoint of $x_1$ and
+# $x_2$, i.e. $x_2 = 2x_0 - x_1$. The same argument for points 1 and 3 gives $x_3 = 2x_0 - x_1 = x_2$, but
+# $D_{23} = 2 \neq 0$. Numerically, $\mathbf B$ has a negative eigenvalue.

@@ -1,0 +1,130 @@
+# %% [markdown]
+# # Exercises 05 · Latent semantic indexing
+#
+# *Time: about 45 minutes.* Goes with `notebooks/05_lsi.ipynb`.
+#
+# **Objectives.** Compute tf-idf weights by hand; read a component from its top words; fold a query into the
+# latent space; find a document that latent search retrieves although it shares no word with the query; explain
+# what the first uncentred component is.
+#
+# Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
+# on fresh random toy corpora) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the
+# grader restores them.
+#
+# **Notes.** CMU 36-467/667 slides "Linear dimension reduction" (file 001), LSI section (tf-idf, unit-length
+# documents, top words of the components, the 2-D map).
+
+# %%
+import numpy as np
+
+import dimred_teach as dr
+from dimred_teach import check, datasets, lsi
+
+dr.setup_notebook()
+corpus = datasets.load_corpus()
+space = lsi.lsi(corpus["text"], k=10, stop_words="english")
+print(corpus.shape, space.matrix.shape)
+
+# %% [markdown]
+# ## Exercise 1 · tf-idf by hand
+#
+# Write `my_tfidf(counts)`: given a dense NumPy array of word counts, shape $(n, p)$ with rows as documents, return
+# the tf-idf matrix of the course,
+# $$x_{ij} = \frac{c_{ij}\,\mathrm{idf}_j}{\|(c_{i1}\mathrm{idf}_1, \dots, c_{ip}\mathrm{idf}_p)\|}, \qquad
+# \mathrm{idf}_j = \log\frac{n}{\mathrm{df}_j},$$
+# where $\mathrm{df}_j$ is the number of documents in which word $j$ occurs. Use NumPy only (not `lsi.tfidf`).
+# You may assume every word occurs somewhere and every document keeps a non-zero row.
+
+# %%
+def my_tfidf(counts):
+    """tf-idf weights with unit-length rows, shape (n, p)."""
+    # BEGIN SOLUTION
+    n = counts.shape[0]
+    df = (counts > 0).sum(axis=0)
+    weighted = counts * np.log(n / df)
+    return weighted / np.linalg.norm(weighted, axis=1, keepdims=True)
+    # END SOLUTION
+
+
+# %% points=2
+check("05.tfidf", my_tfidf)
+
+# %% [markdown]
+# ## Exercise 2 · Fold in a query
+#
+# A query is folded into the latent space exactly as a document: weight its counts by the corpus's idf, scale to
+# length 1, and project on the components. Write `fold_in(space, counts)`, where `space` is an (uncentred)
+# `LSIResult` and `counts` holds how often each vocabulary word occurs in the query (shape $(p,)$); return the
+# query's $k$ coordinates. Use `space.idf` and `space.term_coordinates` (not `space.transform`).
+
+# %%
+def fold_in(space, counts):
+    """Latent coordinates of a query given by its word counts, shape (k,)."""
+    # BEGIN SOLUTION
+    weighted = counts * space.idf
+    return weighted / np.linalg.norm(weighted) @ space.term_coordinates
+    # END SOLUTION
+
+
+# %% points=2
+check("05.fold_in", fold_in)
+
+# %% [markdown]
+# ## Exercise 3 · Read a component
+#
+# For `space` (the corpus, `k=10`, English stop words removed; built in the first cell), find the five words with
+# the largest weights on the component with index 2 (the third component, counting from 0). Store them in a list
+# `top_words`. Which topic is this end of the component about?
+
+# %%
+# BEGIN SOLUTION
+top_words = list(lsi.top_terms(space, component=2, n=5)["positive"])
+# END SOLUTION
+
+# %% points=1
+check("05.top_words", top_words)
+
+# %% [markdown] tags=["solution"]
+# **Topic.** Music: singer, album, audience, tune, festival. The other end of this component holds visual art
+# (gallery, show, painting, museum, painter): component index 2 contrasts music with art (see the map in the
+# lecture notebook).
+
+# %% [markdown]
+# ## Exercise 4 · A match without a shared word
+#
+# Search `space` for the query `"picture"`. Find the row number `hidden_match` of a document that is among the top
+# 10 latent-search results although neither "picture" nor "pictures" occurs in it. Then print its text: why does
+# latent search rank it so high?
+
+# %%
+# BEGIN SOLUTION
+hits = lsi.search(space, "picture", n=10)["document"]
+hidden_match = next(int(row) for row in hits if not {"picture", "pictures"} & set(lsi.tokenize(corpus["text"][row])))
+print(corpus["text"][hidden_match])
+# END SOLUTION
+
+# %% points=1
+check("05.hidden_match", hidden_match)
+
+# %% [markdown] tags=["solution"]
+# **Why.** The story says "painting" and uses the rest of the art vocabulary (museum, painter, portrait, brush,
+# varnish). Across the corpus "picture" occurs with exactly these words, so the query "picture" folds in along the
+# art direction of the latent space, where this story lies too. Keyword search gives it cosine 0.
+
+# %% [markdown]
+# ## Exercise 5 · The first uncentred component (written)
+#
+# Print the smallest weight of the first component of `space`. Explain in the markdown cell below why no weight
+# is negative, and what centring the matrix (the notes' PCA, `center=True`) changes about the first component.
+
+# %%
+print(dr.rounded(space.term_coordinates[:, 0].min()))
+
+# %% [markdown] tags=["solution"]
+# **Why.** The tf-idf matrix $X$ has no negative entry, so $X^\top X$ has none either. The first right singular vector
+# maximises $v^\top X^\top X v$ over unit vectors; replacing $v$ by $|v|$ (entrywise) can only increase that sum,
+# so a maximiser with all entries $\ge 0$ exists (Perron-Frobenius), and the sign rule makes it the positive one.
+# It points roughly along the mean document: it describes what all documents share, not how they differ.
+# Centring subtracts the mean document first; the first component then follows the direction of largest
+# *variance*, the main contrast between topics (music against art in the notes), and has weights of both signs.
+# The price is that the centred matrix is dense.

@@ -1,0 +1,157 @@
+# %% [markdown]
+# # Exercises 08 · Standardising, whitening and kernel PCA
+#
+# *Time: about 50 minutes.* Goes with `notebooks/08_whitening_kernel_pca.ipynb`.
+#
+# **Objectives.** Whiten a data set and explain why its covariance is the identity (WashU Exercises 4.3-4.4);
+# centre a kernel matrix in feature space; compute the RBF kernel; show that kernel PCA with the linear kernel is
+# PCA; choose an RBF width that separates two concentric circles.
+#
+# Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
+# on fresh random data) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the grader
+# restores them. Use NumPy only in your answers (not `dimred_teach.kernel`, which solves them for you).
+#
+# **Notes.** WashU A2 notes (file 002), §4.3 (eq. 14-16, Exercises 4.3 and 4.4) and §5 (kernel MDS and kernel PCA,
+# eq. 17-20). Rows are points here; the notes use columns.
+
+# %%
+import numpy as np
+
+import dimred_teach as dr
+from dimred_teach import check
+from dimred_teach.datasets import load_crabs, make_circles
+
+dr.setup_notebook()
+X_crabs = load_crabs()[["FL", "RW", "CL", "CW", "BD"]].to_numpy()
+X_circles, labels = make_circles(300, noise=0.05, factor=0.3, seed=8)
+print(X_crabs.shape, X_circles.shape)
+
+# %% [markdown]
+# ## Exercise 1 · Whitening
+#
+# Write `whiten_data(X)` that returns the whitened data $\mathbf Z$ ($n\times p$): centre $X$, and map it linearly so
+# that the sample covariance $\mathbf Z^\top\mathbf Z/(n-1)$ is the identity. Use the SVD of the centred data.
+# (You may assume $n > p$ and full rank.)
+
+# %%
+def whiten_data(X):
+    """Whitened data of X (n x p, rows are points): sample covariance I, shape (n, p)."""
+    # BEGIN SOLUTION
+    Xc = X - X.mean(axis=0)
+    U, d, Vt = np.linalg.svd(Xc, full_matrices=False)
+    return np.sqrt(X.shape[0] - 1) * U
+    # END SOLUTION
+
+
+# %% points=2
+check("08.whiten", whiten_data)
+
+# %% [markdown]
+# **Explain** (WashU Exercises 4.3 and 4.4): why does $\mathbf X_c V \Lambda^{-1/2}$ equal $\sqrt{n-1}\,U$, and why is
+# its covariance $I$? Which other matrices would also be valid whitened data?
+
+# %% [markdown] tags=["solution"]
+# With $\mathbf X_c = UDV^\top$ and $\Lambda = D^2/(n-1)$: $\mathbf X_c V\Lambda^{-1/2} = UD\,V^\top V\,D^{-1}\sqrt{n-1} = \sqrt{n-1}\,U$
+# (this is the notes' $D^{-1}U^\top X = V_d^\top$ in their transposed layout). Its covariance is
+# $(n-1)U^\top U/(n-1) = I$ because the columns of $U$ are orthonormal. Any $\mathbf Z Q$ with $Q$ orthogonal is also
+# whitened: $Q^\top I Q = I$. For example $Q = V^\top$ gives the "ZCA" whitening $\mathbf X_c V\Lambda^{-1/2}V^\top$.
+
+# %% [markdown]
+# ## Exercise 2 · Centring a kernel matrix in feature space
+#
+# Kernel PCA needs the inner products of the *centred* features $\phi(\mathbf x_i) - \bar\phi$, but only has
+# $K_{ij} = \phi(\mathbf x_i)^\top\phi(\mathbf x_j)$. Write `center_kernel_matrix(K)` returning the $n\times n$ matrix of
+# those centred inner products. (Expand $(\phi_i - \bar\phi)^\top(\phi_j - \bar\phi)$, or use $H = I - \mathbf 1\mathbf 1^\top/n$.)
+
+# %%
+def center_kernel_matrix(K):
+    """Inner products of the centred features, from the kernel matrix K (n x n)."""
+    # BEGIN SOLUTION
+    n = K.shape[0]
+    H = np.eye(n) - np.ones((n, n)) / n
+    return H @ K @ H
+    # END SOLUTION
+
+
+# %% points=2
+check("08.center_kernel", center_kernel_matrix)
+
+# %% [markdown]
+# ## Exercise 3 · The RBF kernel
+#
+# Write `rbf(X, Y, gamma)` returning the $n\times m$ matrix with entries $\exp(-\gamma\lVert\mathbf x_i - \mathbf y_j\rVert^2)$
+# for the rows $\mathbf x_i$ of `X` ($n\times p$) and $\mathbf y_j$ of `Y` ($m\times p$). Avoid Python loops: expand
+# $\lVert\mathbf x-\mathbf y\rVert^2 = \lVert\mathbf x\rVert^2 + \lVert\mathbf y\rVert^2 - 2\mathbf x^\top\mathbf y$ or broadcast.
+
+# %%
+def rbf(X, Y, gamma):
+    """Gaussian kernel matrix between the rows of X (n x p) and Y (m x p), shape (n, m)."""
+    # BEGIN SOLUTION
+    squared = np.sum((X[:, None, :] - Y[None, :, :]) ** 2, axis=2)
+    return np.exp(-gamma * squared)
+    # END SOLUTION
+
+
+# %% points=1
+check("08.rbf_kernel", rbf)
+
+# %% [markdown]
+# ## Exercise 4 · Linear kernel PCA is PCA
+#
+# For the five crab measurements `X_crabs`, form the linear kernel matrix $K = \mathbf X\mathbf X^\top$, centre it (your
+# Exercise 2), take its two leading eigenvectors $\mathbf a_1, \mathbf a_2$ and eigenvalues $\mu_1\ge\mu_2$, and compute
+# the kernel PCA scores `kpca_scores` ($200\times 2$): column $j$ is $\sqrt{\mu_j}\,\mathbf a_j$. The check compares
+# them with ordinary PCA scores (up to the sign of each column).
+
+# %%
+# BEGIN SOLUTION
+K_crabs = center_kernel_matrix(X_crabs @ X_crabs.T)
+mu, A = np.linalg.eigh(K_crabs)
+top = np.argsort(mu)[::-1][:2]
+kpca_scores = A[:, top] * np.sqrt(mu[top])
+# END SOLUTION
+
+# %% points=1
+check("08.linear_kpca_scores", kpca_scores)
+
+# %% [markdown]
+# ## Exercise 5 · An RBF width that separates the circles
+#
+# `X_circles` (300 points, `labels` 0 for the outer and 1 for the inner circle) cannot be separated by PCA. Find a
+# value `gamma_circles` of the RBF parameter $\gamma$ for which the **first** kernel PCA component separates the two
+# circles perfectly: every inner point's score lies above every outer point's, or below. Try a few values with your
+# functions from Exercises 2-3 and look at the first column of the scores.
+
+# %%
+def first_kernel_component(X, gamma):
+    """Scores of X (n x p) on the first RBF kernel PCA component, shape (n,)."""
+    # BEGIN SOLUTION
+    mu, A = np.linalg.eigh(center_kernel_matrix(rbf(X, X, gamma)))
+    return A[:, -1] * np.sqrt(mu[-1])
+    # END SOLUTION
+
+
+# BEGIN SOLUTION
+separated = []
+for gamma in [0.1, 1.0, 2.0, 10.0]:
+    z = first_kernel_component(X_circles, gamma)
+    inner, outer = z[labels == 1], z[labels == 0]
+    separated.append((gamma, bool(inner.min() > outer.max() or inner.max() < outer.min())))
+print(separated)
+gamma_circles = 2.0
+# END SOLUTION
+
+# %% points=1
+check("08.circle_gamma", gamma_circles)
+
+# %% [markdown]
+# **Explain** what goes wrong with a much larger $\gamma$ (try 50) and with a much smaller one (try 0.1).
+
+# %% [markdown] tags=["solution"]
+# With $\gamma = 0.1$ the kernel is much wider than the data ($\sigma \approx 2.2$); $\exp(-\gamma d^2)\approx 1-\gamma d^2$
+# is nearly quadratic, so the leading components are again close to the plane's two directions and the radius, which
+# separates the classes, only appears in a later component. With $\gamma = 50$ ($\sigma = 0.1$) each point's kernel
+# row is almost zero except for its close neighbours, and most feature-space distances are close to the maximum
+# $\sqrt 2$. The inner ring is denser (as many points on a circle 0.3 times as long), so its points share far more
+# neighbours: the leading components trace the inner ring's shape, the outer ring collapses to one spot, and the
+# contrast between the rings no longer comes first.

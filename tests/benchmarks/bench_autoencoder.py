@@ -1,0 +1,30 @@
+"""Linear autoencoder: gradient descent against the closed form it converges to (PCA by
+the SVD), on the same data."""
+
+import numpy as np
+
+from dimred_teach.autoencoder import train_linear_autoencoder
+from dimred_teach.linalg import subspace_distance
+from dimred_teach.pca import pca
+
+from .harness import Benchmark
+
+
+def benchmarks():
+    rng = np.random.default_rng(0)
+    Q, _ = np.linalg.qr(rng.standard_normal((20, 20)))
+    X = rng.standard_normal((1000, 20)) * np.sqrt(np.geomspace(4, 0.05, 20)) @ Q.T
+    k = 3
+
+    def agreement():
+        model = train_linear_autoencoder(X, k, learning_rate=0.1, epochs=500, seed=0)
+        return f"subspace distance to PCA after 500 epochs {subspace_distance(model.decoder.T, pca(X, k=k).components):.1e}"
+
+    yield Benchmark(
+        f"train_linear_autoencoder(k={k}, 500 epochs), n=1000 p=20",
+        ours=lambda: train_linear_autoencoder(X, k, learning_rate=0.1, epochs=500, seed=0),
+        baselines={"pca(method='svd')": lambda: pca(X, k=k),
+                   "numpy.linalg.svd alone": lambda: np.linalg.svd(X - X.mean(axis=0), full_matrices=False)},
+        notes=agreement,
+        repeat=1,
+    )

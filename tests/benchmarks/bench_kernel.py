@@ -1,0 +1,48 @@
+"""Kernel PCA and whitening against scikit-learn and the bare LAPACK calls."""
+
+import numpy as np
+import scipy.linalg
+from sklearn.decomposition import PCA, KernelPCA
+from sklearn.metrics.pairwise import rbf_kernel as sklearn_rbf
+
+from dimred_teach.kernel import center_kernel, kernel_pca, whiten
+
+from .harness import Benchmark
+
+
+def benchmarks():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((2000, 10))
+    k, gamma = 5, 0.1
+    centred = center_kernel(sklearn_rbf(X, gamma=gamma))
+    n = len(X)
+
+    def agreement():
+        ours = kernel_pca(X, k, kernel="rbf", gamma=gamma).scores
+        theirs = KernelPCA(k, kernel="rbf", gamma=gamma, eigen_solver="dense").fit_transform(X)
+        return f"kernel_pca vs sklearn: max |score| difference up to sign {np.abs(np.abs(ours) - np.abs(theirs)).max():.1e}"
+
+    yield Benchmark(
+        f"kernel_pca(rbf, k={k}), n={n} p=10",
+        ours=lambda: kernel_pca(X, k, kernel="rbf", gamma=gamma),
+        baselines={
+            "sklearn KernelPCA(eigen_solver='dense')": lambda: KernelPCA(
+                k, kernel="rbf", gamma=gamma, eigen_solver="dense").fit_transform(X),
+            "sklearn KernelPCA(eigen_solver='arpack')": lambda: KernelPCA(
+                k, kernel="rbf", gamma=gamma, eigen_solver="arpack", random_state=0).fit_transform(X),
+            "scipy.linalg.eigh(subset) on the centred kernel alone": lambda: scipy.linalg.eigh(
+                centred, subset_by_index=(n - k, n - 1)),
+        },
+        notes=agreement,
+        repeat=2,
+    )
+    tall = rng.standard_normal((20000, 50)) @ rng.standard_normal((50, 50))
+    tall_centred = tall - tall.mean(axis=0)
+    yield Benchmark(
+        "whiten, n=20000 p=50",
+        ours=lambda: whiten(tall),
+        baselines={
+            "sklearn PCA(whiten=True, svd_solver='full')": lambda: PCA(whiten=True, svd_solver="full").fit_transform(tall),
+            "numpy.linalg.svd alone": lambda: np.linalg.svd(tall_centred, full_matrices=False),
+        },
+    )

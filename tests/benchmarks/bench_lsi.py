@@ -1,0 +1,61 @@
+"""LSI: the course's lsi (tf-idf + ARPACK truncated SVD) against scikit-learn's
+TfidfVectorizer + TruncatedSVD on the standard library's docstrings, k = 100."""
+
+import functools
+import tracemalloc
+
+import numpy as np
+import scipy.sparse.linalg
+from sklearn.decomposition import TruncatedSVD
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+from dimred_teach.datasets import load_stdlib_docstrings
+from dimred_teach.lsi import lsi, term_document_matrix, tfidf, tokenize
+
+from .harness import Benchmark
+
+K = 100
+
+
+def benchmarks():
+    texts = load_stdlib_docstrings()["text"].tolist()
+    ours = functools.partial(lsi, texts, K, stop_words="english", min_df=2)
+    # same tokens and vocabulary; scikit-learn's idf is log(n/df) + 1 instead of log(n/df)
+    vectorizer = functools.partial(TfidfVectorizer, tokenizer=functools.partial(tokenize, stop_words="english"),
+                                   lowercase=False, token_pattern=None, min_df=2, smooth_idf=False)
+
+    def sklearn_pipeline(algorithm):
+        X = vectorizer().fit_transform(texts)
+        return TruncatedSVD(K, algorithm=algorithm, random_state=0).fit_transform(X)
+
+    X = tfidf(term_document_matrix(texts, stop_words="english", min_df=2).counts).matrix
+    v0 = np.random.default_rng(0).standard_normal(min(X.shape))
+
+    def notes():
+        def peak(function):
+            tracemalloc.start()
+            function()
+            size = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+            return size / 1e6
+
+        result = ours()
+        exact = np.sort(scipy.sparse.linalg.svds(X, k=K, v0=v0, return_singular_vectors=False))[::-1]
+        randomized = TruncatedSVD(K, algorithm="randomized", random_state=0).fit(X).singular_values_
+        return (f"n={X.shape[0]} docs, p={X.shape[1]} words, nnz={X.nnz}; peak Python memory (tracemalloc): "
+                f"ours {peak(ours):.0f} MB, sklearn randomized {peak(lambda: sklearn_pipeline('randomized')):.0f} MB; "
+                f"max relative error of the k singular values on the same matrix: ours "
+                f"{np.max(np.abs(result.singular_values - exact) / exact):.1e}, sklearn randomized "
+                f"{np.max(np.abs(randomized - exact) / exact):.1e}")
+
+    yield Benchmark(
+        f"lsi(k={K}) on {len(texts)} stdlib docstrings",
+        ours=ours,
+        baselines={
+            "sklearn TfidfVectorizer + TruncatedSVD(randomized)": lambda: sklearn_pipeline("randomized"),
+            "sklearn TfidfVectorizer + TruncatedSVD(arpack)": lambda: sklearn_pipeline("arpack"),
+            "scipy svds alone on the prepared tf-idf matrix": lambda: scipy.sparse.linalg.svds(X, k=K, v0=v0),
+        },
+        notes=notes,
+        repeat=1,
+    )

@@ -1,0 +1,263 @@
+"""Autoencoders: the linear one learns the PCA subspace, losses decrease, the hand-written
+gradients agree with finite differences, seeds reproduce, bad inputs are reported, and the
+checks of exercise set 10 pass right and fail wrong answers."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dimred_teach import autoencoder as ae
+from dimred_teach.checks import evaluate
+from dimred_teach.linalg import subspace_distance
+from dimred_teach.pca import pca
+
+
+def gaussian_data(seed, n=200, variances=(4.0, 2.0, 0.5, 0.2, 0.1)):
+    rng = np.random.default_rng(seed)
+    Q, _ = np.linalg.qr(rng.standard_normal((len(variances), len(variances))))
+    return rng.standard_normal((n, len(variances))) * np.sqrt(variances) @ Q.T + rng.normal(0, 3, len(variances))
+
+
+def arc_data(seed=0, n=200):
+    rng = np.random.default_rng(seed)
+    angle = rng.uniform(-2.5, 2.5, n)
+    return 2 * np.column_stack([np.sin(angle), np.cos(angle)]) + 0.05 * rng.standard_normal((n, 2))
+
+
+def numerical_gradient(f, W, h=1e-6):
+    grad = np.zeros_like(W)
+    for index in np.ndindex(W.shape):
+        step = np.zeros_like(W)
+        step[index] = h
+        grad[index] = (f(W + step) - f(W - step)) / (2 * h)
+    return grad
+
+
+# ---------------------------------------------------------------- linear autoencoder = PCA
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_linear_autoencoder_learns_the_pca_subspace(seed):
+    X = gaussian_data(seed)
+    model = ae.train_linear_autoencoder(X, 2, learning_rate=0.1, epochs=600, seed=seed)
+    components = pca(X, k=2).components
+    assert subspace_distance(model.decoder.T, components) < 1e-4
+    assert subspace_distance(model.encoder, components) < 1e-3
+    # the final loss is the variance PCA leaves out, with the 1/n normaliser
+    result = pca(X, k=5)
+    n = X.shape[0]
+    assert model.losses[-1] == pytest.approx((n - 1) / n * result.eigenvalues[2:].sum(), rel=1e-6)
+    # reconstructions agree with PCA's
+    pca2 = pca(X, k=2)
+    np.testing.assert_allclose(model.reconstruct(X), pca2.reconstruct(pca2.transform(X)), atol=1e-3)
+
+
+def test_subspace_distance_to_pca_shrinks_with_training():
+    X = gaussian_data(4)
+    components = pca(X, k=2).components
+    distances = [subspace_distance(ae.train_linear_autoencoder(X, 2, learning_rate=0.1, epochs=e, seed=0).decoder.T,
+                                   components) for e in (5, 50, 500)]
+    assert distances[0] > distances[1] > distances[2]
+    assert distances[2] < 1e-3
+
+
+def test_linear_loss_decreases_monotonically_for_a_small_step():
+    model = ae.train_linear_autoencoder(gaussian_data(5), 3, learning_rate=0.05, epochs=300, seed=1)
+    assert np.all(np.diff(model.losses) <= 1e-12)
+    assert model.losses.shape == (301,)
+
+
+@given(st.integers(0, 10_000), st.integers(1, 4))
+def test_linear_gradients_match_finite_differences(seed, k):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((12, 5))
+    X -= X.mean(axis=0)
+    encoder, decoder = rng.standard_normal((5, k)), rng.standard_normal((k, 5))
+    loss, grad_encoder, grad_decoder = ae.linear_ae_gradients(X, encoder, decoder)
+    assert loss == pytest.approx(np.sum((X - X @ encoder @ decoder) ** 2) / 12)
+    numeric_e = numerical_gradient(lambda W: ae.linear_ae_gradients(X, W, decoder)[0], encoder)
+    numeric_d = numerical_gradient(lambda W: ae.linear_ae_gradients(X, encoder, W)[0], decoder)
+    np.testing.assert_allclose(grad_encoder, numeric_e, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(grad_decoder, numeric_d, rtol=1e-5, atol=1e-6)
+
+
+def test_linear_autoencoder_is_reproducible_and_seeded():
+    X = gaussian_data(6)
+    a = ae.train_linear_autoencoder(X, 2, epochs=20, seed=3)
+    b = ae.train_linear_autoencoder(X, 2, epochs=20, seed=3)
+    c = ae.train_linear_autoencoder(X, 2, epochs=20, seed=4)
+    np.testing.assert_array_equal(a.encoder, b.encoder)
+    np.testing.assert_array_equal(a.losses, b.losses)
+    assert not np.array_equal(a.encoder, c.encoder)
+    with pytest.raises(ValueError, match="read-only"):
+        a.encoder[0, 0] = 1.0
+
+
+def test_encode_decode_shapes_and_mean():
+    X = gaussian_data(7)
+    model = ae.train_linear_autoencoder(X, 2, epochs=10)
+    assert model.encode(X[:4]).shape == (4, 2) and model.decode(np.zeros((3, 2))).shape == (3, 5)
+    np.testing.assert_allclose(model.decode(np.zeros((1, 2)))[0], X.mean(axis=0))
+    assert model.k == 2
+
+
+# ---------------------------------------------------------------- the tanh autoencoder
+
+
+@given(st.integers(0, 10_000))
+def test_tanh_gradients_match_finite_differences(seed):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((8, 3))
+    shapes = {"W1": (3, 4), "b1": (4,), "W2": (4, 2), "b2": (2,), "W3": (2, 4), "b3": (4,), "W4": (4, 3), "b4": (3,)}
+    params = {name: rng.standard_normal(shape) * 0.7 for name, shape in shapes.items()}
+    loss, gradients = ae.tanh_ae_gradients(X, params)
+    for name in shapes:
+        numeric = numerical_gradient(lambda W, name=name: ae.tanh_ae_gradients(X, {**params, name: W})[0], params[name])
+        np.testing.assert_allclose(gradients[name], numeric, rtol=1e-5, atol=1e-7, err_msg=name)
+
+
+def test_tanh_autoencoder_beats_pca_on_a_curve():
+    X = arc_data()
+    model = ae.train_tanh_autoencoder(X, 1, hidden=16, learning_rate=0.1, epochs=1500, seed=0)
+    result = pca(X, k=2)
+    pca_loss = (X.shape[0] - 1) / X.shape[0] * result.eigenvalues[1]
+    assert model.losses[-1] < 0.2 * pca_loss
+    assert model.losses[-1] < model.losses[0]
+    assert np.mean(np.sum((model.reconstruct(X) - X) ** 2, axis=1)) == pytest.approx(model.losses[-1], rel=1e-6)
+    assert model.encode(X).shape == (200, 1)
+    again = ae.train_tanh_autoencoder(X, 1, hidden=16, learning_rate=0.1, epochs=50, seed=0)
+    np.testing.assert_array_equal(again.losses, model.losses[:51])
+
+
+# ---------------------------------------------------------------- bad inputs
+
+
+def test_bad_inputs_are_reported():
+    X = gaussian_data(0, n=20)
+    with pytest.raises(ValueError, match="k must be between 1 and 5"):
+        ae.train_linear_autoencoder(X, 6)
+    with pytest.raises(ValueError, match="learning_rate must be a positive number"):
+        ae.train_linear_autoencoder(X, 2, learning_rate=0)
+    with pytest.raises(ValueError, match="epochs must be at least 1"):
+        ae.train_linear_autoencoder(X, 2, epochs=0)
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        ae.train_tanh_autoencoder(X, 2, seed=1.5)
+    with pytest.raises(ValueError, match="hidden must be at least 1"):
+        ae.train_tanh_autoencoder(X, 2, hidden=0)
+    bad = X.copy()
+    bad[0, 0] = np.inf
+    with pytest.raises(ValueError, match="X contains inf"):
+        ae.train_linear_autoencoder(bad, 2)
+    with pytest.raises(ValueError, match="decoder"):
+        ae.linear_ae_gradients(X, np.ones((5, 2)), np.ones((3, 5)))
+    with pytest.raises(ValueError, match="missing"):
+        ae.tanh_ae_gradients(X, {"W1": np.ones((5, 2))})
+    model = ae.train_linear_autoencoder(X, 2, epochs=2)
+    with pytest.raises(ValueError, match="X must have 5 columns"):
+        model.encode(X[:, :3])
+    with pytest.raises(ValueError, match="Z must have 2 columns"):
+        model.decode(np.ones((2, 3)))
+
+
+def test_divergence_names_the_learning_rate():
+    with pytest.raises(ValueError, match="training diverged.*learning_rate"):
+        ae.train_linear_autoencoder(gaussian_data(0) * 10, 2, learning_rate=0.5, epochs=200)
+
+
+# ---------------------------------------------------------------- the checks of set 10
+
+
+def gradient_step(X, encoder, decoder, learning_rate):
+    _, g_e, g_d = ae.linear_ae_gradients(X, encoder, decoder)
+    return encoder - learning_rate * g_e, decoder - learning_rate * g_d
+
+
+def reconstruct_m(X, M):
+    result = pca(X, k=M)
+    return result.reconstruct(result.transform(X))
+
+
+def variance_fraction(X, M):
+    result = pca(X)
+    return float(result.eigenvalues[:M].sum() / result.total_variance)
+
+
+def digits_m90():
+    from dimred_teach import datasets
+    from dimred_teach.pca import choose_k
+
+    images, _ = datasets.load_digits()
+    return choose_k(pca(images).eigenvalues, 0.9)
+
+
+def destandardize(Z_star, mean, std):
+    return np.asarray(Z_star) * std + mean
+
+
+@pytest.mark.parametrize("exercise_id, right, wrongs", [
+    ("10.gradient_step", gradient_step, [
+        lambda X, E, D, lr: (E + lr * ae.linear_ae_gradients(X, E, D)[1], D + lr * ae.linear_ae_gradients(X, E, D)[2]),
+        lambda X, E, D, lr: (E, D),
+        lambda X, E, D, lr: (E - lr * ae.linear_ae_gradients(X, E, D)[1] / 2, D - lr * ae.linear_ae_gradients(X, E, D)[2] / 2),
+    ]),
+    ("10.reconstruct", reconstruct_m, [
+        lambda X, M: (X - X.mean(0)) @ pca(X, k=M).components @ pca(X, k=M).components.T,  # forgot the mean
+        lambda X, M: reconstruct_m(X, M + 1) if M + 1 <= min(X.shape) else X * 0,
+    ]),
+    ("10.variance_fraction", variance_fraction, [
+        lambda X, M: variance_fraction(X, M) * 0.9,
+        lambda X, M: float(pca(X, k=M).eigenvalues[-1] / pca(X).total_variance),
+    ]),
+    ("10.destandardize", destandardize, [
+        lambda Z, mean, std: np.asarray(Z) * std,
+        lambda Z, mean, std: np.asarray(Z) / std + mean,
+    ]),
+    ("10.digits_m90", digits_m90(), [digits_m90() - 1, digits_m90() + 1, 20.5, "many"]),
+])
+def test_checks_pass_right_and_fail_wrong_answers(exercise_id, right, wrongs):
+    assert evaluate(exercise_id, right, seed=0).passed
+    assert evaluate(exercise_id, right, seed=1).passed
+    for wrong in wrongs:
+        assert not evaluate(exercise_id, wrong, seed=0).passed
+    assert not evaluate(exercise_id, ..., seed=0).passed
+
+
+# ---------------------------------------------------------------- the image grid used by notebook 10
+
+
+def test_image_grid_shows_one_panel_per_image_and_validates():
+    import matplotlib.pyplot as plt
+
+    from dimred_teach.plotting import image_grid
+
+    images = np.arange(5 * 64, dtype=float).reshape(5, 64)
+    fig = image_grid(images, (8, 8), titles=list("abcde"), ncols=3, limits=(0, 16))
+    shown = [ax for ax in fig.axes if ax.images]
+    assert len(fig.axes) == 6 and len(shown) == 5
+    assert shown[0].images[0].get_clim() == (0, 16)
+    assert shown[4].get_title() == "e"
+    fig = image_grid(images - images.mean(), (8, 8), symmetric=True)
+    low, high = fig.axes[0].images[0].get_clim()
+    assert low == -high
+    plt.close("all")
+    with pytest.raises(ValueError, match="images must have 63 columns"):
+        image_grid(images, (7, 9))
+    with pytest.raises(ValueError, match="titles must have one entry per image"):
+        image_grid(images, (8, 8), titles=["a"])
+
+
+def test_tanh_parameter_shapes_are_checked_and_results_are_read_only():
+    X = arc_data(n=20)
+    shapes = {"W1": (2, 3), "b1": (3,), "W2": (3, 1), "b2": (1,), "W3": (1, 3), "b3": (3,), "W4": (3, 2), "b4": (2,)}
+    params = {name: np.ones(shape) for name, shape in shapes.items()}
+    with pytest.raises(ValueError, match=r"params\['W4'\] must have shape \(3, 2\)"):
+        ae.tanh_ae_gradients(X, {**params, "W4": np.ones((2, 3))})
+    model = ae.train_tanh_autoencoder(X, 1, hidden=3, epochs=3)
+    with pytest.raises(TypeError):
+        model.params["W1"] = np.zeros((2, 3))
+
+
+def test_a_huge_learning_rate_is_reported_not_overflowed():
+    with pytest.raises(ValueError, match="training diverged"):
+        ae.train_linear_autoencoder(gaussian_data(1), 2, learning_rate=1e200, epochs=5)

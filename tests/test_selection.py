@@ -1,0 +1,334 @@
+"""Feature selection: filter scores against SciPy / scikit-learn, the counterexample of
+the notes ("k best features are not the best k"), incremental MI, the wrapper, bad
+inputs and the checks of exercise set 09."""
+
+import itertools
+
+import numpy as np
+import pytest
+import scipy.stats
+from hypothesis import given
+from hypothesis import strategies as st
+from sklearn.metrics import mutual_info_score
+from sklearn.model_selection import PredefinedSplit, cross_val_score
+from sklearn.neighbors import NearestCentroid as SkNearestCentroid
+from sklearn.preprocessing import KBinsDiscretizer
+
+from dimred_teach import datasets, selection
+from dimred_teach.checks import evaluate
+
+
+def two_class_data(seed, n=60, p=4):
+    rng = np.random.default_rng(seed)
+    y = rng.permutation(np.repeat([0, 1], n // 2))
+    X = rng.standard_normal((n, p)) + np.outer(y, rng.normal(0, 1.5, p))
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def demo():
+    frame = datasets.make_selection_demo()
+    return frame.drop(columns="label").to_numpy(), frame["label"].to_numpy()
+
+
+# ---------------------------------------------------------------- filter scores
+
+
+@given(st.integers(0, 10_000))
+def test_t_statistic_matches_scipy(seed):
+    X, y = two_class_data(seed)
+    expected = scipy.stats.ttest_ind(X[y == 1], X[y == 0]).statistic
+    np.testing.assert_allclose(selection.t_statistic(X, y), expected, rtol=1e-10)
+
+
+def test_t_statistic_positive_class_is_the_larger_label():
+    X, y = two_class_data(3)
+    labels = np.where(y == 1, "b", "a")
+    np.testing.assert_allclose(selection.t_statistic(X, labels), selection.t_statistic(X, y))
+    np.testing.assert_allclose(selection.t_statistic(X, 1 - y), -selection.t_statistic(X, y))
+
+
+def test_t_statistic_is_infinite_for_a_perfect_constant_split():
+    y = np.array([0, 0, 1, 1])
+    X = np.column_stack([[1.0, 1.0, 3.0, 3.0], [0.0, 1.0, 0.5, 2.0]])
+    t = selection.t_statistic(X, y)
+    assert t[0] == np.inf and np.isfinite(t[1])
+
+
+def test_mutual_information_matches_sklearn_on_discretised_data():
+    for seed in range(10):
+        rng = np.random.default_rng(seed)
+        y = rng.integers(0, 3, 150)
+        X = rng.standard_normal((150, 3)) * rng.uniform(0.1, 50) + y[:, None] * rng.uniform(0, 2, 3)
+        codes = KBinsDiscretizer(n_bins=6, encode="ordinal", strategy="uniform", subsample=None).fit_transform(X)
+        expected = [mutual_info_score(y, codes[:, j]) for j in range(3)]
+        np.testing.assert_allclose(selection.mutual_information(X, y, bins=6), expected, atol=1e-12)
+
+
+@given(st.integers(0, 10_000))
+def test_discrete_mutual_information_matches_sklearn(seed):
+    rng = np.random.default_rng(seed)
+    a, b = rng.integers(0, 4, 50), rng.integers(0, 3, 50)
+    assert selection.discrete_mutual_information(a, b) == pytest.approx(mutual_info_score(a, b), abs=1e-12)
+    # I(a; a) is the entropy of a
+    p = np.bincount(a) / a.size
+    p = p[p > 0]
+    assert selection.discrete_mutual_information(a, a) == pytest.approx(-np.sum(p * np.log(p)))
+
+
+def test_abs_correlation_matches_numpy():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40, 3))
+    target = X @ [1.0, -2.0, 0.0] + rng.standard_normal(40)
+    expected = [abs(np.corrcoef(X[:, j], target)[0, 1]) for j in range(3)]
+    np.testing.assert_allclose(selection.abs_correlation(X, target), expected)
+
+
+def brute_force_stump_error(x, positive):
+    cuts = np.concatenate([[x.min() - 1], np.unique(x)])
+    errors = [np.mean((x > t) != positive) for t in cuts]
+    return min(min(errors), 1 - max(errors))
+
+
+@given(st.integers(0, 10_000))
+def test_misclassification_rate_is_the_best_stump(seed):
+    rng = np.random.default_rng(seed)
+    X, y = two_class_data(seed, n=30, p=3)
+    X = np.round(X, 1) if seed % 2 else X  # ties in x: thresholds cannot split them
+    expected = [brute_force_stump_error(X[:, j], y == 1) for j in range(3)]
+    np.testing.assert_allclose(selection.misclassification_rate(X, y), expected)
+    assert rng is not None
+
+
+def test_margin_equals_the_notes_formula_when_separable_and_is_negative_on_overlap():
+    y = np.array([0, 0, 0, 1, 1])
+    X = np.column_stack([[0.0, 1.0, 2.0, 4.5, 7.0], [0.0, 3.0, 1.0, 2.0, 5.0]])
+    gaps = np.abs(X[y == 0][:, None, :] - X[y == 1][None, :, :]).min(axis=(0, 1))
+    m = selection.margin(X, y)
+    assert m[0] == pytest.approx(gaps[0]) == pytest.approx(2.5)
+    assert m[1] == pytest.approx(-1.0)  # classes overlap on [2, 3]
+
+
+def test_top_k_breaks_ties_by_index_and_handles_lower_is_better():
+    scores = np.array([0.3, 0.9, 0.9, np.inf, 0.1])
+    np.testing.assert_array_equal(selection.top_k(scores, 3), [3, 1, 2])
+    np.testing.assert_array_equal(selection.top_k(scores, 2, higher_is_better=False), [4, 0])
+
+
+# ---------------------------------------------------------------- the counterexample
+
+
+def test_k_best_features_are_not_the_best_k(demo):
+    X, y = demo
+    t = np.abs(selection.t_statistic(X, y))
+    top_two = set(selection.top_k(t, 2).tolist())
+    assert top_two == {0, 1}  # the strong feature and its copy
+    accuracy = {pair: selection.cross_val_accuracy(X[:, list(pair)], y)
+                for pair in itertools.combinations(range(X.shape[1]), 2)}
+    best_pair = max(accuracy, key=accuracy.get)
+    assert best_pair == (2, 3) and accuracy[best_pair] == 1.0
+    assert accuracy[(0, 1)] < 0.85
+    # each member of the best pair is weak on its own
+    assert min(t[2], t[3]) < t[0] / 2
+    assert np.all(selection.misclassification_rate(X, y)[[2, 3]] > 0.3)
+
+
+def test_incremental_mi_avoids_the_redundant_copy(demo):
+    X, y = demo
+    plain = selection.select_incremental_mi(X, y, 2, beta=0.0)
+    penalised = selection.select_incremental_mi(X, y, 2, beta=1.0)
+    assert set(plain.selected.tolist()) == {0, 1}
+    assert penalised.selected[0] == 0 and penalised.selected[1] != 1
+
+
+@given(st.integers(0, 10_000), st.integers(1, 5))
+def test_incremental_mi_with_beta_zero_is_the_mi_ranking(seed, k):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, 80)
+    X = rng.standard_normal((80, 5)) + y[:, None] * rng.uniform(0, 1, 5)
+    result = selection.select_incremental_mi(X, y, k, beta=0.0, bins=5)
+    mi = selection.mutual_information(X, y, bins=5)
+    np.testing.assert_array_equal(result.selected, selection.top_k(mi, k))
+    np.testing.assert_allclose(result.criteria, mi[result.selected])
+    np.testing.assert_allclose(result.relevance, mi)
+
+
+def test_incremental_mi_criteria_follow_the_formula(demo):
+    X, y = demo
+    result = selection.select_incremental_mi(X, y, 4, beta=0.7)
+    for step, j in enumerate(result.selected):
+        earlier = result.selected[:step]
+        expected = result.relevance[j] - 0.7 * result.redundancy[j, earlier].sum()
+        assert result.criteria[step] == pytest.approx(expected)
+    assert len(set(result.selected.tolist())) == 4
+    np.testing.assert_allclose(result.redundancy, result.redundancy.T)
+
+
+# ---------------------------------------------------------------- classifier and wrapper
+
+
+@given(st.integers(0, 10_000))
+def test_nearest_centroid_matches_sklearn(seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 4, 50)
+    X = rng.standard_normal((50, 3)) + y[:, None]
+    X_new = rng.standard_normal((30, 3)) * 2
+    ours = selection.fit_nearest_centroid(X, y)
+    theirs = SkNearestCentroid().fit(X, y)
+    np.testing.assert_allclose(ours.centroids, theirs.centroids_)
+    np.testing.assert_array_equal(ours.predict(X_new), theirs.predict(X_new))
+
+
+def test_cross_val_accuracy_matches_sklearn_on_the_same_folds():
+    X, y = two_class_data(5, n=60)
+    test_fold = np.empty(60, int)
+    for fold, rows in enumerate(np.array_split(np.random.default_rng(7).permutation(60), 5)):
+        test_fold[rows] = fold
+    expected = cross_val_score(SkNearestCentroid(), X, y, cv=PredefinedSplit(test_fold)).mean()
+    assert selection.cross_val_accuracy(X, y, folds=5, seed=7) == pytest.approx(expected)
+
+
+def test_cross_val_accuracy_is_reproducible_and_depends_on_the_seed():
+    X, y = two_class_data(2, n=40)
+    values = {selection.cross_val_accuracy(X[:, :1], y, seed=s) for s in range(8)}
+    assert selection.cross_val_accuracy(X, y, seed=3) == selection.cross_val_accuracy(X, y, seed=3)
+    assert len(values) > 1
+
+
+def test_forward_selection_starts_with_the_best_single_feature(demo):
+    X, y = demo
+    result = selection.forward_selection(X, y, 3)
+    singles = [selection.cross_val_accuracy(X[:, [j]], y) for j in range(X.shape[1])]
+    assert result.selected[0] == int(np.argmax(singles))
+    assert result.accuracies[0] == pytest.approx(max(singles))
+    assert len(set(result.selected.tolist())) == 3
+    # greedy search misses the pair that only works jointly
+    assert not {2, 3} <= set(result.selected[:2].tolist())
+
+
+# ---------------------------------------------------------------- bad inputs
+
+
+@pytest.mark.parametrize("score", [selection.t_statistic, selection.margin, selection.misclassification_rate,
+                                   selection.mutual_information])
+def test_length_mismatch_is_reported(score):
+    X, y = two_class_data(0)
+    with pytest.raises(ValueError, match="y has 59 labels but X has 60 rows"):
+        score(X, y[:-1])
+
+
+def test_two_class_scores_refuse_three_classes_and_one_class():
+    X, _ = two_class_data(0, n=30)
+    with pytest.raises(ValueError, match="exactly two classes"):
+        selection.t_statistic(X, np.arange(30) % 3)
+    with pytest.raises(ValueError, match="at least two classes"):
+        selection.margin(X, np.zeros(30))
+    with pytest.raises(ValueError, match="y must be 1-D"):
+        selection.t_statistic(X, np.zeros((30, 1)))
+
+
+def test_nan_and_constant_columns_are_reported():
+    X, y = two_class_data(0, n=20)
+    X_nan = X.copy()
+    X_nan[0, 0] = np.nan
+    with pytest.raises(ValueError, match="X contains NaN"):
+        selection.mutual_information(X_nan, y)
+    X[:, 1] = 2.0
+    with pytest.raises(ValueError, match=r"constant column\(s\) \[1\]"):
+        selection.t_statistic(X, y)
+    with pytest.raises(ValueError, match=r"constant column\(s\) \[1\]"):
+        selection.abs_correlation(X, y)
+    with pytest.raises(ValueError, match="y is constant"):
+        selection.abs_correlation(X[:, [0]], np.ones(20))
+
+
+def test_k_beta_bins_and_folds_are_validated():
+    X, y = two_class_data(0, n=20, p=3)
+    with pytest.raises(ValueError, match="k must be between 1 and 3"):
+        selection.select_incremental_mi(X, y, 4)
+    with pytest.raises(ValueError, match="k must be between 1 and 3"):
+        selection.forward_selection(X, y, 0)
+    with pytest.raises(TypeError, match="k must be a positive integer"):
+        selection.top_k([1.0, 2.0], 1.5)
+    with pytest.raises(ValueError, match="beta must be a finite number >= 0"):
+        selection.select_incremental_mi(X, y, 2, beta=-1)
+    with pytest.raises(ValueError, match="bins must be at least 2"):
+        selection.discretize(X, bins=1)
+    with pytest.raises(ValueError, match="folds must be at most 20"):
+        selection.cross_val_accuracy(X, y, folds=21)
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        selection.cross_val_accuracy(X, y, seed=None)
+    with pytest.raises(ValueError, match="X must have 3 columns"):
+        selection.fit_nearest_centroid(X, y).predict(X[:, :2])
+    with pytest.raises(ValueError, match="scores must be a 1-D array"):
+        selection.top_k([np.nan, 1.0], 1)
+
+
+def test_selection_demo_is_reproducible_and_validated():
+    a, b = datasets.make_selection_demo(seed=4), datasets.make_selection_demo(seed=4)
+    assert a.equals(b) and a.shape == (400, 6)
+    np.testing.assert_allclose(a["pair_a"] + a["pair_b"], 0.4 * (2 * a["label"] - 1))
+    with pytest.raises(ValueError, match="n must be even"):
+        datasets.make_selection_demo(n=11)
+
+
+# ---------------------------------------------------------------- the checks of set 09
+
+
+def pooled_t(a, b):
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    pooled = ((a.size - 1) * a.var(ddof=1) + (b.size - 1) * b.var(ddof=1)) / (a.size + b.size - 2)
+    return (a.mean() - b.mean()) / np.sqrt(pooled * (1 / a.size + 1 / b.size))
+
+
+def next_feature(relevance, redundancy, selected, beta):
+    criterion = np.asarray(relevance, float) - beta * np.asarray(redundancy)[:, list(selected)].sum(axis=1)
+    criterion[list(selected)] = -np.inf
+    return int(np.argmax(criterion))
+
+
+def nearest_centroid_predict(X_train, y_train, X_test):
+    return selection.fit_nearest_centroid(X_train, y_train).predict(X_test)
+
+
+def mi_from_counts(counts):
+    joint = np.asarray(counts, float) / np.sum(counts)
+    outer = joint.sum(1, keepdims=True) * joint.sum(0, keepdims=True)
+    mask = joint > 0
+    return float(np.sum(joint[mask] * np.log(joint[mask] / outer[mask])))
+
+
+@pytest.mark.parametrize("exercise_id, right, wrongs", [
+    ("09.t_statistic", pooled_t, [
+        lambda a, b: np.mean(a) - np.mean(b),
+        lambda a, b: scipy.stats.ttest_ind(a, b, equal_var=False).statistic,
+        lambda a, b: -pooled_t(a, b),
+    ]),
+    ("09.incremental_step", next_feature, [
+        lambda r, R, s, beta: int(np.argmax(r)),
+        lambda r, R, s, beta: next_feature(r, R, s, 0.0),
+        lambda r, R, s, beta: next_feature(r, -np.asarray(R), s, beta),
+    ]),
+    ("09.nearest_centroid", nearest_centroid_predict, [
+        lambda A, y, B: np.full(len(B), np.unique(y)[0]),
+        lambda A, y, B: selection.fit_nearest_centroid(A, y).predict(A)[: len(B)],
+    ]),
+    ("09.mi_from_counts", mi_from_counts, [
+        lambda c: mi_from_counts(c) / np.log(2),  # bits instead of nats
+        lambda c: 0.0,
+    ]),
+    ("09.best_pair", (2, 3), [(0, 1), (1, 2), (2, 2), "pair"]),
+])
+def test_checks_pass_right_and_fail_wrong_answers(exercise_id, right, wrongs):
+    assert evaluate(exercise_id, right, seed=0).passed
+    assert evaluate(exercise_id, right, seed=1).passed
+    for wrong in wrongs:
+        verdict = evaluate(exercise_id, wrong, seed=0)
+        assert not verdict.passed, wrong
+    assert not evaluate(exercise_id, ..., seed=0).passed
+
+
+def test_t_statistic_is_zero_without_a_mean_difference_and_warns_nothing():
+    X = np.array([[1.0, 0.0], [3.0, 1.0], [1.0, 2.0], [3.0, 1.0]])
+    t = selection.t_statistic(X, [0, 0, 1, 1])
+    assert t[0] == 0.0 and np.isfinite(t[1])
