@@ -21,7 +21,8 @@ from types import MappingProxyType
 
 import numpy as np
 
-from ._validation import as_data_matrix, check_int, check_k, check_seed
+from ._results import read_only
+from ._validation import as_data_matrix, check_int, check_k, check_positive, check_seed
 
 __all__ = [
     "linear_ae_gradients",
@@ -31,12 +32,6 @@ __all__ = [
     "TanhAutoencoder",
     "train_tanh_autoencoder",
 ]
-
-
-def _check_positive(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating)) or not np.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a positive number, got {value!r}")
-    return float(value)
 
 
 def _gradient_descent(loss_and_gradients: Callable, params: list[np.ndarray], learning_rate: float,
@@ -57,11 +52,6 @@ def _gradient_descent(loss_and_gradients: Callable, params: list[np.ndarray], le
         if epoch < epochs:
             params = [w - learning_rate * g for w, g in zip(params, gradients)]
     return params, losses
-
-
-def _frozen(*arrays: np.ndarray) -> None:
-    for array in arrays:
-        array.setflags(write=False)
 
 
 def linear_ae_gradients(X, encoder, decoder) -> tuple[float, np.ndarray, np.ndarray]:
@@ -181,8 +171,8 @@ def train_linear_autoencoder(X, k: int, learning_rate: float = 0.05, epochs: int
     X = as_data_matrix(X)
     n, p = X.shape
     k = check_k(k, p, why=f"X has {p} columns")
-    learning_rate = _check_positive(learning_rate, "learning_rate")
-    init_scale = _check_positive(init_scale, "init_scale")
+    learning_rate = check_positive(learning_rate, "learning_rate")
+    init_scale = check_positive(init_scale, "init_scale")
     epochs = check_int(epochs, "epochs", minimum=1)
     seed = check_seed(seed)
     mean = X.mean(axis=0)
@@ -195,7 +185,7 @@ def train_linear_autoencoder(X, k: int, learning_rate: float = 0.05, epochs: int
         return loss, [grad_encoder, grad_decoder]
 
     (encoder, decoder), losses = _gradient_descent(loss_and_gradients, params, learning_rate, epochs)
-    _frozen(encoder, decoder, mean, losses)
+    read_only(encoder, decoder, mean, losses)
     return LinearAutoencoder(encoder, decoder, mean, losses, learning_rate, seed)
 
 
@@ -335,7 +325,7 @@ def train_tanh_autoencoder(X, k: int, hidden: int = 16, learning_rate: float = 0
     n, p = X.shape
     k = check_k(k, p, why=f"X has {p} columns")
     hidden = check_int(hidden, "hidden", minimum=1)
-    learning_rate = _check_positive(learning_rate, "learning_rate")
+    learning_rate = check_positive(learning_rate, "learning_rate")
     epochs = check_int(epochs, "epochs", minimum=1)
     seed = check_seed(seed)
     mean = X.mean(axis=0)
@@ -346,5 +336,5 @@ def train_tanh_autoencoder(X, k: int, hidden: int = 16, learning_rate: float = 0
     params = [W1, np.zeros(hidden), W2, np.zeros(k), W3, np.zeros(hidden), W4, np.zeros(p)]
     params, losses = _gradient_descent(lambda weights: _tanh_loss_and_gradients(Xc, weights),
                                        params, learning_rate, epochs)
-    _frozen(mean, losses, *params)
+    read_only(mean, losses, *params)
     return TanhAutoencoder(MappingProxyType(dict(zip(_TANH_NAMES, params))), mean, losses, learning_rate, seed)

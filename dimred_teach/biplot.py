@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ._results import read_only
 from ._validation import check_k
 from .pca import pca
 from .plotting import PALETTE, score_scatter
@@ -123,8 +124,7 @@ def biplot_coordinates(X, alpha: float, k: int = 2, scale: bool = False) -> Bipl
     scores = fit.scores[:, :k] * d ** (-alpha)  # U D = fit.scores, so U D^(1 - alpha)
     loadings = fit.components[:, :k] * d**alpha
     ratio = np.array(fit.explained_variance_ratio[:k])
-    for array in (scores, loadings, d, ratio):
-        array.setflags(write=False)
+    read_only(scores, loadings, d, ratio)
     return BiplotCoordinates(
         scores=scores,
         loadings=loadings,

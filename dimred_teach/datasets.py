@@ -12,6 +12,7 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
+from ._results import read_only
 from ._validation import check_int, check_seed, check_nonnegative, check_open_unit, check_positive
 
 __all__ = ["data_path", "load_crabs", "load_eurodist", "load_digits", "CRABS_MEASUREMENTS", "make_crabs_like", "make_selection_demo", "make_spiral", "make_circles",
@@ -86,8 +87,7 @@ def _crabs_log_model() -> tuple[np.ndarray, np.ndarray]:
     residuals = np.vstack(residuals)
     within = residuals.T @ residuals / (residuals.shape[0] - len(_CRABS_GROUPS))
     means, factor = np.array(means), np.linalg.cholesky(within)
-    means.setflags(write=False)
-    factor.setflags(write=False)
+    read_only(means, factor)
     return means, factor
 
 

@@ -23,6 +23,7 @@ import numpy as np
 import scipy.sparse
 from scipy.spatial.distance import pdist
 
+from ._results import read_only
 from ._validation import (
     as_data_matrix_or_sparse,
     check_choice,
@@ -263,9 +264,7 @@ def random_projection(X, q: int, kind: str = "gaussian", seed: int = 0, density:
     density = _resolve_density(kind, density, X.shape[1])
     U = _draw_matrix(q, X.shape[1], kind, density, np.random.default_rng(seed))
     Y = _apply(X, U)
-    for array in (Y, U):
-        if isinstance(array, np.ndarray):
-            array.setflags(write=False)
+    read_only(Y, U)
     return RandomProjectionResult(embedding=Y, matrix=U, kind=kind, density=density, seed=seed)
 
 
@@ -348,7 +347,7 @@ def distortion(X, Y) -> DistortionResult:
     if Y.shape[0] != X.shape[0]:
         raise ValueError(f"Y must have one row per row of X ({X.shape[0]}), got {Y.shape[0]}")
     ratios = _squared_distances(Y) / _original_distances(X, "X")
-    ratios.setflags(write=False)
+    read_only(ratios)
     deviation = np.abs(ratios - 1.0)
     index = int(np.argmax(deviation))
     i, j = np.triu_indices(X.shape[0], k=1)

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ._results import read_only
 from ._validation import as_data_matrix, as_square_symmetric, check_choice, check_int, check_k, check_nonnegative, check_positive
 from .linalg import sorted_eigh
 from .pca import pca
@@ -37,11 +38,6 @@ __all__ = [
     "KernelMDSResult",
     "kernel_mds",
 ]
-
-
-def _frozen(*arrays):
-    for array in arrays:
-        array.setflags(write=False)
 
 
 # --- whitening -------------------------------------------------------------------------
@@ -118,7 +114,7 @@ def whiten(X) -> WhiteningResult:
     matrix = fit.components / scale
     whitened = fit.scores / scale
     mean = fit.mean.copy()
-    _frozen(whitened, matrix, mean)
+    read_only(whitened, matrix, mean)
     return WhiteningResult(whitened=whitened, matrix=matrix, mean=mean)
 
 
@@ -344,7 +340,7 @@ def kernel_pca(X, k: int, kernel: str = "rbf", **params) -> KernelPCAResult:
     scores, dual_coef = vectors * root, vectors / root
     eigenvalues = values / (n - 1)
     column_means = K.mean(axis=0)
-    _frozen(scores, dual_coef, eigenvalues, X, column_means)
+    read_only(scores, dual_coef, eigenvalues, X, column_means)
     return KernelPCAResult(
         scores=scores,
         eigenvalues=eigenvalues,
@@ -401,5 +397,5 @@ def kernel_mds(X, k: int, kernel: str = "rbf", **params) -> KernelMDSResult:
     squared = kernel_squared_distances(kernel_matrix(X, None, kernel, **params))
     values, vectors = _leading_eigenpairs(center_kernel(-0.5 * squared), k, "double-centred distance matrix")
     embedding = vectors * np.sqrt(values)
-    _frozen(embedding, values, squared)
+    read_only(embedding, values, squared)
     return KernelMDSResult(embedding=embedding, eigenvalues=values, squared_distances=squared)

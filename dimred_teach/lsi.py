@@ -30,6 +30,7 @@ import pandas as pd
 import scipy.sparse
 import scipy.sparse.linalg
 
+from ._results import read_only
 from ._validation import as_data_matrix_or_sparse, as_vector, check_choice, check_int, check_k, check_seed
 from .linalg import fix_signs
 
@@ -242,7 +243,7 @@ def tfidf(counts, idf=None) -> TfIdf:
     weighted = _unit_rows(scipy.sparse.csr_array(counts @ scipy.sparse.diags_array(idf)))
     weighted.eliminate_zeros()
     idf = idf + 0.0  # a fresh array, never a view of the caller's
-    idf.setflags(write=False)
+    read_only(idf)
     return TfIdf(weighted, idf)
 
 
@@ -407,9 +408,7 @@ def lsi(docs_or_matrix, k: int, *, stop_words=None, min_df: int = 1, vocabulary=
                          f"among the first {k}); choose k <= {rank}")
     term_coordinates, document_coordinates = fix_signs(Vt.T, U * s)
     total = X.multiply(X).sum() - (n * float(mean @ mean) if mean is not None else 0.0)
-    for array in (term_coordinates, document_coordinates, s, mean):
-        if array is not None:
-            array.setflags(write=False)
+    read_only(term_coordinates, document_coordinates, s, mean)
     return LSIResult(
         document_coordinates=document_coordinates,
         term_coordinates=term_coordinates,

@@ -20,6 +20,7 @@ import numpy as np
 import scipy.linalg
 from scipy.linalg import lapack
 
+from ._results import read_only
 from ._validation import as_data_matrix, as_distance_matrix, check_choice, check_int, check_k, check_seed
 from .linalg import fix_signs
 
@@ -38,12 +39,6 @@ __all__ = [
 ]
 
 STRESS_KINDS = ("strain", "kruskal", "sammon", "nonmetric")
-
-
-def _frozen(*arrays):
-    for array in arrays:
-        if isinstance(array, np.ndarray):
-            array.setflags(write=False)
 
 
 def _pairwise_squared(Z: np.ndarray) -> np.ndarray:
@@ -189,7 +184,7 @@ def classical_mds(D, k: int = 2, squared: bool = False) -> MDSResult:
     B = _double_center(D if squared else D**2)
     values, vectors = _spectrum_and_top_vectors(B, k)
     embedding = vectors * np.sqrt(np.clip(values[:k], 0.0, None))
-    _frozen(embedding, values)
+    read_only(embedding, values)
     return MDSResult(embedding=embedding, eigenvalues=values)
 
 
@@ -264,7 +259,7 @@ def procrustes(A, B, scale: bool = True) -> ProcrustesResult:
     translation = mean_a - factor * mean_b @ Q
     aligned = factor * B @ Q + translation
     residual = float(np.sum((A - aligned) ** 2))
-    _frozen(Q, translation, aligned)
+    read_only(Q, translation, aligned)
     return ProcrustesResult(Q, factor, translation, aligned, residual, float(np.sum(Ac**2)))
 
 
@@ -500,7 +495,7 @@ def metric_mds(D, k: int = 2, kind: str = "kruskal", init: str = "classical", se
 
     Z0 = _initial_configuration(D, k, init, seed)
     Z, _, history, converged = _smacof(Z0, weights, fixed_targets, max_iter, tol)
-    _frozen(Z, history)
+    read_only(Z, history)
     return SMACOFResult(Z, float(history[-1]), history, len(history) - 1, converged, D, kind)
 
 
@@ -537,6 +532,6 @@ def nonmetric_mds(D, k: int = 2, init: str = "classical", seed: int = 0,
 
     Z0 = _initial_configuration(D, k, init, seed)
     Z, targets, history, converged = _smacof(Z0, None, isotonic_targets, max_iter, tol)
-    _frozen(Z, history, targets)
+    read_only(Z, history, targets)
     final = stress(D, Z, kind="nonmetric")
     return SMACOFResult(Z, final, history, len(history) - 1, converged, targets, "nonmetric")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._results import read_only
 from ._validation import as_data_matrix, as_square_symmetric, as_vector, check_choice, check_int, check_k, check_seed
 from .linalg import fix_signs, sorted_eigh
 
@@ -29,12 +30,6 @@ __all__ = [
 ]
 
 METHODS = ("svd", "eig", "gram")
-
-
-def _frozen(*arrays):
-    for array in arrays:
-        if isinstance(array, np.ndarray):
-            array.setflags(write=False)
 
 
 def center(X) -> np.ndarray:
@@ -203,7 +198,7 @@ def pca(X, k: int | None = None, method: str = "svd", scale: bool = False) -> PC
         eigenvalues = singular_values**2 / (n - 1)
 
     ratio = eigenvalues / total_variance if total_variance > 0 else np.zeros_like(eigenvalues)
-    _frozen(components, scores, eigenvalues, singular_values, ratio, mean, column_scale)
+    read_only(components, scores, eigenvalues, singular_values, ratio, mean, column_scale)
     return PCAResult(
         components=components,
         scores=scores,
@@ -287,7 +282,7 @@ def power_iteration(A, seed: int = 0, max_iter: int = 1000, tol: float = 1e-10) 
             break
     v = fix_signs(v[:, None])[:, 0]
     changes = np.array(changes)
-    _frozen(v, changes)
+    read_only(v, changes)
     return PowerIterationResult(float(v @ A @ v), v, len(changes), converged, changes)
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._results import read_only
 from ._validation import as_data_matrix, as_vector, check_int, check_k, check_seed
 
 __all__ = [
@@ -331,8 +332,7 @@ def select_incremental_mi(X, y, k: int, beta: float = 1.0, bins: int = 10) -> In
         criteria.append(float(criterion[best]))
         penalty += redundancy[:, best]
     result = IncrementalMIResult(np.array(selected), np.array(criteria), relevance, redundancy, float(beta), bins)
-    for array in (result.selected, result.criteria, result.relevance, result.redundancy):
-        array.setflags(write=False)
+    read_only(result.selected, result.criteria, result.relevance, result.redundancy)
     return result
 
 
@@ -378,8 +378,7 @@ def fit_nearest_centroid(X, y) -> NearestCentroid:
     centroids = np.zeros((classes.size, X.shape[1]))
     np.add.at(centroids, codes, X)
     centroids /= np.bincount(codes)[:, None]
-    classes.setflags(write=False)
-    centroids.setflags(write=False)
+    read_only(classes, centroids)
     return NearestCentroid(classes, centroids)
 
 
@@ -453,6 +452,5 @@ def forward_selection(X, y, k: int, folds: int = 5, seed: int = 0) -> ForwardSel
         selected.append(candidates[best])
         accuracies.append(scores[best])
     result = ForwardSelectionResult(np.array(selected), np.array(accuracies))
-    result.selected.setflags(write=False)
-    result.accuracies.setflags(write=False)
+    read_only(result.selected, result.accuracies)
     return result
