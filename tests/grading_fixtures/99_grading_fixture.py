@@ -1,0 +1,57 @@
+# %% [markdown]
+# # Grader fixture (test only)
+# A tiny exercise set the grader's tests build and grade; it is not part of the course.
+
+# %%
+import numpy as np
+
+from dimred_teach import check
+
+X = np.random.default_rng(99).normal(size=(30, 3)) + np.array([1.0, -2.0, 3.0])
+
+# %% [markdown]
+# **Exercise 1.** The mean of each column of `X`.
+
+# %%
+means = X.mean(axis=0)  # SOLUTION
+
+# %%
+check("99.column_means", means)
+
+# %% [markdown]
+# **Exercise 2.** Any unit vector `w` in three dimensions.
+
+# %%
+# BEGIN SOLUTION
+w = np.array([3.0, 0.0, 4.0])
+w = w / np.linalg.norm(w)
+# END SOLUTION
+
+# %%
+check("99.unit_vector", w)
+
+# %% [markdown]
+# **Exercise 3.** A function centring the columns of a matrix (ValueError for 1-D input).
+
+
+# %%
+def center(X):
+    # BEGIN SOLUTION
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2:
+        raise ValueError("X must be a 2-D array")
+    return X - X.mean(axis=0)
+    # END SOLUTION
+
+
+# %% points=2
+check("99.center", center)
+
+# %% [markdown]
+# **Exercise 4.** The length of the vector of column means.
+
+# %%
+norm = float(np.linalg.norm(means))  # SOLUTION
+
+# %%
+check("99.norm_of_means", norm)
