@@ -1,0 +1,456 @@
+# %% [markdown]
+# # 07 · Probabilistic PCA
+#
+# **PCA as the maximum-likelihood fit of a Gaussian latent-variable model.**
+#
+# *Time: about 75 minutes.* *Prerequisites: notebooks 01-02 (PCA, eigendecompositions), the multivariate normal
+# density, the idea of maximum likelihood.*
+#
+# **Learning objectives.** After this notebook you can
+# 1. write down the generative model of probabilistic PCA (PPCA) and sample from it;
+# 2. derive its marginal distribution $N(\mu, WW^\top + \sigma^2 I)$ and check it on samples;
+# 3. evaluate the log-likelihood in $O(ndq)$ with Woodbury's identity and the matrix determinant lemma;
+# 4. state the closed-form maximum-likelihood estimates (WashU eq. 24-26), including which covariance (1/n) they use;
+# 5. run the EM algorithm, see its log-likelihood rise monotonically to the closed form, and explain why it can be slow;
+# 6. show that as $\sigma^2 \to 0$ PPCA becomes PCA, and read the posterior mean as a shrunk PCA projection;
+# 7. choose the latent dimension $q$ by held-out log-likelihood, on simulated data and on the crabs.
+#
+# **Notes followed.** WashU A2 notes "USL - Dimensionality Reduction", §7 *Probabilistic PCA* (eq. 21-27) and the
+# appendix §8 (affine maps of Gaussians). The notes defer the derivations to Tipping and Bishop (1999); where they
+# leave a step out, this notebook fills it in and says so.
+#
+# **Notation.** The notes write $U$ for the loadings, $r$ for the latent dimension, $\mathbf v$ for the latent
+# variable and $W$ for the matrix of eigenvectors. Here, as in Tipping and Bishop and in the library: loadings $W$
+# ($d\times q$), latent $z\in\mathbb R^q$, eigenvectors $V$. Rows are points ($X$ is $n\times d$; the notes store
+# points as columns).
+#
+# **References.** WashU A2 notes §7-8 (`seeds/002`); M. E. Tipping and C. M. Bishop, "Probabilistic principal
+# component analysis", *J. R. Statist. Soc. B* 61 (1999), eq. 29-30 and appendix A.
+
+# %%
+import numpy as np
+import matplotlib.pyplot as plt
+from scipy.stats import multivariate_normal
+
+import dimred_teach as dr
+from dimred_teach import ppca
+from dimred_teach.datasets import load_crabs
+from dimred_teach.linalg import projector, subspace_distance
+from dimred_teach.pca import pca
+from dimred_teach.plotting import score_scatter
+
+dr.setup_notebook()
+
+# %% [markdown]
+# ## 1. The generative model
+#
+# PPCA explains each $d$-dimensional point by a $q$-dimensional latent variable ($q<d$), a linear map and isotropic
+# noise (WashU eq. 21):
+#
+# $$z \sim N(0, I_q), \qquad x = W z + \mu + \varepsilon, \qquad \varepsilon \sim N(0, \sigma^2 I_d),
+#   \quad z \text{ and } \varepsilon \text{ independent}.$$
+#
+# To generate a point: draw $z$, map it to $Wz + \mu$ (a point of a $q$-dimensional affine subspace), then add noise.
+# The smallest example has $d=2$, $q=1$: the subspace is a line.
+
+# %%
+toy = ppca.PPCAModel(W=np.array([[2.0], [1.0]]), mean=np.array([1.0, -1.0]), sigma2=0.25)
+X_toy, z_toy = ppca.sample(toy, 200, seed=0, return_latent=True)
+on_line = z_toy @ toy.W.T + toy.mean
+
+fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4), gridspec_kw={"width_ratios": [1, 2]})
+left.hist(z_toy[:, 0], bins=20, color="C0", alpha=0.8)
+left.set_xlabel("latent z")
+left.set_title("1. draw z ~ N(0, 1)")
+right.plot(on_line[:, 0], on_line[:, 1], ".", color="C2", label="W z + mu (on the line)")
+right.scatter(X_toy[:, 0], X_toy[:, 1], s=12, color="C0", label="x = W z + mu + noise")
+for i in range(12):
+    right.plot([on_line[i, 0], X_toy[i, 0]], [on_line[i, 1], X_toy[i, 1]], color="C1", lw=0.8)
+right.set_aspect("equal")
+right.set_xlabel("x1")
+right.set_ylabel("x2")
+right.set_title("2. map to the line, 3. add isotropic noise")
+right.legend(loc="upper left")
+plt.show()
+
+# %% [markdown]
+# The yellow points lie exactly on the line through $\mu=(1,-1)$ in the direction $W=(2,1)$; the noise (red
+# segments for a few points) moves each one off the line by a round Gaussian step of variance $\sigma^2=0.25$ in every
+# direction. Fitting PPCA means going backwards: from the blue cloud alone, find the line and the noise level.
+
+# %% [markdown]
+# ## 2. The marginal distribution
+#
+# The notes marginalise $z$ out (eq. 22) and cite the appendix for the result. The one step they leave implicit is
+# independence. Stack $u = (z, \varepsilon)$, a Gaussian vector with covariance $\operatorname{diag}(I_q, \sigma^2
+# I_d)$ *because* $z$ and $\varepsilon$ are independent. Then $x = [W \;\; I_d]\,u + \mu$ is an affine map of a
+# Gaussian, hence Gaussian (appendix §8), with
+#
+# $$\mathbb E[x] = \mu, \qquad
+#   \operatorname{Cov}(x) = [W \;\; I_d]\begin{bmatrix} I_q & 0\\ 0 & \sigma^2 I_d\end{bmatrix}
+#   \begin{bmatrix} W^\top \\ I_d\end{bmatrix} = W W^\top + \sigma^2 I_d =: C .$$
+#
+# (Without independence a cross term $W\operatorname{Cov}(z,\varepsilon) + \operatorname{Cov}(\varepsilon, z)W^\top$
+# would appear.) We check this on 50 000 draws from a model with $d=4$, $q=2$.
+
+# %%
+model = ppca.PPCAModel(W=np.array([[2.0, 0.0], [1.0, 1.0], [0.0, 1.5], [0.5, -0.5]]),
+                       mean=np.array([1.0, 0.0, -1.0, 2.0]), sigma2=0.3)
+draws = ppca.sample(model, 50000, seed=1)
+C = model.covariance()
+print("C = W W' + sigma2 I:")
+print(C)
+print("largest |sample covariance - C|:", dr.rounded(np.abs(np.cov(draws, rowvar=False) - C).max()))
+print("largest |sample mean - mu|:     ", dr.rounded(np.abs(draws.mean(axis=0) - model.mean).max()))
+
+# %% [markdown]
+# Both differences are of the size of the sampling error ($\approx$ entries $\times\sqrt{2/n}$, here a few
+# hundredths), not a systematic gap. The structure of $C$ is worth seeing through its eigenvalues: in the
+# $d-q$ directions orthogonal to the columns of $W$ the model has only noise, so $d-q=2$ eigenvalues equal
+# $\sigma^2$ exactly; the other $q$ are the squared singular values of $W$ plus $\sigma^2$.
+
+# %%
+print("eigenvalues of C:            ", np.linalg.eigvalsh(C)[::-1])
+print("singular values of W^2 + s2: ", np.linalg.svd(model.W, compute_uv=False) ** 2 + model.sigma2)
+
+# %% [markdown]
+# ## 3. The log-likelihood without a $d\times d$ matrix
+#
+# For $n$ points the log-likelihood (WashU eq. 23) is
+#
+# $$\ell(W,\mu,\sigma^2) = -\frac n2\Big[d\log(2\pi) + \log|C| + \operatorname{tr}(C^{-1} S_\mu)\Big],\qquad
+#   S_\mu = \frac1n\sum_{i=1}^n (x_i-\mu)(x_i-\mu)^\top .$$
+#
+# Two remarks on the notes' version: the constant is $-\frac{nd}{2}\log 2\pi$ (the notes write $r$ for $d$ there; the
+# density lives in $\mathbb R^d$), and $S_\mu$ divides by $n$ and is taken about $\mu$, not about the sample mean; it
+# becomes the $1/n$ sample covariance once $\mu$ is set to its estimate.
+#
+# Forming and inverting the $d\times d$ matrix $C$ costs $O(d^3)$. The structure "low rank plus a multiple of the
+# identity" avoids it. With the small $q\times q$ matrix $M = W^\top W + \sigma^2 I_q$:
+#
+# * **Woodbury:** $C^{-1} = \sigma^{-2}\big(I_d - W M^{-1} W^\top\big)$;
+# * **determinant lemma:** $|C| = \sigma^{2d}\,|I_q + W^\top W/\sigma^2| = \sigma^{2(d-q)}\,|M|$.
+#
+# So $\operatorname{tr}(C^{-1}S_\mu) = \sigma^{-2}\big(\operatorname{tr}S_\mu - \operatorname{tr}(M^{-1}W^\top S_\mu W)\big)$,
+# and $W^\top S_\mu W = (RW)^\top (RW)/n$ with $R$ the residuals $x_i - \mu$ in rows: everything costs $O(ndq)$.
+# First the two identities:
+
+# %%
+W, s2, d, q = model.W, model.sigma2, model.d, model.q
+M = W.T @ W + s2 * np.eye(q)
+print("Woodbury holds:         ", np.allclose(np.linalg.inv(C), (np.eye(d) - W @ np.linalg.solve(M, W.T)) / s2))
+print("determinant lemma holds:", np.isclose(np.linalg.det(C), s2 ** (d - q) * np.linalg.det(M)))
+
+# %% [markdown]
+# Then the library's `log_likelihood`, built on them, against SciPy's density with the full $C$:
+
+# %%
+few = draws[:500]
+fast = ppca.log_likelihood(few, model.W, model.mean, model.sigma2)
+naive = multivariate_normal(model.mean, C).logpdf(few).sum()
+print("O(ndq) log-likelihood:", dr.rounded(fast), "| scipy with the d x d C:", dr.rounded(naive))
+assert np.isclose(fast, naive, rtol=1e-12)
+
+# %% [markdown]
+# The likelihood depends on $W$ only through $WW^\top$, so any rotation $WR$ ($R$ orthogonal) fits equally well:
+# $W$ is identified only up to a rotation. The library reports the rotation with orthogonal columns of decreasing
+# length (and the course's sign rule).
+
+# %%
+angle = 0.7
+R = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+print("same likelihood after rotating W:",
+      np.isclose(ppca.log_likelihood(few, W @ R, model.mean, s2), fast, rtol=1e-12))
+
+# %% [markdown]
+# ## 4. The closed-form maximum-likelihood estimate
+#
+# Setting the derivatives of $\ell$ to zero gives (WashU eq. 24-26), with $\lambda_1\ge\dots\ge\lambda_d$ the
+# eigenvalues and $V_q$ the top $q$ eigenvectors of the **1/n** sample covariance $S$:
+#
+# $$\hat\mu = \bar x,\qquad \hat\sigma^2 = \frac{1}{d-q}\sum_{j=q+1}^{d}\lambda_j,\qquad
+#   \hat W = V_q(\Lambda_q - \hat\sigma^2 I)^{1/2} R \;\;(R \text{ any rotation}).$$
+#
+# The notes skip the derivation; its outline (Tipping and Bishop, appendix A) is:
+# 1. $\partial\ell/\partial\mu = 0$ gives $\hat\mu = \bar x$ whatever $W$ and $\sigma^2$ are; then $S_\mu = S$.
+# 2. $\partial\ell/\partial W = n\,(C^{-1} S C^{-1} W - C^{-1} W) = 0$, i.e. $S C^{-1} W = W$. Writing
+#    $W = U A R^\top$ (an SVD, $A = \operatorname{diag}(a_j)$) and using Woodbury, $C^{-1}W = U A (A^2 + \sigma^2 I)^{-1}
+#    R^\top$, so the condition becomes $S u_j = (a_j^2 + \sigma^2) u_j$ for every $j$ with $a_j > 0$: the columns of $U$
+#    are eigenvectors of $S$ with $\lambda_j = a_j^2 + \sigma^2$, i.e. $a_j = (\lambda_j - \sigma^2)^{1/2}$ (or $a_j = 0$).
+# 3. Substituting back, $\ell$ depends on which eigenvalues were kept; it is largest when they are the $q$ largest.
+# 4. $\partial\ell/\partial\sigma^2 = 0$ then gives the average of the discarded eigenvalues: the noise variance is
+#    the variance "left over" per discarded direction.
+#
+# **The covariance normaliser.** The likelihood is a sum over the $n$ points, so $S$ divides by $n$.
+# `pca()` in this course divides by $n-1$; the library's `ppca_mle` reuses `pca()` for the eigenvectors and
+# multiplies its eigenvalues by $(n-1)/n$. We fit a model to data drawn from a known one ($d=10$, $q=3$).
+
+# %%
+truth = ppca.PPCAModel(W=np.random.default_rng(2).normal(0.0, 1.5, (10, 3)), mean=np.arange(10.0), sigma2=0.5)
+X = ppca.sample(truth, 1000, seed=3)
+n = X.shape[0]
+fit = ppca.ppca_mle(X, 3)
+eig_pca = pca(X).eigenvalues                      # 1/(n-1) covariance, all 10
+eig_mle = eig_pca * (n - 1) / n                   # 1/n covariance
+print("sigma2_MLE:", dr.rounded(fit.sigma2), "| mean of the 7 discarded 1/n eigenvalues:", dr.rounded(eig_mle[3:].mean()),
+      "| true sigma2:", truth.sigma2)
+print("distance between the fitted and the true subspace:", dr.rounded(subspace_distance(fit.W, truth.W)))
+assert np.isclose(fit.sigma2, eig_mle[3:].mean())
+
+# %% [markdown]
+# The estimate is close to the true noise variance and the fitted 3-dimensional subspace is close to the true one
+# (projector distance 0 means equal, 1 means some direction is orthogonal). With the $1/(n-1)$ eigenvalues the
+# "estimate" would be larger by the factor $n/(n-1)$: harmless at $n=1000$, not at $n=10$.
+#
+# Now the derivation's claims, checked at the fitted parameters: the stationarity condition $S C^{-1} W = W$, the
+# column lengths $\|w_j\|^2 = \lambda_j - \sigma^2$, and a consequence worth knowing, $\operatorname{tr}(C^{-1}S) = d$
+# at the maximum (the $q$ kept directions contribute $1$ each, the $d-q$ others $\lambda_j/\sigma^2$, which
+# average to $1$). It gives the maximum in closed form: $\ell_{\max} = -\frac n2[d\log 2\pi + \log|C| + d]$.
+
+# %%
+S = np.cov(X, rowvar=False, ddof=0)
+C_fit = fit.covariance()
+print("S C^-1 W = W:               ", np.allclose(S @ np.linalg.solve(C_fit, fit.W), fit.W))
+print("|w_j|^2:                    ", (fit.W**2).sum(axis=0))
+print("lambda_j - sigma2:          ", eig_mle[:3] - fit.sigma2)
+print("tr(C^-1 S):                 ", dr.rounded(np.trace(np.linalg.solve(C_fit, S))))
+closed = -n / 2 * (10 * np.log(2 * np.pi) + np.linalg.slogdet(C_fit)[1] + 10)
+print("log-likelihood, fit | formula:", dr.rounded(fit.log_likelihood), "|", dr.rounded(closed))
+
+# %% [markdown]
+# **Which normaliser, and scikit-learn's.** Plugging the $1/(n-1)$ eigenvalues into eq. 25-26 instead gives a
+# $\sigma^2$ and a $C$ that are $c = n/(n-1)$ times the maximum-likelihood ones. Using $\operatorname{tr}(C^{-1}S) = d$
+# at the maximum, such a model falls short of it by exactly $\frac{nd}{2}(\log c + 1/c - 1)$, a small positive
+# number. This is the convention of scikit-learn: `PCA(n_components=q).score(X)` is the average PPCA
+# log-likelihood at the $1/(n-1)$ parameters (`tests/test_ppca.py` checks both statements against it).
+
+# %%
+eig_q, V_q = eig_pca[:3], pca(X, 3).components
+sigma2_unbiased = eig_pca[3:].mean()
+W_unbiased = V_q * np.sqrt(eig_q - sigma2_unbiased)
+c = n / (n - 1)
+print("sigma2 with 1/(n-1) / sigma2_MLE:", dr.rounded(sigma2_unbiased / fit.sigma2), "| c =", dr.rounded(c))
+print("its log-likelihood:", dr.rounded(ppca.log_likelihood(X, W_unbiased, fit.mean, sigma2_unbiased)),
+      "| predicted:", dr.rounded(fit.log_likelihood - n * 10 / 2 * (np.log(c) + 1 / c - 1)))
+
+# %% [markdown]
+# ## 5. EM: the same maximum by iteration
+#
+# The notes name the two steps of EM and cite Tipping and Bishop's appendix B for the rest. Here it is, with
+# $\hat\mu = \bar x$ fixed and $x_c = x - \bar x$.
+#
+# * **E-step.** By Bayes' rule for Gaussians the posterior of the latent variable is
+#   $z\mid x \sim N\big(M^{-1}W^\top x_c,\; \sigma^2 M^{-1}\big)$, so
+#   $\mathbb E[z_i] = M^{-1}W^\top x_{c,i}$ and $\mathbb E[z_iz_i^\top] = \sigma^2M^{-1} + \mathbb E[z_i]\mathbb E[z_i]^\top$.
+# * **M-step.** Maximise the expected complete-data log-likelihood (eq. 27), a least-squares problem in $W$:
+#   $W_{\text{new}} = \big[\sum_i x_{c,i}\mathbb E[z_i]^\top\big]\big[\sum_i \mathbb E[z_iz_i^\top]\big]^{-1}$, and
+#   $\sigma^2_{\text{new}} = \frac{1}{nd}\sum_i\big(\|x_{c,i}\|^2 - 2\,\mathbb E[z_i]^\top W_{\text{new}}^\top x_{c,i}
+#   + \operatorname{tr}(\mathbb E[z_iz_i^\top]W_{\text{new}}^\top W_{\text{new}})\big)$.
+# * **Combined**, the sums collapse onto $S$:
+#   $W_{\text{new}} = SW(\sigma^2 I + M^{-1}W^\top SW)^{-1}$ and
+#   $\sigma^2_{\text{new}} = \frac1d\operatorname{tr}(S - SWM^{-1}W_{\text{new}}^\top)$.
+#
+# $SW = X_c^\top(X_cW)/n$ costs $O(ndq)$, which is why the notes call EM cheaper than an eigendecomposition. EM
+# never decreases the likelihood; the library records it at every iteration.
+
+# %%
+em = ppca.ppca_em(X, 3, seed=0, tol=1e-12)
+print("converged:", em.converged, "| never decreases:", bool(np.all(np.diff(em.history) >= 0)))
+print("log-likelihood, EM | closed form:", dr.rounded(em.log_likelihood), "|", dr.rounded(fit.log_likelihood))
+print("sigma2, EM | closed form:", dr.rounded(em.sigma2), "|", dr.rounded(fit.sigma2))
+print("subspace distance EM vs closed form:", dr.rounded(subspace_distance(em.W, fit.W)))
+print("largest |W_EM - W_closed| (both in canonical rotation):", dr.rounded(np.abs(em.W - fit.W).max()))
+
+# %% tags=["nbval-ignore-output"]
+print("EM updates:", em.n_iter)
+
+# %%
+assert 10 < em.n_iter < 5000
+
+# %% [markdown]
+# EM reaches the closed form: the same likelihood, noise variance, subspace and (after rotating to the canonical
+# form) the same $W$. The picture shows how.
+
+# %%
+steps = [1, 2, 3, 5, 7, 10, 15, 20]
+distances = [subspace_distance(ppca.ppca_em(X, 3, seed=0, max_iter=t).W, fit.W) for t in steps]
+gap = fit.log_likelihood - em.history
+
+fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+left.plot(em.history[:60], ".-")
+left.axhline(fit.log_likelihood, color="C1", ls="--", label="closed-form maximum")
+left.set_xlabel("EM iteration")
+left.set_ylabel("log-likelihood")
+left.set_title("log-likelihood rises monotonically")
+left.legend()
+right.semilogy(np.arange(gap.size - 1), gap[:-1], label="likelihood gap to the maximum")
+right.semilogy(steps, distances, "o", label="subspace distance to the closed form")
+right.set_xlabel("EM iteration")
+right.set_title("the subspace settles long before the scale")
+right.legend()
+plt.show()
+
+# %% [markdown]
+# The big gains come in the first few iterations, and the subspace is right (distance below $10^{-6}$) after five
+# and exact to rounding after ten. The remaining gap then shrinks by a constant factor per step: linear convergence, driven by the *lengths*
+# of the columns of $W$. A short calculation beyond the notes (one column, direction already an eigenvector,
+# $\sigma^2$ held fixed) gives the update $a \mapsto \lambda a(a^2+\sigma^2)/(\sigma^2(a^2+\sigma^2)+\lambda a^2)$ for
+# the length $a$, whose slope at the fixed point $a^2 = \lambda - \sigma^2$ is
+# $\rho = 1 - 2\sigma^2(\lambda-\sigma^2)/\lambda^2$. The likelihood gap is quadratic in the parameter error, so it
+# should shrink by $\rho^2$ per step, with the slowest column setting the pace once the faster ones have settled.
+# It does:
+
+# %%
+lam = eig_mle[:3]
+rho = 1 - 2 * fit.sigma2 * (lam - fit.sigma2) / lam**2
+increments = np.diff(em.history)
+print("predicted rate rho^2 per column:", dr.rounded(rho**2, 3))
+print("measured ratio of successive increments at iterations 100 and 280:",
+      dr.rounded(increments[100] / increments[99], 2), dr.rounded(increments[280] / increments[279], 2))
+
+# %% [markdown]
+# When the noise is small compared with the kept eigenvalues, $\rho$ is close to 1 and EM needs many steps: the
+# notes' "EM is more efficient" holds per iteration ($O(ndq)$ against $O(nd^2)$), not necessarily in total
+# (see `tests/benchmarks/bench_ppca.py`: at $d=2000$, $n=5000$, $q=5$ the closed form wins).
+#
+# ## 6. $\sigma^2 \to 0$: back to PCA
+#
+# The notes end with "for $\sigma^2\to0$ we get standard PCA". In what sense? The maximum-likelihood $W$ spans the
+# principal subspace for *every* $\sigma^2$; what changes is how a point is mapped to the subspace. The posterior
+# mean gives the reconstruction $\hat x = \mu + W\,\mathbb E[z\mid x] = \mu + P_{\sigma^2}(x-\mu)$ with the linear map
+# $P_{\sigma^2} = W M^{-1} W^\top$. Hold $\sigma^2$ fixed at smaller and smaller values (`ppca_mle(X, q, sigma2=...)`
+# maximises over $W$ for that $\sigma^2$) and compare $P_{\sigma^2}$ with the orthogonal projector $V_qV_q^\top$ of PCA.
+
+# %%
+V3 = pca(X, 3).components
+pca_projector = projector(V3)
+print(" sigma2  | subspace distance | ||P - V V'||_2 | sigma2 / lambda_3")
+for s in [1.0, 0.1, 0.01, 0.001, 0.0001]:
+    held = ppca.ppca_mle(X, 3, sigma2=s)
+    P = held.W @ np.linalg.solve(held.W.T @ held.W + s * np.eye(3), held.W.T)
+    print(f" {s:<7} | {dr.rounded(subspace_distance(held.W, V3)):<17} | "
+          f"{dr.rounded(np.linalg.norm(P - pca_projector, 2)):<14} | {dr.rounded(s / lam[2])}")
+
+# %% [markdown]
+# The fitted subspace is always the PCA subspace (distance 0), and the posterior-mean map converges to the PCA
+# projector at the rate $\sigma^2/\lambda_q$. Also $W \to V_q\Lambda_q^{1/2}$: the loadings become the PCA
+# loadings scaled by the standard deviations of the scores. In the limit, EM becomes the EM algorithm for PCA
+# of Roweis (1998).
+#
+# ## 7. The posterior mean is a shrunk PCA projection
+#
+# At the maximum-likelihood estimate $W^\top W = \Lambda_q - \sigma^2 I$, so $M = \Lambda_q$ is diagonal and
+#
+# $$\mathbb E[z\mid x] = \Lambda_q^{-1}(\Lambda_q-\sigma^2 I)^{1/2}\,V_q^\top(x-\bar x),\qquad
+#   W\,\mathbb E[z\mid x] = V_q\operatorname{diag}\Big(\frac{\lambda_j-\sigma^2}{\lambda_j}\Big)V_q^\top(x-\bar x).$$
+#
+# The latent coordinates are the PCA scores, rescaled; the reconstruction is the PCA projection pulled towards the
+# mean by the factor $(\lambda_j-\sigma^2)/\lambda_j < 1$: where a component's variance is mostly noise, the model
+# trusts it less.
+
+# %%
+scores = pca(X, 3).scores                        # (X - mean) @ V_3
+factors = np.sqrt(lam - fit.sigma2) / lam
+print("E[z|x] = factors * PCA scores:", np.allclose(ppca.posterior_mean(fit, X), scores * factors))
+print("reconstruction shrinkage (lambda_j - sigma2)/lambda_j:", (lam - fit.sigma2) / lam)
+
+# %% [markdown]
+# In two dimensions the effect is visible. We take a noisier toy model than in section 1 ($W=(1, 0.5)$,
+# $\sigma^2 = 0.5$), so that the factor is far from 1. The PCA projections (red) are where the perpendiculars from
+# the data meet the fitted line; the PPCA reconstructions (green) are the same points moved along the line towards
+# the mean (grey segments) by the factor $(\lambda_1-\sigma^2)/\lambda_1$.
+
+# %%
+noisy = ppca.PPCAModel(W=np.array([[1.0], [0.5]]), mean=np.array([1.0, -1.0]), sigma2=0.5)
+X_noisy = ppca.sample(noisy, 150, seed=5)
+noisy_fit = ppca.ppca_mle(X_noisy, 1)
+v = pca(X_noisy, 1).components
+pca_points = noisy_fit.mean + (X_noisy - noisy_fit.mean) @ v @ v.T
+ppca_points = noisy_fit.mean + ppca.posterior_mean(noisy_fit, X_noisy) @ noisy_fit.W.T
+noisy_lam = (noisy_fit.W**2).sum() + noisy_fit.sigma2
+
+fig, ax = plt.subplots(figsize=(7, 4.5))
+ax.scatter(X_noisy[:, 0], X_noisy[:, 1], s=10, color="C0", alpha=0.4, label="data")
+for a, b in zip(pca_points, ppca_points):
+    ax.plot([a[0], b[0]], [a[1], b[1]], color="grey", lw=0.6)
+ax.scatter(pca_points[:, 0], pca_points[:, 1], s=12, color="C1", label="PCA projection")
+ax.scatter(ppca_points[:, 0], ppca_points[:, 1], s=12, color="C4", label="PPCA posterior-mean reconstruction")
+ax.set_aspect("equal")
+ax.set_title(f"shrinkage factor (lambda - sigma2) / lambda = {dr.rounded(1 - noisy_fit.sigma2 / noisy_lam)}")
+ax.legend(loc="upper left")
+plt.show()
+
+# %% [markdown]
+# ## 8. Choosing $q$ by held-out log-likelihood
+#
+# A likelihood gives a principled way to choose $q$: fit on training points, evaluate the log-likelihood of points
+# the fit has not seen. The training likelihood always rises with $q$ (the models are nested); the held-out one
+# rises while the extra dimension captures structure and falls once it only fits noise. We draw new test points
+# from the same true model ($q=3$).
+
+# %%
+X_test = ppca.sample(truth, 1000, seed=4)
+qs = np.arange(1, 10)
+train_ll, test_ll = [], []
+for k in qs:
+    fitted = ppca.ppca_mle(X, int(k))
+    train_ll.append(fitted.log_likelihood / n)
+    test_ll.append(ppca.log_likelihood(X_test, fitted.W, fitted.mean, fitted.sigma2) / len(X_test))
+print("held-out log-likelihood per point:", dr.rounded(np.array(test_ll)))
+print("best q:", int(qs[np.argmax(test_ll)]))
+
+fig, ax = plt.subplots()
+ax.plot(qs, train_ll, "o-", label="training")
+ax.plot(qs, test_ll, "s-", label="held out")
+ax.set_xlabel("latent dimension q")
+ax.set_ylabel("log-likelihood per point")
+ax.legend()
+plt.show()
+
+# %% [markdown]
+# The held-out curve jumps up to $q=3$ and then flattens and dips slightly; the true dimension wins. Beyond it the
+# training curve keeps creeping up (extra parameters always help on the data they were fitted to).
+#
+# ## 9. PPCA on the crabs
+#
+# The five body measurements (mm) of the 200 Leptograpsus crabs (notebooks 01 and 03). Their covariance has one
+# huge eigenvalue (overall size) and four small ones. Which $q$ does the likelihood prefer? With only 200 crabs we
+# use 5-fold cross-validation: each crab is held out once.
+
+# %%
+crabs = load_crabs()
+Xc = crabs[["FL", "RW", "CL", "CW", "BD"]].to_numpy()
+print("eigenvalues of the 1/n covariance:", pca(Xc).eigenvalues * (len(Xc) - 1) / len(Xc))
+folds = np.array_split(np.random.default_rng(0).permutation(len(Xc)), 5)
+for k in range(1, 5):
+    total = 0.0
+    for fold in folds:
+        train = np.setdiff1d(np.arange(len(Xc)), fold)
+        fitted = ppca.ppca_mle(Xc[train], k)
+        total += ppca.log_likelihood(Xc[fold], fitted.W, fitted.mean, fitted.sigma2)
+    print(f"q = {k}: held-out log-likelihood per crab {dr.rounded(total / len(Xc))}")
+
+# %% [markdown]
+# The big step is from $q=2$ to $q=3$; $q=3$ and $q=4$ are nearly tied. PPCA assumes the discarded eigenvalues are
+# equal (isotropic noise); the crabs' small eigenvalues are not, so the likelihood keeps asking for more
+# dimensions. This is a lesson about the model, not a failure of the method: PPCA's $\sigma^2 I$ is a strong
+# assumption, and factor analysis (a diagonal noise covariance) relaxes it.
+#
+# With $q=2$ the latent posterior means are a shrunk, rescaled version of the first two PCA scores: the first
+# coordinate is overall size, the second puts the females above the males within each species (compare the biplots
+# of notebook 03).
+
+# %%
+crab_fit = ppca.ppca_mle(Xc, 2)
+print("sigma2:", dr.rounded(crab_fit.sigma2), "| column lengths^2 of W:", (crab_fit.W**2).sum(axis=0))
+groups = crabs["species"].astype(str) + "/" + crabs["sex"].astype(str)
+score_scatter(ppca.posterior_mean(crab_fit, Xc), groups=groups.to_numpy(), labels=("E[z1 | x]", "E[z2 | x]"),
+              title="crabs: PPCA posterior means, q = 2")
+plt.show()
+
+# %% [markdown]
+# **Summary.** PPCA is PCA with a likelihood: the maximum-likelihood subspace is the principal subspace, the noise
+# variance is the average discarded eigenvalue (of the $1/n$ covariance), EM reaches the same answer by cheap but
+# possibly many steps, and the posterior mean is the PCA projection shrunk towards the mean, with no shrinkage in
+# the limit $\sigma^2\to0$. The likelihood is the new tool: it compares models, picks $q$ on held-out data and
+# generates new samples.
