@@ -10,7 +10,8 @@ from ._validation import as_data_matrix, as_vector
 
 __all__ = ["use_style", "scree_plot", "score_scatter", "shepard_diagram", "procrustes_overlay", "image_grid"]
 
-PALETTE = ["#1b6ca8", "#d1495b", "#edae49", "#00798c", "#66a182", "#8d6a9f", "#2e4057", "#f28f3b"]
+PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"]
+"""The Okabe-Ito colour-blind safe palette; index 6 (black) is for annotations such as biplot arrows."""
 
 
 def use_style() -> None:
