@@ -25,9 +25,9 @@ def main(selected: list[str]) -> int:
     for name in names:
         module = importlib.import_module(f"{__package__}.{name}")
         for bench in module.benchmarks():
-            ours = best_time(bench.ours, bench.repeat)
+            ours = best_time(bench.ours, bench.repeat, bench.warmup)
             for baseline, function in bench.baselines.items():
-                theirs = best_time(function, bench.repeat)
+                theirs = best_time(function, bench.repeat, bench.warmup)
                 rows.append((bench.label, baseline, ours, theirs, ours / theirs))
             if bench.notes is not None:
                 notes.append(f"- {bench.label}: {bench.notes()}")

@@ -37,4 +37,5 @@ def benchmarks():
         },
         notes=agreement,
         repeat=1,
+        warmup=False,  # the p x p eigendecomposition alone takes minutes
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass
@@ -23,6 +23,7 @@ class Benchmark:
     notes : optional callable returning a short string shown under the table (accuracy
             agreement, peak memory, iteration counts, ...)
     repeat : timed runs per callable (the best is kept)
+    warmup : run each callable once untimed first (turn off for calls that take minutes)
     """
 
     label: str
@@ -30,12 +31,13 @@ class Benchmark:
     baselines: dict[str, Callable[[], object]]
     notes: Callable[[], str] | None = None
     repeat: int = 3
-    timings: dict[str, float] = field(default_factory=dict)
+    warmup: bool = True
 
 
-def best_time(function: Callable[[], object], repeat: int) -> float:
-    """Best wall-clock seconds of ``repeat`` runs, after one untimed warm-up run."""
-    function()
+def best_time(function: Callable[[], object], repeat: int, warmup: bool = True) -> float:
+    """Best wall-clock seconds of ``repeat`` runs, after one untimed warm-up run if asked."""
+    if warmup:
+        function()
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
