@@ -97,25 +97,15 @@ print("best possible mean squared error with k = 2:", dr.rounded(pca_loss))
 #    \frac{\partial L}{\partial W_e} = -\frac2n X_c^\top R\, W_d^\top . $$
 #
 # `autoencoder.linear_ae_gradients` computes these. A derivative must agree with a
-# central finite difference $\frac{L(W + hE_{ij}) - L(W - hE_{ij})}{2h}$ entry by entry:
+# central finite difference $\frac{L(W + hE_{ij}) - L(W - hE_{ij})}{2h}$ entry by entry
+# (`autoencoder.finite_difference_gradient`, whose error is $O(h^2)$):
 
 # %%
 Xc = X - X.mean(axis=0)
 W_e, W_d = rng.standard_normal((5, 2)), rng.standard_normal((2, 5))
 loss, grad_e, grad_d = autoencoder.linear_ae_gradients(Xc, W_e, W_d)
-
-
-def finite_difference(f, W, h=1e-6):
-    grad = np.zeros_like(W)
-    for index in np.ndindex(W.shape):
-        step = np.zeros_like(W)
-        step[index] = h
-        grad[index] = (f(W + step) - f(W - step)) / (2 * h)
-    return grad
-
-
-numeric_e = finite_difference(lambda W: autoencoder.linear_ae_gradients(Xc, W, W_d)[0], W_e)
-numeric_d = finite_difference(lambda W: autoencoder.linear_ae_gradients(Xc, W_e, W)[0], W_d)
+numeric_e = autoencoder.finite_difference_gradient(lambda W: autoencoder.linear_ae_gradients(Xc, W, W_d)[0], W_e)
+numeric_d = autoencoder.finite_difference_gradient(lambda W: autoencoder.linear_ae_gradients(Xc, W_e, W)[0], W_d)
 print(np.allclose(grad_e, numeric_e, rtol=1e-5), np.allclose(grad_d, numeric_d, rtol=1e-5))
 
 # %% [markdown]

@@ -25,15 +25,6 @@ def arc_data(seed=0, n=200):
     return 2 * np.column_stack([np.sin(angle), np.cos(angle)]) + 0.05 * rng.standard_normal((n, 2))
 
 
-def numerical_gradient(f, W, h=1e-6):
-    grad = np.zeros_like(W)
-    for index in np.ndindex(W.shape):
-        step = np.zeros_like(W)
-        step[index] = h
-        grad[index] = (f(W + step) - f(W - step)) / (2 * h)
-    return grad
-
-
 # ---------------------------------------------------------------- linear autoencoder = PCA
 
 
@@ -76,8 +67,8 @@ def test_linear_gradients_match_finite_differences(seed, k):
     encoder, decoder = rng.standard_normal((5, k)), rng.standard_normal((k, 5))
     loss, grad_encoder, grad_decoder = ae.linear_ae_gradients(X, encoder, decoder)
     assert loss == pytest.approx(np.sum((X - X @ encoder @ decoder) ** 2) / 12)
-    numeric_e = numerical_gradient(lambda W: ae.linear_ae_gradients(X, W, decoder)[0], encoder)
-    numeric_d = numerical_gradient(lambda W: ae.linear_ae_gradients(X, encoder, W)[0], decoder)
+    numeric_e = ae.finite_difference_gradient(lambda W: ae.linear_ae_gradients(X, W, decoder)[0], encoder)
+    numeric_d = ae.finite_difference_gradient(lambda W: ae.linear_ae_gradients(X, encoder, W)[0], decoder)
     np.testing.assert_allclose(grad_encoder, numeric_e, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(grad_decoder, numeric_d, rtol=1e-5, atol=1e-6)
 
@@ -113,7 +104,7 @@ def test_tanh_gradients_match_finite_differences(seed):
     params = {name: rng.standard_normal(shape) * 0.7 for name, shape in shapes.items()}
     loss, gradients = ae.tanh_ae_gradients(X, params)
     for name in shapes:
-        numeric = numerical_gradient(lambda W, name=name: ae.tanh_ae_gradients(X, {**params, name: W})[0], params[name])
+        numeric = ae.finite_difference_gradient(lambda W, name=name: ae.tanh_ae_gradients(X, {**params, name: W})[0], params[name])
         np.testing.assert_allclose(gradients[name], numeric, rtol=1e-5, atol=1e-7, err_msg=name)
 
 

@@ -5,17 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import datasets
+from ..autoencoder import finite_difference_gradient
 from . import CheckFailure, register
 from .properties import answer_array, expect, expect_close
-
-
-def _numerical_gradient(loss, W, h=1e-6):
-    grad = np.zeros_like(W)
-    for index in np.ndindex(W.shape):
-        step = np.zeros_like(W)
-        step[index] = h
-        grad[index] = (loss(W + step) - loss(W - step)) / (2 * h)
-    return grad
 
 
 @register("10.gradient_step", hint="with Z = X E and R = X - Z D: dL/dD = -(2/n) Z' R and dL/dE = -(2/n) X' R D'; "
@@ -38,9 +30,9 @@ def _gradient_step(answer, rng):
         def loss(E_, D_):
             return np.sum((X - X @ E_ @ D_) ** 2) / n
 
-        expect_close(new_E, E - lr * _numerical_gradient(lambda W: loss(W, D), E),
+        expect_close(new_E, E - lr * finite_difference_gradient(lambda W: loss(W, D), E),
                      "new_encoder = encoder - learning_rate * (finite-difference gradient of the loss)", atol=1e-5)
-        expect_close(new_D, D - lr * _numerical_gradient(lambda W: loss(E, W), D),
+        expect_close(new_D, D - lr * finite_difference_gradient(lambda W: loss(E, W), D),
                      "new_decoder = decoder - learning_rate * (finite-difference gradient of the loss)", atol=1e-5)
 
 
