@@ -49,6 +49,8 @@ def main(argv: list[str]) -> int:
         if argv[0] == "lab":
             install("")
             options = ["--no-browser", "--ip=127.0.0.1"] if headless() else []
+            if hasattr(os, "geteuid") and os.geteuid() == 0:
+                options.append("--allow-root")  # containers and cloud shells often run as root
             if options:
                 print("No screen here: JupyterLab serves on localhost; open the URL it prints below.", flush=True)
             run(BIN / "jupyter", "lab", *options, env=env)
