@@ -20,7 +20,7 @@ import numpy as np
 
 from ._results import read_only
 from ._validation import as_data_matrix, as_square_symmetric, check_choice, check_int, check_k, check_nonnegative, check_positive
-from .linalg import sorted_eigh
+from .linalg import center_rows_and_columns, sorted_eigh
 from .pca import pca
 
 __all__ = [
@@ -216,9 +216,7 @@ def center_kernel(K) -> np.ndarray:
     K[i, j] - (row mean i) - (column mean j) + (grand mean). Every row and column of the
     result sums to zero. (Applied to -D2 / 2 this is the double centring of classical MDS.)
     """
-    K = as_square_symmetric(K, name="K")
-    column_means = K.mean(axis=0)
-    centred = K - column_means[None, :] - column_means[:, None] + column_means.mean()
+    centred = center_rows_and_columns(as_square_symmetric(K, name="K"))
     return (centred + centred.T) / 2
 
 

@@ -13,7 +13,7 @@ import scipy.linalg
 
 from ._validation import as_data_matrix, as_square_symmetric, check_k
 
-__all__ = ["fix_signs", "sorted_eigh", "projector", "subspace_distance"]
+__all__ = ["fix_signs", "sorted_eigh", "center_rows_and_columns", "projector", "subspace_distance"]
 
 
 def fix_signs(vectors: np.ndarray, *companions: np.ndarray):
@@ -84,6 +84,17 @@ def sorted_eigh(A, k: int | None = None, name: str = "A"):
         values, vectors = scipy.linalg.eigh(A, subset_by_index=(m - k, m - 1))
     order = np.argsort(values)[::-1]
     return values[order], fix_signs(vectors[:, order])
+
+
+def center_rows_and_columns(A: np.ndarray) -> np.ndarray:
+    """H A H with H = I - 11'/n, for a symmetric A of shape (n, n), without forming H.
+
+    Entrywise A[i, j] - (mean of row i) - (mean of column j) + (grand mean); every row and
+    column of the result sums to zero. Classical MDS applies it to -D2/2 (giving B) and
+    kernel PCA to a kernel matrix (centring in feature space). The caller validates A.
+    """
+    means = A.mean(axis=1)  # = column means, A being symmetric
+    return A - means[:, None] - means[None, :] + means.mean()
 
 
 def projector(basis) -> np.ndarray:

@@ -22,7 +22,7 @@ from scipy.linalg import lapack
 
 from ._results import read_only
 from ._validation import as_data_matrix, as_distance_matrix, check_choice, check_int, check_k, check_seed
-from .linalg import fix_signs
+from .linalg import center_rows_and_columns, fix_signs
 
 __all__ = [
     "squared_distances",
@@ -89,13 +89,8 @@ def double_center(D2) -> np.ndarray:
 
 
 def _double_center(D2: np.ndarray) -> np.ndarray:
-    """-1/2 H D2 H for a validated symmetric D2 (row means = column means)."""
-    means = D2.mean(axis=1)
-    B = D2 - means[:, None]
-    B -= means[None, :]
-    B += means.mean()
-    B *= -0.5
-    return B
+    """-1/2 H D2 H for a validated symmetric D2."""
+    return -0.5 * center_rows_and_columns(D2)
 
 
 def _spectrum_and_top_vectors(B: np.ndarray, k: int):

@@ -6,7 +6,7 @@ import scipy.sparse
 
 from dimred_teach._validation import (as_data_matrix, as_distance_matrix, as_square_symmetric, as_vector,
                                       check_choice, check_int, check_k, check_open_unit, check_seed)
-from dimred_teach.linalg import fix_signs, projector, sorted_eigh
+from dimred_teach.linalg import center_rows_and_columns, fix_signs, projector, sorted_eigh
 
 GOOD_D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.5], [2.0, 1.5, 0.0]])
 
@@ -84,3 +84,13 @@ def test_projector_is_idempotent_and_symmetric():
     np.testing.assert_allclose(P @ P, P, atol=1e-12)
     np.testing.assert_allclose(P, P.T, atol=1e-12)
     assert np.isclose(np.trace(P), 2)
+
+
+def test_center_rows_and_columns_is_h_a_h():
+    rng = np.random.default_rng(2)
+    A = rng.standard_normal((7, 7))
+    A = A + A.T
+    H = np.eye(7) - np.ones((7, 7)) / 7
+    centred = center_rows_and_columns(A)
+    np.testing.assert_allclose(centred, H @ A @ H, atol=1e-12)
+    np.testing.assert_allclose(centred.sum(axis=0), 0, atol=1e-12)
