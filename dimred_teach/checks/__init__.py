@@ -15,17 +15,22 @@ check calls it on fresh random instances drawn from ``rng``.
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import re
 import secrets
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-__all__ = ["CheckFailure", "Check", "Verdict", "register", "get_check", "evaluate", "check"]
+__all__ = ["CheckFailure", "Check", "Verdict", "register", "get_check", "registered_ids", "evaluate", "check"]
 
 _EXERCISE_ID = re.compile(r"^(\d\d)\.[A-Za-z_][\w]*$")
+LINE_WIDTH = 88
+"""Verdict lines are wrapped on word boundaries at this width, which fits a notebook's output
+area, so the browser never breaks a word."""
 _REGISTRY: dict[str, "Check"] = {}
 
 
@@ -56,10 +61,24 @@ class Verdict:
         return "passed" if self.passed else "not yet"
 
     def line(self) -> str:
-        """One line for a student: what passed, or what is missing and a hint."""
+        """The verdict for a student: what passed, or what is missing and a hint, wrapped on
+        word boundaries at :data:`LINE_WIDTH` columns with a hanging indent."""
         if self.passed:
-            return f"[passed] {self.exercise_id}: {self.message}"
-        return f"[not yet] {self.exercise_id}: {self.message}\n  hint: {self.hint}"
+            return _wrap(f"[passed] {self.exercise_id}: {self.message}", "    ")
+        return "\n".join([_wrap(f"[not yet] {self.exercise_id}: {self.message}", "    "),
+                          _wrap(f"  hint: {self.hint}", "        ")])
+
+
+def _wrap(text: str, indent: str) -> str:
+    """``text`` wrapped at :data:`LINE_WIDTH` columns, continuation lines indented by ``indent``
+    (words are never split, however long; the message's own line breaks are kept)."""
+    return "\n".join(
+        textwrap.fill(part, width=LINE_WIDTH, subsequent_indent=indent, break_long_words=False,
+                      break_on_hyphens=False) if number == 0 else
+        textwrap.fill(part, width=LINE_WIDTH, initial_indent=indent, subsequent_indent=indent,
+                      break_long_words=False, break_on_hyphens=False)
+        for number, part in enumerate(text.split("\n"))
+    )
 
 
 def register(exercise_id: str, hint: str):
@@ -92,12 +111,22 @@ def get_check(exercise_id: str) -> Check:
         raise ValueError(f"exercise_id {exercise_id!r} is unknown; set {match.group(1)} has {known}") from None
 
 
+def registered_ids() -> list[str]:
+    """Every registered exercise id, after importing every exercise set's module."""
+    for module in pkgutil.iter_modules(__path__):
+        if re.fullmatch(r"set\d\d", module.name):
+            importlib.import_module(f"{__name__}.{module.name}")
+    return sorted(_REGISTRY)
+
+
 def evaluate(exercise_id: str, answer, seed: int | None = None) -> Verdict:
     """Check ``answer`` and return the verdict; never raises for a bad answer.
 
     ``seed`` seeds the random instances a check may draw; by default a fresh one, so a
     function is tested on instances nobody has seen before.
     """
+    from .properties import judging_precision  # properties needs CheckFailure from this module
+
     entry = get_check(exercise_id)
     rng = np.random.default_rng(secrets.randbits(64) if seed is None else seed)
 
@@ -107,7 +136,8 @@ def evaluate(exercise_id: str, answer, seed: int | None = None) -> Verdict:
     if answer is Ellipsis or answer is None:
         return verdict(False, "no answer yet (replace the ... with your code)")
     try:
-        entry.verify(answer, rng)
+        with judging_precision():
+            entry.verify(answer, rng)
     except CheckFailure as failure:
         return verdict(False, str(failure))
     except NotImplementedError:

@@ -1,14 +1,36 @@
 """Building blocks for writing checks: each raises :class:`CheckFailure` with a message a
-student can act on."""
+student can act on.
+
+Precision. An answer is judged at its own precision: :func:`answer_array` notes the
+coarsest floating-point type it sees in an answer (float32, say), and every tolerance
+(:func:`tolerance`, :func:`is_close`, :func:`expect_close`, ...) is then at least
+:data:`PRECISION_SLACK` units of that type's rounding error, relative to the scale of the
+data. A float64 answer keeps the tolerances the check asks for. :func:`evaluate` judges
+each answer in a fresh :func:`judging_precision` context.
+"""
 
 from __future__ import annotations
+
+import contextlib
+import contextvars
+import math
+import numbers
 
 import numpy as np
 
 from . import CheckFailure
 from ..linalg import subspace_distance
 
-__all__ = ["expect", "answer_array", "expect_close", "expect_same_subspace", "expect_unit_columns"]
+__all__ = ["expect", "judging_precision", "tolerance", "answer_array", "answer_number", "answer_integer",
+           "answer_pair", "is_close", "expect_close", "expect_same_subspace", "expect_unit_columns", "distinct",
+           "in_random_order"]
+
+PRECISION_SLACK = 1000.0
+"""A low-precision answer may differ from the exact value by this many units of its type's
+rounding error (float32: about 1.2e-4), relative to the scale of the data."""
+
+_resolution: contextvars.ContextVar[float] = contextvars.ContextVar("answer_resolution",
+                                                                    default=float(np.finfo(np.float64).eps))
 
 
 def expect(condition: bool, message: str) -> None:
@@ -17,41 +39,136 @@ def expect(condition: bool, message: str) -> None:
         raise CheckFailure(message)
 
 
-def answer_array(answer, what: str, shape: tuple | None = None) -> np.ndarray:
-    """The answer as a finite float array of the given shape (None entries are free)."""
+@contextlib.contextmanager
+def judging_precision():
+    """Judge one answer: tolerances start at float64 precision and coarsen to the precision
+    of whatever floating-point type the answer turns out to use."""
+    token = _resolution.set(float(np.finfo(np.float64).eps))
     try:
-        array = np.asarray(answer, dtype=float)
+        yield
+    finally:
+        _resolution.reset(token)
+
+
+def _note_precision(array: np.ndarray) -> None:
+    if np.issubdtype(array.dtype, np.inexact):
+        _resolution.set(max(_resolution.get(), float(np.finfo(array.dtype).eps)))
+
+
+def tolerance(rtol: float) -> float:
+    """The relative tolerance to use: ``rtol``, or the precision of the answer seen so far
+    (times :data:`PRECISION_SLACK`) when that is coarser."""
+    return max(rtol, PRECISION_SLACK * _resolution.get())
+
+
+def answer_array(answer, what: str, shape: tuple | None = None) -> np.ndarray:
+    """The answer (an array, list, tuple, pandas object or number) as a finite float64 array
+    of the given shape (None entries are free); notes the answer's precision."""
+    try:
+        raw = np.asarray(answer)
+        if raw.dtype == object:
+            raw = np.asarray(answer, dtype=float)
     except (TypeError, ValueError):
         raise CheckFailure(f"{what} should be an array of numbers, got {type(answer).__name__}") from None
+    if np.iscomplexobj(raw):
+        expect(bool(np.all(np.abs(raw.imag) <= 1e-12 * max(1.0, float(np.abs(raw).max(initial=0))))),
+               f"{what} has complex entries; for a symmetric matrix use np.linalg.eigh, whose results are real")
+        raw = raw.real
+    expect(raw.dtype.kind in "biuf", f"{what} should hold numbers, got {raw.dtype} entries")
+    _note_precision(raw)
+    array = raw.astype(float)
     if shape is not None:
         ok = array.ndim == len(shape) and all(s is None or s == a for s, a in zip(shape, array.shape))
-        wanted = "(" + ", ".join("any" if s is None else str(s) for s in shape) + ")"
+        wanted = "(" + ", ".join("any" if s is None else str(s) for s in shape) + (",)" if len(shape) == 1 else ")")
         expect(ok, f"{what} should have shape {wanted}, got {array.shape}")
     expect(bool(np.all(np.isfinite(array))), f"{what} contains NaN or inf")
     return array
 
 
-def expect_close(actual, expected, what: str, atol: float = 1e-8, rtol: float = 1e-6) -> None:
-    """Fail unless ``actual`` and ``expected`` agree elementwise (same shape)."""
+def answer_number(value, what: str) -> float:
+    """A single real number (Python or NumPy scalar, or an array of size 1) as a float."""
+    expect(not isinstance(value, (bool, np.bool_, str)), f"{what} should be a number, got {value!r}")
+    array = answer_array(value, what)
+    expect(array.size == 1, f"{what} should be a single number, got shape {array.shape}")
+    return float(array.reshape(()))
+
+
+def answer_integer(value, what: str) -> int:
+    """A whole number given as an integer (Python or NumPy), not a bool, float or string."""
+    expect(isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)),
+           f"{what} should be a whole number (an int), got {type(value).__name__} {value!r}")
+    return int(value)
+
+
+def answer_pair(answer, what: str, names: str) -> tuple:
+    """The two parts of an answer that should be a pair (a tuple, list or length-2 array)."""
+    is_pair = isinstance(answer, (tuple, list)) or (isinstance(answer, np.ndarray) and answer.ndim >= 1)
+    expect(is_pair and len(answer) == 2, f"{what} should return a pair {names}, got {type(answer).__name__}")
+    return answer[0], answer[1]
+
+
+def distinct(actual: float, expected: float) -> tuple[str, str]:
+    """Both numbers printed with enough significant digits to see where they differ."""
+    actual, expected = float(actual), float(expected)
+    gap = abs(actual - expected)
+    size = max(abs(actual), abs(expected))
+    digits = 4 if gap == 0 or size == 0 else int(min(17, max(4, 2 + math.ceil(-math.log10(gap / size)))))
+    return f"{actual:.{digits}g}", f"{expected:.{digits}g}"
+
+
+def _scale(expected: np.ndarray, scale: float | None) -> float:
+    if scale is not None:
+        return float(scale)
+    size = float(np.abs(expected).max(initial=0.0))
+    return size if size > 0 else 1.0
+
+
+def is_close(actual, expected, rtol: float = 1e-8, scale: float | None = None, atol: float = 0.0) -> bool:
+    """Whether ``actual`` and ``expected`` (same shape) agree within ``tolerance(rtol)`` times
+    ``scale`` (by default the largest entry of ``expected`` in absolute value), or within
+    ``atol`` if that is larger."""
+    actual, expected = np.asarray(actual, dtype=float), np.asarray(expected, dtype=float)
+    if actual.shape != expected.shape:
+        return False
+    allowed = max(atol, tolerance(rtol) * _scale(expected, scale))
+    return bool(np.all(np.abs(actual - expected) <= allowed))
+
+
+def expect_close(actual, expected, what: str, rtol: float = 1e-8, scale: float | None = None,
+                 atol: float = 0.0) -> None:
+    """Fail unless ``actual`` and ``expected`` agree elementwise (see :func:`is_close`); the
+    message shows the worst entry with enough digits to see the difference."""
     actual = np.asarray(actual, dtype=float)
     expected = np.asarray(expected, dtype=float)
     expect(actual.shape == expected.shape, f"{what}: expected shape {expected.shape}, got {actual.shape}")
-    if not np.allclose(actual, expected, atol=atol, rtol=rtol):
-        worst = float(np.max(np.abs(actual - expected)))
-        raise CheckFailure(f"{what} does not hold (largest difference {worst:.3g})")
+    if is_close(actual, expected, rtol, scale, atol):
+        return
+    gaps = np.abs(actual - expected)
+    worst = np.unravel_index(int(np.argmax(gaps)), gaps.shape)
+    yours, wanted = distinct(actual[worst], expected[worst])
+    where = f" at entry {tuple(int(i) for i in worst)}" if actual.ndim else ""
+    raise CheckFailure(f"{what} does not hold: yours is {yours}{where}, it should be {wanted} "
+                       f"(difference {float(gaps[worst]):.3g})")
 
 
-def expect_unit_columns(vectors: np.ndarray, what: str, atol: float = 1e-8) -> None:
+def expect_unit_columns(vectors: np.ndarray, what: str, rtol: float = 1e-8, atol: float = 0.0) -> None:
     """Fail unless every column has length 1."""
     norms = np.linalg.norm(np.atleast_2d(vectors.T).T, axis=0)
-    expect(bool(np.allclose(norms, 1.0, atol=atol)), f"{what} should have length 1, got lengths {np.round(norms, 4)}")
+    expect(is_close(norms, np.ones_like(norms), rtol, atol=atol),
+           f"{what} should have length 1, got length(s) {', '.join(f'{x:.6g}' for x in norms)}")
 
 
-def expect_same_subspace(actual, expected, what: str, atol: float = 1e-6) -> None:
+def expect_same_subspace(actual, expected, what: str, rtol: float = 1e-6, atol: float = 0.0) -> None:
     """Fail unless the column spaces agree (compared through their projectors, so signs,
     rotations and scaling of the basis do not matter)."""
     actual = np.atleast_2d(np.asarray(actual, dtype=float).T).T
     expected = np.atleast_2d(np.asarray(expected, dtype=float).T).T
     expect(actual.shape == expected.shape, f"{what}: expected shape {expected.shape}, got {actual.shape}")
     distance = subspace_distance(actual, expected)
-    expect(distance <= atol, f"{what} spans the wrong subspace (projector distance {distance:.3g})")
+    expect(distance <= max(atol, tolerance(rtol)), f"{what} spans the wrong subspace (projector distance {distance:.3g})")
+
+
+def in_random_order(rng: np.random.Generator, cases: list) -> list:
+    """The cases shuffled with the check's generator, so a function answer cannot learn the
+    order (or count) of the calls."""
+    return [cases[i] for i in rng.permutation(len(cases))]

@@ -1,24 +1,30 @@
 """Checks of exercise set 01, PCA from the Lagrangian.
 
-Function exercises are called on fresh random data sets; value exercises are checked
-against the crabs measurements, which the exercise notebook also uses.
+Function exercises are called on fresh random data sets, in a random order; value
+exercises are checked against the crabs measurements, which the exercise notebook also uses.
 """
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from . import register
-from .properties import answer_array, expect, expect_close, expect_unit_columns
+from .properties import (answer_array, distinct, expect, expect_close, expect_same_subspace, expect_unit_columns,
+                         in_random_order, is_close)
 
 CRAB_MEASUREMENTS = ["FL", "RW", "CL", "CW", "BD"]
 
 
+@functools.lru_cache(maxsize=1)
 def crab_matrix() -> np.ndarray:
-    """The crabs' five measurements, shape (200, 5), as the exercise notebook loads them."""
+    """The crabs' five measurements, shape (200, 5), as the exercise notebook loads them (read-only)."""
     from ..datasets import load_crabs
 
-    return load_crabs()[CRAB_MEASUREMENTS].to_numpy()
+    X = load_crabs()[CRAB_MEASUREMENTS].to_numpy(dtype=float)
+    X.setflags(write=False)
+    return X
 
 
 def random_data(rng: np.random.Generator, n: int | None = None, p: int | None = None) -> np.ndarray:
@@ -30,70 +36,118 @@ def random_data(rng: np.random.Generator, n: int | None = None, p: int | None = 
     return rng.standard_normal((n, p)) * scales @ rotation.T + rng.normal(0, 10, p)
 
 
-def _reference_covariance(X: np.ndarray) -> np.ndarray:
+def covariance(X: np.ndarray, ddof: int = 1) -> np.ndarray:
+    """The covariance Xc' Xc / (n - ddof) of the centred X."""
     Xc = X - X.mean(axis=0)
-    return Xc.T @ Xc / (X.shape[0] - 1)
+    return Xc.T @ Xc / (X.shape[0] - ddof)
+
+
+N_VERSUS_N_MINUS_1 = "(n versus n - 1: this course's sample covariance divides by n - 1, not n)"
 
 
 @register("01.sample_covariance", hint="centre the columns first, then Xc.T @ Xc / (n - 1)")
 def _sample_covariance(answer, rng):
-    for _ in range(3):
-        X = random_data(rng)
-        S = answer_array(answer(X.copy()), "sample_covariance(X)", shape=(X.shape[1], X.shape[1]))
-        expect_close(S, S.T, "sample_covariance(X) should be symmetric:", atol=1e-10)
-        expect(not np.allclose(S, X.T @ X / (X.shape[0] - 1)) or np.allclose(X.mean(axis=0), 0),
-               "sample_covariance(X) looks like X.T @ X / (n-1) without centring the columns")
-        expect(not np.allclose(S, _reference_covariance(X) * (X.shape[0] - 1) / X.shape[0]),
-               "sample_covariance(X) divides by n; this course divides by n - 1")
-        expect_close(S, _reference_covariance(X), "S = Xc' Xc / (n - 1)")
+    for X in in_random_order(rng, [random_data(rng) for _ in range(int(rng.integers(4, 7)))]):
+        n, p = X.shape
+        S = answer_array(answer(X.copy()), "sample_covariance(X)", shape=(p, p))
+        expected = covariance(X)
+        expect(not is_close(S, X.T @ X / (n - 1), 1e-6),
+               "sample_covariance(X) looks like X.T @ X / (n - 1) without centring the columns: subtract the "
+               "column means first")
+        expect(not is_close(S, covariance(X, ddof=0), 1e-6),
+               f"sample_covariance(X) divides by n {N_VERSUS_N_MINUS_1}")
+        expect_close(S, S.T, "sample_covariance(X) should be symmetric: S = S'")
+        expect_close(S, expected, f"S = Xc' Xc / (n - 1) for a data set of shape {X.shape}")
 
 
-@register("01.top_direction", hint="the eigenvector of S with the largest eigenvalue (np.linalg.eigh sorts ascending)")
+@register("01.top_direction", hint="the eigenvector of S with the largest eigenvalue (np.linalg.eigh sorts ascending "
+                                   "and returns the eigenvectors as columns)")
 def _top_direction(answer, rng):
-    S = _reference_covariance(crab_matrix())
+    S = covariance(crab_matrix())
     w = answer_array(answer, "w", shape=(5,))
     expect_unit_columns(w[:, None], "w")
     lam = float(w @ S @ w)
-    expect_close(S @ w, lam * w, "the stationarity condition S w = lambda w", atol=1e-6 * lam)
-    expect(np.isclose(lam, np.linalg.eigvalsh(S)[-1]),
-           f"w is an eigenvector, but its variance w'Sw = {lam:.4f} is not the largest eigenvalue")
+    expect_close(S @ w, lam * w, "the stationarity condition S w = lambda w (is w a COLUMN of the eigenvector "
+                                 "matrix of S?)", scale=np.linalg.eigvalsh(S)[-1])
+    largest = float(np.linalg.eigvalsh(S)[-1])
+    yours, best = distinct(lam, largest)
+    expect(is_close(lam, largest, 1e-8),
+           f"w is an eigenvector, but its variance w'Sw = {yours} is not the largest eigenvalue {best}")
 
 
 @register("01.lagrangian_gradient", hint="differentiate w'Sw - lam (w'w - 1) with respect to w")
 def _lagrangian_gradient(answer, rng):
-    for _ in range(3):
-        S = _reference_covariance(random_data(rng))
+    cases = []
+    for _ in range(int(rng.integers(4, 7))):
+        S = covariance(random_data(rng))
+        cases.append((S, rng.standard_normal(S.shape[0]), float(rng.uniform(0.5, 3.0)), False))
+    values, vectors = np.linalg.eigh(S)
+    cases.append((S, vectors[:, -1], float(values[-1]), True))
+    for S, w, lam, at_optimum in in_random_order(rng, cases):
         p = S.shape[0]
-        w, lam = rng.standard_normal(p), float(rng.uniform(0.5, 3.0))
         grad = answer_array(answer(S.copy(), w.copy(), lam), "lagrangian_gradient(S, w, lam)", shape=(p,))
-        expect_close(grad, 2 * S @ w - 2 * lam * w, "the gradient at a random (w, lam)")
-    top_value, top_vector = np.linalg.eigh(S)
-    at_optimum = answer_array(answer(S, top_vector[:, -1], float(top_value[-1])), "the gradient at the top eigenpair")
-    expect(np.allclose(at_optimum, 0, atol=1e-8), "the gradient should vanish at the top eigenpair")
+        expected = 2 * S @ w - 2 * lam * w
+        scale = float(np.abs(S).max() * np.abs(w).max() + lam * np.abs(w).max())
+        if at_optimum:
+            expect_close(grad, expected, "the gradient vanishes at the top eigenpair (w, lambda) of S:", scale=scale)
+            continue
+        expect(not is_close(grad, expected / 2, 1e-8, scale=scale),
+               "your gradient is half the right one: d/dw (w'Sw) = 2 S w and d/dw (w'w) = 2 w")
+        expect(not is_close(grad, -expected, 1e-8, scale=scale),
+               "your gradient has the wrong sign: L = w'Sw - lam (w'w - 1) gives 2 S w - 2 lam w")
+        expect_close(grad, expected, "the gradient 2 S w - 2 lam w at a random (w, lam)", scale=scale)
+
+
+def _projection_error(X: np.ndarray, U: np.ndarray) -> float:
+    Xc = X - X.mean(axis=0)
+    return float(np.sum((Xc - Xc @ U @ U.T) ** 2))
 
 
 @register("01.best_projection",
-          hint="the r directions minimising the reconstruction error are the top r eigenvectors of S")
+          hint="the r directions minimising the reconstruction error are the top r eigenvectors of S (largest "
+               "eigenvalues; np.linalg.eigh sorts them in ascending order)")
 def _best_projection(answer, rng):
-    for _ in range(3):
+    cases = []
+    for _ in range(int(rng.integers(4, 7))):
         X = random_data(rng)
+        cases.append((X, int(rng.integers(1, X.shape[1]))))
+    for X, r in in_random_order(rng, cases):
         n, p = X.shape
-        r = int(rng.integers(1, p))
-        U = answer_array(answer(X.copy(), r), "best_projection(X, r)", shape=(p, r))
-        expect_close(U.T @ U, np.eye(r), "the columns should be orthonormal: U'U = I", atol=1e-8)
-        Xc = X - X.mean(axis=0)
-        error = float(np.sum((Xc - Xc @ U @ U.T) ** 2))
-        dropped = np.sort(np.linalg.eigvalsh(_reference_covariance(X)))[: p - r].sum()
-        expect(np.isclose(error, (n - 1) * dropped, rtol=1e-8),
-               f"the reconstruction error {error:.4g} is larger than the minimum (n-1) * sum of dropped "
-               f"eigenvalues = {(n - 1) * dropped:.4g}")
+        U = answer_array(answer(X.copy(), r), f"best_projection(X, {r})", shape=(p, r))
+        expect_close(U.T @ U, np.eye(r), f"the columns of best_projection(X, {r}) should be orthonormal: U'U = I",
+                     scale=1.0)
+        values, vectors = np.linalg.eigh(covariance(X))
+        error, best = _projection_error(X, U), (n - 1) * float(values[: p - r].sum())
+        if not is_close(error, best, 1e-8):
+            uncentred = np.linalg.eigh(X.T @ X)[1][:, ::-1][:, :r]
+            expect(not is_close(U @ U.T, uncentred @ uncentred.T, 1e-6, scale=1.0),
+                   f"best_projection(X, {r}) spans the top eigenvectors of X'X: centre X first (the error is "
+                   "measured on the centred data)")
+            expect(not is_close(U @ U.T, vectors[:, :r] @ vectors[:, :r].T, 1e-6, scale=1.0),
+                   f"best_projection(X, {r}) keeps the eigenvectors of the {r} SMALLEST eigenvalues (np.linalg.eigh "
+                   "sorts them in ascending order); the reconstruction error is smallest for the largest")
+            yours, minimum = distinct(error, best)
+            expect(False, f"the reconstruction error {yours} of best_projection(X, {r}) is larger than the minimum "
+                          f"(n - 1) * (sum of the dropped eigenvalues) = {minimum}")
+        expect_same_subspace(U, vectors[:, ::-1][:, :r], f"best_projection(X, {r})")
 
 
-@register("01.score_covariance", hint="the scores are Xc @ V with all eigenvectors; their covariance is diagonal")
+@register("01.score_covariance", hint="the scores are Xc @ V with all eigenvectors; their covariance "
+                                      "Z'Z / (n - 1) is diagonal")
 def _score_covariance(answer, rng):
     X = crab_matrix()
+    n = X.shape[0]
     C = answer_array(answer, "score_covariance", shape=(5, 5))
-    expect(np.allclose(C - np.diag(np.diag(C)), 0, atol=1e-8),
-           "the covariance of the scores should be diagonal (the scores are uncorrelated)")
-    eigenvalues = np.sort(np.linalg.eigvalsh(_reference_covariance(X)))[::-1]
-    expect_close(np.diag(C), eigenvalues, "the diagonal should be the eigenvalues of S, largest first", atol=1e-8)
+    eigenvalues = np.linalg.eigvalsh(covariance(X))[::-1]
+    scale = float(eigenvalues[0])
+    uncentred = np.linalg.eigvalsh(X.T @ X / (n - 1))[::-1]
+    expect(not is_close(np.linalg.eigvalsh((C + C.T) / 2)[::-1], uncentred, 1e-6),
+           "score_covariance has the eigenvalues of X'X / (n - 1): centre X (or the scores) first")
+    expect(is_close(C - np.diag(np.diag(C)), np.zeros((5, 5)), 1e-8, scale=scale),
+           "the covariance of the scores should be diagonal (the scores on different components are "
+           "uncorrelated): scores = Xc @ V with V holding ALL the eigenvectors of S as columns")
+    diagonal = np.sort(np.diag(C))[::-1]  # any order of the components is fine
+    expect(not is_close(diagonal, eigenvalues * (n - 1) / n, 1e-6),
+           f"the diagonal holds the eigenvalues of the covariance with 1/n {N_VERSUS_N_MINUS_1}")
+    expect_close(diagonal, eigenvalues, "the diagonal should be the eigenvalues of S = Xc'Xc / (n - 1):",
+                 scale=scale)

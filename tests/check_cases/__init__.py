@@ -14,9 +14,20 @@ stateful mutant (a function counting its calls) starts anew on every seed.
 
 from __future__ import annotations
 
+import ast
+import contextlib
+import functools
+import io
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+import jupytext
+import numpy as np
+
+from dimred_teach.exercises import CHECK_CALL, SPECS_DIR, load_spec
 
 
 @dataclass(frozen=True)
@@ -35,3 +46,92 @@ class Mutant:
     name: str
     answer: Callable[[], Any]
     names: str
+
+
+# --- The solutions' own answers ---------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@functools.lru_cache(maxsize=None)
+def solution_namespace(exercise_set: str) -> dict:
+    """The names a solution notebook defines: its code cells run in order (check cells
+    skipped, printed output discarded), once per test session."""
+    notebook = jupytext.read(ROOT / "solutions" / f"{exercise_set}.py")
+    namespace: dict = {"__name__": f"solution_{exercise_set}"}
+    with contextlib.redirect_stdout(io.StringIO()):
+        for cell in notebook.cells:
+            if cell.cell_type == "code" and not CHECK_CALL.match(cell.source):
+                exec(compile(cell.source, f"solutions/{exercise_set}.py", "exec"), namespace)  # noqa: S102
+    return namespace
+
+
+def exercise_set_of(exercise_id: str) -> str:
+    """The exercise set ("01_pca_lagrangian") whose spec holds ``exercise_id``."""
+    for spec_file in sorted(SPECS_DIR.glob(f"{exercise_id[:2]}_*.json")):
+        if any(entry["exercise_id"] == exercise_id for entry in load_spec(spec_file.stem)["checks"]):
+            return spec_file.stem
+    raise KeyError(f"no exercise spec holds {exercise_id!r}")
+
+
+def solution_answer(exercise_id: str) -> Any:
+    """The answer the solution notebook hands to ``check(exercise_id, answer)``: the check
+    cell's second argument evaluated in the solution's namespace."""
+    exercise_set = exercise_set_of(exercise_id)
+    source = next(entry["source"] for entry in load_spec(exercise_set)["checks"]
+                  if entry["exercise_id"] == exercise_id)
+    call = ast.parse(source, mode="eval").body
+    return eval(compile(ast.Expression(call.args[1]), source, "eval"), solution_namespace(exercise_set))  # noqa: S307
+
+
+def solution(exercise_id: str) -> Callable[[], Any]:
+    """A builder of the solution's answer to ``exercise_id`` (for ``Variant.answer``)."""
+    return lambda: solution_answer(exercise_id)
+
+
+# --- Equivalent forms of an answer ------------------------------------------------------------
+
+def float32(value):
+    """The value as a float32 array (a float32 scalar for a number)."""
+    return np.float32(value) if np.ndim(value) == 0 else np.asarray(value, dtype=np.float32)
+
+
+def fortran(value):
+    """The same array in Fortran (column-major) order."""
+    return np.asfortranarray(value)
+
+
+def strided(value):
+    """The same values as a non-contiguous view (every other column of a wider array)."""
+    value = np.asarray(value)
+    return np.repeat(value, 2, axis=-1)[..., ::2] if value.ndim else value
+
+
+def as_list(value):
+    """The value as nested Python lists (a tuple becomes a list too)."""
+    return [as_list(v) for v in value] if isinstance(value, (tuple, list)) else np.asarray(value).tolist()
+
+
+def returning(function: Callable, transform: Callable) -> Callable:
+    """``function`` with ``transform`` applied to what it returns."""
+    return lambda *args, **kwargs: transform(function(*args, **kwargs))
+
+
+def given(function: Callable, transform: Callable) -> Callable:
+    """``function`` called with ``transform`` applied to each array argument (float inputs
+    in float32, say, so the whole computation runs at that precision)."""
+    return lambda *args: function(*(transform(a) if isinstance(a, np.ndarray) else a for a in args))
+
+
+def returning_pair_as_list(function: Callable) -> Callable:
+    """``function`` returning a list where it returned a tuple."""
+    return returning(function, list)
+
+
+def first_calls_then(right: Callable, calls: int, wrong: Callable) -> Callable[[], Callable]:
+    """A builder of a function that answers like ``right`` for its first ``calls`` calls and like
+    ``wrong`` afterwards: an answer that has learned the order or number of the check's calls."""
+    def build():
+        count = itertools.count()
+        return lambda *args: (right if next(count) < calls else wrong)(*args)
+    return build

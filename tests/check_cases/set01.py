@@ -1,0 +1,124 @@
+"""Variants and mutants of exercise set 01, PCA from the Lagrangian."""
+
+import numpy as np
+import pandas as pd
+
+from dimred_teach.checks.set01 import crab_matrix
+
+from . import Mutant, Variant, as_list, first_calls_then, float32, fortran, given, returning, solution, strided
+
+
+def centred(X):
+    return X - X.mean(axis=0)
+
+
+def crab_eigh():
+    return np.linalg.eigh(np.cov(crab_matrix(), rowvar=False))
+
+
+def crab_scores_covariance(ddof=1, centre=True, ascending=False, eig=crab_eigh):
+    X = crab_matrix()
+    vectors = eig()[1]
+    Z = (centred(X) if centre else X) @ (vectors if ascending else vectors[:, ::-1])
+    return Z.T @ Z / (len(X) - ddof)
+
+
+def cov(X):
+    return np.cov(X, rowvar=False)
+
+
+def best_projection_svd(X, r):
+    return np.linalg.svd(centred(X), full_matrices=False)[2][:r].T
+
+
+def best_projection_rotated(X, r):
+    Q = np.linalg.qr(np.random.default_rng(r).standard_normal((r, r)))[0]
+    return best_projection_svd(X, r) @ Q
+
+
+CASES = {
+    "01.sample_covariance": (
+        [
+            Variant("float32 input", lambda: given(solution("01.sample_covariance")(), float32)),
+            Variant("float32 output", lambda: returning(solution("01.sample_covariance")(), float32)),
+            Variant("nested lists", lambda: returning(solution("01.sample_covariance")(), as_list)),
+            Variant("pandas DataFrame", lambda: lambda X: pd.DataFrame(X).cov()),
+            Variant("Fortran-ordered input", lambda: given(solution("01.sample_covariance")(), fortran)),
+            Variant("moment formula",
+                    lambda: lambda X: (X.T @ X - len(X) * np.outer(X.mean(0), X.mean(0))) / (len(X) - 1)),
+        ],
+        [
+            Mutant("1/n", lambda: lambda X: centred(X).T @ centred(X) / len(X), r"n versus n - 1"),
+            Mutant("no centring", lambda: lambda X: X.T @ X / (len(X) - 1), r"without centring"),
+            Mutant("rows as variables", lambda: lambda X: np.cov(X), r"shape"),
+            Mutant("right for three calls, then the identity",
+                   first_calls_then(cov, 3, lambda X: np.eye(X.shape[1])), r"S = Xc' Xc / \(n - 1\)"),
+        ],
+    ),
+    "01.top_direction": (
+        [
+            Variant("sign flip", lambda: -solution("01.top_direction")()),
+            Variant("float32", lambda: float32(solution("01.top_direction")())),
+            Variant("list", lambda: list(solution("01.top_direction")())),
+            Variant("pandas Series", lambda: pd.Series(solution("01.top_direction")())),
+            Variant("non-contiguous view", lambda: strided(solution("01.top_direction")())),
+            Variant("SVD of the centred data", lambda: np.linalg.svd(centred(crab_matrix()))[2][0]),
+        ],
+        [
+            Mutant("smallest eigenvalue", lambda: crab_eigh()[1][:, 0], r"not the largest"),
+            Mutant("row instead of column", lambda: crab_eigh()[1][-1], r"COLUMN|length 1"),
+            Mutant("not normalised", lambda: 2 * solution("01.top_direction")(), r"length 1"),
+            Mutant("uncentred X'X", lambda: np.linalg.eigh(crab_matrix().T @ crab_matrix())[1][:, -1],
+                   r"stationarity"),
+            Mutant("two vectors", lambda: crab_eigh()[1][:, -2:], r"shape"),
+        ],
+    ),
+    "01.lagrangian_gradient": (
+        [
+            Variant("float32", lambda: given(solution("01.lagrangian_gradient")(), float32)),
+            Variant("list", lambda: returning(solution("01.lagrangian_gradient")(), list)),
+            Variant("factored", lambda: lambda S, w, lam: 2 * (S - lam * np.eye(len(w))) @ w),
+        ],
+        [
+            Mutant("half", lambda: lambda S, w, lam: S @ w - lam * w, r"half"),
+            Mutant("sign", lambda: lambda S, w, lam: 2 * lam * w - 2 * S @ w, r"wrong sign"),
+            Mutant("no multiplier term", lambda: lambda S, w, lam: 2 * S @ w, r"gradient"),
+            Mutant("right for three calls, then zero",
+                   first_calls_then(solution("01.lagrangian_gradient")(), 3, lambda S, w, lam: 0 * w),
+                   r"gradient"),
+        ],
+    ),
+    "01.best_projection": (
+        [
+            Variant("SVD", lambda: best_projection_svd),
+            Variant("rotated basis", lambda: best_projection_rotated),
+            Variant("sign flips", lambda: lambda X, r: -best_projection_svd(X, r)),
+            Variant("float32 input", lambda: given(solution("01.best_projection")(), float32)),
+            Variant("nested lists", lambda: returning(best_projection_svd, as_list)),
+        ],
+        [
+            Mutant("smallest eigenvalues", lambda: lambda X, r: np.linalg.eigh(cov(X))[1][:, :r], r"SMALLEST"),
+            Mutant("no centring", lambda: lambda X, r: np.linalg.eigh(X.T @ X)[1][:, ::-1][:, :r], r"centre"),
+            Mutant("not orthonormal", lambda: lambda X, r: 2 * best_projection_svd(X, r), r"orthonormal"),
+            Mutant("right for three calls, then the first axes",
+                   first_calls_then(best_projection_svd, 3, lambda X, r: np.eye(X.shape[1])[:, :r]),
+                   r"larger than the minimum"),
+        ],
+    ),
+    "01.score_covariance": (
+        [
+            Variant("float32", lambda: float32(solution("01.score_covariance")())),
+            Variant("ascending order", lambda: crab_scores_covariance(ascending=True)),
+            Variant("np.cov of the scores", lambda: cov(centred(crab_matrix()) @ crab_eigh()[1])),
+            Variant("pandas", lambda: pd.DataFrame(crab_matrix() @ crab_eigh()[1][:, ::-1]).cov()),
+            Variant("Fortran order", lambda: fortran(solution("01.score_covariance")())),
+        ],
+        [
+            Mutant("1/n", lambda: crab_scores_covariance(ddof=0), r"n versus n - 1"),
+            Mutant("no centring", lambda: crab_scores_covariance(centre=False), r"centre"),
+            Mutant("covariance of X", lambda: cov(crab_matrix()), r"diagonal"),
+            Mutant("eigenvalues of X'X", lambda: np.diag(np.linalg.eigvalsh(crab_matrix().T @ crab_matrix() / 199)[::-1]),
+                   r"centre"),
+        ],
+    ),
+}
