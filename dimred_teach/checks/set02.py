@@ -1,18 +1,19 @@
 """Checks of exercise set 02, eigendecomposition versus SVD. Every exercise asks for a
-function, which is called on fresh random instances."""
+function, which is called on fresh random instances in a random order."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from . import register
-from .properties import answer_array, expect, expect_close, expect_same_subspace
-from .set01 import random_data
+from .properties import (answer_array, answer_integer, answer_pair, distinct, expect, expect_close,
+                         expect_same_subspace, expect_unit_columns, in_random_order, is_close, tolerance)
+from .set01 import N_VERSUS_N_MINUS_1, covariance, random_data
 
 
 def _wide_data(rng: np.random.Generator) -> np.ndarray:
     """Fresh data with many more variables than points, shape (n, p), p >> n."""
-    n, p = int(rng.integers(8, 20)), int(rng.integers(200, 400))
+    n, p = int(rng.integers(8, 20)), int(rng.integers(100, 200))
     return rng.standard_normal((n, p)) * np.linspace(3.0, 0.2, p) + rng.normal(0, 5, p)
 
 
@@ -22,75 +23,108 @@ def _top_eigvectors(X: np.ndarray, k: int) -> np.ndarray:
     return Vt[:k].T
 
 
+def _expect_descending(values: np.ndarray, what: str) -> None:
+    rises = np.diff(values) > tolerance(1e-10) * float(np.abs(values).max(initial=1.0))
+    expect(not np.any(rises), f"{what} should be sorted largest first, got them in ascending or mixed order "
+                              "(np.linalg.eigh sorts ascending; np.linalg.svd descending)")
+
+
 @register("02.eigenvalues_from_svd", hint="lambda_j = d_j**2 / (n - 1) with d the singular values of the CENTRED data")
 def _eigenvalues_from_svd(answer, rng):
-    for _ in range(3):
-        X = random_data(rng)
+    for X in in_random_order(rng, [random_data(rng) for _ in range(int(rng.integers(4, 7)))]):
         n, p = X.shape
         values = answer_array(answer(X.copy()), "eigenvalues_from_svd(X)", shape=(p,))
-        expect(bool(np.all(np.diff(values) <= 1e-12)), "the eigenvalues should be sorted largest first")
-        Xc = X - X.mean(axis=0)
-        expected = np.sort(np.linalg.eigvalsh(Xc.T @ Xc / (n - 1)))[::-1]
-        expect_close(values, expected, "the eigenvalues of the sample covariance")
+        expected = np.linalg.eigvalsh(covariance(X))[::-1]
+        _expect_descending(values, "eigenvalues_from_svd(X)")
+        expect(not is_close(values, np.linalg.svd(X, compute_uv=False) ** 2 / (n - 1), 1e-6),
+               "eigenvalues_from_svd(X) uses the singular values of X itself: centre the columns first")
+        expect(not is_close(values, expected * (n - 1) / n, 1e-6),
+               f"eigenvalues_from_svd(X) divides by n {N_VERSUS_N_MINUS_1}")
+        expect(not is_close(values, np.sqrt(expected * (n - 1)) / (n - 1), 1e-6),
+               "eigenvalues_from_svd(X) divides the singular values by n - 1 without squaring them: "
+               "lambda_j = d_j**2 / (n - 1)")
+        expect_close(values, expected, f"the eigenvalues of the sample covariance of a data set of shape {X.shape}:")
 
 
 @register("02.components_from_gram",
           hint="eigenvectors U of G = Xc Xc' (n x n), then V = Xc' U D^-1 with D = sqrt(eigenvalues of G)")
 def _components_from_gram(answer, rng):
-    for _ in range(3):
-        X = _wide_data(rng)
-        k = int(rng.integers(1, 4))
-        V = answer_array(answer(X.copy(), k), "components_from_gram(X, k)", shape=(X.shape[1], k))
-        expect_close(V.T @ V, np.eye(k), "the components should be orthonormal: V'V = I", atol=1e-8)
-        expect_same_subspace(V, _top_eigvectors(X, k), "the k components")
+    cases = [(X, int(rng.integers(1, 4))) for X in (_wide_data(rng) for _ in range(int(rng.integers(4, 7))))]
+    for X, k in in_random_order(rng, cases):
+        V = answer_array(answer(X.copy(), k), f"components_from_gram(X, {k})", shape=(X.shape[1], k))
+        expect_close(V.T @ V, np.eye(k), f"the components should be orthonormal: V'V = I (k = {k})", scale=1.0)
+        uncentred = np.linalg.svd(X, full_matrices=False)[2][:k].T
+        expect(not is_close(V @ V.T, uncentred @ uncentred.T, 1e-6, scale=1.0),
+               "components_from_gram(X, k) spans the top singular vectors of X itself: centre the columns first")
+        expect_same_subspace(V, _top_eigvectors(X, k), f"the {k} components")
         Xc = X - X.mean(axis=0)
-        variances = np.sum((Xc @ V) ** 2, axis=0)
-        expect(bool(np.all(np.diff(variances) <= 1e-8 * variances[0])),
-               "the components should be ordered by decreasing variance")
+        _expect_descending(np.sum((Xc @ V) ** 2, axis=0), "the components, by the variance of their scores,")
 
 
-@register("02.svd_is_pca", hint="take the SVD of the centred data; the directions are the right singular vectors")
+@register("02.svd_is_pca", hint="take the SVD of the centred data; the directions are the right singular vectors, "
+                                "the scores are U D (or Xc @ V)")
 def _svd_is_pca(answer, rng):
-    for _ in range(3):
+    cases = []
+    for _ in range(int(rng.integers(4, 7))):
         X = random_data(rng)
+        cases.append((X, int(rng.integers(1, X.shape[1] + 1))))
+    for X, k in in_random_order(rng, cases):
         n, p = X.shape
-        k = int(rng.integers(1, p + 1))
-        returned = answer(X.copy(), k)
-        expect(isinstance(returned, tuple) and len(returned) == 2,
-               "pca_via_svd should return a pair (components, scores)")
-        V = answer_array(returned[0], "components", shape=(p, k))
-        Z = answer_array(returned[1], "scores", shape=(n, k))
+        components, scores = answer_pair(answer(X.copy(), k), "pca_via_svd(X, k)", "(components, scores)")
+        V = answer_array(components, f"the components of pca_via_svd(X, {k})", shape=(p, k))
+        Z = answer_array(scores, f"the scores of pca_via_svd(X, {k})", shape=(n, k))
         Xc = X - X.mean(axis=0)
-        S = Xc.T @ Xc / (n - 1)
-        lam = np.sort(np.linalg.eigvalsh(S))[::-1][:k]
-        expect_close(S @ V, V * lam, "each component is an eigenvector of S with the matching eigenvalue: S V = V Lambda",
-                     atol=1e-8 * lam[0])
-        expect_close(Z, Xc @ V, "the scores should be the centred data projected on the components")
+        S = covariance(X)
+        lam = np.linalg.eigvalsh(S)[::-1][:k]
+        expect_unit_columns(V, f"each component of pca_via_svd(X, {k})")
+        _expect_descending(np.diag(V.T @ S @ V), "the components, by their variance v'Sv,")
+        expect_close(S @ V, V * lam, "each component is an eigenvector of S with the matching eigenvalue (largest "
+                                     "first): S V = V Lambda", scale=lam[0])
+        expect(not is_close(Z, X @ V, 1e-6) or is_close(Z, Xc @ V, 1e-6),
+               "the scores are the raw data projected on the components: project the CENTRED data")
+        expect_close(Z, Xc @ V, "the scores should be the centred data projected on the components, Xc @ V "
+                                "(with the same signs as the components)")
 
 
 @register("02.power_iteration", hint="repeat v <- A v / |A v| from a random start; stop when v stops changing")
 def _power_iteration(answer, rng):
-    for _ in range(3):
+    cases = []
+    for _ in range(int(rng.integers(4, 7))):
         m = int(rng.integers(3, 8))
         Q = np.linalg.qr(rng.standard_normal((m, m)))[0]
         values = np.sort(rng.uniform(0.1, 1.0, m))[::-1]
         values[0] = values[1] / rng.uniform(0.5, 0.8)  # a clear gap
-        A = Q @ np.diag(values) @ Q.T
+        cases.append((Q @ np.diag(values) @ Q.T, Q[:, 0]))
+    for A, leading in in_random_order(rng, cases):
+        m = A.shape[0]
         v = answer_array(answer(A.copy()), "leading_eigenvector(A)", shape=(m,))
-        expect(np.isclose(np.linalg.norm(v), 1.0, atol=1e-6), f"the vector should have length 1, got {np.linalg.norm(v):.4f}")
-        cosine = abs(float(v @ Q[:, 0]))
-        expect(cosine > 1 - 1e-8, f"the vector is not the leading eigenvector (|cos angle| = {cosine:.6f})")
+        expect_unit_columns(v[:, None], "the vector")
+        cosine = abs(float(v @ leading))
+        expect(1 - cosine <= tolerance(1e-10),
+               f"leading_eigenvector(A) is not the leading eigenvector of a {m} x {m} matrix: |cos angle| = "
+               f"{cosine:.12f}; iterate until the vector stops changing (to 1e-12)")
 
 
 @register("02.smallest_k", hint="relative error of r components = (sum of eigenvalues after r) / (sum of all)")
 def _smallest_k(answer, rng):
-    for _ in range(6):
+    cases = []
+    for number in range(int(rng.integers(6, 10))):
         spectrum = np.sort(rng.exponential(1.0, int(rng.integers(4, 12))))[::-1]
-        tol = float(rng.uniform(0.02, 0.5))
-        r = answer(spectrum.copy(), tol)
-        expect(isinstance(r, (int, np.integer)), f"smallest_k should return an integer, got {type(r).__name__}")
-        r = int(r)
-        expect(1 <= r <= spectrum.size, f"r must lie between 1 and {spectrum.size}, got {r}")
-        relative = lambda k: spectrum[k:].sum() / spectrum.sum()  # noqa: E731
-        expect(relative(r) < tol, f"with r = {r} the relative error {relative(r):.3f} is not below tol = {tol:.3f}")
-        expect(r == 1 or relative(r - 1) >= tol, f"r = {r} is not the smallest: r - 1 already meets tol = {tol:.3f}")
+        relative = np.append(1 - np.cumsum(spectrum)[:-1] / spectrum.sum(), 0.0)
+        if number < 2:  # a tolerance just above one of the relative errors: the strict "below" matters
+            tol = float(relative[int(rng.integers(0, spectrum.size - 1))]) * (1 + 1e-7)
+        else:
+            tol = float(rng.uniform(0.02, 0.5))
+        cases.append((spectrum, tol))
+    for spectrum, tol in in_random_order(rng, cases):
+        call = f"smallest_k(eigenvalues, tol={tol:.10g}) for {spectrum.size} eigenvalues"
+        r = answer_integer(answer(spectrum.copy(), tol), call)
+        expect(1 <= r <= spectrum.size, f"{call}: r must lie between 1 and {spectrum.size}, got {r}")
+        error = spectrum[r:].sum() / spectrum.sum()
+        shown, limit = distinct(error, tol)
+        expect(error < tol, f"{call} = {r}: the relative error {shown} with r = {r} is not below tol = {limit}")
+        if r > 1:
+            before = spectrum[r - 1:].sum() / spectrum.sum()
+            shown, limit = distinct(before, tol)
+            expect(before >= tol, f"{call} = {r} is not the smallest: r - 1 = {r - 1} already has relative error "
+                                  f"{shown} < tol = {limit}")
