@@ -84,33 +84,35 @@ check("03.scaled_scores", scaled_scores)
 # %% [markdown]
 # ## Exercise 3 · Correlations from the angles between arrows
 #
-# (a) Compute `arrow_cosines`, the $5\times 5$ matrix of cosines of the angles between the loading arrows of the
-# **scaled** biplot ($\alpha = 1$) of the crabs, keeping all 5 components: entry $(i, j)$ is
-# $h_i^\top h_j / (\|h_i\|\,\|h_j\|)$ for rows $h_i$, $h_j$ of the loadings. Compare it with the correlation matrix
-# `np.corrcoef(X, rowvar=False)`.
+# (a) Write `arrow_cosines(X, k)`, the $p\times p$ matrix of cosines of the angles between the loading arrows of the
+# **scaled** biplot ($\alpha = 1$) of `X` keeping `k` components: entry $(i, j)$ is
+# $h_i^\top h_j / (\|h_i\|\,\|h_j\|)$ for rows $h_i$, $h_j$ of the loadings $V_k D_k$. Use `np.linalg.svd`. The check
+# calls your function on freshly simulated crabs for several values of `k`.
 
 # %%
-# BEGIN SOLUTION
-d, Vt = np.linalg.svd(X - X.mean(axis=0), full_matrices=False)[1:]
-H = Vt.T * d
-unit = H / np.linalg.norm(H, axis=1, keepdims=True)
-arrow_cosines = unit @ unit.T
-print("largest difference from the correlations:", dr.rounded(np.abs(arrow_cosines - np.corrcoef(X, rowvar=False)).max()))
-# END SOLUTION
+def arrow_cosines(X, k):
+    """Cosines (p, p) between the rows of the alpha = 1 loadings V_k D_k of the centred X."""
+    # BEGIN SOLUTION
+    d, Vt = np.linalg.svd(X - X.mean(axis=0), full_matrices=False)[1:]
+    H = Vt[:k].T * d[:k]
+    unit = H / np.linalg.norm(H, axis=1, keepdims=True)
+    return unit @ unit.T
+    # END SOLUTION
+
 
 # %% points=1
 check("03.arrow_cosines", arrow_cosines)
 
 # %% [markdown]
-# (b) A biplot shows only the first two coordinates of each arrow. Repeat the computation with the first two
-# columns of the loadings: what is the largest difference from the correlations now, and why is it not zero?
+# (b) Compare `arrow_cosines(X, 5)` for the crabs with the correlation matrix `np.corrcoef(X, rowvar=False)`. A biplot
+# shows only the first two coordinates of each arrow: what is the largest difference from the correlations with
+# `k = 2`, and why is it not zero?
 
 # %%
 # BEGIN SOLUTION
-H2 = H[:, :2]
-unit2 = H2 / np.linalg.norm(H2, axis=1, keepdims=True)
-gap2 = np.abs(unit2 @ unit2.T - np.corrcoef(X, rowvar=False)).max()
-print("largest difference in the 2-D view:", dr.rounded(gap2))
+R = np.corrcoef(X, rowvar=False)
+print("largest difference from the correlations, k = 5:", dr.rounded(np.abs(arrow_cosines(X, 5) - R).max()))
+print("largest difference in the 2-D view, k = 2:", dr.rounded(np.abs(arrow_cosines(X, 2) - R).max()))
 # END SOLUTION
 
 # %% [markdown] tags=["solution"]

@@ -11,8 +11,9 @@ import functools
 
 import numpy as np
 
-from . import CheckFailure, register
-from .properties import answer_array, expect, expect_close, expect_same_subspace
+from . import register
+from .properties import (answer_array, answer_integer, answer_pair, expect, expect_close, expect_same_subspace,
+                         in_random_order, is_close, tolerance)
 from ..datasets import CRABS_MEASUREMENTS, load_crabs, make_crabs_like
 from ..pca import pca
 
@@ -36,32 +37,34 @@ def _fresh_crabs(rng: np.random.Generator) -> np.ndarray:
     return frame[list(CRABS_MEASUREMENTS)].to_numpy(dtype=float)
 
 
-def _pair(answer, n: int, p: int, k: int, alpha: float):
-    expect(isinstance(answer, (tuple, list)) and len(answer) == 2,
-           f"biplot_factors should return a pair (scores, loadings), got {type(answer).__name__}")
-    G = answer_array(answer[0], f"the scores for alpha={alpha}, k={k}", (n, k))
-    H = answer_array(answer[1], f"the loadings for alpha={alpha}, k={k}", (p, k))
-    return G, H
+def _factors(answer, X: np.ndarray, alpha: float, k: int):
+    n, p = X.shape
+    call = f"biplot_factors(X, alpha={alpha:.3g}, k={k})"
+    scores, loadings = answer_pair(answer(X.copy(), alpha, k), call, "(scores, loadings)")
+    return answer_array(scores, f"the scores of {call}", (n, k)), answer_array(loadings, f"the loadings of {call}", (p, k))
 
 
 @register("03.biplot_factors",
           hint="centre X, take the SVD Xc = U D V', then scores = U_k D_k^(1-alpha) and loadings = V_k D_k^alpha")
 def _biplot_factors(answer, rng):
-    for alpha in (*ALPHAS, float(rng.uniform())):
-        X = _fresh_crabs(rng)
-        n, p = X.shape
+    samples = [_fresh_crabs(rng) for _ in range(2)]
+    cases = [(samples[int(rng.integers(2))], alpha, k) for alpha in (*ALPHAS, float(rng.uniform())) for k in (2, 5)]
+    for X, alpha, k in in_random_order(rng, cases):
         Xc = X - X.mean(axis=0)
         U, d, Vt = np.linalg.svd(Xc, full_matrices=False)
-        G, H = _pair(answer(X.copy(), alpha, p), n, p, p, alpha)
-        expect_close(G @ H.T, Xc, f"scores @ loadings.T = centred X (alpha={alpha:.3g}, k={p})",
-                     atol=1e-8 * np.abs(Xc).max())
-        G, H = _pair(answer(X.copy(), alpha, 2), n, p, 2, alpha)
-        expect_same_subspace(H, Vt[:2].T, f"the loadings (alpha={alpha:.3g}, k=2)")
-        expect_same_subspace(G, U[:, :2], f"the scores (alpha={alpha:.3g}, k=2)")
-        expect_close(G.T @ G, np.diag(d[:2] ** (2 - 2 * alpha)),
-                     f"scores.T @ scores = D^(2 - 2 alpha) (alpha={alpha:.3g}, k=2)", atol=1e-8, rtol=1e-6)
-        expect_close(H.T @ H, np.diag(d[:2] ** (2 * alpha)),
-                     f"loadings.T @ loadings = D^(2 alpha) (alpha={alpha:.3g}, k=2)", atol=1e-8, rtol=1e-6)
+        G, H = _factors(answer, X, alpha, k)
+        where = f"(alpha={alpha:.3g}, k={k})"
+        Uu, du, Vtu = np.linalg.svd(X, full_matrices=False)
+        expect(not is_close(G @ H.T, (Uu[:, :k] * du[:k]) @ Vtu[:k], 1e-6),
+               f"scores @ loadings.T is the rank-{k} part of X itself {where}: take the SVD of the CENTRED data")
+        expect_close(G @ H.T, (U[:, :k] * d[:k]) @ Vt[:k], f"scores @ loadings.T = U_k D_k V_k' {where} (the "
+                     "signs of a score column and its loading column must match)", scale=np.abs(Xc).max())
+        expect_same_subspace(H, Vt[:k].T, f"the loadings {where}")
+        expect_same_subspace(G, U[:, :k], f"the scores {where}")
+        expect_close(np.linalg.norm(G, axis=0), d[:k] ** (1 - alpha),
+                     f"the lengths of the score columns = d_j^(1 - alpha) {where} (is alpha on the right factor?)")
+        expect_close(np.linalg.norm(H, axis=0), d[:k] ** alpha,
+                     f"the lengths of the loading columns = d_j^alpha {where}")
 
 
 @register("03.scaled_scores",
@@ -71,39 +74,48 @@ def _scaled_scores(answer, rng):
     n, p = X.shape
     Xc = X - X.mean(axis=0)
     Z = answer_array(answer, "scaled_scores", (n, p))
-    expect(np.allclose(Z.mean(axis=0), 0.0, atol=1e-10),
+    expect(is_close(Z.mean(axis=0), np.zeros(p), 1e-10, scale=np.abs(Z).max()),
            "each column of scaled_scores should have mean 0 (scores of centred data)")
-    expect_close(np.cov(Z, rowvar=False), np.eye(p) / (n - 1),
-                 "the covariance of scaled_scores = I / (n - 1)", atol=1e-10)
-    expect_close(Z @ (Z.T @ Xc), Xc, "scaled_scores spans the columns of the centred data",
-                 atol=1e-8 * np.abs(Xc).max())
+    covariance = np.cov(Z, rowvar=False)
+    expect(not is_close(covariance, np.eye(p), 1e-6),
+           "the covariance of scaled_scores is I: those are standardised scores, sqrt(n - 1) U; the alpha = 1 "
+           "scores are U itself, with covariance I / (n - 1)")
+    expect_close(covariance, np.eye(p) / (n - 1), "the covariance of scaled_scores = I / (n - 1)")
+    expect_close(Z @ (Z.T @ Xc), Xc, "scaled_scores spans the columns of the centred data", scale=np.abs(Xc).max())
     loadings = Xc.T @ Z  # = V D when Z = U
     gram = loadings.T @ loadings
-    expect(np.allclose(gram, np.diag(np.diag(gram)), atol=1e-6 * gram.max()),
+    expect(is_close(gram, np.diag(np.diag(gram)), 1e-6),
            "each column of scaled_scores should be a left singular vector of the centred data "
            "(Xc.T @ scaled_scores should have orthogonal columns)")
     norms = np.sqrt(np.diag(gram))
-    expect(bool(np.all(np.diff(norms) <= 1e-9 * norms[0])),
-           "the columns of scaled_scores should be ordered by decreasing singular value")
+    expect(not np.any(np.diff(norms) > tolerance(1e-9) * norms[0]),
+           "the columns of scaled_scores should be ordered by decreasing singular value (largest first)")
+
+
+def _reference_cosines(X: np.ndarray, k: int) -> np.ndarray:
+    d, Vt = np.linalg.svd(X - X.mean(axis=0), full_matrices=False)[1:]
+    H = Vt[:k].T * d[:k]
+    unit = H / np.linalg.norm(H, axis=1, keepdims=True)
+    return unit @ unit.T
 
 
 @register("03.arrow_cosines",
-          hint="alpha = 1, k = 5: normalise each loading row to length 1, then take all dot products")
+          hint="alpha = 1: loadings H = V_k D_k; normalise each row of H to length 1, then take all dot products")
 def _arrow_cosines(answer, rng):
-    X, _ = _crabs()
-    p = X.shape[1]
-    C = answer_array(answer, "arrow_cosines", (p, p))
-    expect_close(np.diag(C), np.ones(p), "the cosine of the angle between an arrow and itself is 1, so the diagonal",
-                 atol=1e-8)
-    expect_close(C, C.T, "arrow_cosines should be symmetric; the symmetry", atol=1e-10)
-    correlation = np.corrcoef(X, rowvar=False)
-    if not np.allclose(C, correlation, atol=1e-8):
-        worst = float(np.abs(C - correlation).max())
-        raise CheckFailure(
-            f"arrow_cosines differs from the correlation matrix of the measurements by up to {worst:.3g}; "
-            "with alpha = 1 and all 5 components the cosines are exactly the correlations "
-            "(with only 2 components they are an approximation)"
-        )
+    samples = [_fresh_crabs(rng) for _ in range(2)]
+    cases = [(samples[int(rng.integers(2))], k) for k in (1, 2, 2, 3, 4, 5)]
+    for X, k in in_random_order(rng, cases):
+        p = X.shape[1]
+        call = f"arrow_cosines(X, k={k})"
+        C = answer_array(answer(X.copy(), k), call, (p, p))
+        expect_close(np.diag(C), np.ones(p), f"the cosine of the angle between an arrow and itself is 1, so the "
+                                             f"diagonal of {call} (did you normalise the arrows to length 1?)")
+        expect_close(C, C.T, f"{call} should be symmetric; the symmetry")
+        expect(k == p or not is_close(C, np.corrcoef(X, rowvar=False), 1e-6),
+               f"{call} is the correlation matrix of the measurements: that is what the arrows give with all "
+               f"{p} components, but with k = {k} the cosines of the k-dimensional arrows differ; compute them")
+        expect_close(C, _reference_cosines(X, k), f"{call}: the cosines between the rows of the alpha = 1 "
+                                                  "loadings V_k D_k", scale=1.0)
 
 
 def _reference_separation(scores: np.ndarray, labels: np.ndarray) -> np.ndarray:
@@ -113,19 +125,37 @@ def _reference_separation(scores: np.ndarray, labels: np.ndarray) -> np.ndarray:
     return np.abs(a.mean(axis=0) - b.mean(axis=0)) / np.sqrt(pooled)
 
 
+LABEL_PAIRS = (("B", "O"), ("orange", "blue"), (0, 1), (3, -7), (2.5, 10.0))
+"""Label values the separation check draws from: the exercise allows any two distinct values."""
+
+
 @register("03.species_separation",
           hint="per column: |mean of one species - mean of the other| / pooled standard deviation, "
                "pooled variance = ((n1 - 1) s1^2 + (n2 - 1) s2^2) / (n1 + n2 - 2)")
 def _species_separation(answer, rng):
-    for _ in range(3):
+    cases = []
+    for _ in range(int(rng.integers(4, 7))):
         n, k = int(rng.integers(20, 60)), int(rng.integers(2, 6))
-        labels = rng.permutation(np.array(["B"] * (n // 2) + ["O"] * (n - n // 2)))
+        first, second = LABEL_PAIRS[int(rng.integers(len(LABEL_PAIRS)))]
+        n_first = int(rng.integers(5, n - 5))
+        labels = rng.permutation(np.array([first] * n_first + [second] * (n - n_first)))
         shift = rng.normal(scale=3.0, size=k)
-        scores = rng.normal(scale=rng.uniform(0.5, 4.0, size=k), size=(n, k)) + np.outer(labels == "O", shift)
-        result = answer_array(answer(scores.copy(), labels.copy()), "species_separation(scores, species)", (k,))
-        expect(bool(np.all(result >= 0)), "the separation is a size: it should never be negative (take |...|)")
+        scores = rng.normal(scale=rng.uniform(0.5, 4.0, size=k), size=(n, k)) + np.outer(labels == second, shift)
+        cases.append((scores, labels))
+    for scores, labels in in_random_order(rng, cases):
+        groups = ", ".join(repr(v) for v in dict.fromkeys(labels.tolist()))
+        call = f"species_separation(scores, species) with labels {groups} and {len(labels)} rows"
+        result = answer_array(answer(scores.copy(), labels.copy()), call, (scores.shape[1],))
+        expect(bool(np.all(result >= 0)), f"{call}: the separation is a size: it should never be negative "
+                                          "(take |...|)")
+        first = labels == labels[0]
+        a, b = scores[first], scores[~first]
+        biased = np.abs(a.mean(axis=0) - b.mean(axis=0)) / np.sqrt((a.var(axis=0) * len(a) + b.var(axis=0) * len(b))
+                                                                   / len(scores))
+        expect(not is_close(result, biased, 1e-6),
+               f"{call}: the pooled variance uses the groups' sample variances (divide by n - 1) and n1 + n2 - 2")
         expect_close(result, _reference_separation(scores, labels),
-                     "separation = |difference of the species means| / pooled within-species sd", atol=1e-8)
+                     f"{call}: separation = |difference of the group means| / pooled within-group sd")
 
 
 @register("03.species_component",
@@ -133,11 +163,12 @@ def _species_separation(answer, rng):
                "separation of every component")
 def _species_component(answer, rng):
     X, species = _crabs()
-    expect(isinstance(answer, (int, np.integer)) and not isinstance(answer, bool),
-           f"species_pc should be a whole number (1 for PC1, 2 for PC2, ...), got {answer!r}")
+    answer = answer_integer(answer, "species_pc")
+    expect(answer != 0, "species_pc = 0: count the components from 1 (PC1 is component 1)")
     expect(1 <= answer <= X.shape[1], f"species_pc should be between 1 and {X.shape[1]}, got {answer}")
     separation = _reference_separation(pca(X, scale=True).scores, species)
     best = int(np.argmax(separation)) + 1
+    expect(answer != best - 1, f"species_pc = {answer}: count the components from 1 (PC1 is component 1)")
     expect(answer == best,
-           f"PC{answer} separates the species by {separation[answer - 1]:.2f} pooled standard deviations, "
+           f"PC{answer} separates the species by {separation[answer - 1]:.3f} pooled standard deviations, "
            f"but another component does much better (count from 1: PC1 is component 1)")

@@ -118,9 +118,10 @@ def returning(function: Callable, transform: Callable) -> Callable:
 
 
 def given(function: Callable, transform: Callable) -> Callable:
-    """``function`` called with ``transform`` applied to each array argument (float inputs
-    in float32, say, so the whole computation runs at that precision)."""
-    return lambda *args: function(*(transform(a) if isinstance(a, np.ndarray) else a for a in args))
+    """``function`` called with ``transform`` applied to each floating-point array argument
+    (float32 inputs, say, so the whole computation runs at that precision)."""
+    return lambda *args: function(*(transform(a) if isinstance(a, np.ndarray) and a.dtype.kind == "f" else a
+                                    for a in args))
 
 
 def returning_pair_as_list(function: Callable) -> Callable:

@@ -1,0 +1,151 @@
+"""Variants and mutants of exercise set 03, biplots on the crabs data."""
+
+import numpy as np
+import pandas as pd
+
+from dimred_teach.checks.set03 import _crabs
+
+from . import Mutant, Variant, as_list, first_calls_then, float32, fortran, given, returning, solution, strided
+
+
+def centred(X):
+    return X - X.mean(axis=0)
+
+
+def factors(X, alpha, k, centre=True):
+    U, d, Vt = np.linalg.svd(centred(X) if centre else X, full_matrices=False)
+    return U[:, :k] * d[:k] ** (1 - alpha), Vt[:k].T * d[:k] ** alpha
+
+
+def factors_eigh(X, alpha, k):
+    values, V = np.linalg.eigh(centred(X).T @ centred(X))
+    V = V[:, ::-1][:, :k]
+    d = np.sqrt(values[::-1][:k])
+    return centred(X) @ V / d * d ** (1 - alpha), V * d**alpha
+
+
+def flipped_factors(X, alpha, k):
+    G, H = factors(X, alpha, k)
+    signs = np.where(np.arange(k) % 2, -1.0, 1.0)
+    return G * signs, H * signs
+
+
+def inconsistent_factors(X, alpha, k):
+    G, H = factors(X, alpha, k)
+    return G, H * np.where(np.arange(k) == 1, -1.0, 1.0)
+
+
+def crab_U():
+    X, _ = _crabs()
+    return np.linalg.svd(centred(X), full_matrices=False)[0]
+
+
+def cosines(X, k, alpha=1.0, normalise=True):
+    d, Vt = np.linalg.svd(centred(X), full_matrices=False)[1:]
+    H = Vt[:k].T * d[:k] ** alpha
+    if normalise:
+        H = H / np.linalg.norm(H, axis=1, keepdims=True)
+    return H @ H.T
+
+
+def separation(scores, species):
+    species = np.asarray(species)
+    a, b = scores[species == species[0]], scores[species != species[0]]
+    pooled = ((len(a) - 1) * a.var(axis=0, ddof=1) + (len(b) - 1) * b.var(axis=0, ddof=1)) / (len(scores) - 2)
+    return np.abs(a.mean(axis=0) - b.mean(axis=0)) / np.sqrt(pooled)
+
+
+def separation_signed(scores, species):
+    return separation(scores, species) * np.sign(scores[species == species[0]].mean(0) - scores.mean(0))
+
+
+def separation_biased(scores, species):
+    a, b = scores[species == species[0]], scores[species != species[0]]
+    return np.abs(a.mean(0) - b.mean(0)) / np.sqrt((a.var(0) * len(a) + b.var(0) * len(b)) / len(scores))
+
+
+def separation_fixed_labels(scores, species):  # assumes the labels are "B" and "O"
+    a, b = scores[species == "B"], scores[species == "O"]
+    pooled = ((len(a) - 1) * a.var(axis=0, ddof=1) + (len(b) - 1) * b.var(axis=0, ddof=1)) / (len(scores) - 2)
+    return np.abs(a.mean(axis=0) - b.mean(axis=0)) / np.sqrt(pooled)
+
+
+CASES = {
+    "03.biplot_factors": (
+        [
+            Variant("list pair", lambda: returning(solution("03.biplot_factors")(), list)),
+            Variant("consistent sign flips", lambda: flipped_factors),
+            Variant("eigh of Xc'Xc", lambda: factors_eigh),
+            Variant("float32 input", lambda: given(solution("03.biplot_factors")(), float32)),
+            Variant("Fortran output", lambda: returning(factors, lambda pair: tuple(map(fortran, pair)))),
+        ],
+        [
+            Mutant("inconsistent signs", lambda: inconsistent_factors, r"signs"),
+            Mutant("no centring", lambda: lambda X, a, k: factors(X, a, k, centre=False), r"CENTRED"),
+            Mutant("alpha on the wrong factor", lambda: lambda X, a, k: factors(X, 1 - a, k), r"alpha"),
+            Mutant("right for three calls, then alpha = 0",
+                   first_calls_then(factors, 3, lambda X, a, k: factors(X, 0.0, k)), r"lengths"),
+        ],
+    ),
+    "03.scaled_scores": (
+        [
+            Variant("sign flips", lambda: crab_U() * np.array([1, -1, 1, -1, -1])),
+            Variant("float32", lambda: float32(solution("03.scaled_scores")())),
+            Variant("Fortran order", lambda: fortran(crab_U())),
+            Variant("non-contiguous view", lambda: strided(crab_U())),
+            Variant("Xc V D^-1", lambda: (lambda X: centred(X) @ np.linalg.svd(centred(X))[2].T
+                                          / np.linalg.svd(centred(X), compute_uv=False))(_crabs()[0])),
+            Variant("pandas DataFrame", lambda: pd.DataFrame(crab_U())),
+        ],
+        [
+            Mutant("standardised scores", lambda: crab_U() * np.sqrt(199), r"standardised"),
+            Mutant("alpha = 0 scores", lambda: factors(_crabs()[0], 0.0, 5)[0], r"I / \(n - 1\)"),
+            Mutant("not centred", lambda: np.linalg.svd(_crabs()[0], full_matrices=False)[0], r"mean 0"),
+            Mutant("ascending order", lambda: crab_U()[:, ::-1], r"largest first"),
+            Mutant("rotated", lambda: crab_U() @ np.linalg.qr(np.random.default_rng(0).standard_normal((5, 5)))[0],
+                   r"left singular vector"),
+        ],
+    ),
+    "03.arrow_cosines": (
+        [
+            Variant("float32 input", lambda: given(solution("03.arrow_cosines")(), float32)),
+            Variant("nested lists", lambda: returning(cosines, as_list)),
+            Variant("cosine of the normalised Gram", lambda: lambda X, k: (lambda G: G / np.sqrt(np.outer(
+                np.diag(G), np.diag(G))))(cosines(X, k, normalise=False))),
+        ],
+        [
+            Mutant("np.corrcoef", lambda: lambda X, k: np.corrcoef(X, rowvar=False), r"correlation matrix"),
+            Mutant("not normalised", lambda: lambda X, k: cosines(X, k, normalise=False), r"normalise"),
+            Mutant("alpha = 0 loadings", lambda: lambda X, k: cosines(X, k, alpha=0.0, normalise=False),
+                   r"diagonal|V_k D_k"),
+            Mutant("right for three calls, then the correlations",
+                   first_calls_then(cosines, 3, lambda X, k: np.corrcoef(X, rowvar=False)), r"correlation"),
+        ],
+    ),
+    "03.species_separation": (
+        [
+            Variant("float32 input", lambda: given(solution("03.species_separation")(), float32)),
+            Variant("list labels", lambda: lambda s, g: solution("03.species_separation")()(s, list(g))),
+            Variant("pandas", lambda: lambda s, g: separation(pd.DataFrame(s).to_numpy(), pd.Series(g).to_numpy())),
+            Variant("list output", lambda: returning(separation, list)),
+        ],
+        [
+            Mutant("signed", lambda: separation_signed, r"negative"),
+            Mutant("population variances", lambda: separation_biased, r"n - 1"),
+            Mutant("labels B and O assumed", lambda: separation_fixed_labels, r"labels|NaN"),
+            Mutant("right for three calls, then ones",
+                   first_calls_then(separation, 3, lambda s, g: np.ones(s.shape[1])), r"separation"),
+        ],
+    ),
+    "03.species_component": (
+        [
+            Variant("numpy integer", lambda: np.int64(solution("03.species_component")())),
+        ],
+        [
+            Mutant("zero-based", lambda: solution("03.species_component")() - 1, r"count"),
+            Mutant("largest variance", lambda: 1, r"another component"),
+            Mutant("float", lambda: 3.0, r"whole number"),
+            Mutant("string", lambda: "PC3", r"whole number"),
+        ],
+    ),
+}
