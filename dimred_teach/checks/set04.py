@@ -12,8 +12,8 @@ import functools
 
 import numpy as np
 
-from . import CheckFailure, register
-from .properties import answer_array, expect, expect_close
+from . import register
+from .properties import (answer_array, distinct, expect, expect_close, in_random_order, is_close, tolerance)
 from ..datasets import load_eurodist
 from ..mds import double_center, procrustes, squared_distances
 
@@ -44,6 +44,12 @@ def _orthogonal(rng: np.random.Generator, p: int) -> np.ndarray:
     return Q * np.sign(np.diag(R))
 
 
+def _as_multiple(B: np.ndarray, reference: np.ndarray) -> float | None:
+    """The factor c with B = c * reference, when there is one (else None)."""
+    c = float(np.sum(B * reference) / np.sum(reference * reference))
+    return c if is_close(B, c * reference, 1e-6) else None
+
+
 @register("04.recover_b",
           hint="B = -1/2 H D2 H with H = I - 11'/n: subtract row and column means of D2, add back the grand mean, "
                "multiply by -1/2")
@@ -51,64 +57,90 @@ def _recover_b(answer, rng):
     D2 = squared_distances(recover_b_points())
     n = D2.shape[0]
     B = answer_array(answer, "B", (n, n))
-    scale = np.abs(D2).max()
-    expect_close(B, B.T, "B should be symmetric: B = B'", atol=1e-9 * scale)
+    reference = double_center(D2)
+    factor = _as_multiple(B, reference)
+    if factor is not None:
+        expect(np.isclose(factor, 1.0, rtol=1e-3),
+               f"B is {factor:.4g} times the right matrix: B = -1/2 H D2 H (mind the factor -1/2)")
+    expect_close(B, B.T, "B should be symmetric: B = B' (centre both the rows and the columns of D2)")
     row_sums = B.sum(axis=1)
-    expect(np.allclose(row_sums, 0.0, atol=1e-9 * scale),
+    expect(is_close(row_sums, np.zeros(n), 1e-9, scale=np.abs(D2).max()),
            f"B 1 should be 0 (each row of B sums to zero, the points are centred); the largest row sum is "
-           f"{np.abs(row_sums).max():.3g}")
+           f"{np.abs(row_sums).max():.6g}")
     diagonal = np.diag(B)
     expect_close(diagonal[:, None] + diagonal[None, :] - 2 * B, D2,
-                 "diag(B) 1' + 1 diag(B)' - 2 B = D2 (B must reproduce the squared distances)", atol=1e-9 * scale)
+                 "diag(B) 1' + 1 diag(B)' - 2 B = D2 (B must reproduce the squared distances)")
+
+
+def _expect_same_configuration(X: np.ndarray, Z: np.ndarray, call: str) -> None:
+    fit = procrustes(X, Z, scale=False)
+    expect(fit.relative_residual <= tolerance(1e-8),
+           f"with k = p the result of {call} should be the {X.shape[0]} points themselves up to rotation, reflection "
+           f"and translation; after the best rigid alignment the relative residual is {fit.relative_residual:.3g}")
 
 
 @register("04.classical_mds",
           hint="square D, double-centre it, take the k LARGEST eigenpairs of B (eigh sorts ascending) and scale each "
                "eigenvector by the square root of its eigenvalue")
 def _classical_mds(answer, rng):
-    for p in (2, 3, 4):
+    cases = [(p, p) for p in (2, 3, 4)] + [(4, 2), (3, 1)]
+    for p, k in in_random_order(rng, cases):
         X = _cloud(rng, p)
         n = X.shape[0]
         D = np.sqrt(squared_distances(X))
-        Z = answer_array(answer(D.copy(), p), f"my_classical_mds(D, k={p}) for {n} points in R^{p}", (n, p))
-        expect(bool(np.any(np.abs(Z - Z.mean(axis=0)) > 1e-12 * np.abs(X).max())),
-               f"my_classical_mds(D, k={p}) puts all {n} points at the same place: did you keep the smallest "
-               "eigenvalues (zero) instead of the largest? np.linalg.eigh sorts them in ascending order")
-        fit = procrustes(X, Z, scale=False)
-        expect(fit.relative_residual < 1e-8,
-               f"with k = p = {p} the embedding should be the {n} points themselves up to rotation, reflection "
-               f"and translation; after the best rigid alignment the relative residual is {fit.relative_residual:.3g}")
-    X = _cloud(rng, 4)
-    n = X.shape[0]
-    D = np.sqrt(squared_distances(X))
-    B = double_center(D**2)
-    values = np.linalg.eigvalsh(B)[::-1]
-    Z = answer_array(answer(D.copy(), 2), f"my_classical_mds(D, k=2) for {n} points in R^4", (n, 2))
-    Zc = Z - Z.mean(axis=0)
-    strain = float(np.sum((B - Zc @ Zc.T) ** 2))
-    best = float(np.sum(values[2:] ** 2))
-    expect(strain <= best * (1 + 1e-6) + 1e-9 * float(np.sum(values**2)),
-           f"with k = 2 < p = 4 the embedding should be the best 2-dimensional view: ||B - Z Z'||^2 should be "
-           f"{best:.6g} (the squared dropped eigenvalues), got {strain:.6g}")
+        call = f"my_classical_mds(D, k={k}) for {n} points in R^{p}"
+        Z = answer_array(answer(D.copy(), k), call, (n, k))
+        spread = float(np.abs(X - X.mean(axis=0)).max())
+        expect(bool(np.any(np.abs(Z - Z.mean(axis=0)) > tolerance(1e-6) * spread)),
+               f"{call} puts all {n} points at the same place: did you keep the smallest eigenvalues (zero) instead "
+               "of the largest? np.linalg.eigh sorts them in ascending order")
+        B = double_center(D**2)
+        values, vectors = np.linalg.eigh(B)
+        values, vectors = values[::-1][:k], vectors[:, ::-1][:, :k]
+        expect(not is_close(np.linalg.norm(Z, axis=0), np.ones(k), 1e-6),
+               f"the columns of {call} have length 1: scale each eigenvector by the square root of its eigenvalue")
+        unsquared = np.linalg.eigvalsh(double_center(D))[::-1][:k]
+        expect(not is_close(np.sort(np.sum((Z - Z.mean(axis=0)) ** 2, axis=0))[::-1], unsquared, 1e-6),
+               f"{call} double-centres D itself: B = -1/2 H D2 H needs the SQUARED distances")
+        if k == p:
+            _expect_same_configuration(X, Z, call)
+            continue
+        Zc = Z - Z.mean(axis=0)
+        strain = float(np.sum((B - Zc @ Zc.T) ** 2))
+        all_values = np.linalg.eigvalsh(B)
+        best = float(np.sum(all_values**2) - np.sum(values**2))
+        shown, minimum = distinct(strain, best)
+        expect(strain <= best + tolerance(1e-8) * float(np.sum(all_values**2)),
+               f"with k = {k} < p = {p}, {call} should be the best {k}-dimensional view (the {k} LARGEST eigenpairs): "
+               f"||B - Z Z'||^2 should be {minimum} (the squared dropped eigenvalues), got {shown}")
 
 
 @register("04.align", hint="centre A and B, take the SVD of B_c' A_c = U S V', rotate by Q = U V', then shift the "
                            "centre of B onto the centre of A")
 def _align(answer, rng):
-    for p, noise in ((2, 0.0), (3, 0.0), (3, 0.3)):
+    cases = [(2, 0.0, True), (3, 0.0, False), (3, 0.0, True), (3, 0.3, bool(rng.integers(2)))]
+    cases += [(int(rng.integers(2, 5)), float(rng.choice([0.0, 0.3])), bool(rng.integers(2)))
+              for _ in range(int(rng.integers(1, 3)))]
+    for p, noise, reflection in in_random_order(rng, cases):
         A = _cloud(rng, p)
         n = A.shape[0]
-        B = A @ _orthogonal(rng, p) + rng.normal(scale=5.0, size=p) + rng.normal(scale=noise, size=(n, p))
-        M = answer_array(answer(A.copy(), B.copy()), f"align(A, B) for {n} points in R^{p}", (n, p))
+        Q = _orthogonal(rng, p)
+        if (np.linalg.det(Q) < 0) != reflection:
+            Q[:, 0] = -Q[:, 0]
+        B = A @ Q + rng.normal(scale=5.0, size=p) + rng.normal(scale=noise, size=(n, p))
+        kind = "a reflection" if reflection else "a rotation"
+        call = f"align(A, B) for {n} points in R^{p} (B is {kind} of A plus a shift, noise {noise})"
+        M = answer_array(answer(A.copy(), B.copy()), call, (n, p))
         expect_close(squared_distances(M), squared_distances(B),
-                     "align(A, B) should move B rigidly: the distances between its points must not change",
-                     atol=1e-8 * np.abs(B).max() ** 2)
+                     f"{call} should move B rigidly, without scaling: the distances between its points must not "
+                     "change;", scale=np.abs(squared_distances(B)).max())
         misfit = float(np.sum((A - M) ** 2))
         best = procrustes(A, B, scale=False).residual
         spread = float(np.sum((A - A.mean(axis=0)) ** 2))
-        expect(misfit <= best + 1e-9 * spread,
-               f"the aligned B is not as close to A as a rigid motion can bring it (noise {noise}): "
-               f"sum of squared differences {misfit:.6g}, the best is {best:.6g}")
+        shown, minimum = distinct(misfit, best)
+        expect(misfit <= best + tolerance(1e-9) * spread,
+               f"{call}: the moved B is not as close to A as a rigid motion (rotation or reflection, and a shift) "
+               f"can bring it: sum of squared differences {shown}, the best is {minimum}")
 
 
 @register("04.eurodist_spectrum",
@@ -118,47 +150,81 @@ def _eurodist_spectrum(answer, rng):
     B = _eurodist_b()
     n = B.shape[0]
     values = answer_array(answer, "eigenvalues", (n,))
-    expect(bool(np.all(np.diff(values) <= 1e-6 * np.abs(values).max())),
-           "the eigenvalues should be sorted in descending order")
-    scale = float(np.abs(B).max())
-    power = np.eye(n)
-    for order in (1, 2, 3):
-        power = power @ B
-        expect_close(np.sum(values**order), np.trace(power),
-                     f"the sum of the eigenvalues to the power {order} should equal trace(B^{order}) "
-                     "(are all 21 there, negative ones included?)", atol=1e-9 * scale**order * n, rtol=1e-8)
-    for value in values:
-        smallest = np.linalg.svd(B - value * np.eye(n), compute_uv=False)[-1]
-        expect(smallest <= 1e-8 * scale * n, f"{value:.6g} is not an eigenvalue of B")
+    expected = np.linalg.eigvalsh(B)[::-1]
+    scale = float(np.abs(expected).max())
+    expect(not np.any(np.diff(values) > tolerance(1e-10) * scale),
+           "the eigenvalues should be sorted largest first (np.linalg.eigvalsh sorts them in ascending order)")
+    expect(not is_close(np.sort(values), np.sort(np.abs(expected)), 1e-6),
+           "these are the absolute values of the eigenvalues (singular values of B): the negative eigenvalues "
+           "must stay negative; use np.linalg.eigvalsh")
+    unsquared = np.linalg.eigvalsh(double_center(load_eurodist().to_numpy()))[::-1]
+    expect(not is_close(values, unsquared, 1e-6),
+           "these are the eigenvalues of -1/2 H D H: square the road distances first (D2 = D**2)")
+    expect_close(values, expected, "the eigenvalues of B = -1/2 H D2 H, largest first, negative ones included:",
+                 scale=scale)
 
 
-@register("04.is_euclidean",
-          hint="D is Euclidean exactly when B = -1/2 H D2 H has no negative eigenvalue; allow rounding noise by "
-               "comparing the smallest eigenvalue with -1e-9 times the largest")
-def _is_euclidean(answer, rng):
-    def verdict(D):
-        result = answer(D.copy())
-        expect(isinstance(result, (bool, np.bool_)), f"is_euclidean should return True or False, got {result!r}")
-        return bool(result)
+def _gram_with_spectrum(rng: np.random.Generator, n: int, values: np.ndarray) -> np.ndarray:
+    """A double-centred n x n matrix with the given nonzero eigenvalues (eigenvectors orthogonal to 1)."""
+    basis = np.linalg.qr(np.column_stack([np.ones(n), rng.normal(size=(n, values.size))]))[0][:, 1:]
+    return (basis * values) @ basis.T
 
-    for p in (2, 5, 30):
+
+def _distances_of_gram(B: np.ndarray) -> np.ndarray:
+    diagonal = np.diag(B)
+    D2 = diagonal[:, None] + diagonal[None, :] - 2 * B
+    np.fill_diagonal(D2, 0.0)
+    return np.sqrt(np.maximum(D2, 0.0))
+
+
+def _is_euclidean_cases(rng: np.random.Generator) -> list[tuple[np.ndarray, bool, str]]:
+    """A random mix of Euclidean and non-Euclidean D: at least four of each, some close to the threshold."""
+    cases = []
+    for _ in range(int(rng.integers(3, 6))):
+        p = int(rng.choice([2, 5, 30]))
         X = _cloud(rng, p, n=int(rng.integers(8, 20)))
-        D = np.sqrt(squared_distances(X))
-        expect(verdict(D), f"the distances of {X.shape[0]} points in R^{p} are Euclidean, "
-                                    "but is_euclidean returned False")
+        cases.append((np.sqrt(squared_distances(X)), True, f"the distances of {X.shape[0]} points in R^{p}"))
+    n, p = int(rng.integers(8, 14)), int(rng.integers(2, 5))
+    positive = np.sort(rng.uniform(1.0, 10.0, size=p))[::-1]
+    tiny = float(-10.0 ** rng.uniform(-13, -11)) * positive[0]
+    B = _gram_with_spectrum(rng, n, np.append(positive, tiny))
+    cases.append((_distances_of_gram(B), True, f"a Euclidean D whose B has a rounding-size eigenvalue "
+                                               f"{tiny / positive[0]:.2g} times the largest"))
+    for _ in range(int(rng.integers(2, 4))):
+        n, p = int(rng.integers(8, 14)), int(rng.integers(2, 5))
+        positive = np.sort(rng.uniform(1.0, 10.0, size=p))[::-1]
+        slight = float(-10.0 ** rng.uniform(-6, -2)) * positive[0]
+        B = _gram_with_spectrum(rng, n, np.append(positive, slight))
+        cases.append((_distances_of_gram(B), False, "a D whose B has a small negative eigenvalue"))
     X = _cloud(rng, 3)
     D = np.sqrt(squared_distances(X))
     D[0, 1] = D[1, 0] = D[0, 2] + D[2, 1] + 1.0
-    expect(not verdict(D), "a D that violates the triangle inequality (D01 > D02 + D21) cannot be "
-                                        "Euclidean, but is_euclidean returned True")
+    cases.append((D, False, "a D that violates the triangle inequality (D01 > D02 + D21)"))
     leaves = int(rng.integers(3, 8))
     arms = rng.uniform(1.0, 3.0, size=leaves)
     star = np.zeros((leaves + 1, leaves + 1))
     star[0, 1:] = star[1:, 0] = arms
     star[1:, 1:] = arms[:, None] + arms[None, :]
     np.fill_diagonal(star, 0.0)
-    expect(not verdict(star), f"the path distances of a star with {leaves} arms are a metric but not "
-                                      "Euclidean (B has a negative eigenvalue), yet is_euclidean returned True")
+    cases.append((star, False, f"the path distances of a star with {leaves} arms (a metric, but B has a negative "
+                               "eigenvalue)"))
+    return in_random_order(rng, cases)
+
+
+@register("04.is_euclidean",
+          hint="D is Euclidean exactly when B = -1/2 H D2 H has no negative eigenvalue; allow rounding noise by "
+               "comparing the smallest eigenvalue with -1e-9 times the largest")
+def _is_euclidean(answer, rng):
+    for D, euclidean, description in _is_euclidean_cases(rng):
+        result = answer(D.copy())
+        expect(isinstance(result, (bool, np.bool_)), f"is_euclidean should return True or False, got {result!r}")
+        if euclidean:
+            expect(bool(result), f"{description} is Euclidean, but is_euclidean returned False")
+        else:
+            values = np.linalg.eigvalsh(double_center(D**2))
+            expect(not result, f"{description} is not Euclidean, but is_euclidean returned True: the smallest "
+                               f"eigenvalue of B is {values[0] / values[-1]:.3g} times the largest, below the "
+                               "tolerance of -1e-9 times the largest")
 
 
 @register("04.non_euclidean_metric",
@@ -166,17 +232,16 @@ def _is_euclidean(answer, rng):
                "the segment from i to j; make that happen for several pairs through the same k")
 def _non_euclidean_metric(answer, rng):
     D = answer_array(answer, "D", (None, None))
-    expect(D.ndim == 2 and D.shape[0] == D.shape[1] and D.shape[0] >= 3, f"D should be a square matrix of at "
-                                                                          f"least 3 points, got shape {D.shape}")
+    expect(D.shape[0] == D.shape[1] and D.shape[0] >= 3, f"D should be a square matrix of at least 3 points, "
+                                                         f"got shape {D.shape}")
     n = D.shape[0]
-    expect(bool(np.allclose(D, D.T)), "D should be symmetric")
+    expect(is_close(D, D.T, 1e-12), "D should be symmetric")
     expect(bool(np.all(np.diag(D) == 0)), "D should have a zero diagonal")
     off = D[~np.eye(n, dtype=bool)]
     expect(bool(np.all(off > 0)), "the distances between distinct points should be positive")
     slack = D[:, :, None] + D[None, :, :] - D[:, None, :]  # slack[i, k, j] = D_ik + D_kj - D_ij
-    expect(bool(np.all(slack >= -1e-12 * D.max())),
+    expect(bool(np.all(slack >= -tolerance(1e-12) * D.max())),
            "D should satisfy the triangle inequality D_ij <= D_ik + D_kj for every i, j, k")
     values = np.linalg.eigvalsh(double_center(D**2))
-    if values[0] >= -1e-9 * values[-1]:
-        raise CheckFailure("D is Euclidean: B = -1/2 H D2 H has no negative eigenvalue, so real points have "
-                           "these distances")
+    expect(values[0] < -tolerance(1e-9) * values[-1],
+           "D is Euclidean: B = -1/2 H D2 H has no negative eigenvalue, so real points have these distances")
