@@ -12,7 +12,7 @@ import functools
 import numpy as np
 
 from . import CheckFailure, register
-from .properties import answer_array, expect, expect_close
+from .properties import answer_array, answer_integer, expect, expect_close, in_random_order, is_close
 
 TOY_WORDS = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
              "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango")
@@ -66,22 +66,28 @@ def _reference_tfidf(counts: np.ndarray) -> np.ndarray:
 @register("05.tfidf", hint="idf_j = log(n / df_j) with df_j the number of documents containing word j; "
                            "multiply each column of the counts by its idf, then divide each row by its length")
 def _tfidf(answer, rng):
-    for _ in range(3):
-        counts = random_counts(rng)
+    for counts in in_random_order(rng, [random_counts(rng) for _ in range(int(rng.integers(4, 7)))]):
         n, p = counts.shape
-        W = answer_array(answer(counts.copy()), "my_tfidf(counts)", shape=(n, p))
-        expect(bool(np.allclose(W[counts == 0], 0.0)),
-               "my_tfidf(counts) has non-zero weights where a word does not occur (count 0)")
-        expect(bool(np.allclose(W[:, 0], 0.0)),
-               "a word that occurs in every document should get weight 0 (idf = log(n / n) = 0); "
+        call = f"my_tfidf(counts) for {n} documents and {p} words"
+        W = answer_array(answer(counts.copy()), call, shape=(n, p))
+        df = (counts > 0).sum(axis=0)
+        for idf, mistake in ((np.log(n / df) + 1.0, "idf = log(n / df) + 1 (scikit-learn's convention); this "
+                                                    "course uses log(n / df)"),
+                             (np.log(n / counts.sum(axis=0)), "df = the total count of each word; df is the "
+                                                              "NUMBER OF DOCUMENTS that contain the word")):
+            weighted = counts * idf
+            lengths = np.linalg.norm(weighted, axis=1, keepdims=True)
+            if np.all(lengths > 0):
+                expect(not is_close(W, weighted / lengths, 1e-6, scale=1.0), f"{call}: you used {mistake}")
+        expect(is_close(W[counts == 0], np.zeros(int(np.sum(counts == 0))), 1e-10, scale=1.0),
+               f"{call} has non-zero weights where a word does not occur (count 0)")
+        expect(is_close(W[:, 0], np.zeros(n), 1e-10, scale=1.0),
+               f"{call}: a word that occurs in every document should get weight 0 (idf = log(n / n) = 0); "
                "column 0 of the test counts is such a word")
-        expect(bool(np.allclose(np.linalg.norm(W, axis=1), 1.0)),
-               "every document (row) should be scaled to length 1 after weighting")
-        plus_one = counts * (np.log(n / (counts > 0).sum(axis=0)) + 1.0)
-        expect(not np.allclose(W, plus_one / np.linalg.norm(plus_one, axis=1, keepdims=True)),
-               "you used idf = log(n / df) + 1 (scikit-learn's convention); this course uses log(n / df)")
-        expect_close(W, _reference_tfidf(counts), "W[i, j] proportional to count[i, j] * log(n / df[j]) in each row",
-                     atol=1e-8)
+        expect(is_close(np.linalg.norm(W, axis=1), np.ones(n), 1e-8, scale=1.0),
+               f"{call}: every document (row) should be scaled to length 1 after weighting")
+        expect_close(W, _reference_tfidf(counts), f"{call}: W[i, j] proportional to count[i, j] * log(n / df[j]) "
+                                                  "in each row", scale=1.0)
 
 
 @register("05.fold_in", hint="weight the counts like a document (times space.idf, then scale to length 1) "
@@ -89,28 +95,33 @@ def _tfidf(answer, rng):
 def _fold_in(answer, rng):
     from ..lsi import lsi, term_document_matrix
 
+    cases = []
     for _ in range(2):
         texts = random_texts(rng)
         space = lsi(texts, k=3)
-        counts = term_document_matrix(texts, vocabulary=space.vocabulary).counts.toarray()
-        for i in rng.choice(len(texts), size=3, replace=False):
-            z = answer_array(answer(space, counts[i].astype(float)), "fold_in(space, counts)", shape=(space.k,))
-            raw = counts[i] @ space.term_coordinates
-            raw_differs = not np.allclose(raw, space.document_coordinates[i], atol=1e-8)
-            expect(not (raw_differs and np.allclose(z, raw)),  # a document orthogonal to the space gives 0 both ways
-                   "you projected the raw counts; weight them by space.idf and scale to length 1 first")
-            expect_close(z, space.document_coordinates[i],
-                         f"folding in the counts of training document {i} gives its row of document_coordinates",
-                         atol=1e-8)
-        z = answer_array(answer(space, 3.0 * counts[0]), "fold_in(space, 3 * counts)", shape=(space.k,))
-        expect_close(z, space.document_coordinates[0],
-                     "tripling every count changes nothing (documents are scaled to length 1)", atol=1e-8)
+        counts = term_document_matrix(texts, vocabulary=space.vocabulary).counts.toarray().astype(float)
+        rows = rng.choice(len(texts), size=3, replace=False)
+        cases += [(space, counts[i], i, 1.0) for i in rows] + [(space, counts[rows[0]], rows[0], 3.0)]
+    for space, counts, i, factor in in_random_order(rng, cases):
+        call = f"fold_in(space, counts)" if factor == 1 else f"fold_in(space, {factor:g} * counts)"
+        z = answer_array(answer(space, factor * counts), call, shape=(space.k,))
+        expected = space.document_coordinates[i]
+        raw = factor * counts @ space.term_coordinates
+        expect(is_close(raw, expected, 1e-8, scale=1.0) or not is_close(z, raw, 1e-6, scale=1.0),
+               f"{call}: you projected the raw counts; weight them by space.idf and scale to length 1 first")
+        weighted = factor * counts * space.idf
+        unscaled = weighted @ space.term_coordinates
+        expect(is_close(unscaled, expected, 1e-8, scale=1.0) or not is_close(z, unscaled, 1e-6, scale=1.0),
+               f"{call}: you projected the weighted counts without scaling them to length 1 (tripling every count "
+               "would triple your coordinates)")
+        expect_close(z, expected, f"{call}: folding in the counts of training document {i} gives its row of "
+                                  "space.document_coordinates", scale=1.0)
 
 
 def _word_list(answer, what: str, length: int) -> list[str]:
     if isinstance(answer, str) or not hasattr(answer, "__iter__"):
         raise CheckFailure(f"{what} should be a list of {length} words, got {type(answer).__name__}")
-    words = list(answer)
+    words = [word.item() if isinstance(word, np.str_) else word for word in answer]
     expect(len(words) == length, f"{what} should hold {length} words, got {len(words)}")
     expect(all(isinstance(word, str) for word in words), f"{what} should hold words (strings)")
     expect(len(set(words)) == length, f"{what} holds a word twice")
@@ -131,12 +142,12 @@ def _top_words(answer, rng):
         largest = np.sort(weights)[-5:]
         if component != 2 and np.allclose(np.sort(weights[rows]), largest):
             raise CheckFailure(f"these are the top words of component index {component}; "
-                               "the exercise asks for index 2 (the third component)")
+                               "the exercise asks for index 2 (the third component, counting from 0)")
     weights = space.term_coordinates[:, 2]
     expect(not np.allclose(np.sort(weights[rows]), np.sort(weights)[:5]),
            "these are the five most negative weights: the other end of the component")
     others = np.delete(weights, rows)
-    expect(weights[rows].min() >= others.max() - 1e-12,
+    expect(weights[rows].min() >= others.max() - 1e-12 * np.abs(weights).max(),
            "some word outside your list has a larger weight on component index 2 than a word in it")
 
 
@@ -146,9 +157,7 @@ def _hidden_match(answer, rng):
     from ..lsi import search, tokenize
 
     space, corpus = corpus_space()
-    if isinstance(answer, (bool, np.bool_)) or not isinstance(answer, (int, np.integer)):
-        raise CheckFailure(f"hidden_match should be a row number (an int), got {type(answer).__name__}")
-    row = int(answer)
+    row = answer_integer(answer, "hidden_match (a row number)")
     expect(0 <= row < len(corpus), f"hidden_match should be a row number between 0 and {len(corpus) - 1}, got {row}")
     words = set(tokenize(corpus["text"][row]))
     expect(not words & {"picture", "pictures"},
