@@ -1,0 +1,113 @@
+"""Variants and mutants of exercise set 06, random projections and the JL bound."""
+
+import math
+
+import numpy as np
+
+from dimred_teach.jl import distortion, random_projection
+
+from . import Mutant, Variant, first_calls_then, float32, returning, solution
+
+
+def bound(n, eps, delta):
+    return 8 / eps**2 * math.log(n / math.sqrt(delta))
+
+
+def min_dim(n, eps, delta):
+    return math.ceil(bound(n, eps, delta))
+
+
+def epsilon_for(n, q, delta):
+    return math.sqrt(8 * math.log(n / math.sqrt(delta)) / q)
+
+
+def norms(x, q, n_draws, seed, scale=None, same_u=False, seeded=True):
+    rng = np.random.default_rng(seed if seeded else None)
+    if same_u:
+        Z = np.broadcast_to(rng.standard_normal((q, len(x))), (n_draws, q, len(x)))
+    else:
+        Z = rng.standard_normal((n_draws, q, len(x)))
+    return np.sum((Z @ x) ** 2, axis=1) / (q if scale is None else scale)
+
+
+def failure_rate(X, q, eps, n_trials, seed, side="both", fraction=True):
+    failed = 0
+    for t in range(n_trials):
+        ratios = distortion(X, random_projection(X, q, seed=seed + t).embedding).ratios
+        low, high = ratios.min() < 1 - eps, ratios.max() > 1 + eps
+        failed += {"both": low or high, "upper": high, "lower": low}[side]
+    return failed / n_trials if fraction else failed
+
+
+def failure_rate_own_rng(X, q, eps, n_trials, seed):  # statistically right, but not the prescribed seeds
+    rng = np.random.default_rng(seed)
+    failed = 0
+    for _ in range(n_trials):
+        Y = X @ rng.standard_normal((X.shape[1], q)) / np.sqrt(q)
+        failed += distortion(X, Y).worst > eps
+    return failed / n_trials
+
+
+CASES = {
+    "06.min_dim": (
+        [
+            Variant("numpy integer", lambda: lambda n, e, d: np.int64(np.ceil(bound(n, e, d)))),
+            Variant("log of a quotient split", lambda: lambda n, e, d: math.ceil(8 / e**2 * (math.log(n)
+                                                                                           - 0.5 * math.log(d)))),
+        ],
+        [
+            Mutant("rounded", lambda: lambda n, e, d: round(bound(n, e, d)), r"below the bound|not the smallest"),
+            Mutant("floor", lambda: lambda n, e, d: math.floor(bound(n, e, d)), r"below the bound"),
+            Mutant("one too many", lambda: lambda n, e, d: min_dim(n, e, d) + 1, r"not the smallest"),
+            Mutant("float", lambda: lambda n, e, d: float(min_dim(n, e, d)), r"whole number"),
+            Mutant("delta without the square root", lambda: lambda n, e, d: math.ceil(8 / e**2 * math.log(n / d)),
+                   r"not the smallest"),
+            Mutant("right for three calls, then 1", first_calls_then(min_dim, 3, lambda n, e, d: 1), r"below"),
+        ],
+    ),
+    "06.epsilon_for": (
+        [
+            Variant("float32", lambda: returning(epsilon_for, np.float32)),
+            Variant("numpy float", lambda: lambda n, q, d: np.sqrt(8 * np.log(n / np.sqrt(d)) / q)),
+            Variant("one-element array", lambda: lambda n, q, d: np.array([epsilon_for(n, q, d)])),
+        ],
+        [
+            Mutant("no square root", lambda: lambda n, q, d: 8 * math.log(n / math.sqrt(d)) / q, r"eps squared"),
+            Mutant("log10", lambda: lambda n, q, d: math.sqrt(8 * math.log10(n / math.sqrt(d)) / q), r"back into"),
+            Mutant("right for three calls, then 0.5", first_calls_then(epsilon_for, 3, lambda n, q, d: 0.5),
+                   r"back into"),
+        ],
+    ),
+    "06.simulate_squared_norms": (
+        [
+            Variant("list output", lambda: returning(solution("06.simulate_squared_norms")(), list)),
+            Variant("einsum", lambda: lambda x, q, n, s: np.einsum(
+                "dqp,p->dq", np.random.default_rng(s).standard_normal((n, q, len(x))) / np.sqrt(q), x) ** 2 @ np.ones(q)),
+            Variant("float32 output", lambda: returning(solution("06.simulate_squared_norms")(), float32)),
+        ],
+        [
+            Mutant("not scaled", lambda: lambda x, q, n, s: norms(x, q, n, s, scale=1.0), r"1 / sqrt\(q\)"),
+            Mutant("scaled by p", lambda: lambda x, q, n, s: norms(x, q, n, s, scale=len(x)), r"1 / sqrt\(q\)"),
+            Mutant("one U for all draws", lambda: lambda x, q, n, s: norms(x, q, n, s, same_u=True),
+                   r"hardly vary"),
+            Mutant("seed ignored", lambda: lambda x, q, n, s: norms(x, q, n, s, seeded=False), r"second call"),
+            Mutant("right for three calls, then ones",
+                   first_calls_then(norms, 3, lambda x, q, n, s: np.ones(n)), r"second call|same numbers|hardly"),
+        ],
+    ),
+    "06.failure_rate": (
+        [
+            Variant("numpy float", lambda: returning(failure_rate, np.float64)),
+            Variant("via worst_distortions", lambda: lambda X, q, eps, n, seed: float(np.mean(
+                __import__("dimred_teach.jl", fromlist=["jl"]).worst_distortions(X, q, n, seed=seed) > eps))),
+        ],
+        [
+            Mutant("upper tail only", lambda: lambda *a: failure_rate(*a, side="upper"), r"only one side"),
+            Mutant("lower tail only", lambda: lambda *a: failure_rate(*a, side="lower"), r"only one side"),
+            Mutant("a count", lambda: lambda *a: failure_rate(*a, fraction=False), r"number of failed trials"),
+            Mutant("own random numbers", lambda: failure_rate_own_rng, r"seed \+ t|one side"),
+            Mutant("right for three calls, then 0", first_calls_then(failure_rate, 3, lambda *a: 0.0),
+                   r"seed \+ t|only"),
+        ],
+    ),
+}
