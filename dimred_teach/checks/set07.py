@@ -9,17 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import register
-from .properties import answer_array, expect, expect_close
-
-CRAB_MEASUREMENTS = ["FL", "RW", "CL", "CW", "BD"]
-
-
-def crab_matrix() -> np.ndarray:
-    """The crabs' five measurements in mm, shape (200, 5), as the exercise notebook loads them."""
-    from ..datasets import load_crabs
-
-    return load_crabs()[CRAB_MEASUREMENTS].to_numpy()
-
+from .properties import answer_array, answer_number, answer_pair, expect, expect_close, in_random_order, is_close
+from .set01 import crab_matrix
 
 def random_ppca_data(rng: np.random.Generator) -> tuple[np.ndarray, int]:
     """A fresh data set drawn from a PPCA-like model, shape (n, d), and a latent dimension q < d - 1."""
@@ -36,29 +27,28 @@ def _eigenvalues_1_over_n(X: np.ndarray) -> np.ndarray:
     return np.linalg.eigvalsh(Xc.T @ Xc / X.shape[0])[::-1]
 
 
-def _scalar(value, what: str) -> float:
-    array = answer_array(value, what)
-    expect(array.size == 1, f"{what} should be a single number, got shape {array.shape}")
-    return float(array.reshape(()))
+MAXIMUM_LIKELIHOOD_N = ("(n versus n - 1: the maximum-likelihood covariance of PPCA divides by n, "
+                        "S = Xc'Xc / n)")
 
 
 @register("07.noise_variance",
           hint="sigma2 is the mean of the d - q smallest eigenvalues of the 1/n covariance (WashU eq. 25)")
 def _noise_variance(answer, rng):
-    for _ in range(3):
-        X, q = random_ppca_data(rng)
+    for X, q in in_random_order(rng, [random_ppca_data(rng) for _ in range(int(rng.integers(4, 7)))]):
         n, d = X.shape
+        call = f"noise_variance(X, q={q}) for X of shape {X.shape}"
         values = _eigenvalues_1_over_n(X)
-        sigma2 = _scalar(answer(X.copy(), q), "noise_variance(X, q)")
+        sigma2 = answer_number(answer(X.copy(), q), call)
         expected = values[q:].mean()
-        expect(not np.isclose(sigma2, expected * n / (n - 1), rtol=1e-9),
-               "noise_variance uses the 1/(n-1) covariance; the maximum-likelihood estimate uses 1/n")
-        expect(not np.isclose(sigma2, values[:q].mean(), rtol=1e-6),
-               "noise_variance averages the q largest eigenvalues; sigma2 comes from the discarded ones")
-        expect(not np.isclose(sigma2, values.mean(), rtol=1e-9),
-               "noise_variance averages all d eigenvalues; average only the d - q discarded ones")
-        expect_close(sigma2, expected, f"sigma2 = mean of the {d - q} smallest eigenvalues (n={n}, d={d}, q={q})",
-                     atol=1e-10)
+        expect(not is_close(sigma2, expected * n / (n - 1), 1e-9),
+               f"{call} uses the 1/(n-1) covariance {MAXIMUM_LIKELIHOOD_N}")
+        expect(not is_close(sigma2, values[:q].mean(), 1e-6),
+               f"{call} averages the q largest eigenvalues; sigma2 comes from the d - q discarded (smallest) ones")
+        expect(not is_close(sigma2, values.mean(), 1e-9),
+               f"{call} averages all d eigenvalues; average only the d - q discarded ones")
+        uncentred = np.linalg.eigvalsh(X.T @ X / n)
+        expect(not is_close(sigma2, uncentred[: d - q].mean(), 1e-6), f"{call}: centre X first")
+        expect_close(sigma2, expected, f"{call}: sigma2 = mean of the {d - q} smallest eigenvalues of S = Xc'Xc / n")
 
 
 def _em_reference(X: np.ndarray, W: np.ndarray, sigma2: float) -> tuple[np.ndarray, float]:
@@ -78,42 +68,52 @@ def _em_reference(X: np.ndarray, W: np.ndarray, sigma2: float) -> tuple[np.ndarr
 def _em_step(answer, rng):
     from ..ppca import log_likelihood
 
-    for _ in range(3):
+    cases = []
+    for _ in range(int(rng.integers(4, 7))):
         X, q = random_ppca_data(rng)
+        cases.append((X, rng.standard_normal((X.shape[1], q)), float(rng.uniform(0.5, 3.0))))
+    for X, W, sigma2 in in_random_order(rng, cases):
         n, d = X.shape
-        W = rng.standard_normal((d, q))
-        sigma2 = float(rng.uniform(0.5, 3.0))
-        result = answer(X.copy(), W.copy(), sigma2)
-        expect(isinstance(result, tuple) and len(result) == 2, "em_step should return a pair (W_new, sigma2_new)")
-        W_new = answer_array(result[0], "W_new", shape=(d, q))
-        sigma2_new = _scalar(result[1], "sigma2_new")
-        expect(sigma2_new > 0, f"sigma2_new should be positive, got {sigma2_new:.4g}")
+        q = W.shape[1]
+        call = f"em_step(X, W, sigma2) for X of shape {X.shape} and q = {q}"
+        W_part, sigma2_part = answer_pair(answer(X.copy(), W.copy(), sigma2), call, "(W_new, sigma2_new)")
+        W_new = answer_array(W_part, f"W_new of {call}", shape=(d, q))
+        sigma2_new = answer_number(sigma2_part, f"sigma2_new of {call}")
+        expect(sigma2_new > 0, f"sigma2_new of {call} should be positive, got {sigma2_new:.6g}")
+        W_ref, sigma2_ref = _em_reference(X, W, sigma2)
+        W_unbiased = _em_reference(X * np.sqrt(n / (n - 1)), W, sigma2)[0]
+        expect(not is_close(W_new @ W_new.T, W_unbiased @ W_unbiased.T, 1e-6),
+               f"{call} uses S = Xc'Xc / (n - 1) {MAXIMUM_LIKELIHOOD_N}")
         mean = X.mean(axis=0)
         before, after = log_likelihood(X, W, mean, sigma2), log_likelihood(X, W_new, mean, sigma2_new)
         expect(after >= before - 1e-8 * abs(before),
-               f"the log-likelihood went down from {before:.4f} to {after:.4f}; an EM step never decreases it")
-        W_ref, sigma2_ref = _em_reference(X, W, sigma2)
+               f"{call}: the log-likelihood went down from {before:.10g} to {after:.10g}; an EM step never "
+               "decreases it")
         # The likelihood sees W only through W W', so compare that (any rotation of W_new is fine).
-        expect_close(W_new @ W_new.T, W_ref @ W_ref.T, "W_new W_new' = the update equation's", atol=1e-8)
-        expect_close(sigma2_new, sigma2_ref, "sigma2_new = tr(S - S W M^-1 W_new') / d", atol=1e-10)
+        expect_close(W_new @ W_new.T, W_ref @ W_ref.T, f"{call}: W_new W_new' = the update equation's")
+        expect_close(sigma2_new, sigma2_ref, f"{call}: sigma2_new = tr(S - S W M^-1 W_new') / d (with the NEW W)")
 
 
 @register("07.marginal_covariance", hint="x = W z + mean + noise with z ~ N(0, I): Cov(x) = W W' + sigma2 I")
 def _marginal_covariance(answer, rng):
-    for _ in range(3):
+    cases = []
+    for _ in range(int(rng.integers(4, 7))):
         d = int(rng.integers(3, 8))
-        q = int(rng.integers(1, d))
-        W = rng.standard_normal((d, q))
-        sigma2 = float(rng.uniform(0.2, 2.0))
-        C = answer_array(answer(W.copy(), sigma2), "marginal_covariance(W, sigma2)", shape=(d, d))
-        expect_close(C, C.T, "marginal_covariance(W, sigma2) should be symmetric:", atol=1e-10)
-        expect(not np.allclose(C, W @ W.T), "C equals W W': the noise adds sigma2 I")
+        cases.append((rng.standard_normal((d, int(rng.integers(1, d)))), float(rng.uniform(0.2, 2.0))))
+    for W, sigma2 in in_random_order(rng, cases):
+        (d, q), call = W.shape, f"marginal_covariance(W, sigma2={sigma2:.6g}) for W of shape {W.shape}"
+        C = answer_array(answer(W.copy(), sigma2), call, shape=(d, d))
+        scale = float(np.abs(W @ W.T).max() + sigma2)
+        expect_close(C, C.T, f"{call} should be symmetric:", scale=scale)
+        expect(not is_close(C, W @ W.T, 1e-8, scale=scale), f"{call} equals W W': the noise adds sigma2 I")
+        expect(not is_close(C, W @ W.T + sigma2, 1e-8, scale=scale),
+               f"{call} adds sigma2 to every entry; the noise is independent across coordinates, so it adds "
+               "sigma2 I (the diagonal only)")
         # C is pinned down by what it does on span(W) and on its orthogonal complement.
-        basis = np.linalg.qr(W, mode="complete")[0]
-        complement = basis[:, q:]
+        complement = np.linalg.qr(W, mode="complete")[0][:, q:]
         expect_close(C @ complement, sigma2 * complement,
-                     "C u = sigma2 u for every u orthogonal to the columns of W", atol=1e-10)
-        expect_close(C @ W, W @ (W.T @ W + sigma2 * np.eye(q)), "C W = W (W'W + sigma2 I)", atol=1e-10)
+                     f"{call}: C u = sigma2 u for every u orthogonal to the columns of W", scale=scale)
+        expect_close(C @ W, W @ (W.T @ W + sigma2 * np.eye(q)), f"{call}: C W = W (W'W + sigma2 I)", scale=scale)
 
 
 def _random_basis_of(Q: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -125,23 +125,29 @@ def _random_basis_of(Q: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 @register("07.projector_distance",
           hint="orthonormalise each basis (np.linalg.qr), form P = Q Q', return the spectral norm np.linalg.norm(., 2)")
 def _projector_distance(answer, rng):
-    for _ in range(3):
+    cases = []
+    for _ in range(int(rng.integers(2, 4))):
         m = int(rng.integers(5, 9))
         rotation = np.linalg.qr(rng.standard_normal((m, m)))[0]
         A = rotation[:, :2]
-        same = _random_basis_of(A, rng)
-        gap = _scalar(answer(A.copy(), same.copy()), "projector_distance(A, B) for two bases of one subspace")
-        expect(abs(gap) < 1e-8,
-               f"two different bases of the same subspace gave distance {gap:.4g}, not 0: compare projectors, "
-               "which do not depend on the basis")
         theta = float(rng.uniform(0.2, 1.3))
         tilted = np.column_stack([np.cos(theta) * rotation[:, 0] + np.sin(theta) * rotation[:, 2], rotation[:, 1]])
-        gap = _scalar(answer(A.copy(), _random_basis_of(tilted, rng)), "projector_distance(A, B)")
-        expect(not np.isclose(gap, np.sqrt(2) * np.sin(theta)),
-               "that is the Frobenius norm of P_A - P_B; the course uses the spectral norm (ord=2)")
-        expect_close(gap, np.sin(theta), "the distance between planes at angle theta is sin(theta):", atol=1e-8)
-        gap = _scalar(answer(A.copy(), _random_basis_of(rotation[:, 2:4], rng)), "projector_distance(A, B)")
-        expect_close(gap, 1.0, "orthogonal subspaces are at distance 1:", atol=1e-8)
+        cases += [(A, _random_basis_of(A, rng), 0.0, "two bases of the same plane"),
+                  (A, _random_basis_of(tilted, rng), np.sin(theta),
+                   f"two planes that share a line and are tilted by theta = {theta:.6g}"),
+                  (A, _random_basis_of(rotation[:, 2:4], rng), 1.0, "two orthogonal planes")]
+    for A, B, expected, description in in_random_order(rng, cases):
+        call = f"projector_distance(A, B) for {description}"
+        gap = answer_number(answer(A.copy(), B.copy()), call)
+        P_A, P_B = (np.linalg.qr(M)[0] @ np.linalg.qr(M)[0].T for M in (A, B))
+        raw = float(np.linalg.norm(A @ A.T - B @ B.T, 2))
+        expect(is_close(raw, expected, 1e-6, scale=1.0) or not is_close(gap, raw, 1e-6, scale=1.0),
+               f"{call} is {gap:.6g}, not {expected:.6g}: orthonormalise the bases first (the projector onto the "
+               "columns of A is Q Q' only for an orthonormal Q)")
+        frobenius = float(np.linalg.norm(P_A - P_B))
+        expect(expected == 0 or not is_close(gap, frobenius, 1e-6, scale=1.0),
+               f"{call} is the Frobenius norm of P_A - P_B; the course uses the spectral norm (ord=2)")
+        expect_close(gap, expected, f"{call}: the distance should be {expected:.6g};", scale=1.0)
 
 
 @register("07.shrinkage",
@@ -155,9 +161,14 @@ def _shrinkage(answer, rng):
     fit = ppca_mle(X, 2)
     V = pca(X, 2).components
     lam = _eigenvalues_1_over_n(X)[:2]
-    expect(not np.allclose(shrink, np.sqrt(lam - fit.sigma2) / lam, rtol=1e-6),
+    expect(not is_close(shrink, np.sqrt(lam - fit.sigma2) / lam, 1e-6),
            "those are the factors of the latent posterior mean E[z|x]; the reconstruction W E[z|x] "
            "multiplies by sqrt(lambda_j - sigma2) once more")
+    n = X.shape[0]
+    unbiased = lam * n / (n - 1)
+    expect(not is_close(shrink, (unbiased - fit.sigma2) / unbiased, 1e-9),
+           f"those factors use the eigenvalues of the 1/(n-1) covariance {MAXIMUM_LIKELIHOOD_N}")
     expect(bool(np.all((shrink > 0) & (shrink < 1))), "shrinkage factors lie strictly between 0 and 1")
     operator = fit.W @ np.linalg.solve(fit.W.T @ fit.W + fit.sigma2 * np.eye(2), fit.W.T)
-    expect_close(operator @ V, V * shrink, "W M^-1 W' v_j = shrink_j v_j for the two crabs components", atol=1e-8)
+    expect_close(operator @ V, V * shrink, "W M^-1 W' v_j = shrink_j v_j for the two crabs components, in order "
+                                           "(f_1 for the first)", scale=1.0)

@@ -125,6 +125,16 @@ def given(function: Callable, transform: Callable) -> Callable:
                                     for a in args))
 
 
+def in_float32(function: Callable) -> Callable:
+    """``function`` computing in float32: float inputs cast to float32, and every number or
+    array it returns (also inside a tuple or list) cast to float32."""
+    def cast(value):
+        if isinstance(value, (tuple, list)):
+            return type(value)(cast(v) for v in value)
+        return float32(value) if isinstance(value, (float, np.floating, np.ndarray)) else value
+    return returning(given(function, float32), cast)
+
+
 def returning_pair_as_list(function: Callable) -> Callable:
     """``function`` returning a list where it returned a tuple."""
     return returning(function, list)

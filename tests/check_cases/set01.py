@@ -5,7 +5,7 @@ import pandas as pd
 
 from dimred_teach.checks.set01 import crab_matrix
 
-from . import Mutant, Variant, as_list, first_calls_then, float32, fortran, given, returning, solution, strided
+from . import in_float32, Mutant, Variant, as_list, first_calls_then, float32, fortran, given, returning, solution, strided
 
 
 def centred(X):
@@ -39,7 +39,7 @@ def best_projection_rotated(X, r):
 CASES = {
     "01.sample_covariance": (
         [
-            Variant("float32 input", lambda: given(solution("01.sample_covariance")(), float32)),
+            Variant("float32", lambda: in_float32(solution("01.sample_covariance")())),
             Variant("float32 output", lambda: returning(solution("01.sample_covariance")(), float32)),
             Variant("nested lists", lambda: returning(solution("01.sample_covariance")(), as_list)),
             Variant("pandas DataFrame", lambda: lambda X: pd.DataFrame(X).cov()),
@@ -93,7 +93,7 @@ CASES = {
             Variant("SVD", lambda: best_projection_svd),
             Variant("rotated basis", lambda: best_projection_rotated),
             Variant("sign flips", lambda: lambda X, r: -best_projection_svd(X, r)),
-            Variant("float32 input", lambda: given(solution("01.best_projection")(), float32)),
+            Variant("float32", lambda: in_float32(solution("01.best_projection")())),
             Variant("nested lists", lambda: returning(best_projection_svd, as_list)),
         ],
         [

@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from . import Mutant, Variant, as_list, first_calls_then, float32, fortran, given, returning, solution
+from . import in_float32, Mutant, Variant, as_list, first_calls_then, float32, fortran, given, returning, solution
 
 
 def centred(X):
@@ -67,7 +67,7 @@ def smallest_k_loop(values, tol):
 CASES = {
     "02.eigenvalues_from_svd": (
         [
-            Variant("float32 input", lambda: given(solution("02.eigenvalues_from_svd")(), float32)),
+            Variant("float32", lambda: in_float32(solution("02.eigenvalues_from_svd")())),
             Variant("list", lambda: returning(solution("02.eigenvalues_from_svd")(), list)),
             Variant("pandas Series", lambda: returning(solution("02.eigenvalues_from_svd")(), pd.Series)),
             Variant("eigvalsh, reversed", lambda: eigenvalues_eigh),
@@ -86,7 +86,7 @@ CASES = {
     ),
     "02.components_from_gram": (
         [
-            Variant("float32 input", lambda: given(solution("02.components_from_gram")(), float32)),
+            Variant("float32", lambda: in_float32(solution("02.components_from_gram")())),
             Variant("SVD of the Gram matrix", lambda: gram_svd),
             Variant("sign flips", lambda: lambda X, k: -gram(X, k)),
             Variant("nested lists", lambda: returning(gram, as_list)),
@@ -104,7 +104,7 @@ CASES = {
             Variant("list pair", lambda: returning(solution("02.svd_is_pca")(), list)),
             Variant("transposed layout", lambda: pca_transposed),
             Variant("eigh", lambda: pca_eigh),
-            Variant("float32 input", lambda: given(solution("02.svd_is_pca")(), float32)),
+            Variant("float32", lambda: in_float32(solution("02.svd_is_pca")())),
             Variant("consistent sign flip", lambda: lambda X, k: tuple(-part for part in pca_svd(X, k))),
         ],
         [
@@ -120,7 +120,7 @@ CASES = {
     ),
     "02.power_iteration": (
         [
-            Variant("float32 input", lambda: given(solution("02.power_iteration")(), float32)),
+            Variant("float32", lambda: in_float32(solution("02.power_iteration")())),
             Variant("sign flip", lambda: returning(solution("02.power_iteration")(), np.negative)),
             Variant("list", lambda: returning(solution("02.power_iteration")(), list)),
             Variant("fixed number of steps", lambda: power),

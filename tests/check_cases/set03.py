@@ -5,7 +5,7 @@ import pandas as pd
 
 from dimred_teach.checks.set03 import _crabs
 
-from . import Mutant, Variant, as_list, first_calls_then, float32, fortran, given, returning, solution, strided
+from . import in_float32, Mutant, Variant, as_list, first_calls_then, float32, fortran, given, returning, solution, strided
 
 
 def centred(X):
@@ -76,7 +76,7 @@ CASES = {
             Variant("list pair", lambda: returning(solution("03.biplot_factors")(), list)),
             Variant("consistent sign flips", lambda: flipped_factors),
             Variant("eigh of Xc'Xc", lambda: factors_eigh),
-            Variant("float32 input", lambda: given(solution("03.biplot_factors")(), float32)),
+            Variant("float32", lambda: in_float32(solution("03.biplot_factors")())),
             Variant("Fortran output", lambda: returning(factors, lambda pair: tuple(map(fortran, pair)))),
         ],
         [
@@ -108,7 +108,7 @@ CASES = {
     ),
     "03.arrow_cosines": (
         [
-            Variant("float32 input", lambda: given(solution("03.arrow_cosines")(), float32)),
+            Variant("float32", lambda: in_float32(solution("03.arrow_cosines")())),
             Variant("nested lists", lambda: returning(cosines, as_list)),
             Variant("cosine of the normalised Gram", lambda: lambda X, k: (lambda G: G / np.sqrt(np.outer(
                 np.diag(G), np.diag(G))))(cosines(X, k, normalise=False))),
@@ -124,7 +124,7 @@ CASES = {
     ),
     "03.species_separation": (
         [
-            Variant("float32 input", lambda: given(solution("03.species_separation")(), float32)),
+            Variant("float32", lambda: in_float32(solution("03.species_separation")())),
             Variant("list labels", lambda: lambda s, g: solution("03.species_separation")()(s, list(g))),
             Variant("pandas", lambda: lambda s, g: separation(pd.DataFrame(s).to_numpy(), pd.Series(g).to_numpy())),
             Variant("list output", lambda: returning(separation, list)),

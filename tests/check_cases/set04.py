@@ -7,7 +7,7 @@ import scipy.linalg
 from dimred_teach.checks.set04 import recover_b_points
 from dimred_teach.datasets import load_eurodist
 
-from . import Mutant, Variant, as_list, first_calls_then, float32, fortran, given, returning, solution, strided
+from . import in_float32, Mutant, Variant, as_list, first_calls_then, float32, fortran, given, returning, solution, strided
 
 
 def squared(X):
@@ -79,7 +79,7 @@ CASES = {
     ),
     "04.classical_mds": (
         [
-            Variant("float32 input", lambda: given(solution("04.classical_mds")(), float32)),
+            Variant("float32", lambda: in_float32(solution("04.classical_mds")())),
             Variant("SVD of B", lambda: lambda D, k: mds(D, k, method="svd")),
             Variant("sign flips", lambda: lambda D, k: -mds(D, k)),
             Variant("nested lists", lambda: returning(mds, as_list)),
@@ -95,7 +95,7 @@ CASES = {
     ),
     "04.align": (
         [
-            Variant("float32 input", lambda: given(solution("04.align")(), float32)),
+            Variant("float32", lambda: in_float32(solution("04.align")())),
             Variant("scipy orthogonal_procrustes", lambda: align_scipy),
             Variant("list output", lambda: returning(align, as_list)),
             Variant("Fortran input", lambda: given(align, fortran)),
