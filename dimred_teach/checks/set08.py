@@ -6,12 +6,10 @@ the data the exercise notebook builds (the crabs measurements and a seeded pair 
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 from . import CheckFailure, register
-from .properties import answer_array, expect, expect_close
+from .properties import answer_array, answer_number, expect, expect_close, in_random_order, is_close
 from .set01 import crab_matrix, random_data
 
 CIRCLES = dict(n=300, noise=0.05, factor=0.3, seed=8)
@@ -21,22 +19,27 @@ CIRCLES = dict(n=300, noise=0.05, factor=0.3, seed=8)
 @register("08.whiten", hint="with Xc = U D V' (np.linalg.svd(Xc, full_matrices=False)) the whitened data are "
                             "Xc V D^-1 sqrt(n - 1) = sqrt(n - 1) U")
 def _whiten(answer, rng):
-    for _ in range(3):
-        X = random_data(rng)
+    for X in in_random_order(rng, [random_data(rng) for _ in range(int(rng.integers(4, 7)))]):
         n, p = X.shape
-        Z = answer_array(answer(X.copy()), "whiten_data(X)", shape=(n, p))
+        call = f"whiten_data(X) for X of shape {X.shape}"
+        Z = answer_array(answer(X.copy()), call, shape=(n, p))
         Xc = X - X.mean(axis=0)
+        expect(is_close(Z.mean(axis=0), np.zeros(p), 1e-8, scale=np.abs(Z).max()),
+               f"the columns of {call} should have mean 0: centre X first")
         W = np.linalg.lstsq(Xc, Z, rcond=None)[0]
-        expect(np.allclose(Xc @ W, Z, atol=1e-8 * max(1.0, np.abs(Z).max())),
-               "whiten_data(X) is not a linear map of the centred data (Z = Xc @ W for a p x p matrix W); "
-               "did you centre X first?")
+        expect(is_close(Xc @ W, Z, 1e-8, scale=np.abs(Z).max()),
+               f"{call} is not a linear map of the centred data (Z = Xc @ W for a p x p matrix W)")
         C = Z.T @ Z / (n - 1)
-        expect(not np.allclose(C, np.eye(p) / (n - 1)),
-               "the covariance of your Z is I / (n - 1): its columns have length 1 (the notes' V_d'); "
+        expect(not is_close(C, np.eye(p) / (n - 1), 1e-6),
+               f"the covariance of {call} is I / (n - 1): its columns have length 1 (the notes' V_d'); "
                "multiply by sqrt(n - 1) so that the sample covariance is I")
-        expect(not np.allclose(C, np.eye(p) * n / (n - 1)),
-               "the covariance of your Z is n/(n-1) I: you scaled with 1/n; this course divides by n - 1")
-        expect_close(C, np.eye(p), "the sample covariance Z'Z / (n - 1) = I", atol=1e-8)
+        expect(not is_close(C, np.eye(p) * n / (n - 1), 1e-6),
+               f"the covariance of {call} is n/(n-1) I: you scaled with 1/n (n versus n - 1: this course's "
+               "sample covariance divides by n - 1)")
+        expect(not is_close(np.diag(C), np.ones(p), 1e-6) or is_close(C, np.eye(p), 1e-6),
+               f"{call} has columns of variance 1 that are still correlated: that is standardising; whitening "
+               "also removes the correlations (covariance I)")
+        expect_close(C, np.eye(p), f"the sample covariance Z'Z / (n - 1) of {call} = I", scale=1.0)
 
 
 def _poly2_features(X: np.ndarray) -> np.ndarray:
@@ -48,36 +51,45 @@ def _poly2_features(X: np.ndarray) -> np.ndarray:
 
 @register("08.center_kernel", hint="K - (row means) - (column means) + (grand mean), i.e. H K H with H = I - 11'/n")
 def _center_kernel(answer, rng):
-    for kind in ("linear", "polynomial", "polynomial"):
+    kinds = ["linear", "polynomial"] + [str(rng.choice(["linear", "polynomial"])) for _ in range(int(rng.integers(2, 5)))]
+    for kind in in_random_order(rng, kinds):
         n, p = int(rng.integers(8, 20)), int(rng.integers(2, 5))
         X = rng.standard_normal((n, p)) + rng.normal(0, 2, p)
         Phi = X if kind == "linear" else _poly2_features(X)
         K = Phi @ Phi.T
-        centred = answer_array(answer(K.copy()), "center_kernel_matrix(K)", shape=(n, n))
-        expect(np.allclose(centred.sum(axis=1), 0, atol=1e-8 * np.abs(K).max()),
-               "the rows of the centred kernel matrix should sum to zero (the centred features add up to 0)")
-        expect(np.allclose(centred, centred.T, atol=1e-8 * np.abs(K).max()),
-               "the centred kernel matrix should be symmetric; did you centre the rows but not the columns?")
+        call = f"center_kernel_matrix(K) for a {kind} kernel of {n} points"
+        centred = answer_array(answer(K.copy()), call, shape=(n, n))
+        scale = float(np.abs(K).max())
+        no_grand = K - K.mean(axis=0) - K.mean(axis=1)[:, None]
+        expect(not is_close(centred, no_grand, 1e-8, scale=scale),
+               f"{call}: you subtracted the row and column means but did not add back the grand mean")
+        expect(is_close(centred, centred.T, 1e-8, scale=scale),
+               f"{call} should be symmetric; did you centre the rows but not the columns?")
+        expect(is_close(centred.sum(axis=1), np.zeros(n), 1e-8, scale=scale * n),
+               f"the rows of {call} should sum to zero (the centred features add up to 0)")
         Phi_c = Phi - Phi.mean(axis=0)
         expect_close(centred, Phi_c @ Phi_c.T,
-                     f"for the {kind} kernel, your matrix = inner products of the explicitly centred features",
-                     atol=1e-8 * np.abs(K).max())
+                     f"{call} = inner products of the explicitly centred features", scale=scale)
 
 
 @register("08.rbf_kernel", hint="the entry (i, j) is exp(-gamma * squared distance between row i of X and row j "
                                 "of Y); broadcasting X[:, None, :] - Y[None, :, :] gives all the differences")
 def _rbf_kernel(answer, rng):
-    for _ in range(3):
+    cases = []
+    for _ in range(int(rng.integers(3, 5))):
         n, m, p = int(rng.integers(5, 12)), int(rng.integers(13, 20)), int(rng.integers(2, 5))
         X, Y = rng.standard_normal((n, p)), rng.standard_normal((m, p))
         gamma = float(rng.uniform(0.1, 1.5))
-        K = np.asarray(answer(X.copy(), Y.copy(), gamma))
-        expect(K.shape != (m, n), f"rbf(X, Y, gamma) has shape {K.shape}: it is transposed, rows belong to X")
-        K = answer_array(K, "rbf(X, Y, gamma)", shape=(n, m))
+        cases += [(X, Y, gamma), (X, X.copy(), gamma)]
+    for X, Y, gamma in in_random_order(rng, cases):
+        (n, m), call = (len(X), len(Y)), f"rbf(X, Y, gamma={gamma:.6g}) for {len(X)} and {len(Y)} points"
+        K = answer(X.copy(), Y.copy(), gamma)
+        expect(np.shape(K) != (m, n) or n == m, f"{call} has shape {np.shape(K)}: it is transposed, rows belong to X")
+        K = answer_array(K, call, shape=(n, m))
         squared = np.sum((X[:, None, :] - Y[None, :, :]) ** 2, axis=2)
-        expect_close(K, np.exp(-gamma * squared), "K[i, j] = exp(-gamma ||x_i - y_j||^2)", atol=1e-10)
-        own = answer_array(answer(X.copy(), X.copy(), gamma), "rbf(X, X, gamma)", shape=(n, n))
-        expect_close(np.diag(own), np.ones(n), "k(x, x) = 1 on the diagonal of rbf(X, X, gamma)", atol=1e-10)
+        expect(not is_close(K, np.exp(-gamma * np.sqrt(squared)), 1e-6, scale=1.0),
+               f"{call} uses the distance ||x - y||; the RBF kernel uses the SQUARED distance")
+        expect_close(K, np.exp(-gamma * squared), f"{call}: K[i, j] = exp(-gamma ||x_i - y_j||^2)", scale=1.0)
 
 
 @register("08.linear_kpca_scores", hint="centre K = X X' with your Exercise 2; np.linalg.eigh sorts ascending, so "
@@ -88,15 +100,16 @@ def _linear_kpca_scores(answer, rng):
     reference = pca(crab_matrix(), k=2).scores
     scores = answer_array(answer, "kpca_scores", shape=(reference.shape[0], 2))
     lengths = np.linalg.norm(scores, axis=0)
-    expect(not np.allclose(lengths, 1.0),
+    expect(not is_close(lengths, np.ones(2), 1e-6, scale=1.0),
            "your columns have length 1: those are the eigenvectors a_j; the scores are sqrt(mu_j) a_j")
-    expect(not np.allclose(np.abs(scores[:, ::-1]), np.abs(reference)),
+    scale = float(np.abs(reference).max())
+    expect(not is_close(np.abs(scores[:, ::-1]), np.abs(reference), 1e-6, scale=scale),
            "your two columns are in the wrong order: the largest eigenvalue comes first")
     for j in range(2):
         sign = 1.0 if scores[:, j] @ reference[:, j] >= 0 else -1.0
         expect_close(sign * scores[:, j], reference[:, j],
                      f"column {j + 1} = the PCA scores on component {j + 1} (up to sign); did you centre K?",
-                     atol=1e-6 * np.abs(reference).max())
+                     rtol=1e-6, scale=scale)
 
 
 def _circles():
@@ -110,15 +123,15 @@ def _circles():
 def _circle_gamma(answer, rng):
     from ..kernel import kernel_pca
 
-    expect(isinstance(answer, numbers.Real) and not isinstance(answer, bool) and np.isfinite(answer) and answer > 0,
-           f"gamma_circles should be one positive number, got {answer!r}")
+    gamma = answer_number(answer, "gamma_circles")
+    expect(gamma > 0, f"gamma_circles should be one positive number, got {answer!r}")
     X, labels = _circles()
     try:
-        first = kernel_pca(X, k=1, kernel="rbf", gamma=float(answer)).scores[:, 0]
+        first = kernel_pca(X, k=1, kernel="rbf", gamma=gamma).scores[:, 0]
     except ValueError as error:
-        raise CheckFailure(f"kernel PCA with gamma={answer} failed: {error}") from None
+        raise CheckFailure(f"kernel PCA with gamma={gamma} failed: {error}") from None
     inner, outer = first[labels == 1], first[labels == 0]
     overlap = min(outer.max() - inner.min(), inner.max() - outer.min())
     expect(overlap < 0,
-           f"with gamma={answer} the first kernel component does not separate the circles: the ranges of the "
+           f"with gamma={gamma:.6g} the first kernel component does not separate the circles: the ranges of the "
            "two classes' scores overlap")

@@ -1,0 +1,128 @@
+"""Variants and mutants of exercise set 08, standardising, whitening and kernel PCA."""
+
+import numpy as np
+import scipy.spatial.distance
+
+from dimred_teach.checks.set01 import crab_matrix
+from dimred_teach.pca import pca
+
+from . import Mutant, Variant, as_list, first_calls_then, fortran, in_float32, returning, solution
+
+
+def centred(X):
+    return X - X.mean(axis=0)
+
+
+def whiten(X, method="pca", ddof=1, centre=True):
+    Xc = centred(X) if centre else X
+    n = len(X)
+    U, d, Vt = np.linalg.svd(Xc, full_matrices=False)
+    if method == "pca":
+        return Xc @ Vt.T / d * np.sqrt(n - ddof)
+    if method == "zca":
+        return Xc @ Vt.T / d @ Vt * np.sqrt(n - ddof)
+    L = np.linalg.cholesky(Xc.T @ Xc / (n - ddof))  # S = L L': Z = Xc L^-T
+    return np.linalg.solve(L, Xc.T).T
+
+
+def center(K, grand=True, columns=True):
+    out = K - K.mean(axis=1)[:, None]
+    if columns:
+        out = out - K.mean(axis=0)
+    return out + K.mean() if grand and columns else out
+
+
+def rbf(X, Y, gamma, squared=True):
+    distances = scipy.spatial.distance.cdist(X, Y, "sqeuclidean" if squared else "euclidean")
+    return np.exp(-gamma * distances)
+
+
+def rbf_expanded(X, Y, gamma):
+    squared = np.sum(X**2, 1)[:, None] + np.sum(Y**2, 1)[None, :] - 2 * X @ Y.T
+    return np.exp(-gamma * np.maximum(squared, 0))
+
+
+def kpca(center_k=True, scale=True):
+    K = crab_matrix() @ crab_matrix().T
+    mu, A = np.linalg.eigh(center(K) if center_k else K)
+    top = np.argsort(mu)[::-1][:2]
+    return A[:, top] * (np.sqrt(mu[top]) if scale else 1.0)
+
+
+CASES = {
+    "08.whiten": (
+        [
+            Variant("float32", lambda: in_float32(solution("08.whiten")())),
+            Variant("ZCA", lambda: lambda X: whiten(X, "zca")),
+            Variant("Cholesky", lambda: lambda X: whiten(X, "cholesky")),
+            Variant("sign flips", lambda: lambda X: -whiten(X)),
+            Variant("nested lists", lambda: returning(whiten, as_list)),
+            Variant("Fortran output", lambda: returning(whiten, fortran)),
+        ],
+        [
+            Mutant("no sqrt(n - 1)", lambda: lambda X: np.linalg.svd(centred(X), full_matrices=False)[0],
+                   r"I / \(n - 1\)"),
+            Mutant("1/n", lambda: lambda X: whiten(X, ddof=0), r"n versus n - 1"),
+            Mutant("no centring", lambda: lambda X: whiten(X, centre=False), r"centre"),
+            Mutant("standardised", lambda: lambda X: centred(X) / X.std(axis=0, ddof=1), r"standardising"),
+            Mutant("right for three calls, then X", first_calls_then(whiten, 3, lambda X: X), r"mean 0"),
+        ],
+    ),
+    "08.center_kernel": (
+        [
+            Variant("float32", lambda: in_float32(solution("08.center_kernel")())),
+            Variant("means", lambda: center),
+            Variant("nested lists", lambda: returning(center, as_list)),
+        ],
+        [
+            Mutant("rows only", lambda: lambda K: center(K, columns=False), r"symmetric"),
+            Mutant("no grand mean", lambda: lambda K: center(K, grand=False), r"grand mean"),
+            Mutant("grand mean only", lambda: lambda K: K - K.mean(), r"sum to zero"),
+            Mutant("right for three calls, then K", first_calls_then(center, 3, lambda K: K), r"sum to zero"),
+        ],
+    ),
+    "08.rbf_kernel": (
+        [
+            Variant("float32", lambda: in_float32(solution("08.rbf_kernel")())),
+            Variant("expanded squares", lambda: rbf_expanded),
+            Variant("scipy cdist", lambda: rbf),
+            Variant("nested lists", lambda: returning(rbf, as_list)),
+        ],
+        [
+            Mutant("transposed", lambda: lambda X, Y, g: rbf(X, Y, g).T, r"transposed"),
+            Mutant("unsquared distance", lambda: lambda X, Y, g: rbf(X, Y, g, squared=False), r"SQUARED"),
+            Mutant("gamma as a width", lambda: lambda X, Y, g: rbf(X, Y, 1 / (2 * g**2)), r"exp\(-gamma"),
+            Mutant("right for three calls, then ones",
+                   first_calls_then(rbf, 3, lambda X, Y, g: np.ones((len(X), len(Y)))), r"exp\(-gamma"),
+        ],
+    ),
+    "08.linear_kpca_scores": (
+        [
+            Variant("float32", lambda: np.asarray(solution("08.linear_kpca_scores")(), dtype=np.float32)),
+            Variant("sign flip", lambda: solution("08.linear_kpca_scores")() * np.array([-1, 1])),
+            Variant("PCA scores", lambda: pca(crab_matrix(), k=2).scores),
+            Variant("nested lists", lambda: as_list(solution("08.linear_kpca_scores")())),
+            Variant("SVD of the centred data", lambda: (lambda U, d: U[:, :2] * d[:2])(
+                *np.linalg.svd(centred(crab_matrix()), full_matrices=False)[:2])),
+        ],
+        [
+            Mutant("eigenvectors only", lambda: kpca(scale=False), r"length 1"),
+            Mutant("wrong order", lambda: kpca()[:, ::-1], r"wrong order"),
+            Mutant("K not centred", lambda: kpca(center_k=False), r"centre K"),
+            Mutant("scores / sqrt(n - 1)", lambda: kpca() / np.sqrt(199), r"PCA scores"),
+        ],
+    ),
+    "08.circle_gamma": (
+        [
+            Variant("numpy float", lambda: np.float64(solution("08.circle_gamma")())),
+            Variant("another width", lambda: 5.0),
+            Variant("an integer", lambda: 2),
+        ],
+        [
+            Mutant("too wide", lambda: 0.1, r"does not separate"),
+            Mutant("too narrow", lambda: 50.0, r"does not separate"),
+            Mutant("negative", lambda: -2.0, r"positive"),
+            Mutant("a string", lambda: "2", r"number"),
+        ],
+    ),
+}
