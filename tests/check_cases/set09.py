@@ -1,0 +1,135 @@
+"""Variants and mutants of exercise set 09, feature selection versus feature extraction."""
+
+import numpy as np
+import scipy.stats
+
+from . import Mutant, Variant, first_calls_then, in_float32, returning, solution
+
+
+def t_stat(a, b, ddof=1, welch=False):
+    n_a, n_b = len(a), len(b)
+    if welch:
+        return float((a.mean() - b.mean()) / np.sqrt(a.var(ddof=1) / n_a + b.var(ddof=1) / n_b))
+    pooled = ((n_a - 1) * a.var(ddof=ddof) + (n_b - 1) * b.var(ddof=ddof)) / (n_a + n_b - 2)
+    return float((a.mean() - b.mean()) / np.sqrt(pooled * (1 / n_a + 1 / n_b)))
+
+
+def next_feature(relevance, redundancy, selected, beta, exclude=True, reduce=np.sum):
+    criterion = relevance - beta * reduce(redundancy[:, list(selected)], axis=1)
+    if exclude:
+        criterion[list(selected)] = -np.inf
+    return int(np.argmax(criterion))
+
+
+def next_feature_loop(relevance, redundancy, selected, beta):
+    best, best_j = -np.inf, None
+    for j in range(len(relevance)):
+        if j in selected:
+            continue
+        value = relevance[j] - beta * sum(redundancy[j][i] for i in selected)
+        if value > best:
+            best, best_j = value, j
+    return best_j
+
+
+def nearest(X_train, y_train, X_test, metric="euclidean", return_index=False, centre=np.mean):
+    classes = np.unique(y_train)
+    centroids = np.array([centre(X_train[y_train == c], axis=0) for c in classes])
+    difference = X_test[:, None, :] - centroids[None]
+    distances = np.abs(difference).sum(2) if metric == "manhattan" else (difference**2).sum(2)
+    index = np.argmin(distances, axis=1)
+    return index if return_index else classes[index]
+
+
+def mi(counts, log=np.log):
+    joint = np.asarray(counts, dtype=float) / np.sum(counts)
+    product = joint.sum(1, keepdims=True) * joint.sum(0, keepdims=True)
+    nonzero = joint > 0
+    return float(np.sum(joint[nonzero] * log(joint[nonzero] / product[nonzero])))
+
+
+def mi_entropies(counts):
+    joint = np.asarray(counts, dtype=float) / np.sum(counts)
+
+    def entropy(p):
+        p = p[p > 0]
+        return -np.sum(p * np.log(p))
+
+    return entropy(joint.sum(1)) + entropy(joint.sum(0)) - entropy(joint.ravel())
+
+
+CASES = {
+    "09.t_statistic": (
+        [
+            Variant("scipy", lambda: lambda a, b: scipy.stats.ttest_ind(a, b).statistic),
+            Variant("float32", lambda: in_float32(solution("09.t_statistic")())),
+            Variant("numpy float", lambda: lambda a, b: np.float64(t_stat(a, b))),
+        ],
+        [
+            Mutant("Welch", lambda: lambda a, b: t_stat(a, b, welch=True), r"POOLED"),
+            Mutant("population variances", lambda: lambda a, b: t_stat(a, b, ddof=0), r"n - 1"),
+            Mutant("b - a", lambda: lambda a, b: t_stat(b, a), r"wrong sign"),
+            Mutant("absolute value", lambda: lambda a, b: abs(t_stat(a, b)), r"wrong sign"),
+            Mutant("right for three calls, then 0", first_calls_then(t_stat, 3, lambda a, b: 0.0), r"ttest_ind"),
+        ],
+    ),
+    "09.incremental_step": (
+        [
+            Variant("loop", lambda: next_feature_loop),
+            Variant("numpy integer", lambda: returning(next_feature, np.int64)),
+        ],
+        [
+            Mutant("selected not excluded", lambda: lambda *a: next_feature(*a, exclude=False), r"already selected"),
+            Mutant("beta ignored", lambda: lambda r, R, s, b: next_feature(r, R, s, 0.0), r"reaches"),
+            Mutant("mean redundancy", lambda: lambda *a: next_feature(*a, reduce=np.mean), r"reaches"),
+            Mutant("float index", lambda: lambda *a: float(next_feature(*a)), r"whole number"),
+            Mutant("right for three calls, then the first unselected",
+                   first_calls_then(next_feature, 3, lambda r, R, s, b: min(set(range(len(r))) - set(s))),
+                   r"reaches"),
+        ],
+    ),
+    "09.nearest_centroid": (
+        [
+            Variant("list output", lambda: returning(nearest, list)),
+            Variant("float32", lambda: in_float32(solution("09.nearest_centroid")())),
+            Variant("unsquared distances", lambda: lambda X, y, T: np.unique(y)[np.argmin(np.linalg.norm(
+                T[:, None, :] - np.array([X[y == c].mean(0) for c in np.unique(y)])[None], axis=2), axis=1)]),
+        ],
+        [
+            Mutant("labels 0..c-1 assumed", lambda: lambda X, y, T: nearest(X, y, T, return_index=True), r"labels"),
+            Mutant("Manhattan distance", lambda: lambda X, y, T: nearest(X, y, T, metric="manhattan"), r"Euclidean"),
+            Mutant("nearest training row", lambda: lambda X, y, T: y[np.argmin(((T[:, None] - X[None]) ** 2).sum(2), 1)],
+                   r"closest class centroid"),
+            Mutant("right for three calls, then the first label",
+                   first_calls_then(nearest, 3, lambda X, y, T: np.full(len(T), y[0])), r"closest"),
+        ],
+    ),
+    "09.mi_from_counts": (
+        [
+            Variant("entropies", lambda: mi_entropies),
+            Variant("float32", lambda: lambda counts: np.float32(mi(np.asarray(counts, dtype=np.float32)))),
+            Variant("list input", lambda: lambda counts: mi(counts.tolist())),
+        ],
+        [
+            Mutant("bits", lambda: lambda counts: mi(counts, log=np.log2), r"bits"),
+            Mutant("counts not normalised", lambda: lambda counts: mi(counts) * np.sum(counts), r"mi_from_counts"),
+            Mutant("right for three calls, then 0", first_calls_then(mi, 3, lambda counts: 0.0), r"mi_from_counts"),
+        ],
+    ),
+    "09.best_pair": (
+        [
+            Variant("list", lambda: list(solution("09.best_pair")())),
+            Variant("reversed", lambda: tuple(solution("09.best_pair")())[::-1]),
+            Variant("numpy array", lambda: np.array(solution("09.best_pair")())),
+            Variant("numpy integers", lambda: tuple(np.int64(j) for j in solution("09.best_pair")())),
+        ],
+        [
+            Mutant("a string", lambda: "23", r"pair of two column indices"),
+            Mutant("floats", lambda: (2.9, 3.4), r"whole number"),
+            Mutant("the two best single features", lambda: (0, 1), r"some pair reaches"),
+            Mutant("counted from 1", lambda: tuple(j + 1 for j in solution("09.best_pair")()), r"count from 0"),
+            Mutant("three columns", lambda: (2, 3, 4), r"pair"),
+            Mutant("one column twice", lambda: (2, 2), r"different"),
+        ],
+    ),
+}
