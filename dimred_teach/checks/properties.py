@@ -22,7 +22,7 @@ from . import CheckFailure
 from ..linalg import subspace_distance
 
 __all__ = ["expect", "judging_precision", "tolerance", "answer_array", "answer_number", "answer_integer",
-           "answer_pair", "is_close", "expect_close", "expect_same_subspace", "expect_unit_columns", "distinct",
+           "answer_pair", "is_close", "expect_close", "expect_unlike", "expect_same_subspace", "expect_unit_columns", "distinct",
            "in_random_order"]
 
 PRECISION_SLACK = 1000.0
@@ -149,6 +149,13 @@ def expect_close(actual, expected, what: str, rtol: float = 1e-8, scale: float |
     where = f" at entry {tuple(int(i) for i in worst)}" if actual.ndim else ""
     raise CheckFailure(f"{what} does not hold: yours is {yours}{where}, it should be {wanted} "
                        f"(difference {float(gaps[worst]):.3g})")
+
+
+def expect_unlike(actual, mistaken, expected, message: str, rtol: float = 1e-8, scale: float | None = None) -> None:
+    """Fail with ``message`` (naming a typical mistake) when ``actual`` matches what that mistake
+    gives, ``mistaken``, unless the mistake happens to give the right value here."""
+    if is_close(actual, mistaken, rtol, scale) and not is_close(mistaken, expected, rtol, scale):
+        raise CheckFailure(message)
 
 
 def expect_unit_columns(vectors: np.ndarray, what: str, rtol: float = 1e-8, atol: float = 0.0) -> None:

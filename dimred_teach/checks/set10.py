@@ -2,38 +2,57 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import datasets
 from ..autoencoder import finite_difference_gradient
-from . import CheckFailure, register
-from .properties import answer_array, expect, expect_close
+from . import register
+from .properties import (answer_array, answer_integer, answer_number, answer_pair, distinct, expect, expect_close, expect_unlike,
+                         in_random_order, is_close, tolerance)
 
 
 @register("10.gradient_step", hint="with Z = X E and R = X - Z D: dL/dD = -(2/n) Z' R and dL/dE = -(2/n) X' R D'; "
           "step against the gradient: E - learning_rate * dL/dE")
 def _gradient_step(answer, rng):
     expect(callable(answer), "the answer should be your function gradient_step(X, encoder, decoder, learning_rate)")
-    for _ in range(3):
+    cases = []
+    for _ in range(int(rng.integers(4, 7))):
         n, p = int(rng.integers(6, 15)), int(rng.integers(3, 6))
         k = int(rng.integers(1, p))
         X = rng.standard_normal((n, p))
-        X -= X.mean(axis=0)
-        E, D = rng.standard_normal((p, k)), rng.standard_normal((k, p))
-        lr = float(rng.uniform(0.01, 0.1))
-        out = answer(X.copy(), E.copy(), D.copy(), lr)
-        expect(isinstance(out, tuple) and len(out) == 2,
-               "gradient_step should return a tuple (new_encoder, new_decoder)")
-        new_E = answer_array(out[0], "new_encoder", (p, k))
-        new_D = answer_array(out[1], "new_decoder", (k, p))
+        cases.append((X - X.mean(axis=0), rng.standard_normal((p, k)), rng.standard_normal((k, p)),
+                      float(rng.uniform(0.01, 0.1))))
+    for X, E, D, lr in in_random_order(rng, cases):
+        (n, p), k = X.shape, E.shape[1]
+        call = f"gradient_step(X, encoder, decoder, learning_rate={lr:.6g}) for X of shape {X.shape} and k = {k}"
+        new_E, new_D = answer_pair(answer(X.copy(), E.copy(), D.copy(), lr), call, "(new_encoder, new_decoder)")
+        new_E = answer_array(new_E, f"the new encoder of {call}", (p, k))
+        new_D = answer_array(new_D, f"the new decoder of {call}", (k, p))
 
         def loss(E_, D_):
             return np.sum((X - X @ E_ @ D_) ** 2) / n
 
-        expect_close(new_E, E - lr * finite_difference_gradient(lambda W: loss(W, D), E),
-                     "new_encoder = encoder - learning_rate * (finite-difference gradient of the loss)", atol=1e-5)
-        expect_close(new_D, D - lr * finite_difference_gradient(lambda W: loss(E, W), D),
-                     "new_decoder = decoder - learning_rate * (finite-difference gradient of the loss)", atol=1e-5)
+        grad_E = finite_difference_gradient(lambda W: loss(W, D), E)
+        grad_D = finite_difference_gradient(lambda W: loss(E, W), D)
+        for new, old, grad, name in ((new_E, E, grad_E, "encoder"), (new_D, D, grad_D, "decoder")):
+            step = old - new
+            scale = float(np.abs(lr * grad).max())
+            expect(not is_close(step, -lr * grad, 1e-6, scale=scale),
+                   f"{call}: your {name} moved along the gradient; gradient DESCENT steps against it, "
+                   f"{name} - learning_rate * gradient")
+            expect(not is_close(step, lr * grad / 2, 1e-6, scale=scale),
+                   f"{call}: your {name} step is half the right one: the derivative of ||R||^2 / n brings a factor 2/n")
+            expect(not is_close(step, lr * grad * n, 1e-6, scale=scale),
+                   f"{call}: your {name} step is n times the right one: the loss is the MEAN over the rows, factor 1/n")
+        later_D = D - lr * finite_difference_gradient(lambda W: loss(new_E, W), D)
+        expect(not is_close(new_D, later_D, 1e-6, scale=float(np.abs(D).max())) or is_close(later_D, D - lr * grad_D, 1e-6),
+               f"{call}: your decoder step used the NEW encoder; both gradients are computed at the old E and D")
+        expect_close(new_E, E - lr * grad_E, f"{call}: new_encoder = encoder - learning_rate * (gradient of the loss)",
+                     rtol=1e-6, scale=float(np.abs(E).max()))
+        expect_close(new_D, D - lr * grad_D, f"{call}: new_decoder = decoder - learning_rate * (gradient of the loss)",
+                     rtol=1e-6, scale=float(np.abs(D).max()))
 
 
 def _low_rank_data(rng):
@@ -47,71 +66,91 @@ def _low_rank_data(rng):
           "x_tilde = B B' (x - mu) + mu")
 def _reconstruct(answer, rng):
     expect(callable(answer), "the answer should be your function reconstruct(X, M)")
-    for _ in range(3):
+    cases = []
+    for _ in range(int(rng.integers(4, 7))):
         X = _low_rank_data(rng)
+        cases.append((X, int(rng.integers(1, X.shape[1]))))
+    for X, M in in_random_order(rng, cases):
         n, p = X.shape
-        M = int(rng.integers(1, p))
-        X_tilde = answer_array(answer(X.copy(), M), f"reconstruct(X, {M})", (n, p))
+        call = f"reconstruct(X, {M}) for X of shape {X.shape}"
+        X_tilde = answer_array(answer(X.copy(), M), call, (n, p))
         mean = X.mean(axis=0)
         singular = np.linalg.svd(X - mean, compute_uv=False)
-        rank = int(np.sum(np.linalg.svd(X_tilde - mean, compute_uv=False) > 1e-8 * singular[0]))
-        expect(rank <= M, f"reconstruct(X, {M}) minus the mean of X has rank {rank}; with M = {M} components "
-               f"it should have rank at most {M} (did you add the mean back?)")
-        error = np.sum((X - X_tilde) ** 2)
-        dropped = np.sum(singular[M:] ** 2)  # (n - 1) times the sum of the dropped eigenvalues
-        expect_close(error, dropped, f"the squared reconstruction error with M = {M} should be the smallest possible, "
-                     "(n - 1) times the sum of the dropped eigenvalues", rtol=1e-6, atol=1e-8)
+        rank = int(np.sum(np.linalg.svd(X_tilde - mean, compute_uv=False) > tolerance(1e-8) * singular[0]))
+        expect(rank <= M, f"{call} minus the mean of X has rank {rank}; with M = {M} components it should have rank "
+                          f"at most {M} (did you add the mean back?)")
+        error = float(np.sum((X - X_tilde) ** 2))
+        dropped = float(np.sum(singular[M:] ** 2))  # (n - 1) times the sum of the dropped eigenvalues
+        shown, smallest = distinct(error, dropped)
+        expect(is_close(error, dropped, 1e-8, scale=float(np.sum(singular**2))),
+               f"the squared reconstruction error of {call} is {shown}, but the smallest possible, (n - 1) times the "
+               f"sum of the dropped eigenvalues, is {smallest}: keep the M components of LARGEST variance, of the "
+               "centred data")
 
 
 @register("10.variance_fraction", hint="eigenvalues of the covariance (or squared singular values of the centred "
           "data), largest first: sum of the first M over the sum of all")
 def _variance_fraction(answer, rng):
     expect(callable(answer), "the answer should be your function variance_fraction(X, M)")
-    for _ in range(3):
+    cases = []
+    for _ in range(int(rng.integers(4, 7))):
         X = _low_rank_data(rng)
-        M = int(rng.integers(1, X.shape[1]))
-        try:
-            value = float(answer(X.copy(), M))
-        except (TypeError, ValueError):
-            raise CheckFailure("variance_fraction should return a single number") from None
+        cases.append((X, int(rng.integers(1, X.shape[1]))))
+    for X, M in in_random_order(rng, cases):
+        call = f"variance_fraction(X, {M}) for X of shape {X.shape}"
+        value = answer_number(answer(X.copy(), M), call)
         squares = np.linalg.svd(X - X.mean(axis=0), compute_uv=False) ** 2
-        expect(0 <= value <= 1, f"variance_fraction(X, {M}) = {value:.4f} is not a fraction between 0 and 1")
-        expect_close(value, squares[:M].sum() / squares.sum(),
-                     f"variance_fraction(X, {M}): the share of the total variance kept by the first {M} components",
-                     atol=1e-8)
+        expected = squares[:M].sum() / squares.sum()
+        expect(0 <= value <= 1, f"{call} = {value:.6g} is not a fraction between 0 and 1")
+        singular = np.sqrt(squares)
+        uncentred = np.linalg.svd(X, compute_uv=False) ** 2
+        for mistaken, message in (
+                (1 - expected, "is the share of the variance LOST; the exercise asks for the share kept"),
+                (squares[::-1][:M].sum() / squares.sum(), "keeps the M smallest eigenvalues: the first M components "
+                                                          "have the LARGEST ones (np.linalg.eigvalsh sorts ascending)"),
+                (singular[:M].sum() / singular.sum(), "sums singular values; the variances are their SQUARES"),
+                (uncentred[:M].sum() / uncentred.sum(), "uses the uncentred data: centre X first")):
+            expect_unlike(value, mistaken, expected, f"{call} = {value:.6g} {message}", scale=1.0)
+        expect_close(value, expected, f"{call}: the share of the total variance kept by the first {M} components",
+                     scale=1.0)
 
 
 @register("10.destandardize", hint="undo the standardisation step by step: multiply by the standard deviation, "
           "then add the mean")
 def _destandardize(answer, rng):
     expect(callable(answer), "the answer should be your function destandardize(X_star, mean, std)")
-    for _ in range(3):
+    cases = []
+    for _ in range(int(rng.integers(4, 7))):
         n, p = int(rng.integers(3, 10)), int(rng.integers(2, 6))
-        X_star = rng.standard_normal((n, p))
-        mean, std = rng.normal(0, 10, p), rng.uniform(0.5, 5, p)
-        X = answer_array(answer(X_star.copy(), mean.copy(), std.copy()), "destandardize(...)", (n, p))
-        expect_close((X - mean) / std, X_star, "standardising your result again, (x - mean) / std, "
-                     "should give back X_star")
+        cases.append((rng.standard_normal((n, p)), rng.normal(0, 10, p), rng.uniform(0.5, 5, p)))
+    for X_star, mean, std in in_random_order(rng, cases):
+        call = f"destandardize(X_star, mean, std) for X_star of shape {X_star.shape}"
+        X = answer_array(answer(X_star.copy(), mean.copy(), std.copy()), call, X_star.shape)
+        expect(not is_close(X, (X_star + mean) * std, 1e-8),
+               f"{call} adds the mean before multiplying: undo the steps in reverse order, multiply by std first")
+        expect(not is_close(X, X_star / std + mean, 1e-8),
+               f"{call} divides by std: standardising divided, so undoing it multiplies")
+        expect_close((X - mean) / std, X_star, f"{call}: standardising your result again, (x - mean) / std, "
+                     "should give back X_star;", scale=float(np.abs(X_star).max()))
 
 
+@functools.lru_cache(maxsize=1)
 def digits_eigenvalues() -> np.ndarray:
-    """Eigenvalues (descending) of the covariance of the centred digit images (exercise 10.digits_m90)."""
+    """Eigenvalues (descending) of the covariance of the centred digit images (exercise 10.digits_m90), read-only."""
     images, _ = datasets.load_digits()
     centred = images - images.mean(axis=0)
-    return np.linalg.svd(centred, compute_uv=False) ** 2 / (images.shape[0] - 1)
+    values = np.linalg.svd(centred, compute_uv=False) ** 2 / (images.shape[0] - 1)
+    values.setflags(write=False)
+    return values
 
 
 @register("10.digits_m90", hint="cumulative sum of the eigenvalues divided by their total; the first M where it "
           "reaches 0.9 (count from 1)")
 def _digits_m90(answer, rng):
-    try:
-        M = int(answer)
-    except (TypeError, ValueError):
-        raise CheckFailure(f"M_90 should be a whole number of components, got {answer!r}") from None
-    expect(M == answer, f"M_90 should be a whole number, got {answer!r}")
+    M = answer_integer(answer, "M_90")
     values = digits_eigenvalues()
     kept = np.cumsum(values) / values.sum()
     expect(1 <= M <= values.size, f"M_90 must be between 1 and {values.size}, got {M}")
-    expect(kept[M - 1] >= 0.9, f"{M} components keep only {kept[M - 1]:.4f} of the variance, less than 0.9")
-    expect(M == 1 or kept[M - 2] < 0.9, f"{M - 1} components already keep {kept[M - 2]:.4f} of the variance: "
+    expect(kept[M - 1] >= 0.9, f"{M} components keep only {kept[M - 1]:.6f} of the variance, less than 0.9")
+    expect(M == 1 or kept[M - 2] < 0.9, f"{M - 1} components already keep {kept[M - 2]:.6f} of the variance: "
            "M_90 is the smallest M that reaches 0.9")
