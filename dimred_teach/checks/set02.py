@@ -13,7 +13,7 @@ from .set01 import N_VERSUS_N_MINUS_1, covariance, random_data
 
 def _wide_data(rng: np.random.Generator) -> np.ndarray:
     """Fresh data with many more variables than points, shape (n, p), p >> n."""
-    n, p = int(rng.integers(8, 20)), int(rng.integers(100, 200))
+    n, p = int(rng.integers(8, 20)), int(rng.integers(60, 120))
     return rng.standard_normal((n, p)) * np.linspace(3.0, 0.2, p) + rng.normal(0, 5, p)
 
 

@@ -32,8 +32,8 @@ def _crabs():
 
 
 def _fresh_crabs(rng: np.random.Generator) -> np.ndarray:
-    """Measurements of a new simulated crabs sample, shape (n, 5), 40 <= n < 120."""
-    frame = make_crabs_like(int(rng.integers(40, 120)), seed=int(rng.integers(2**31)))
+    """Measurements of a new simulated crabs sample, shape (n, 5), 30 <= n < 80."""
+    frame = make_crabs_like(int(rng.integers(30, 80)), seed=int(rng.integers(2**31)))
     return frame[list(CRABS_MEASUREMENTS)].to_numpy(dtype=float)
 
 
@@ -47,14 +47,18 @@ def _factors(answer, X: np.ndarray, alpha: float, k: int):
 @register("03.biplot_factors",
           hint="centre X, take the SVD Xc = U D V', then scores = U_k D_k^(1-alpha) and loadings = V_k D_k^alpha")
 def _biplot_factors(answer, rng):
-    samples = [_fresh_crabs(rng) for _ in range(2)]
-    cases = [(samples[int(rng.integers(2))], alpha, k) for alpha in (*ALPHAS, float(rng.uniform())) for k in (2, 5)]
-    for X, alpha, k in in_random_order(rng, cases):
+    samples = []
+    for _ in range(2):
+        X = _fresh_crabs(rng)
+        samples.append((X, np.linalg.svd(X - X.mean(axis=0), full_matrices=False),
+                        np.linalg.svd(X, full_matrices=False)))
+    alphas = (*ALPHAS, float(rng.uniform()))
+    cases = [(samples[int(rng.integers(2))], alpha, 2) for alpha in alphas]
+    cases += [(samples[int(rng.integers(2))], float(rng.choice(alphas[1:])), 5) for _ in range(2)]
+    for (X, (U, d, Vt), (Uu, du, Vtu)), alpha, k in in_random_order(rng, cases):
         Xc = X - X.mean(axis=0)
-        U, d, Vt = np.linalg.svd(Xc, full_matrices=False)
         G, H = _factors(answer, X, alpha, k)
         where = f"(alpha={alpha:.3g}, k={k})"
-        Uu, du, Vtu = np.linalg.svd(X, full_matrices=False)
         expect(not is_close(G @ H.T, (Uu[:, :k] * du[:k]) @ Vtu[:k], 1e-6),
                f"scores @ loadings.T is the rank-{k} part of X itself {where}: take the SVD of the CENTRED data")
         expect_close(G @ H.T, (U[:, :k] * d[:k]) @ Vt[:k], f"scores @ loadings.T = U_k D_k V_k' {where} (the "
