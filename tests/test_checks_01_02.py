@@ -1,11 +1,13 @@
-"""The check machinery, and the checks of exercise sets 01 and 02: correct answers pass,
-typical mistakes fail with a useful message."""
+"""The check machinery: verdicts, their display, precision and containers. (Each exercise's
+check is proven in test_check_proofs.py.)"""
 
 import numpy as np
 import pytest
 
 from dimred_teach import check
-from dimred_teach.checks import evaluate, get_check
+from dimred_teach.checks import LINE_WIDTH, CheckFailure, Verdict, evaluate, get_check, registered_ids
+from dimred_teach.checks.properties import (answer_array, answer_pair, distinct, expect_close, judging_precision,
+                                            tolerance)
 from dimred_teach.checks.set01 import crab_matrix
 from dimred_teach.display import rounded
 
@@ -37,106 +39,64 @@ def test_unknown_exercise_ids_are_refused(bad_id):
         get_check(bad_id)
 
 
-def centred(X):
-    return X - X.mean(axis=0)
+def test_verdict_lines_wrap_on_word_boundaries_at_88_columns():
+    long_hint = "take the eigenvector of S with the largest eigenvalue and scale it by the square root " * 3
+    verdict = Verdict("01.top_direction", False, "w is not an eigenvector of S " * 6, long_hint)
+    lines = verdict.line().split("\n")
+    assert all(len(line) <= LINE_WIDTH for line in lines)
+    assert lines[0].startswith("[not yet] 01.top_direction: w is")
+    hint_start = next(i for i, line in enumerate(lines) if line.startswith("  hint: "))
+    assert all(line.startswith("    ") for line in lines[1:hint_start])  # hanging indent
+    assert all(line.startswith("        ") for line in lines[hint_start + 1:])
+    words = " ".join(line.strip() for line in lines).split()
+    assert "square" in words and "root" in words  # no word split across lines
 
 
-def test_01_sample_covariance():
-    assert evaluate("01.sample_covariance", lambda X: np.cov(X, rowvar=False), seed=0).passed
-    uncentred = evaluate("01.sample_covariance", lambda X: X.T @ X / (len(X) - 1), seed=0)
-    assert not uncentred.passed and "without centring" in uncentred.message
-    over_n = evaluate("01.sample_covariance", lambda X: np.cov(X, rowvar=False, ddof=0), seed=0)
-    assert not over_n.passed and "divides by n" in over_n.message
+def test_a_long_word_is_never_split():
+    url = "https://example.org/" + "x" * 120
+    line = Verdict("01.top_direction", True, url, "").line()
+    assert url in line
 
 
-def test_01_top_direction():
-    values, vectors = np.linalg.eigh(np.cov(crab_matrix(), rowvar=False))
-    assert evaluate("01.top_direction", vectors[:, -1]).passed
-    assert evaluate("01.top_direction", -vectors[:, -1]).passed  # up to sign
-    assert "not the largest" in evaluate("01.top_direction", vectors[:, 0]).message
-    assert "length 1" in evaluate("01.top_direction", 2 * vectors[:, -1]).message
-    assert "shape" in evaluate("01.top_direction", vectors[:, -2:]).message
+def test_every_set_registers_its_checks():
+    ids = registered_ids()
+    assert {"01.sample_covariance", "10.digits_m90"} <= set(ids)
+    assert ids == sorted(ids)
 
 
-def test_01_lagrangian_gradient():
-    assert evaluate("01.lagrangian_gradient", lambda S, w, lam: 2 * S @ w - 2 * lam * w, seed=1).passed
-    assert not evaluate("01.lagrangian_gradient", lambda S, w, lam: S @ w - lam * w, seed=1).passed
-
-
-def best_projection(X, r):
-    values, vectors = np.linalg.eigh(np.cov(X, rowvar=False))
-    return vectors[:, ::-1][:, :r]
-
-
-def test_01_best_projection():
-    assert evaluate("01.best_projection", best_projection, seed=2).passed
-    smallest = evaluate("01.best_projection", lambda X, r: np.linalg.eigh(np.cov(X, rowvar=False))[1][:, :r], seed=2)
-    assert not smallest.passed and "larger than the minimum" in smallest.message
-    scaled = evaluate("01.best_projection", lambda X, r: 2 * best_projection(X, r), seed=2)
-    assert not scaled.passed and "orthonormal" in scaled.message
-
-
-def test_01_score_covariance():
+def test_answers_are_judged_at_their_own_precision():
     X = crab_matrix()
-    values, vectors = np.linalg.eigh(np.cov(X, rowvar=False))
-    scores = centred(X) @ vectors[:, ::-1]
-    assert evaluate("01.score_covariance", np.cov(scores, rowvar=False)).passed
-    assert "diagonal" in evaluate("01.score_covariance", np.cov(X, rowvar=False)).message
-    ascending = centred(X) @ vectors
-    assert "largest first" in evaluate("01.score_covariance", np.cov(ascending, rowvar=False)).message
+    S = np.cov(X, rowvar=False)
+    top = np.linalg.eigh(S)[1][:, -1]
+    rounded_top = top.astype(np.float32)
+    assert evaluate("01.top_direction", rounded_top).passed
+    # the same float32 numbers handed over as float64 are judged at float64 precision
+    assert not evaluate("01.top_direction", rounded_top.astype(np.float64)).passed
+    with judging_precision():
+        assert tolerance(1e-8) == 1e-8
+        answer_array(rounded_top, "w")
+        assert tolerance(1e-8) > 1e-5
+    assert tolerance(1e-8) == 1e-8  # evaluate() starts every answer at float64 precision
 
 
-def test_02_eigenvalues_from_svd():
-    good = lambda X: np.linalg.svd(centred(X), compute_uv=False) ** 2 / (len(X) - 1)  # noqa: E731
-    assert evaluate("02.eigenvalues_from_svd", good, seed=0).passed
-    uncentred = lambda X: np.linalg.svd(X, compute_uv=False) ** 2 / (len(X) - 1)  # noqa: E731
-    assert not evaluate("02.eigenvalues_from_svd", uncentred, seed=0).passed
-    assert "sorted" in evaluate("02.eigenvalues_from_svd", lambda X: good(X)[::-1], seed=0).message
+def test_close_messages_show_enough_digits_to_see_the_difference():
+    yours, expected = distinct(63696.00001, 63696.0)
+    assert yours != expected
+    with pytest.raises(CheckFailure, match="63696.00001"):
+        expect_close(63696.00001, 63696.0, "q", rtol=1e-12)
 
 
-def gram_components(X, k):
-    Xc = centred(X)
-    values, U = np.linalg.eigh(Xc @ Xc.T)
-    top = np.argsort(values)[::-1][:k]
-    return Xc.T @ U[:, top] / np.sqrt(values[top])
+def test_pairs_may_be_tuples_lists_or_arrays_but_not_strings():
+    assert answer_pair((1, 2), "f(x)", "(a, b)") == (1, 2)
+    assert answer_pair([1, 2], "f(x)", "(a, b)") == (1, 2)
+    with pytest.raises(CheckFailure, match="pair"):
+        answer_pair("12", "f(x)", "(a, b)")
 
 
-def test_02_components_from_gram():
-    assert evaluate("02.components_from_gram", gram_components, seed=0).passed
-    unnormalised = lambda X, k: gram_components(X, k) * 3  # noqa: E731
-    assert "orthonormal" in evaluate("02.components_from_gram", unnormalised, seed=0).message
-    reversed_order = lambda X, k: gram_components(X, k)[:, ::-1]  # noqa: E731
-    verdict = evaluate("02.components_from_gram", reversed_order, seed=0)
-    assert not verdict.passed and "ordered" in verdict.message
-
-
-def test_02_svd_is_pca():
-    def good(X, k):
-        U, d, Vt = np.linalg.svd(centred(X), full_matrices=False)
-        return Vt[:k].T, U[:, :k] * d[:k]
-
-    assert evaluate("02.svd_is_pca", good, seed=0).passed
-    assert "pair" in evaluate("02.svd_is_pca", lambda X, k: good(X, k)[0], seed=0).message
-    def transposed(X, k):  # the WashU layout: X' = V D U', so its LEFT singular vectors are the directions
-        V = np.linalg.svd(centred(X).T, full_matrices=False)[0][:, :k]
-        return V, centred(X) @ V
-
-    assert evaluate("02.svd_is_pca", transposed, seed=0).passed
-    wrong = lambda X, k: (np.eye(X.shape[1])[:, :k], centred(X)[:, :k])  # noqa: E731
-    assert "eigenvector" in evaluate("02.svd_is_pca", wrong, seed=0).message
-
-
-def test_02_power_iteration_and_smallest_k():
-    assert evaluate("02.power_iteration", lambda A: np.linalg.eigh(A)[1][:, -1], seed=0).passed
-    assert not evaluate("02.power_iteration", lambda A: np.linalg.eigh(A)[1][:, 0], seed=0).passed
-
-    def smallest_k(values, tol):
-        dropped = 1 - np.cumsum(values) / np.sum(values)
-        return int(np.argmax(dropped < tol) + 1)
-
-    assert evaluate("02.smallest_k", smallest_k, seed=0).passed
-    assert "not the smallest" in evaluate("02.smallest_k", lambda v, t: smallest_k(v, t) + 1, seed=0).message
-    assert not evaluate("02.smallest_k", lambda v, t: len(v) + 1, seed=0).passed
+def test_complex_answers_with_a_real_value_are_accepted_others_refused():
+    assert answer_array(np.array([1 + 0j, 2 + 0j]), "v").dtype == float
+    with pytest.raises(CheckFailure, match="eigh"):
+        answer_array(np.array([1 + 1j]), "v")
 
 
 def test_rounded_removes_negative_zero():

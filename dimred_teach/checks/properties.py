@@ -96,7 +96,7 @@ def answer_number(value, what: str) -> float:
 def answer_integer(value, what: str) -> int:
     """A whole number given as an integer (Python or NumPy), not a bool, float or string."""
     expect(isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)),
-           f"{what} should be a whole number (an int), got {type(value).__name__} {value!r}")
+           f"{what} should be an integer (a whole number, int), got {type(value).__name__} {value!r}")
     return int(value)
 
 

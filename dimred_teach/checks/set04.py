@@ -153,7 +153,8 @@ def _eurodist_spectrum(answer, rng):
     expected = np.linalg.eigvalsh(B)[::-1]
     scale = float(np.abs(expected).max())
     expect(not np.any(np.diff(values) > tolerance(1e-10) * scale),
-           "the eigenvalues should be sorted largest first (np.linalg.eigvalsh sorts them in ascending order)")
+           "the eigenvalues should be sorted largest first, in descending order (np.linalg.eigvalsh sorts them in "
+           "ascending order)")
     expect(not is_close(np.sort(values), np.sort(np.abs(expected)), 1e-6),
            "these are the absolute values of the eigenvalues (singular values of B): the negative eigenvalues "
            "must stay negative; use np.linalg.eigvalsh")

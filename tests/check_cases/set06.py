@@ -104,7 +104,7 @@ CASES = {
         [
             Mutant("upper tail only", lambda: lambda *a: failure_rate(*a, side="upper"), r"only one side"),
             Mutant("lower tail only", lambda: lambda *a: failure_rate(*a, side="lower"), r"only one side"),
-            Mutant("a count", lambda: lambda *a: failure_rate(*a, fraction=False), r"number of failed trials"),
+            Mutant("a count", lambda: lambda *a: failure_rate(*a, fraction=False), r"fraction between 0 and 1"),
             Mutant("own random numbers", lambda: failure_rate_own_rng, r"seed \+ t|one side"),
             Mutant("right for three calls, then 0", first_calls_then(failure_rate, 3, lambda *a: 0.0),
                    r"seed \+ t|only"),
