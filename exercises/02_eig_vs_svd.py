@@ -52,7 +52,7 @@ check("02.eigenvalues_from_svd", eigenvalues_from_svd)
 # ## Exercise 2 · Components from the Gram matrix (WashU Exercise 4.1)
 #
 # For $p \gg n$ write `components_from_gram(X, k)`: the top `k` principal directions ($p \times k$, orthonormal,
-# ordered by variance) computed from the $n\times n$ Gram matrix $G = \mathbf X_c \mathbf X_c^\top$ only: never form
+# largest variance first) computed from the $n\times n$ Gram matrix $G = \mathbf X_c \mathbf X_c^\top$ only: never form
 # the $p\times p$ covariance. Then show the formula you use in the markdown cell.
 
 # %%
@@ -71,8 +71,8 @@ check("02.components_from_gram", components_from_gram)
 # %% [markdown]
 # ## Exercise 3 · The SVD solves PCA (WashU Exercise 4.2)
 #
-# Write `pca_via_svd(X, k)` returning `(components, scores)` from one SVD of the centred data: components $p\times k$,
-# scores $n\times k$. The check verifies the PCA property $S V = V\Lambda$. Explain in the markdown cell why the SVD
+# Write `pca_via_svd(X, k)` returning `(components, scores)` from one SVD of the centred data: the top `k`
+# components $p\times k$ (largest variance first) and the scores $n\times k$. The check verifies the PCA property $S V = V\Lambda$. Explain in the markdown cell why the SVD
 # must satisfy it.
 
 # %%

@@ -73,6 +73,7 @@ scaled_scores = ...
 # %% tags=["check"] points=1
 check("03.scaled_scores", scaled_scores)
 
+
 # %% [markdown]
 # (b) Explain why the covariance is exactly $I/(n-1)$, and what that means for the picture.
 
@@ -82,31 +83,28 @@ check("03.scaled_scores", scaled_scores)
 # %% [markdown]
 # ## Exercise 3 · Correlations from the angles between arrows
 #
-# (a) Compute `arrow_cosines`, the $5\times 5$ matrix of cosines of the angles between the loading arrows of the
-# **scaled** biplot ($\alpha = 1$) of the crabs, keeping all 5 components: entry $(i, j)$ is
-# $h_i^\top h_j / (\|h_i\|\,\|h_j\|)$ for rows $h_i$, $h_j$ of the loadings. Compare it with the correlation matrix
-# `np.corrcoef(X, rowvar=False)`.
+# (a) Write `arrow_cosines(X, k)`, the $p\times p$ matrix of cosines of the angles between the loading arrows of the
+# **scaled** biplot ($\alpha = 1$) of `X` keeping `k` components: entry $(i, j)$ is
+# $h_i^\top h_j / (\|h_i\|\,\|h_j\|)$ for rows $h_i$, $h_j$ of the loadings $V_k D_k$. Use `np.linalg.svd`. The check
+# calls your function on freshly simulated crabs for several values of `k`.
 
 # %%
-# YOUR CODE HERE
-d = ...
-Vt = ...
-H = ...
-unit = ...
-arrow_cosines = ...
+def arrow_cosines(X, k):
+    """Cosines (p, p) between the rows of the alpha = 1 loadings V_k D_k of the centred X."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
 
 # %% tags=["check"] points=1
 check("03.arrow_cosines", arrow_cosines)
 
 # %% [markdown]
-# (b) A biplot shows only the first two coordinates of each arrow. Repeat the computation with the first two
-# columns of the loadings: what is the largest difference from the correlations now, and why is it not zero?
+# (b) Compare `arrow_cosines(X, 5)` for the crabs with the correlation matrix `np.corrcoef(X, rowvar=False)`. A biplot
+# shows only the first two coordinates of each arrow: what is the largest difference from the correlations with
+# `k = 2`, and why is it not zero?
 
 # %%
 # YOUR CODE HERE
-H2 = ...
-unit2 = ...
-gap2 = ...
+R = ...
 
 
 # %% [markdown]

@@ -97,8 +97,8 @@ check("06.simulate_squared_norms", simulate_squared_norms)
 # A projection *fails* for a data set when some pair's squared-distance ratio leaves $[1-\epsilon, 1+\epsilon]$.
 # Write `failure_rate(X, q, eps, n_trials, seed)`: for $t = 0, 1, \ldots,$ `n_trials - 1`, project with
 # `random_projection(X, q, seed=seed + t)` and use `distortion` to decide whether that projection failed; return the
-# fraction of failed trials. The check compares your estimate with an independent simulation, allowing 5 binomial
-# standard errors.
+# fraction of failed trials. The check repeats this computation with the same seeds on a few random data sets, so
+# your fraction must match it exactly.
 
 # %%
 def failure_rate(X, q, eps, n_trials, seed):

@@ -22,8 +22,8 @@ from . import CheckFailure
 from ..linalg import subspace_distance
 
 __all__ = ["expect", "judging_precision", "tolerance", "answer_array", "answer_number", "answer_integer",
-           "answer_pair", "is_close", "expect_close", "expect_unlike", "expect_same_subspace", "expect_unit_columns", "distinct",
-           "in_random_order"]
+           "answer_pair", "is_close", "expect_close", "expect_unlike", "expect_same_subspace", "expect_unit_columns",
+           "distinct", "in_random_order"]
 
 PRECISION_SLACK = 1000.0
 """A low-precision answer may differ from the exact value by this many units of its type's
@@ -172,7 +172,8 @@ def expect_same_subspace(actual, expected, what: str, rtol: float = 1e-6, atol: 
     expected = np.atleast_2d(np.asarray(expected, dtype=float).T).T
     expect(actual.shape == expected.shape, f"{what}: expected shape {expected.shape}, got {actual.shape}")
     distance = subspace_distance(actual, expected)
-    expect(distance <= max(atol, tolerance(rtol)), f"{what} spans the wrong subspace (projector distance {distance:.3g})")
+    expect(distance <= max(atol, tolerance(rtol)),
+           f"{what} spans the wrong subspace (projector distance {distance:.3g})")
 
 
 def in_random_order(rng: np.random.Generator, cases: list) -> list:

@@ -25,8 +25,8 @@ def _top_eigvectors(X: np.ndarray, k: int) -> np.ndarray:
 
 def _expect_descending(values: np.ndarray, what: str) -> None:
     rises = np.diff(values) > tolerance(1e-10) * float(np.abs(values).max(initial=1.0))
-    expect(not np.any(rises), f"{what} should be sorted largest first (descending), got them in ascending or mixed order "
-                              "(np.linalg.eigh sorts ascending; np.linalg.svd descending)")
+    expect(not np.any(rises), f"{what} should be sorted largest first (descending), got them in ascending or mixed "
+                              "order (np.linalg.eigh sorts ascending; np.linalg.svd descending)")
 
 
 @register("02.eigenvalues_from_svd", hint="lambda_j = d_j**2 / (n - 1) with d the singular values of the CENTRED data")

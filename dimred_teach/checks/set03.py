@@ -41,7 +41,8 @@ def _factors(answer, X: np.ndarray, alpha: float, k: int):
     n, p = X.shape
     call = f"biplot_factors(X, alpha={alpha:.3g}, k={k})"
     scores, loadings = answer_pair(answer(X.copy(), alpha, k), call, "(scores, loadings)")
-    return answer_array(scores, f"the scores of {call}", (n, k)), answer_array(loadings, f"the loadings of {call}", (p, k))
+    return (answer_array(scores, f"the scores of {call}", (n, k)),
+            answer_array(loadings, f"the loadings of {call}", (p, k)))
 
 
 @register("03.biplot_factors",

@@ -13,7 +13,7 @@ import functools
 import numpy as np
 
 from . import register
-from .properties import (answer_array, distinct, expect, expect_close, in_random_order, is_close, tolerance)
+from .properties import answer_array, distinct, expect, expect_close, in_random_order, is_close, tolerance
 from ..datasets import load_eurodist
 from ..mds import double_center, procrustes, squared_distances
 

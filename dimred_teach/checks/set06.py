@@ -13,7 +13,8 @@ import math
 import numpy as np
 
 from . import register
-from .properties import answer_array, answer_integer, answer_number, distinct, expect, in_random_order, is_close
+from .properties import (answer_array, answer_integer, answer_number, distinct, expect, expect_unlike, in_random_order,
+                         is_close)
 from ..jl import random_projection
 from ..mds import squared_distances
 
@@ -158,8 +159,10 @@ def _failure_rate(answer, rng):
     for X, q, n_trials, seed, eps, below, above in in_random_order(rng, instances):
         call = f"failure_rate(X, q={q}, eps={eps:.10g}, n_trials={n_trials}, seed={seed}) with X of shape {X.shape}"
         rate = answer_number(answer(X.copy(), q, eps, n_trials, seed), call)
-        expect(0 <= rate <= 1, f"{call} should return a fraction between 0 and 1, got {rate:.6g}")
         expected = float(np.mean((below > eps) | (above > eps)))
+        expect_unlike(rate, expected * n_trials, expected, f"{call} = {rate:.6g} is the number of failed trials; "
+                                                           "return the fraction (divide by n_trials)", scale=1.0)
+        expect(0 <= rate <= 1, f"{call} should return a fraction between 0 and 1, got {rate:.6g}")
         one_sided = {float(np.mean(above > eps)), float(np.mean(below > eps))} - {expected}
         expect(not any(math.isclose(rate, counted, abs_tol=1e-12) for counted in one_sided),
                f"{call} = {rate:.6g}: you counted only one side (only ratios above 1 + eps, or only below 1 - eps); "

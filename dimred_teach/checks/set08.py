@@ -51,7 +51,8 @@ def _poly2_features(X: np.ndarray) -> np.ndarray:
 
 @register("08.center_kernel", hint="K - (row means) - (column means) + (grand mean), i.e. H K H with H = I - 11'/n")
 def _center_kernel(answer, rng):
-    kinds = ["linear", "polynomial"] + [str(rng.choice(["linear", "polynomial"])) for _ in range(int(rng.integers(2, 5)))]
+    kinds = ["linear", "polynomial"]
+    kinds += [str(rng.choice(kinds)) for _ in range(int(rng.integers(2, 5)))]
     for kind in in_random_order(rng, kinds):
         n, p = int(rng.integers(8, 20)), int(rng.integers(2, 5))
         X = rng.standard_normal((n, p)) + rng.normal(0, 2, p)

@@ -9,8 +9,7 @@ import numpy as np
 
 from .. import datasets, selection
 from . import register
-from .properties import (answer_array, answer_integer, answer_number, expect, expect_close, in_random_order,
-                         is_close)
+from .properties import answer_array, answer_integer, answer_number, expect, expect_close, in_random_order, is_close
 
 
 @register("09.t_statistic", hint="t = (mean(a) - mean(b)) / (s * sqrt(1/n_a + 1/n_b)), s^2 the pooled variance "

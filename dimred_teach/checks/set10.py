@@ -9,8 +9,8 @@ import numpy as np
 from .. import datasets
 from ..autoencoder import finite_difference_gradient
 from . import register
-from .properties import (answer_array, answer_integer, answer_number, answer_pair, distinct, expect, expect_close, expect_unlike,
-                         in_random_order, is_close, tolerance)
+from .properties import (answer_array, answer_integer, answer_number, answer_pair, distinct, expect, expect_close,
+                         expect_unlike, in_random_order, is_close, tolerance)
 
 
 @register("10.gradient_step", hint="with Z = X E and R = X - Z D: dL/dD = -(2/n) Z' R and dL/dE = -(2/n) X' R D'; "
@@ -47,8 +47,8 @@ def _gradient_step(answer, rng):
             expect(not is_close(step, lr * grad * n, 1e-6, scale=scale),
                    f"{call}: your {name} step is n times the right one: the loss is the MEAN over the rows, factor 1/n")
         later_D = D - lr * finite_difference_gradient(lambda W: loss(new_E, W), D)
-        expect(not is_close(new_D, later_D, 1e-6, scale=float(np.abs(D).max())) or is_close(later_D, D - lr * grad_D, 1e-6),
-               f"{call}: your decoder step used the NEW encoder; both gradients are computed at the old E and D")
+        expect_unlike(new_D, later_D, D - lr * grad_D, f"{call}: your decoder step used the NEW encoder; both "
+                      "gradients are computed at the old E and D", 1e-6, scale=float(np.abs(D).max()))
         expect_close(new_E, E - lr * grad_E, f"{call}: new_encoder = encoder - learning_rate * (gradient of the loss)",
                      rtol=1e-6, scale=float(np.abs(E).max()))
         expect_close(new_D, D - lr * grad_D, f"{call}: new_decoder = decoder - learning_rate * (gradient of the loss)",

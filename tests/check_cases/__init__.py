@@ -57,7 +57,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def solution_namespace(exercise_set: str) -> dict:
     """The names a solution notebook defines for its checks: its code cells up to the last
     check cell run in order (check cells skipped, printed output discarded), once per session."""
-    cells = [cell for cell in jupytext.read(ROOT / "solutions" / f"{exercise_set}.py").cells if cell.cell_type == "code"]
+    notebook = jupytext.read(ROOT / "solutions" / f"{exercise_set}.py")
+    cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
     last_check = max(i for i, cell in enumerate(cells) if CHECK_CALL.match(cell.source))
     namespace: dict = {"__name__": f"solution_{exercise_set}"}
     with contextlib.redirect_stdout(io.StringIO()):

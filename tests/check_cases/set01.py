@@ -5,7 +5,8 @@ import pandas as pd
 
 from dimred_teach.checks.set01 import crab_matrix
 
-from . import in_float32, Mutant, Variant, as_list, first_calls_then, float32, fortran, given, returning, solution, strided
+from . import (Mutant, Variant, as_list, first_calls_then, float32, fortran, given, in_float32, returning, solution,
+               strided)
 
 
 def centred(X):
@@ -117,7 +118,8 @@ CASES = {
             Mutant("1/n", lambda: crab_scores_covariance(ddof=0), r"n versus n - 1"),
             Mutant("no centring", lambda: crab_scores_covariance(centre=False), r"centre"),
             Mutant("covariance of X", lambda: cov(crab_matrix()), r"diagonal"),
-            Mutant("eigenvalues of X'X", lambda: np.diag(np.linalg.eigvalsh(crab_matrix().T @ crab_matrix() / 199)[::-1]),
+            Mutant("eigenvalues of X'X",
+                   lambda: np.diag(np.linalg.eigvalsh(crab_matrix().T @ crab_matrix() / 199)[::-1]),
                    r"centre"),
         ],
     ),

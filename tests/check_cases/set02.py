@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from . import in_float32, Mutant, Variant, as_list, first_calls_then, float32, fortran, given, returning, solution
+from . import Mutant, Variant, as_list, first_calls_then, fortran, given, in_float32, returning, solution
 
 
 def centred(X):

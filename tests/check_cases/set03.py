@@ -5,7 +5,7 @@ import pandas as pd
 
 from dimred_teach.checks.set03 import _crabs
 
-from . import in_float32, Mutant, Variant, as_list, first_calls_then, float32, fortran, given, returning, solution, strided
+from . import Mutant, Variant, as_list, first_calls_then, float32, fortran, in_float32, returning, solution, strided
 
 
 def centred(X):

@@ -7,7 +7,8 @@ import scipy.linalg
 from dimred_teach.checks.set04 import recover_b_points
 from dimred_teach.datasets import load_eurodist
 
-from . import in_float32, Mutant, Variant, as_list, first_calls_then, float32, fortran, given, returning, solution, strided
+from . import (Mutant, Variant, as_list, first_calls_then, float32, fortran, given, in_float32, returning, solution,
+               strided)
 
 
 def squared(X):

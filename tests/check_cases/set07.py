@@ -6,7 +6,7 @@ import scipy.linalg
 from dimred_teach import ppca
 from dimred_teach.checks.set01 import crab_matrix
 
-from . import in_float32, Mutant, Variant, as_list, first_calls_then, float32, given, returning, solution
+from . import Mutant, Variant, as_list, first_calls_then, float32, in_float32, returning, solution
 
 
 def noise(X, q, ddof=0, which="smallest", centre=True):

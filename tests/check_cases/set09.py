@@ -98,7 +98,8 @@ CASES = {
         [
             Mutant("labels 0..c-1 assumed", lambda: lambda X, y, T: nearest(X, y, T, return_index=True), r"labels"),
             Mutant("Manhattan distance", lambda: lambda X, y, T: nearest(X, y, T, metric="manhattan"), r"Euclidean"),
-            Mutant("nearest training row", lambda: lambda X, y, T: y[np.argmin(((T[:, None] - X[None]) ** 2).sum(2), 1)],
+            Mutant("nearest training row",
+                   lambda: lambda X, y, T: y[np.argmin(((T[:, None] - X[None]) ** 2).sum(2), axis=1)],
                    r"closest class centroid"),
             Mutant("right for three calls, then the first label",
                    first_calls_then(nearest, 3, lambda X, y, T: np.full(len(T), y[0])), r"closest"),
