@@ -10,6 +10,11 @@ on every seed. A mutant is a mistake students really make (1/n for 1/(n-1), no c
 ascending order, a function that depends on call order); it must fail on every seed with a
 message matching ``names``. ``answer`` builds a fresh answer each time it is called, so a
 stateful mutant (a function counting its calls) starts anew on every seed.
+
+The helpers below build answers: ``solution(exercise_id)`` gives the solution notebook's own
+answer (its code cells run once per session), and ``in_float32``, ``fortran``, ``strided``,
+``as_list``, ``returning``, ``given`` and ``first_calls_then`` turn an answer into another
+form or into an answer that has learned the order of the check's calls.
 """
 
 from __future__ import annotations
@@ -134,11 +139,6 @@ def in_float32(function: Callable) -> Callable:
             return type(value)(cast(v) for v in value)
         return float32(value) if isinstance(value, (float, np.floating, np.ndarray)) else value
     return returning(given(function, float32), cast)
-
-
-def returning_pair_as_list(function: Callable) -> Callable:
-    """``function`` returning a list where it returned a tuple."""
-    return returning(function, list)
 
 
 def first_calls_then(right: Callable, calls: int, wrong: Callable) -> Callable[[], Callable]:
