@@ -77,6 +77,7 @@ def test_answers_are_judged_at_their_own_precision():
         answer_array(rounded_top, "w")
         assert tolerance(1e-8) > 1e-5
     assert tolerance(1e-8) == 1e-8  # evaluate() starts every answer at float64 precision
+    assert not evaluate("01.top_direction", top.astype(np.float16)).passed  # float32 precision at the coarsest
 
 
 def test_close_messages_show_enough_digits_to_see_the_difference():

@@ -50,9 +50,15 @@ def judging_precision():
         _resolution.reset(token)
 
 
+COARSEST_RESOLUTION = float(np.finfo(np.float32).eps)
+"""Answers are judged at float32 precision at the coarsest: a float16 answer does not buy a
+tolerance loose enough to pass a wrong value."""
+
+
 def _note_precision(array: np.ndarray) -> None:
     if np.issubdtype(array.dtype, np.inexact):
-        _resolution.set(max(_resolution.get(), float(np.finfo(array.dtype).eps)))
+        resolution = min(float(np.finfo(array.dtype).eps), COARSEST_RESOLUTION)
+        _resolution.set(max(_resolution.get(), resolution))
 
 
 def tolerance(rtol: float) -> float:
