@@ -29,8 +29,9 @@ from dimred_teach import checks
 from dimred_teach.cli import main
 from dimred_teach.exercises import SPECS_DIR, build_exercise
 from dimred_teach.execution import read_source
-from dimred_teach.grading import (GradingOptions, _report_names, find_submissions, grade, identify_set, load_answer,
-                                  plan_cells, scrubbed_environment)
+from dimred_teach.grading import (GradingOptions, find_submissions, grade, identify_set, load_answer, plan_cells,
+                                  report_names, scrubbed_environment)
+from dimred_teach.grading.reports import markdown_text
 
 FIXTURES = Path(__file__).parent / "grading_fixtures"
 SOURCE = FIXTURES / "99_grading_fixture.py"
@@ -305,8 +306,8 @@ def _(fs, folder):
     return _write(notebook, folder, "function_kills.ipynb")
 
 
-@case("kills_its_grading_process", None, "grading process of this submission died")
-def _(fs, folder):
+@case("kills_its_grading_process", ALL)
+def _(fs, folder):  # in the sandbox its parent is the sandbox's init, which ignores the signal
     source = "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)"
     return _write(_insert_after(_answered(fs), "import numpy", source), folder, "kills_grader.ipynb")
 
@@ -316,7 +317,7 @@ def _(fs, folder):  # w is a unit vector only when no secret leaked and the kern
     notebook = _answered(fs)
     _code(notebook, "# BEGIN").source = (
         "import os\nleaked = any('s3cret' in value for value in os.environ.values())\n"
-        f"at_home = os.path.samefile(os.getcwd(), {str(folder)!r})\n"
+        f"at_home = os.path.exists({str(folder)!r}) and os.path.samefile(os.getcwd(), {str(folder)!r})\n"
         "w = np.array([2.0, 0.0, 0.0]) if leaked or at_home else np.array([1.0, 0.0, 0.0])")
     return _write(notebook, folder, "secrets.ipynb")
 
@@ -368,7 +369,7 @@ def test_each_submission_is_graded_correctly_within_its_limit(graded, fixture_se
 
 
 def test_ungradable_files_are_reported_not_graded(graded):
-    for name in ("not_json", "json_not_notebook", "symlink_to_a_device", "unknown_set", "kills_its_grading_process"):
+    for name in ("not_json", "json_not_notebook", "symlink_to_a_device", "unknown_set"):
         result = graded["results"][name]
         assert not result.graded and result.score == 0 and not result.passes(0.0)
 
@@ -405,7 +406,7 @@ def test_junit_summary_and_gradebook(graded):
     assert honest.get("failures") == "0" and honest.get("tests") == str(len(EXERCISES) + 1)
     summary = (out / "summary.md").read_text()
     assert "| alice.ipynb" not in summary  # full paths are shown
-    assert f"{graded['paths']['honest']}".replace("|", "\\|") in summary
+    assert markdown_text(graded["paths"]["honest"], 120) in summary
     rows = list(csv.DictReader((out / "book.csv").open()))
     assert len(rows) == len(HOSTILE)
     honest_row = next(r for r in rows if r["submission"].endswith("alice.ipynb"))
@@ -475,15 +476,15 @@ def test_the_unpickler_accepts_data_and_rejects_code():
             load_answer(data)
 
 
-def test_submissions_from_folders_get_distinct_report_names(tmp_path):
+def test_submissions_from_folders_get_distinctreport_names(tmp_path):
     for student in ("alice", "bob"):
         (tmp_path / student / ".ipynb_checkpoints").mkdir(parents=True)
         (tmp_path / student / "01_pca.ipynb").write_text("{}")
         (tmp_path / student / ".ipynb_checkpoints" / "01_pca-checkpoint.ipynb").write_text("{}")
     found = find_submissions([tmp_path, tmp_path / "alice" / "01_pca.ipynb"])
     assert [p.relative_to(tmp_path).as_posix() for p in found] == ["alice/01_pca.ipynb", "bob/01_pca.ipynb"]
-    assert _report_names(found) == ["alice__01_pca", "bob__01_pca"]
-    assert _report_names(found[:1]) == ["01_pca"]
+    assert report_names(found) == ["alice__01_pca", "bob__01_pca"]
+    assert report_names(found[:1]) == ["01_pca"]
     with pytest.raises(FileNotFoundError, match="missing"):
         find_submissions([tmp_path / "missing.ipynb"])
 
@@ -534,7 +535,7 @@ def test_ci_template(tmp_path, capsys):
 
 def test_cli_exit_status_and_step_summary(fixture_set, graded, tmp_path, monkeypatch):
     """Exit 0 when all pass, 1 otherwise; the summary is appended to $GITHUB_STEP_SUMMARY;
-    a grader killed by its submission leaves the provisional report (in a subprocess)."""
+    without a sandbox, a grader killed by its submission leaves the provisional report (in a subprocess)."""
     step = tmp_path / "step.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step))
     hidden = ["--specs-dir", str(fixture_set["options"].specs_dir), "--extra-check-dir", str(FIXTURES),
@@ -548,10 +549,11 @@ def test_cli_exit_status_and_step_summary(fixture_set, graded, tmp_path, monkeyp
         "os.kill(ppid, signal.SIGKILL)"))
     killer_path = _write(killer, tmp_path, "99_grading_fixture.ipynb")
     run = subprocess.run([sys.executable, "-m", "dimred_teach", "grade", str(killer_path), "--out", str(tmp_path / "k"),
-                          *hidden], capture_output=True, text=True, timeout=120)
+                          *hidden, "--sandbox", "none"], capture_output=True, text=True, timeout=120)
     assert run.returncode != 0
     report = json.loads((tmp_path / "k" / "99_grading_fixture.json").read_text())
     assert report["score"] == 0 and "did not finish" in report["output"] and report["max_score"] == 5
+    assert report["output"].startswith("not isolated") and report["extra_data"]["sandbox"] == "none"
     assert main(["grade", str(unanswered), "--out", str(tmp_path / "b"), *hidden, "--pass-fraction", "0.5"]) == 1
 
 

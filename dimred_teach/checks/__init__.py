@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 import re
 import secrets
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -92,12 +93,15 @@ def get_check(exercise_id: str) -> Check:
         raise ValueError(f"exercise_id {exercise_id!r} is unknown; set {match.group(1)} has {known}") from None
 
 
-def evaluate(exercise_id: str, answer, seed: int | None = None) -> Verdict:
+def evaluate(exercise_id: str, answer, seed: int | None = None, namespace: dict | None = None) -> Verdict:
     """Check ``answer`` and return the verdict; never raises for a bad answer.
 
     ``seed`` seeds the random instances a check may draw; by default a fresh one, so a
-    function is tested on instances nobody has seen before.
+    function is tested on instances nobody has seen before. ``namespace`` (the notebook's
+    globals, passed by :func:`check`) lets the course policy see what the answer used.
     """
+    from .policy import Watch
+
     entry = get_check(exercise_id)
     rng = np.random.default_rng(secrets.randbits(64) if seed is None else seed)
 
@@ -107,7 +111,8 @@ def evaluate(exercise_id: str, answer, seed: int | None = None) -> Verdict:
     if answer is Ellipsis or answer is None:
         return verdict(False, "no answer yet (replace the ... with your code)")
     try:
-        entry.verify(answer, rng)
+        with Watch(exercise_id, answer, namespace):  # the course policy: forbidden modules fail
+            entry.verify(answer, rng)
     except CheckFailure as failure:
         return verdict(False, str(failure))
     except NotImplementedError:
@@ -120,4 +125,4 @@ def evaluate(exercise_id: str, answer, seed: int | None = None) -> Verdict:
 def check(exercise_id: str, answer) -> None:
     """Check an exercise answer in a notebook and print the verdict (one line, plus a
     hint when it fails)."""
-    print(evaluate(exercise_id, answer).line())
+    print(evaluate(exercise_id, answer, namespace=sys._getframe(1).f_globals).line())
