@@ -14,10 +14,12 @@ import csv
 import json
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
+import zipfile
 from pathlib import Path
 
 import nbformat
@@ -557,27 +559,59 @@ def test_cli_exit_status_and_step_summary(fixture_set, graded, tmp_path, monkeyp
     assert main(["grade", str(unanswered), "--out", str(tmp_path / "b"), *hidden, "--pass-fraction", "0.5"]) == 1
 
 
-# --------------------------------------------------------------------------- the course's real sets
+# --------------------------------------------------------------------------- the course's real sets, on Gradescope
 
 REAL_SETS = sorted(p.stem for p in SPECS_DIR.glob("[0-9][0-9]_*.json"))
 
 
 @pytest.fixture(scope="module")
-def real_graded(tmp_path_factory):
-    """Every generated exercise notebook and every executed solution notebook, graded once."""
-    paths = [ROOT / folder / f"{name}.ipynb" for name in REAL_SETS for folder in ("exercises", "solutions")]
-    paths = [p for p in paths if p.exists()]
-    out = tmp_path_factory.mktemp("real")
-    results = grade(paths, out, GradingOptions(timeout=300, cell_timeout=120), jobs=2)
-    return {(Path(r.submission).parent.name, Path(r.submission).stem): r for r in results}
+def gradescope(tmp_path_factory):
+    """The bundle of `dimred-teach gradescope`, run by its own run_autograder in two
+    folders laid out like Gradescope's (this Python instead of the one setup.sh installs):
+    one submission of the ten solution notebooks, one of the ten blank exercise notebooks."""
+    base = tmp_path_factory.mktemp("gradescope")
+    bundle = base / "autograder.zip"
+    assert main(["gradescope", "--out", str(bundle), "--timeout", "300", "--visibility", "after_published"]) == 0
+    runs = {}
+    for folder in ("solutions", "exercises"):
+        root = base / folder
+        with zipfile.ZipFile(bundle) as archive:
+            archive.extractall(root / "source")
+            modes = {info.filename: info.external_attr >> 16 for info in archive.infolist()}
+        (root / "submission").mkdir()
+        for name in REAL_SETS:
+            shutil.copy(ROOT / folder / f"{name}.ipynb", root / "submission")
+        env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable}
+        runs[folder] = (root, subprocess.Popen(["bash", str(root / "source" / "run_autograder")], env=env,
+                                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+    results = {}
+    for folder, (root, process) in runs.items():
+        output = process.communicate(timeout=900)[0]
+        assert process.returncode == 0, output
+        results[folder] = json.loads((root / "results" / "results.json").read_text())
+    return {"results": results, "modes": modes, "bundle": bundle}
 
 
-@pytest.mark.parametrize("name", REAL_SETS)
-def test_real_exercise_grades_to_zero_and_solution_to_full_marks(real_graded, name):
-    exercise = real_graded[("exercises", name)]
-    assert exercise.graded and exercise.exercise_set == name
-    assert exercise.score == 0 and exercise.max_score > 0
-    assert not any("raised" in note for note in exercise.output.split("\n")), exercise.output
-    solution = real_graded.get(("solutions", name))
-    assert solution is not None, f"solutions/{name}.ipynb is missing (run `dimred-teach execute`)"
-    assert solution.score == solution.max_score == exercise.max_score, solution
+def test_the_gradescope_bundle_holds_what_gradescope_needs(gradescope):
+    with zipfile.ZipFile(gradescope["bundle"]) as archive:
+        names = set(archive.namelist())
+        settings = json.loads(archive.read("settings.json"))
+        requirements = archive.read("requirements.txt").decode()
+    assert {"setup.sh", "run_autograder", "requirements.txt", "constraints.txt", "settings.json",
+            "course/pyproject.toml", "course/dimred_teach/grading/session.py", "course/data/crabs.csv"} <= names
+    assert gradescope["modes"]["setup.sh"] & 0o111 and gradescope["modes"]["run_autograder"] & 0o111
+    assert settings == {"timeout": 300, "cell_timeout": 120, "call_timeout": 20, "memory_mb": 4096, "sandbox": "auto",
+                        "jobs": 2, "visibility": "after_published"}
+    assert "numpy==" in requirements and "-c constraints.txt" in requirements
+
+
+def test_gradescope_grades_solutions_to_full_marks_and_blank_exercises_to_zero(gradescope):
+    solutions, exercises = gradescope["results"]["solutions"], gradescope["results"]["exercises"]
+    for results in (solutions, exercises):
+        assert {t["name"].split(".ipynb:")[0] for t in results["tests"]} == set(REAL_SETS)
+        assert all(t["visibility"] == "after_published" for t in results["tests"])
+    assert [t["name"] for t in solutions["tests"]] == [t["name"] for t in exercises["tests"]]
+    assert all(t["status"] == "passed" and t["score"] == t["max_score"] > 0 for t in solutions["tests"]), solutions
+    assert solutions["score"] == sum(t["max_score"] for t in solutions["tests"])
+    assert exercises["score"] == 0 and all(t["status"] == "failed" for t in exercises["tests"])
+    assert not [line for line in exercises["output"].split("\n") if "raised" in line], exercises["output"]
