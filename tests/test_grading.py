@@ -528,6 +528,7 @@ def test_ci_template(tmp_path, capsys):
     text = capsys.readouterr().out
     assert 'pip install "dimred-teach @ git+https://example.org/course.git"' in text
     assert "dimred-teach grade exercises --out grading-report" in text and "persist-credentials: false" in text
+    assert "apt-get install -y -q bubblewrap" in text and "--sandbox auto" in text
     steps = yaml.safe_load(text)["jobs"]["grade"]["steps"]  # valid YAML (pyyaml comes with jupytext)
     assert steps[-1]["if"] == "always()" and steps[-1]["with"]["path"] == "grading-report/"
     target = tmp_path / ".github" / "workflows" / "grade.yml"

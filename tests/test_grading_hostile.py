@@ -286,3 +286,21 @@ def test_markdown_and_html_in_messages_are_escaped(hostile):
 
 def test_scrub_hides_environment_values():
     assert scrub(f"read {SECRET} from /proc", {"KEY": SECRET, "SHORT": "1"}) == "read [hidden] from /proc"
+
+
+def test_the_user_sandbox_or_a_clear_refusal(fixture_set, tmp_path):
+    """``--sandbox user`` (a root grader without user namespaces): the attacks on the
+    grader's processes find nothing to write to or stop, and an honest notebook gets full
+    marks; where it cannot work, the refusal says why."""
+    try:
+        choose("user")
+    except SandboxUnavailable as error:
+        assert "root" in str(error) and "--sandbox none" in str(error)
+        return
+    fs = fixture_set
+    honest = _save(_answered(fs), tmp_path / "alice" / "99_grading_fixture.ipynb")
+    forger = _save(_unit_unless(_answered(fs), FORGER + f"worked = forge({honest!r}) > 0"), tmp_path / "forger.ipynb")
+    options = dataclasses.replace(fs["options"], sandbox="user")
+    results = grade([forger, honest], tmp_path / "out", options, jobs=2)
+    assert [r.sandbox for r in results] == ["user", "user"]
+    assert [r.score for r in results] == [5, 5], results

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from .results import clip
 
+
 @dataclass(eq=False)
 class RunCell:
     """A code cell to run: a student's, or a restored check cell (``check`` is its spec entry)."""
