@@ -8,8 +8,10 @@ their own answers where they can (a unit vector only when the attack failed).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
+import io
 import json
 import os
 import shutil
@@ -249,6 +251,12 @@ def test_check_in_the_notebook_gives_the_same_verdict():
         verdict = evaluate("04.classical_mds", namespace[name])
         assert not verdict.passed and "exercise set 04 may not use dimred_teach.mds" in verdict.message, verdict
     assert evaluate("04.classical_mds", namespace["own"]).passed
+    cell = ("from dimred_teach import check\n"
+            "def sample_covariance(X):\n    Xc = X - X.mean(axis=0)\n    return Xc.T @ Xc / (len(X) - 1)\n"
+            "check('01.sample_covariance', sample_covariance)")
+    with contextlib.redirect_stdout(io.StringIO()) as printed:  # the check's own reference helpers do not count
+        exec(cell, {"np": np, "In": ["", cell]})
+    assert printed.getvalue().startswith("[passed] 01.sample_covariance"), printed.getvalue()
     history = {"In": ["", "from dimred_teach.checks.set01 import _reference_covariance"]}
     verdict = evaluate("01.sample_covariance", np.eye(2), namespace=history)
     assert "exercise set 01 may not use dimred_teach.checks internals" in verdict.message

@@ -115,7 +115,7 @@ class Watch:
     closure, and, when ``namespace`` (the notebook's globals) is given, the objects there
     and the imports in the cells run so far (IPython's ``In``). While the block runs (the
     check calling a function answer) it watches calls: code of a forbidden module called
-    from the answer's own code is a violation. Either raises ``CheckFailure`` with
+    from the answer's own code (below the check) is a violation. Either raises ``CheckFailure`` with
     :func:`message`, on entry or on exit.
     """
 
@@ -179,13 +179,14 @@ class Watch:
         if self.answer_globals is None:
             return self
         files, student = self._files(), self.answer_globals
+        boundary = sys._getframe(1)  # the caller of the check: its own callers do not count
 
         def profile(frame, event, arg):
             if event != "call" or self.violation:
                 return
             rule = files.get(frame.f_code.co_filename)
             caller = frame.f_back
-            while rule and caller is not None:
+            while rule and caller is not None and caller is not boundary:
                 if caller.f_globals is student:
                     self.violation = message(self.exercise_id, rule)
                     return
