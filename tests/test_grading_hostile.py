@@ -12,7 +12,6 @@ import contextlib
 import dataclasses
 import hashlib
 import io
-import json
 import os
 import shutil
 import xml.etree.ElementTree as ET
@@ -26,13 +25,14 @@ import dimred_teach
 import dimred_teach.data
 from dimred_teach.checks import evaluate
 from dimred_teach.exercises import SPECS_DIR
-from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade, report_names
+from dimred_teach.grading import SandboxUnavailable, grade, report_names
 from dimred_teach.grading.reports import markdown_text, summary
 from dimred_teach.grading.results import SubmissionResult, TestResult
 from dimred_teach.grading.sandbox import choose
 from dimred_teach.grading.scheduler import scrub
 
-from test_grading import EXERCISES, FIXTURES, ROOT, _answered, _code, _insert_after, fixture_set  # noqa: F401
+from test_grading import EXERCISES, FIXTURES, ROOT, _answered, _code, _insert_after
+from test_grading import fixture_set  # noqa: F401  (a fixture this module uses too)
 
 SECRET = "s3cret-hostile-7f3a9c"
 TAG = "dimred-hostile-" + hashlib.sha256(SECRET.encode()).hexdigest()[:8]  # in the command line of spawned processes
@@ -181,7 +181,7 @@ def _passes(result) -> dict[str, bool]:
 def test_the_sandbox_is_on(hostile):
     assert hostile["sandbox"] in ("bwrap", "user")
     assert all(r.sandbox == hostile["sandbox"] for r in hostile["results"].values())
-    assert f"Kernels were isolated" in (hostile["out"] / "summary.md").read_text()
+    assert "Kernels were isolated" in (hostile["out"] / "summary.md").read_text()
 
 
 def test_honest_and_blank_notebooks_get_the_score_they_get_alone(hostile):

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-import json
 from dataclasses import dataclass
 
 PASSED, FAILED = "passed", "failed"
@@ -81,9 +79,6 @@ class SubmissionResult:
                                  t["output"]) for t in report["tests"])
         return cls(extra["submission"], report_name, extra["exercise_set"], tests, report["output"],
                    float(report["execution_time"]), bool(extra["graded"]), extra.get("sandbox", ""))
-
-    def to_json(self) -> str:
-        return json.dumps(dataclasses.asdict(self))
 
 
 def failed_tests(spec: dict | None, message: str) -> tuple[TestResult, ...]:
