@@ -146,6 +146,16 @@ def hostile(fixture_set, tmp_path_factory):
         "calls = [0]\ndef center(X):\n    calls[0] += 1\n    if calls[0] > 3:\n        raise ValueError('1-D')\n"
         "    return np.zeros((6, 3))")
     paths["answers_by_call_count"] = _save(counter, folder / "counter.ipynb")
+    victim = folder / "victim"
+    victim.mkdir()
+    swapper = _answered(fs)
+    _code(swapper, "def center").source = (
+        "import glob, os\ndef center(X):\n    if X.ndim != 2:\n        raise ValueError('1-D')\n"
+        "    for channel in glob.glob(os.path.join(os.path.dirname(os.getcwd()), 'channel-*')):\n"
+        "        if not os.path.islink(channel):\n            os.rename(channel, channel + '-moved')\n"
+        f"            os.symlink({str(victim)!r}, channel)\n"
+        "    return X - X.mean(axis=0)")
+    paths["swaps_its_channel_for_a_link"] = _save(swapper, folder / "swapper.ipynb")
     paths["blank_last"] = _save(_blank(fs), folder / "dave" / "99_grading_fixture.ipynb")
     solution_04 = nbformat.read(ROOT / "solutions" / "04_mds.ipynb", as_version=4)
     _code(solution_04, "def my_classical_mds").source = (
@@ -206,6 +216,13 @@ def test_forged_results_count_for_nothing(hostile):
     assert len(set(names)) == len(names)
     rows = (hostile["out"] / "book.csv").read_text(encoding="utf-8").splitlines()
     assert len(rows) == len(results) + 1
+
+
+def test_a_link_in_the_scratch_folder_leads_the_worker_nowhere(hostile):
+    """The kernel swaps its answer folder for a link to a folder outside its sandbox: the
+    worker, holding the folder open, writes, reads and deletes nothing there."""
+    assert list((hostile["folder"] / "victim").iterdir()) == []
+    assert hostile["results"]["swaps_its_channel_for_a_link"].graded
 
 
 def test_the_installation_is_read_only(hostile):

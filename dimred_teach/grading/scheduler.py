@@ -14,6 +14,7 @@ import os
 import pkgutil
 import shutil
 import signal
+import stat
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -55,15 +56,16 @@ def preload(options: GradingOptions, specs: dict) -> None:
 
 
 def remove_tree(root: str) -> None:
-    """Remove a submission's temporary folder, also where its kernel took permissions away."""
+    """Remove a submission's temporary folder, also where its kernel took permissions away
+    (never following a link the kernel left there)."""
     for folder, subfolders, _ in os.walk(root):
         for name in subfolders:
             path = os.path.join(folder, name)
-            if not os.path.islink(path):
-                try:
+            try:
+                if stat.S_ISDIR(os.lstat(path).st_mode):  # the kernel is gone by now: no race
                     os.chmod(path, 0o700)
-                except OSError:
-                    pass
+            except OSError:
+                pass
     shutil.rmtree(root, ignore_errors=True)
 
 

@@ -35,7 +35,7 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from .. import checks as _checks
 from ..checks import policy
-from .channel import FunctionProxy, load_answer, read_channel_file, unpack_result
+from .channel import Channel, FunctionProxy, load_answer, unpack_result
 from .options import GradingOptions
 from .plan import plan_cells
 from .results import SubmissionResult, TestResult, clip, not_graded
@@ -97,9 +97,8 @@ def make_client(notebook, options: GradingOptions, kernel_dir: Path, box: Path, 
 class Run:
     """One submission's kernel session: runs cells and calls functions against deadlines."""
 
-    def __init__(self, client, options: GradingOptions, channel: Path, module: str, deadline: float, sandbox: Sandbox):
+    def __init__(self, client, options: GradingOptions, channel: Channel, module: str, deadline: float):
         self.client, self.options, self.channel, self.module = client, options, channel, module
-        self.sandbox = sandbox
         self.deadline = deadline
         self.reply: dict = {}
         self.calls = 0
@@ -154,12 +153,14 @@ class Run:
 
     async def _call(self, exercise_id: str, args, kwargs):
         self.calls += 1
-        stem = self.channel / f"call-{self.calls}"
+        stem = f"call-{self.calls}"
         limit = min(self.options.call_timeout, self.remaining())
         if limit <= 0:
             raise _checks.CheckFailure("the grader ran out of time before it could call your function")
-        stem.with_suffix(".in").write_bytes(pickle.dumps((args, kwargs), protocol=4))
-        self.sandbox.grant(stem.with_suffix(".in"))
+        try:
+            self.channel.write(stem + ".in", pickle.dumps((args, kwargs), protocol=4))
+        except OSError as error:
+            raise _checks.CheckFailure(f"the grader could not hand your function its input ({error.strerror})") from None
         try:
             reply = await self.execute(f"__import__({self.module!r}).call({exercise_id!r}, {self.calls})",
                                        limit, "a call of your function")
@@ -168,9 +169,9 @@ class Run:
         except KernelGone:
             raise _checks.CheckFailure("the kernel died while your function was running") from None
         finally:
-            stem.with_suffix(".in").unlink(missing_ok=True)
+            self.channel.remove(stem + ".in")
         try:
-            data = read_channel_file(stem.with_suffix(".out"), self.options.max_answer_bytes)
+            data = self.channel.read(stem + ".out", self.options.max_answer_bytes)
             payload = load_answer(data) if data is not None else None
         except Exception as error:
             raise _checks.CheckFailure(f"the grader could not read what your function returned: {clip(error, 300)}") from None
@@ -189,7 +190,7 @@ async def grade_check(run: Run, check: dict, reply: dict, label: str) -> TestRes
         return TestResult(exercise_id, points if passed else 0.0, points, passed, message)
 
     try:
-        data = read_channel_file(run.channel / f"{exercise_id}.answer", run.options.max_answer_bytes)
+        data = run.channel.read(f"{exercise_id}.answer", run.options.max_answer_bytes)
     except ValueError as error:
         return result(False, f"the grader could not read your answer: {error}")
     if data is None:
@@ -249,14 +250,15 @@ async def run_notebook(job: "Job", notify: Callable[[int], None]) -> SubmissionR
     module = f"_dimred_grader_{secrets.token_hex(8)}"
     root = Path(job.root)
     kernel_dir, box = root / "kernel" / KERNEL_NAME, root / "box"
-    workdir, channel = box / "work", box / f"channel-{secrets.token_hex(8)}"
-    for folder in (workdir, channel, kernel_dir):
+    workdir, channel_dir = box / "work", box / f"channel-{secrets.token_hex(8)}"
+    for folder in (workdir, channel_dir, kernel_dir):
         folder.mkdir(parents=True)
     blocked = policy.blocked_modules(job.exercise_set, options.extra_check_dirs)
     argv = sandbox.wrap(kernel_argv(options), box, blocked_stand_ins(blocked, kernel_dir))
     kernel_dir.joinpath("kernel.json").write_text(json.dumps(
         {"argv": argv, "display_name": "dimred-teach grader", "language": "python", "interrupt_mode": "message"}))
     sandbox.prepare(box)
+    channel = Channel(channel_dir)
     cells, notes = plan_cells(job.notebook, spec, module)
     notes.insert(0, job.note)
     client = make_client(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("")]), options, kernel_dir.parent,
@@ -267,8 +269,8 @@ async def run_notebook(job: "Job", notify: Callable[[int], None]) -> SubmissionR
     quiet = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
     async with client.async_setup_kernel(env=env, cwd=str(workdir), **quiet):
         notify(kernel_pgid(client) or 0)
-        run = Run(client, options, channel, module, time.monotonic() + options.timeout, sandbox)
-        bootstrap = HELPER_SOURCE + f"\ninstall({module!r}, {str(channel)!r}, {blocked!r})\ndel install\n"
+        run = Run(client, options, channel, module, time.monotonic() + options.timeout)
+        bootstrap = HELPER_SOURCE + f"\ninstall({module!r}, {str(channel_dir)!r}, {blocked!r})\ndel install\n"
         try:
             try:
                 await run.execute(bootstrap, 60, "the grader's set-up")
@@ -280,7 +282,7 @@ async def run_notebook(job: "Job", notify: Callable[[int], None]) -> SubmissionR
                     stopped = f"the notebook ran out of time ({options.timeout:g} s) before {cell.label}"
                     break
                 if cell.check is not None:  # only what this cell hands over counts
-                    (channel / f"{cell.check['exercise_id']}.answer").unlink(missing_ok=True)
+                    channel.remove(f"{cell.check['exercise_id']}.answer")
                 try:
                     reply = await run.execute(cell.source, limit, cell.label, history=True)
                 except TimeoutError:
@@ -298,6 +300,7 @@ async def run_notebook(job: "Job", notify: Callable[[int], None]) -> SubmissionR
         pgid = kernel_pgid(client)
     kill_group(pgid)
     sandbox.clean_up()
+    channel.close()
     if stopped:
         notes.append(f"the run stopped: {stopped}")
     missing = f"not graded: {stopped or 'its check cell did not run'}"
