@@ -13,6 +13,7 @@ import dataclasses
 import hashlib
 import io
 import os
+import pickle
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -26,6 +27,7 @@ import dimred_teach.data
 from dimred_teach.checks import evaluate
 from dimred_teach.exercises import SPECS_DIR
 from dimred_teach.grading import SandboxUnavailable, grade, report_names
+from dimred_teach.grading.channel import Channel
 from dimred_teach.grading.reports import markdown_text, summary
 from dimred_teach.grading.results import SubmissionResult, TestResult
 from dimred_teach.grading.sandbox import choose
@@ -146,16 +148,6 @@ def hostile(fixture_set, tmp_path_factory):
         "calls = [0]\ndef center(X):\n    calls[0] += 1\n    if calls[0] > 3:\n        raise ValueError('1-D')\n"
         "    return np.zeros((6, 3))")
     paths["answers_by_call_count"] = _save(counter, folder / "counter.ipynb")
-    victim = folder / "victim"
-    victim.mkdir()
-    swapper = _answered(fs)
-    _code(swapper, "def center").source = (
-        "import glob, os\ndef center(X):\n    if X.ndim != 2:\n        raise ValueError('1-D')\n"
-        "    for channel in glob.glob(os.path.join(os.path.dirname(os.getcwd()), 'channel-*')):\n"
-        "        if not os.path.islink(channel):\n            os.rename(channel, channel + '-moved')\n"
-        f"            os.symlink({str(victim)!r}, channel)\n"
-        "    return X - X.mean(axis=0)")
-    paths["swaps_its_channel_for_a_link"] = _save(swapper, folder / "swapper.ipynb")
     paths["blank_last"] = _save(_blank(fs), folder / "dave" / "99_grading_fixture.ipynb")
     solution_04 = nbformat.read(ROOT / "solutions" / "04_mds.ipynb", as_version=4)
     _code(solution_04, "def my_classical_mds").source = (
@@ -218,11 +210,29 @@ def test_forged_results_count_for_nothing(hostile):
     assert len(rows) == len(results) + 1
 
 
-def test_a_link_in_the_scratch_folder_leads_the_worker_nowhere(hostile):
-    """The kernel swaps its answer folder for a link to a folder outside its sandbox: the
-    worker, holding the folder open, writes, reads and deletes nothing there."""
-    assert list((hostile["folder"] / "victim").iterdir()) == []
-    assert hostile["results"]["swaps_its_channel_for_a_link"].graded
+def test_a_link_in_the_scratch_folder_leads_the_worker_nowhere(tmp_path):
+    """The kernel swaps its answer folder, or a file in it, for a link to a place outside
+    its sandbox: the worker, holding the folder open, writes, reads and deletes nothing there."""
+    folder, victim = tmp_path / "box" / "channel", tmp_path / "victim"
+    folder.mkdir(parents=True)
+    victim.mkdir()
+    (victim / "01.x.answer").write_bytes(pickle.dumps(("value", 1)))
+    channel = Channel(folder)
+    folder.rename(tmp_path / "box" / "moved")
+    folder.symlink_to(victim)  # the folder's path now leads outside
+    channel.write("call-1.in", b"arguments")
+    assert channel.read("01.x.answer", 100) is None
+    channel.remove("01.x.answer")
+    assert sorted(p.name for p in victim.iterdir()) == ["01.x.answer"]
+    assert (tmp_path / "box" / "moved" / "call-1.in").read_bytes() == b"arguments"
+    (tmp_path / "box" / "moved" / "call-2.in").symlink_to(victim / "01.x.answer")  # a planted link
+    channel.write("call-2.in", b"more")
+    (tmp_path / "box" / "moved" / "02.y.answer").symlink_to(victim / "01.x.answer")
+    with pytest.raises(ValueError):
+        channel.read("02.y.answer", 100)
+    assert (victim / "01.x.answer").read_bytes() == pickle.dumps(("value", 1))
+    assert not (tmp_path / "box" / "moved" / "call-2.in").is_symlink()
+    channel.close()
 
 
 def test_the_installation_is_read_only(hostile):
