@@ -12,9 +12,12 @@ import contextlib
 import dataclasses
 import hashlib
 import io
+import json
 import os
 import pickle
 import shutil
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -339,3 +342,24 @@ def test_the_user_sandbox_or_a_clear_refusal(fixture_set, tmp_path):
     results = grade([forger, honest], tmp_path / "out", options, jobs=2)
     assert [r.sandbox for r in results] == ["user", "user"]
     assert [r.score for r in results] == [5, 5], results
+
+
+def test_a_stopped_grader_still_ends_with_reports(fixture_set, tmp_path):
+    """Without a sandbox the kernel can reach the grading process and SIGSTOP it: the
+    watchdog (its parent, given no handle to any kernel) ends the run and writes reports."""
+    stopper = _insert_after(_answered(fixture_set), "import numpy", (
+        "import os, signal\nworker = os.getppid()\n"
+        "grader = int(open(f'/proc/{worker}/stat').read().rsplit(')', 1)[1].split()[1])\n"
+        "os.kill(grader, signal.SIGSTOP)"))
+    path = _save(stopper, tmp_path / "99_grading_fixture.ipynb")
+    options = dataclasses.replace(fixture_set["options"], sandbox="none")
+    script = ("import sys, pickle\nfrom dimred_teach.grading import grade_supervised\n"
+              "paths, out, options = pickle.loads(sys.stdin.buffer.read())\n"
+              "results = grade_supervised(paths, out, options, patience=8)\n"
+              "print(results[0].output.splitlines()[-1])")
+    run = subprocess.run([sys.executable, "-c", script], input=pickle.dumps(([path], tmp_path / "out", options)),
+                         capture_output=True, timeout=120)
+    assert run.returncode == 0, run.stderr.decode()
+    report = json.loads((tmp_path / "out" / "99_grading_fixture.json").read_text())
+    assert report["score"] == 0 and "did not finish" in report["output"] and report["output"].startswith("not isolated")
+    assert (tmp_path / "out" / "summary.md").is_file()

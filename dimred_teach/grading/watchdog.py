@@ -36,9 +36,11 @@ def _finished(out_dir: Path, fallback: SubmissionResult) -> SubmissionResult:
 
 def grade_supervised(paths: Sequence[Path], out_dir: Path, options: GradingOptions, jobs: int = 1,
                      pass_fraction: float = 1.0, gradebook: Path | None = None,
-                     on_result: Callable[[SubmissionResult], None] | None = None) -> list[SubmissionResult]:
+                     on_result: Callable[[SubmissionResult], None] | None = None,
+                     patience: float | None = None) -> list[SubmissionResult]:
     """:func:`grade` in a child process, stopped when no submission finishes for
-    ``options.hard_limit + 30`` seconds; always returns every submission's result."""
+    ``patience`` seconds (default ``options.hard_limit + 30``, after the grading process's
+    own deadline for each worker); always returns every submission's result."""
     if not hasattr(os, "fork"):
         return grade(paths, out_dir, options, jobs, pass_fraction, gradebook, on_result)
     paths = [Path(p) for p in paths]
@@ -67,7 +69,7 @@ def grade_supervised(paths: Sequence[Path], out_dir: Path, options: GradingOptio
         finally:
             os._exit(status)
     os.close(writer)
-    patience = options.hard_limit + 30.0
+    patience = options.hard_limit + 30.0 if patience is None else patience
     last_progress = time.monotonic()
     stopped = False
     while os.waitpid(child, os.WNOHANG) == (0, 0):
