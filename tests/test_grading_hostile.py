@@ -268,19 +268,26 @@ def test_forbidden_modules_cannot_be_imported_in_the_grading_kernel(hostile):
 
 
 def test_check_in_the_notebook_gives_the_same_verdict():
-    """The policy hook of ``evaluate`` (what ``check()`` runs): a function answer that calls
-    the library, directly or through an import inside it, and an answer computed with the
-    checks' internals, fail with the grader's plain words; an own implementation passes."""
+    """The policy hook of ``evaluate`` as ``check()`` runs it (with the notebook's globals):
+    a function answer that calls the library, directly or through an import inside it, and
+    an answer computed with the checks' internals, fail with the grader's plain words; an
+    own implementation passes."""
     namespace: dict = {}
     exec("import numpy as np\nfrom dimred_teach.mds import classical_mds\n"
          "def direct(D, k):\n    return classical_mds(D, k).embedding\n"
-         "def hidden(D, k):\n    import dimred_teach.mds as m\n    return m.classical_mds(D, k).embedding\n"
+         "def hidden(D, k):\n    import dimred_teach.mds as m\n    return m.classical_mds(D, k).embedding\n", namespace)
+    clean: dict = {}  # a notebook that never imported the library's MDS
+    exec("import numpy as np\n"
          "def own(D, k):\n    n = len(D)\n    H = np.eye(n) - 1 / n\n    w, V = np.linalg.eigh(-0.5 * H @ (D**2) @ H)\n"
-         "    top = np.argsort(w)[::-1][:k]\n    return V[:, top] * np.sqrt(np.clip(w[top], 0, None))", namespace)
+         "    top = np.argsort(w)[::-1][:k]\n    return V[:, top] * np.sqrt(np.clip(w[top], 0, None))\n"
+         "def hidden(D, k):\n    import dimred_teach.mds as m\n    return m.classical_mds(D, k).embedding\n", clean)
     for name in ("direct", "hidden"):
-        verdict = evaluate("04.classical_mds", namespace[name])
+        verdict = evaluate("04.classical_mds", namespace[name], namespace=namespace)
         assert not verdict.passed and "exercise set 04 may not use dimred_teach.mds" in verdict.message, verdict
-    assert evaluate("04.classical_mds", namespace["own"]).passed
+        assert evaluate("04.classical_mds", namespace[name]).passed  # not from a notebook: the library's tests
+    assert evaluate("04.classical_mds", clean["own"], namespace=clean).passed
+    verdict = evaluate("04.classical_mds", clean["hidden"], namespace=clean)  # seen only while it runs
+    assert not verdict.passed and "exercise set 04 may not use dimred_teach.mds" in verdict.message, verdict
     cell = ("from dimred_teach import check\n"
             "def sample_covariance(X):\n    Xc = X - X.mean(axis=0)\n    return Xc.T @ Xc / (len(X) - 1)\n"
             "check('01.sample_covariance', sample_covariance)")

@@ -109,21 +109,25 @@ def _imports_in(sources) -> set[str]:
 
 
 class Watch:
-    """Detects an answer that uses a module its exercise set may not use.
+    """Detects an answer from a notebook that uses a module its exercise set may not use.
 
+    Active only with ``namespace``, the notebook's globals that ``check()`` passes: a direct
+    ``evaluate`` (the course's tests checking the checks with the library's own answers,
+    the grader's worker, whose kernel cannot import these modules at all) is not watched.
     On entry it looks at what the answer can reach: a function's globals it names and its
-    closure, and, when ``namespace`` (the notebook's globals) is given, the objects there
-    and the imports in the cells run so far (IPython's ``In``). While the block runs (the
-    check calling a function answer) it watches calls: code of a forbidden module called
-    from the answer's own code (below the check) is a violation. Either raises ``CheckFailure`` with
-    :func:`message`, on entry or on exit.
+    closure, the objects in the namespace and the imports in the cells run so far
+    (IPython's ``In``). While the block runs (the check calling a function answer) it
+    watches calls: code of a forbidden module called from the answer's own code (below the
+    check) is a violation. Either raises ``CheckFailure`` with :func:`message`, on entry or
+    on exit.
     """
 
     def __init__(self, exercise_id: str, answer, namespace: dict | None = None):
         self.exercise_id = exercise_id
         self.entries = forbidden_entries(exercise_id)
-        self.answer_globals = getattr(answer, "__globals__", None) if isinstance(answer, types.FunctionType) else None
-        self.violation = self._static(answer, namespace)
+        watched = isinstance(answer, types.FunctionType) and namespace is not None
+        self.answer_globals = answer.__globals__ if watched else None
+        self.violation = self._static(answer, namespace) if namespace is not None else None
         self._previous = None
 
     def _rule(self, value) -> str | None:
