@@ -78,9 +78,10 @@ def scrubbed_environment(workdir: Path, base: dict | None = None, sandboxed: boo
 @functools.lru_cache(maxsize=None)
 def _kernel_python_path() -> tuple[str, ...]:
     """The folders the kernel's Python imports from (asked of that Python, once)."""
-    run = subprocess.run([sys.executable, "-I", "-c", "import sys, json; print(json.dumps(sys.path))"],
-                         capture_output=True, text=True, timeout=60,
-                         env={**scrubbed_environment(Path(tempfile.gettempdir())), "PYTHONNOUSERSITE": "1"})
+    with tempfile.TemporaryDirectory(prefix="dimred-path-") as home:
+        run = subprocess.run([sys.executable, "-c", "import sys, json; print(json.dumps(sys.path))"],
+                             capture_output=True, text=True, timeout=60, cwd=home,
+                             env=scrubbed_environment(Path(home), sandboxed=True))
     return tuple(json.loads(run.stdout)) if run.returncode == 0 else ()
 
 
