@@ -8,8 +8,12 @@ build [--check]     generate exercises/ (and the grading specs) from solutions/;
 execute PATH.py...  run jupytext sources and write their executed .ipynb
 grade NB.ipynb... --out DIR
                     grade submitted exercise notebooks (or folders of them) in fresh
-                    kernels; reports DIR/<name>.json (Gradescope), junit.xml, summary.md;
+                    sandboxed kernels (--sandbox auto|bwrap|user|none); reports
+                    DIR/<name>.json (Gradescope), junit.xml, summary.md;
                     exit 0 when every submission reaches --pass-fraction, 1 otherwise
+gradescope --out BUNDLE.zip
+                    write a Gradescope autograder bundle (setup.sh, run_autograder, pinned
+                    requirements, the grader's settings, the course package's source)
 ci-template         print (or --out FILE: write) the GitHub Actions grading workflow
 """
 
@@ -81,20 +85,27 @@ def main(argv: list[str] | None = None) -> int:
     execute_parser = sub.add_parser("execute", help="execute .py sources into .ipynb with outputs")
     execute_parser.add_argument("paths", nargs="+", type=Path, help="notebooks/NN_topic.py or solutions/NN_topic.py")
     execute_parser.add_argument("--timeout", type=int, default=120, help="seconds per cell")
+    from .grading.command import add_grade_arguments
+
     grade_parser = sub.add_parser("grade", help="grade submitted exercise notebooks (CI and instructors)")
     grade_parser.add_argument("submissions", nargs="+", type=Path, help="exercise notebooks, or folders searched for *.ipynb")
     grade_parser.add_argument("--out", type=Path, required=True, help="folder for the reports")
-    grade_parser.add_argument("--timeout", type=float, default=600, help="seconds per notebook, checks included (default 600)")
-    grade_parser.add_argument("--cell-timeout", type=float, default=120, help="seconds per cell (default 120)")
-    grade_parser.add_argument("--call-timeout", type=float, default=20,
-                              help="seconds per call of a student's function by a check (default 20)")
-    grade_parser.add_argument("--memory-mb", type=int, default=4096, help="memory limit of each kernel (default 4096)")
+    add_grade_arguments(grade_parser)
     grade_parser.add_argument("--jobs", type=int, default=1, help="submissions graded at once (default 1)")
     grade_parser.add_argument("--pass-fraction", type=float, default=1.0,
                               help="fraction of the points every submission needs for exit status 0 (default 1.0)")
     grade_parser.add_argument("--gradebook", type=Path, help="also write one CSV row per submission to this file")
     grade_parser.add_argument("--specs-dir", type=Path, help=argparse.SUPPRESS)  # tests: a fixture's specs
     grade_parser.add_argument("--extra-check-dir", type=Path, action="append", default=[], help=argparse.SUPPRESS)
+    gradescope_parser = sub.add_parser("gradescope", help="write a Gradescope autograder bundle (zip)")
+    gradescope_parser.add_argument("--out", type=Path, required=True, help="the zip to write (e.g. autograder.zip)")
+    add_grade_arguments(gradescope_parser)
+    gradescope_parser.add_argument("--jobs", type=int, default=2, help="notebooks of one submission graded at once (default 2)")
+    gradescope_parser.add_argument("--visibility", default="visible",
+                                   help="Gradescope visibility of each test: visible (default), hidden, "
+                                        "after_due_date, after_published")
+    gradescope_parser.add_argument("--source", type=Path, help="the course checkout to bundle (default: this package's)")
+    gradescope_parser.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     ci_parser = sub.add_parser("ci-template", help="the GitHub Actions workflow grading a student's repository")
     ci_parser.add_argument("--install", help="pip requirement installing the course package "
                                              "(default: dimred-teach==<this version>)")
@@ -102,14 +113,11 @@ def main(argv: list[str] | None = None) -> int:
     ci_parser.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     args = parser.parse_args(argv)
 
-    if args.command == "grade":
-        from .grading import command_grade
+    if args.command in ("grade", "gradescope", "ci-template"):
+        from .grading import command
 
-        return command_grade(args)
-    if args.command == "ci-template":
-        from .grading import command_ci_template
-
-        return command_ci_template(args)
+        return {"grade": command.command_grade, "gradescope": command.command_gradescope,
+                "ci-template": command.command_ci_template}[args.command](args)
     if args.command == "build":
         return build(args.root.resolve(), args.check)
     for path in args.paths:

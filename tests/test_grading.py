@@ -14,10 +14,12 @@ import csv
 import json
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
+import zipfile
 from pathlib import Path
 
 import nbformat
@@ -29,8 +31,9 @@ from dimred_teach import checks
 from dimred_teach.cli import main
 from dimred_teach.exercises import SPECS_DIR, build_exercise
 from dimred_teach.execution import read_source
-from dimred_teach.grading import (GradingOptions, _report_names, find_submissions, grade, identify_set, load_answer,
-                                  plan_cells, scrubbed_environment)
+from dimred_teach.grading import (GradingOptions, find_submissions, grade, identify_set, load_answer, plan_cells,
+                                  report_names, scrubbed_environment)
+from dimred_teach.grading.reports import markdown_text
 
 FIXTURES = Path(__file__).parent / "grading_fixtures"
 SOURCE = FIXTURES / "99_grading_fixture.py"
@@ -305,8 +308,8 @@ def _(fs, folder):
     return _write(notebook, folder, "function_kills.ipynb")
 
 
-@case("kills_its_grading_process", None, "grading process of this submission died")
-def _(fs, folder):
+@case("kills_its_grading_process", ALL)
+def _(fs, folder):  # in the sandbox its parent is the sandbox's init, which ignores the signal
     source = "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)"
     return _write(_insert_after(_answered(fs), "import numpy", source), folder, "kills_grader.ipynb")
 
@@ -316,7 +319,7 @@ def _(fs, folder):  # w is a unit vector only when no secret leaked and the kern
     notebook = _answered(fs)
     _code(notebook, "# BEGIN").source = (
         "import os\nleaked = any('s3cret' in value for value in os.environ.values())\n"
-        f"at_home = os.path.samefile(os.getcwd(), {str(folder)!r})\n"
+        f"at_home = os.path.exists({str(folder)!r}) and os.path.samefile(os.getcwd(), {str(folder)!r})\n"
         "w = np.array([2.0, 0.0, 0.0]) if leaked or at_home else np.array([1.0, 0.0, 0.0])")
     return _write(notebook, folder, "secrets.ipynb")
 
@@ -368,7 +371,7 @@ def test_each_submission_is_graded_correctly_within_its_limit(graded, fixture_se
 
 
 def test_ungradable_files_are_reported_not_graded(graded):
-    for name in ("not_json", "json_not_notebook", "symlink_to_a_device", "unknown_set", "kills_its_grading_process"):
+    for name in ("not_json", "json_not_notebook", "symlink_to_a_device", "unknown_set"):
         result = graded["results"][name]
         assert not result.graded and result.score == 0 and not result.passes(0.0)
 
@@ -405,7 +408,7 @@ def test_junit_summary_and_gradebook(graded):
     assert honest.get("failures") == "0" and honest.get("tests") == str(len(EXERCISES) + 1)
     summary = (out / "summary.md").read_text()
     assert "| alice.ipynb" not in summary  # full paths are shown
-    assert f"{graded['paths']['honest']}".replace("|", "\\|") in summary
+    assert markdown_text(graded["paths"]["honest"], 120) in summary
     rows = list(csv.DictReader((out / "book.csv").open()))
     assert len(rows) == len(HOSTILE)
     honest_row = next(r for r in rows if r["submission"].endswith("alice.ipynb"))
@@ -475,15 +478,15 @@ def test_the_unpickler_accepts_data_and_rejects_code():
             load_answer(data)
 
 
-def test_submissions_from_folders_get_distinct_report_names(tmp_path):
+def test_submissions_from_folders_get_distinctreport_names(tmp_path):
     for student in ("alice", "bob"):
         (tmp_path / student / ".ipynb_checkpoints").mkdir(parents=True)
         (tmp_path / student / "01_pca.ipynb").write_text("{}")
         (tmp_path / student / ".ipynb_checkpoints" / "01_pca-checkpoint.ipynb").write_text("{}")
     found = find_submissions([tmp_path, tmp_path / "alice" / "01_pca.ipynb"])
     assert [p.relative_to(tmp_path).as_posix() for p in found] == ["alice/01_pca.ipynb", "bob/01_pca.ipynb"]
-    assert _report_names(found) == ["alice__01_pca", "bob__01_pca"]
-    assert _report_names(found[:1]) == ["01_pca"]
+    assert report_names(found) == ["alice__01_pca", "bob__01_pca"]
+    assert report_names(found[:1]) == ["01_pca"]
     with pytest.raises(FileNotFoundError, match="missing"):
         find_submissions([tmp_path / "missing.ipynb"])
 
@@ -525,6 +528,7 @@ def test_ci_template(tmp_path, capsys):
     text = capsys.readouterr().out
     assert 'pip install "dimred-teach @ git+https://example.org/course.git"' in text
     assert "dimred-teach grade exercises --out grading-report" in text and "persist-credentials: false" in text
+    assert "apt-get install -y -q bubblewrap" in text and "--sandbox auto" in text
     steps = yaml.safe_load(text)["jobs"]["grade"]["steps"]  # valid YAML (pyyaml comes with jupytext)
     assert steps[-1]["if"] == "always()" and steps[-1]["with"]["path"] == "grading-report/"
     target = tmp_path / ".github" / "workflows" / "grade.yml"
@@ -534,7 +538,7 @@ def test_ci_template(tmp_path, capsys):
 
 def test_cli_exit_status_and_step_summary(fixture_set, graded, tmp_path, monkeypatch):
     """Exit 0 when all pass, 1 otherwise; the summary is appended to $GITHUB_STEP_SUMMARY;
-    a grader killed by its submission leaves the provisional report (in a subprocess)."""
+    without a sandbox, a grader killed by its submission leaves the provisional report (in a subprocess)."""
     step = tmp_path / "step.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step))
     hidden = ["--specs-dir", str(fixture_set["options"].specs_dir), "--extra-check-dir", str(FIXTURES),
@@ -548,34 +552,67 @@ def test_cli_exit_status_and_step_summary(fixture_set, graded, tmp_path, monkeyp
         "os.kill(ppid, signal.SIGKILL)"))
     killer_path = _write(killer, tmp_path, "99_grading_fixture.ipynb")
     run = subprocess.run([sys.executable, "-m", "dimred_teach", "grade", str(killer_path), "--out", str(tmp_path / "k"),
-                          *hidden], capture_output=True, text=True, timeout=120)
+                          *hidden, "--sandbox", "none"], capture_output=True, text=True, timeout=120)
     assert run.returncode != 0
     report = json.loads((tmp_path / "k" / "99_grading_fixture.json").read_text())
     assert report["score"] == 0 and "did not finish" in report["output"] and report["max_score"] == 5
+    assert report["output"].startswith("not isolated") and report["extra_data"]["sandbox"] == "none"
     assert main(["grade", str(unanswered), "--out", str(tmp_path / "b"), *hidden, "--pass-fraction", "0.5"]) == 1
 
 
-# --------------------------------------------------------------------------- the course's real sets
+# --------------------------------------------------------------------------- the course's real sets, on Gradescope
 
 REAL_SETS = sorted(p.stem for p in SPECS_DIR.glob("[0-9][0-9]_*.json"))
 
 
 @pytest.fixture(scope="module")
-def real_graded(tmp_path_factory):
-    """Every generated exercise notebook and every executed solution notebook, graded once."""
-    paths = [ROOT / folder / f"{name}.ipynb" for name in REAL_SETS for folder in ("exercises", "solutions")]
-    paths = [p for p in paths if p.exists()]
-    out = tmp_path_factory.mktemp("real")
-    results = grade(paths, out, GradingOptions(timeout=300, cell_timeout=120), jobs=2)
-    return {(Path(r.submission).parent.name, Path(r.submission).stem): r for r in results}
+def gradescope(tmp_path_factory):
+    """The bundle of `dimred-teach gradescope`, run by its own run_autograder in two
+    folders laid out like Gradescope's (this Python instead of the one setup.sh installs):
+    one submission of the ten solution notebooks, one of the ten blank exercise notebooks."""
+    base = tmp_path_factory.mktemp("gradescope")
+    bundle = base / "autograder.zip"
+    assert main(["gradescope", "--out", str(bundle), "--timeout", "300", "--visibility", "after_published"]) == 0
+    runs = {}
+    for folder in ("solutions", "exercises"):
+        root = base / folder
+        with zipfile.ZipFile(bundle) as archive:
+            archive.extractall(root / "source")
+            modes = {info.filename: info.external_attr >> 16 for info in archive.infolist()}
+        (root / "submission").mkdir()
+        for name in REAL_SETS:
+            shutil.copy(ROOT / folder / f"{name}.ipynb", root / "submission")
+        env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable}
+        runs[folder] = (root, subprocess.Popen(["bash", str(root / "source" / "run_autograder")], env=env,
+                                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+    results = {}
+    for folder, (root, process) in runs.items():
+        output = process.communicate(timeout=900)[0]
+        assert process.returncode == 0, output
+        results[folder] = json.loads((root / "results" / "results.json").read_text())
+    return {"results": results, "modes": modes, "bundle": bundle}
 
 
-@pytest.mark.parametrize("name", REAL_SETS)
-def test_real_exercise_grades_to_zero_and_solution_to_full_marks(real_graded, name):
-    exercise = real_graded[("exercises", name)]
-    assert exercise.graded and exercise.exercise_set == name
-    assert exercise.score == 0 and exercise.max_score > 0
-    assert not any("raised" in note for note in exercise.output.split("\n")), exercise.output
-    solution = real_graded.get(("solutions", name))
-    assert solution is not None, f"solutions/{name}.ipynb is missing (run `dimred-teach execute`)"
-    assert solution.score == solution.max_score == exercise.max_score, solution
+def test_the_gradescope_bundle_holds_what_gradescope_needs(gradescope):
+    with zipfile.ZipFile(gradescope["bundle"]) as archive:
+        names = set(archive.namelist())
+        settings = json.loads(archive.read("settings.json"))
+        requirements = archive.read("requirements.txt").decode()
+    assert {"setup.sh", "run_autograder", "requirements.txt", "constraints.txt", "settings.json",
+            "course/pyproject.toml", "course/dimred_teach/grading/session.py", "course/data/crabs.csv"} <= names
+    assert gradescope["modes"]["setup.sh"] & 0o111 and gradescope["modes"]["run_autograder"] & 0o111
+    assert settings == {"timeout": 300, "cell_timeout": 120, "call_timeout": 20, "memory_mb": 4096, "sandbox": "auto",
+                        "jobs": 2, "visibility": "after_published"}
+    assert "numpy==" in requirements and "-c constraints.txt" in requirements
+
+
+def test_gradescope_grades_solutions_to_full_marks_and_blank_exercises_to_zero(gradescope):
+    solutions, exercises = gradescope["results"]["solutions"], gradescope["results"]["exercises"]
+    for results in (solutions, exercises):
+        assert {t["name"].split(".ipynb:")[0] for t in results["tests"]} == set(REAL_SETS)
+        assert all(t["visibility"] == "after_published" for t in results["tests"])
+    assert [t["name"] for t in solutions["tests"]] == [t["name"] for t in exercises["tests"]]
+    assert all(t["status"] == "passed" and t["score"] == t["max_score"] > 0 for t in solutions["tests"]), solutions
+    assert solutions["score"] == sum(t["max_score"] for t in solutions["tests"])
+    assert exercises["score"] == 0 and all(t["status"] == "failed" for t in exercises["tests"])
+    assert not [line for line in exercises["output"].split("\n") if "raised" in line], exercises["output"]

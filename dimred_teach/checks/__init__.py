@@ -18,6 +18,7 @@ import importlib
 import pkgutil
 import re
 import secrets
+import sys
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -119,12 +120,14 @@ def registered_ids() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def evaluate(exercise_id: str, answer, seed: int | None = None) -> Verdict:
+def evaluate(exercise_id: str, answer, seed: int | None = None, namespace: dict | None = None) -> Verdict:
     """Check ``answer`` and return the verdict; never raises for a bad answer.
 
     ``seed`` seeds the random instances a check may draw; by default a fresh one, so a
-    function is tested on instances nobody has seen before.
+    function is tested on instances nobody has seen before. ``namespace`` (the notebook's
+    globals, passed by :func:`check`) lets the course policy see what the answer used.
     """
+    from .policy import Watch
     from .properties import judging_precision  # properties needs CheckFailure from this module
 
     entry = get_check(exercise_id)
@@ -136,7 +139,7 @@ def evaluate(exercise_id: str, answer, seed: int | None = None) -> Verdict:
     if answer is Ellipsis or answer is None:
         return verdict(False, "no answer yet (replace the ... with your code)")
     try:
-        with judging_precision():
+        with judging_precision(), Watch(exercise_id, answer, namespace):  # Watch: the course policy
             entry.verify(answer, rng)
     except CheckFailure as failure:
         return verdict(False, str(failure))
@@ -150,4 +153,4 @@ def evaluate(exercise_id: str, answer, seed: int | None = None) -> Verdict:
 def check(exercise_id: str, answer) -> None:
     """Check an exercise answer in a notebook and print the verdict (one line, plus a
     hint when it fails)."""
-    print(evaluate(exercise_id, answer).line())
+    print(evaluate(exercise_id, answer, namespace=sys._getframe(1).f_globals).line())

@@ -1,0 +1,127 @@
+"""The ``dimred-teach grade``, ``gradescope`` and ``ci-template`` commands."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from ..exercises import SPECS_DIR
+from .options import SANDBOXES, GradingOptions
+from .results import SubmissionResult
+from .sandbox import SandboxUnavailable, choose
+from .submissions import find_submissions, load_specs
+from .watchdog import grade_supervised
+
+
+def add_grade_arguments(parser: argparse.ArgumentParser) -> None:
+    """The grading options shared by ``grade`` and ``gradescope`` (its settings file)."""
+    parser.add_argument("--timeout", type=float, default=600, help="seconds per notebook, checks included (default 600)")
+    parser.add_argument("--cell-timeout", type=float, default=120, help="seconds per cell (default 120)")
+    parser.add_argument("--call-timeout", type=float, default=20,
+                        help="seconds per call of a student's function by a check (default 20)")
+    parser.add_argument("--memory-mb", type=int, default=4096, help="memory limit of each kernel (default 4096)")
+    parser.add_argument("--sandbox", choices=SANDBOXES, default="auto",
+                        help="isolation of each kernel: auto (default: the strongest that works), bwrap (bubblewrap), "
+                             "user (a root grader runs kernels as an unprivileged user), none (not isolated)")
+    parser.add_argument("--startup-timeout", type=float, default=60, help=argparse.SUPPRESS)
+    parser.add_argument("--recover-timeout", type=float, default=10, help=argparse.SUPPRESS)
+
+
+def options_from(args) -> GradingOptions:
+    """The GradingOptions the arguments ask for (ValueError when out of range)."""
+    return GradingOptions(timeout=args.timeout, cell_timeout=min(args.cell_timeout, args.timeout),
+                          call_timeout=args.call_timeout, memory_mb=args.memory_mb, sandbox=args.sandbox,
+                          startup_timeout=args.startup_timeout, recover_timeout=args.recover_timeout,
+                          specs_dir=getattr(args, "specs_dir", None) or SPECS_DIR,
+                          extra_check_dirs=tuple(Path(d).resolve() for d in getattr(args, "extra_check_dir", [])))
+
+
+def command_grade(args) -> int:
+    """``dimred-teach grade``: the exit status (0 all pass, 1 otherwise, 2 usage error)."""
+    if not 0.0 <= args.pass_fraction <= 1.0:
+        print(f"error: --pass-fraction must be between 0 and 1, got {args.pass_fraction}", file=sys.stderr)
+        return 2
+    if args.jobs < 1:
+        print(f"error: --jobs must be at least 1, got {args.jobs}", file=sys.stderr)
+        return 2
+    try:
+        options = options_from(args)
+        paths = find_submissions(args.submissions)
+        if not paths:
+            raise ValueError("no notebooks (*.ipynb) found in " + ", ".join(map(str, args.submissions)))
+        if not load_specs(options.specs_dir):
+            raise ValueError(f"no grading specs in {options.specs_dir}: was `dimred-teach build` run?")
+        args.out.mkdir(parents=True, exist_ok=True)
+        choose(options.sandbox, options.extra_check_dirs)
+    except (ValueError, OSError, SandboxUnavailable) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+    def progress(result: SubmissionResult) -> None:
+        mark = "pass" if result.passes(args.pass_fraction) else ("fail" if result.graded else "not graded")
+        print(f"{result.submission}: {result.score:g} / {result.max_score:g} ({mark}, {result.execution_time:.1f} s)",
+              flush=True)
+
+    results = grade_supervised(paths, args.out, options, jobs=args.jobs, pass_fraction=args.pass_fraction,
+                               gradebook=args.gradebook, on_result=progress)
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        try:
+            with open(summary, "a") as file:
+                file.write((args.out / "summary.md").read_text())
+        except OSError as error:
+            print(f"warning: could not append to $GITHUB_STEP_SUMMARY ({error})", file=sys.stderr)
+    passed = sum(r.passes(args.pass_fraction) for r in results)
+    print(f"{passed} of {len(results)} submission(s) reach {args.pass_fraction:.0%} of the points; "
+          f"sandbox: {options.sandbox if options.sandbox != 'auto' else choose('auto', options.extra_check_dirs)}; "
+          f"reports in {args.out}")
+    return 0 if passed == len(results) else 1
+
+
+def _version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+def workflow_template(install: str) -> str:
+    """The GitHub Actions workflow for a student's repository, installing ``install``."""
+    from importlib.resources import files
+
+    text = files("dimred_teach.templates").joinpath("grade-workflow.yml").read_text()
+    return text.replace("__INSTALL__", install)
+
+
+def _write_new(path: Path, data: bytes | str, force: bool) -> int:
+    """Write ``data`` to ``path`` unless it exists (exit status 2) and ``force`` is not set."""
+    if path.exists() and not force:
+        print(f"error: {path} exists (use --force to overwrite)", file=sys.stderr)
+        return 2
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data) if isinstance(data, bytes) else path.write_text(data)
+    print(f"wrote {path}")
+    return 0
+
+
+def command_ci_template(args) -> int:
+    """``dimred-teach ci-template``: print the workflow, or write it to ``--out``."""
+    text = workflow_template(args.install or f"dimred-teach=={_version()}")
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    return _write_new(args.out, text, args.force)
+
+
+def command_gradescope(args) -> int:
+    """``dimred-teach gradescope --out bundle.zip``: write the Gradescope autograder bundle."""
+    from .gradescope import build_bundle
+
+    try:
+        options = options_from(args)
+        data = build_bundle(options, jobs=args.jobs, visibility=args.visibility, source=args.source)
+    except (ValueError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return _write_new(args.out, data, args.force)

@@ -1,0 +1,136 @@
+"""Gradescope at class scale: ``dimred-teach gradescope`` writes the autograder bundle, and
+``python -m dimred_teach.grading.gradescope`` is what its ``run_autograder`` runs.
+
+The bundle (a zip, unpacked by Gradescope into ``/autograder/source``):
+
+``setup.sh``
+    installs bubblewrap, a virtual environment, the pinned requirements, then the course
+    package from ``course/`` (its source, included in the bundle).
+``run_autograder``
+    grades ``$AUTOGRADER_ROOT/submission/*.ipynb`` (``AUTOGRADER_ROOT`` defaults to
+    ``/autograder``) into ``$AUTOGRADER_ROOT/results/results.json``, one test per exercise
+    with the configured ``visibility``; ``AUTOGRADER_PYTHON`` picks the Python (default:
+    the one ``setup.sh`` installed).
+``requirements.txt``, ``constraints.txt``
+    the package's dependencies, pinned to the course's known-good versions.
+``settings.json``
+    the grader's options (limits, sandbox, jobs, visibility).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import re
+import sys
+import tempfile
+import zipfile
+from importlib.resources import files
+from pathlib import Path
+
+from .options import GradingOptions
+from .results import SubmissionResult
+from .submissions import display_path
+from .watchdog import grade_supervised
+
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+SETTINGS = ("timeout", "cell_timeout", "call_timeout", "memory_mb", "sandbox")
+COURSE_FILES = ("pyproject.toml", "README.md", "constraints.txt")
+COURSE_FOLDERS = ("dimred_teach", "data")
+
+
+def course_root(source: Path | None = None) -> Path:
+    """The course checkout the bundle is built from (its package source and constraints)."""
+    root = Path(source) if source else Path(__file__).resolve().parents[2]
+    if not (root / "pyproject.toml").is_file() or not (root / "constraints.txt").is_file():
+        raise ValueError(f"{root} is not a dimred-teach course checkout (no pyproject.toml and constraints.txt); "
+                         "pass --source")
+    return root
+
+
+def pinned_requirements(root: Path) -> str:
+    """``requirements.txt``: the package's dependencies at the versions in constraints.txt."""
+    import tomllib
+
+    pins = {}
+    for line in (root / "constraints.txt").read_text().splitlines():
+        match = re.fullmatch(r"([A-Za-z0-9_.-]+)==(\S+)", line.strip())
+        if match:
+            pins[match.group(1).lower().replace("_", "-")] = line.strip()
+    dependencies = tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]
+    lines = ["# The course package's dependencies, pinned; transitive pins in constraints.txt.", "-c constraints.txt"]
+    for dependency in dependencies:
+        name = re.match(r"[A-Za-z0-9_.-]+", dependency).group().lower().replace("_", "-")
+        if name not in pins:
+            raise ValueError(f"constraints.txt pins no version of {name}")
+        lines.append(pins[name])
+    return "\n".join(lines) + "\n"
+
+
+def build_bundle(options: GradingOptions, jobs: int = 2, visibility: str = "visible",
+                 source: Path | None = None) -> bytes:
+    """The autograder zip, as bytes."""
+    if visibility not in VISIBILITIES:
+        raise ValueError(f"visibility must be one of {', '.join(VISIBILITIES)}, got {visibility!r}")
+    if not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    root = course_root(source)
+    settings = {name: getattr(options, name) for name in SETTINGS} | {"jobs": jobs, "visibility": visibility}
+    templates = files("dimred_teach.templates")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
+        for name in ("setup.sh", "run_autograder"):
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            info.external_attr = 0o755 << 16
+            bundle.writestr(info, templates.joinpath(f"gradescope-{name}").read_text())
+        bundle.writestr("requirements.txt", pinned_requirements(root))
+        bundle.writestr("constraints.txt", (root / "constraints.txt").read_text())
+        bundle.writestr("settings.json", json.dumps(settings, indent=1) + "\n")
+        for name in COURSE_FILES:
+            bundle.write(root / name, f"course/{name}")
+        for folder in COURSE_FOLDERS:
+            for path in sorted((root / folder).rglob("*")):
+                if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                    bundle.write(path, f"course/{path.relative_to(root).as_posix()}")
+    return buffer.getvalue()
+
+
+def results_json(results: list[SubmissionResult], visibility: str) -> dict:
+    """Gradescope's ``results.json`` for every notebook of one submission."""
+    several = len(results) > 1
+    tests, outputs = [], []
+    for result in results:
+        report = result.to_gradescope(visibility)
+        name = display_path(Path(result.submission).name)
+        for test in report["tests"]:
+            test["name"] = f"{name}: {test['name']}" if several else test["name"]
+            tests.append(test)
+        outputs.append(f"{name}: {result.score:g} / {result.max_score:g}" + (f"\n{result.output}" if result.output else ""))
+    return {"score": sum(r.score for r in results), "execution_time": round(sum(r.execution_time for r in results), 1),
+            "output": "\n\n".join(outputs) or "no notebook (*.ipynb) was submitted", "visibility": visibility,
+            "stdout_visibility": "hidden", "tests": tests}
+
+
+def run_autograder(root: Path) -> int:
+    """Grade ``root/submission/*.ipynb`` into ``root/results/results.json`` with the
+    bundle's settings (``root/source/settings.json``); the exit status is 0 once written."""
+    settings = json.loads((root / "source" / "settings.json").read_text())
+    options = GradingOptions(**{name: settings[name] for name in SETTINGS})
+    paths = sorted(p for p in (root / "submission").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    with tempfile.TemporaryDirectory(prefix="dimred-gradescope-") as reports:
+        results = grade_supervised(paths, Path(reports), options, jobs=int(settings["jobs"])) if paths else []
+    (root / "results").mkdir(parents=True, exist_ok=True)
+    (root / "results" / "results.json").write_text(json.dumps(results_json(results, settings["visibility"]), indent=1))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m dimred_teach.grading.gradescope",
+                                     description="Run the Gradescope autograder on a submission.")
+    parser.add_argument("--root", type=Path, default=Path("/autograder"), help="Gradescope's root folder")
+    return run_autograder(parser.parse_args(argv).root)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,38 @@
+"""Starts a grading kernel under resource limits (run as a script by the kernel's argv).
+
+Usage: ``python kernel_launcher.py MEMORY_BYTES FILE_BYTES CPU_SECONDS -f CONNECTION_FILE``.
+The limits (address space, size of one file, CPU time, no core dumps) are set before
+ipykernel starts, so nothing the notebook runs escapes them. Standard library only until
+the kernel starts.
+"""
+
+import resource
+import sys
+
+
+def _limit(kind: int, soft: int, hard: int) -> None:
+    """Lower a limit (never raise one above the current hard limit)."""
+    try:
+        old_soft, old_hard = resource.getrlimit(kind)
+        if old_hard != resource.RLIM_INFINITY:
+            soft, hard = min(soft, old_hard), min(hard, old_hard)
+        resource.setrlimit(kind, (soft, hard))
+    except (ValueError, OSError):
+        pass
+
+
+def main() -> None:
+    memory, file_size, cpu = (int(value) for value in sys.argv[1:4])
+    del sys.argv[1:4]
+    sys.path.pop(0)  # this script's folder: not a place to import from
+    _limit(resource.RLIMIT_AS, memory, memory)
+    _limit(resource.RLIMIT_FSIZE, file_size, file_size)
+    _limit(resource.RLIMIT_CPU, cpu, cpu + 10)
+    _limit(resource.RLIMIT_CORE, 0, 0)
+    from ipykernel.kernelapp import launch_new_instance
+
+    launch_new_instance()
+
+
+if __name__ == "__main__":
+    main()

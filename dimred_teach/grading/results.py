@@ -1,0 +1,95 @@
+"""What a grading run produces: one :class:`TestResult` per exercise, one
+:class:`SubmissionResult` per notebook, and the single constructor of a "not graded" result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PASSED, FAILED = "passed", "failed"
+
+
+def clip(text, limit: int = 2000) -> str:
+    """``text`` as a string of at most about ``limit`` characters."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + f" ... [{len(text) - limit} characters cut]"
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """One exercise of a submission: its points and the check's message."""
+
+    __test__ = False  # not a pytest class, despite its name
+    name: str
+    score: float
+    max_score: float
+    passed: bool
+    output: str
+
+
+@dataclass(frozen=True)
+class SubmissionResult:
+    """The grade of one submission (``graded`` is False when it could not be run at all).
+
+    ``sandbox`` names the isolation its kernel ran in (``bwrap``, ``user`` or ``none``).
+    """
+
+    submission: str
+    report_name: str
+    exercise_set: str | None
+    tests: tuple[TestResult, ...]
+    output: str
+    execution_time: float
+    graded: bool
+    sandbox: str = ""
+
+    @property
+    def score(self) -> float:
+        return sum(test.score for test in self.tests)
+
+    @property
+    def max_score(self) -> float:
+        return sum(test.max_score for test in self.tests)
+
+    def passes(self, pass_fraction: float) -> bool:
+        """Graded, and at least ``pass_fraction`` of the points."""
+        return self.graded and self.max_score > 0 and self.score >= pass_fraction * self.max_score - 1e-9
+
+    def to_gradescope(self, visibility: str | None = None) -> dict:
+        """The report as Gradescope's ``results.json`` (``visibility`` set on every test when given)."""
+        tests = [{"name": t.name, "score": t.score, "max_score": t.max_score,
+                  "status": PASSED if t.passed else FAILED, "output": t.output} for t in self.tests]
+        if visibility is not None:
+            for test in tests:
+                test["visibility"] = visibility
+        return {
+            "score": self.score,
+            "max_score": self.max_score,
+            "execution_time": round(self.execution_time, 1),
+            "output": self.output,
+            "tests": tests,
+            "extra_data": {"submission": self.submission, "exercise_set": self.exercise_set, "graded": self.graded,
+                           "sandbox": self.sandbox},
+        }
+
+    @classmethod
+    def from_gradescope(cls, report: dict, report_name: str) -> "SubmissionResult":
+        """The result a :meth:`to_gradescope` report was written from."""
+        extra = report["extra_data"]
+        tests = tuple(TestResult(t["name"], float(t["score"]), float(t["max_score"]), t["status"] == PASSED,
+                                 t["output"]) for t in report["tests"])
+        return cls(extra["submission"], report_name, extra["exercise_set"], tests, report["output"],
+                   float(report["execution_time"]), bool(extra["graded"]), extra.get("sandbox", ""))
+
+
+def failed_tests(spec: dict | None, message: str) -> tuple[TestResult, ...]:
+    """Every exercise of ``spec`` failed with ``message`` (none without a spec)."""
+    if spec is None:
+        return ()
+    return tuple(TestResult(c["exercise_id"], 0.0, float(c["points"]), False, message) for c in spec["checks"])
+
+
+def not_graded(submission: str, report_name: str, exercise_set: str | None, spec: dict | None, reason: str,
+               elapsed: float = 0.0, sandbox: str = "") -> SubmissionResult:
+    """A submission that could not be graded: every exercise fails with "not graded: <reason>"."""
+    return SubmissionResult(submission, report_name, exercise_set, failed_tests(spec, f"not graded: {reason}"),
+                            reason, elapsed, False, sandbox)

@@ -1,0 +1,242 @@
+"""The main process of a grading run: provisional reports first, then one worker process
+per submission (``jobs`` at once), each with its own sandbox slot, temporary folder and
+hard deadline; a worker's message is checked against the spec before it becomes a result.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import multiprocessing
+import multiprocessing.connection
+import os
+import pkgutil
+import shutil
+import signal
+import stat
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import checks as _checks
+from .options import GradingOptions
+from .reports import report_names, write_report, write_reports
+from .results import SubmissionResult, TestResult, clip, not_graded
+from .sandbox import choose, kill_group, slot_sandbox
+from .session import Job, grade_job
+from .submissions import display_path, load_specs, set_from_file_name
+
+HIDDEN = "[hidden]"
+NOT_ISOLATED = "not isolated: graded with --sandbox none, the kernel ran as the grader's user"
+NOT_FINISHED = "grading did not finish: the grader was stopped or killed while this submission was graded"
+
+
+def preload(options: GradingOptions, specs: dict) -> None:
+    """Import every check and every course module before any submission runs."""
+    for directory in options.extra_check_dirs:
+        if str(directory) not in _checks.__path__:
+            _checks.__path__.append(str(directory))
+    import dimred_teach
+
+    for info in pkgutil.iter_modules(dimred_teach.__path__, "dimred_teach."):
+        if info.name not in ("dimred_teach.cli", "dimred_teach.__main__"):
+            try:
+                importlib.import_module(info.name)
+            except Exception:  # a module that does not import cannot matter to a check
+                pass
+    for spec in specs.values():
+        for check in spec["checks"]:
+            try:
+                _checks.get_check(check["exercise_id"])
+            except ValueError:
+                pass  # reported per exercise when the check is needed
+
+
+def remove_tree(root: str) -> None:
+    """Remove a submission's temporary folder, also where its kernel took permissions away
+    (never following a link the kernel left there)."""
+    for folder, subfolders, _ in os.walk(root):
+        for name in subfolders:
+            path = os.path.join(folder, name)
+            try:
+                if stat.S_ISDIR(os.lstat(path).st_mode):  # the kernel is gone by now: no race
+                    os.chmod(path, 0o700)
+            except OSError:
+                pass
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def scrub(text: str, environment: dict[str, str] | None = None) -> str:
+    """``text`` without any value of the grader's environment (8 characters or longer)."""
+    values = sorted({v for v in (os.environ if environment is None else environment).values() if len(v) >= 8},
+                    key=len, reverse=True)
+    for value in values:
+        text = text.replace(value, HIDDEN)
+    return text
+
+
+def worker(job: Job, connection) -> None:
+    """Entry point of a worker process: sends ("kernel", pgid) then ("result", fields)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    def notify(pgid: int) -> None:
+        connection.send_bytes(json.dumps(["kernel", pgid]).encode())
+
+    result = grade_job(job, notify)
+    remove_tree(job.root)  # also when the main process is gone
+    fields = {"exercise_set": result.exercise_set, "output": scrub(result.output), "graded": result.graded,
+              "execution_time": result.execution_time,
+              "tests": [[t.name, t.passed, scrub(t.output)] for t in result.tests]}
+    connection.send_bytes(json.dumps(["result", fields]).encode())
+    connection.close()
+
+
+def accept(base: SubmissionResult, fields, specs: dict, sandbox: str) -> SubmissionResult:
+    """The result a worker reported, for the submission the main process gave it: only the
+    exercises of the set's spec, points from the spec; ValueError when malformed."""
+    exercise_set = fields["exercise_set"]
+    if exercise_set is not None and exercise_set not in specs:
+        raise ValueError("an unknown exercise set")
+    spec = specs.get(exercise_set)
+    reported = {name: (bool(passed), clip(str(output), 4000)) for name, passed, output in fields["tests"]}
+    tests = []
+    for check in spec["checks"] if spec else ():
+        passed, output = reported.get(check["exercise_id"], (False, "not graded: no result"))
+        points = float(check["points"])
+        tests.append(TestResult(check["exercise_id"], points if passed else 0.0, points, passed, output))
+    if bool(fields["graded"]) and spec is None:
+        raise ValueError("graded without an exercise set")
+    return SubmissionResult(base.submission, base.report_name, exercise_set, tuple(tests),
+                            clip(str(fields["output"]), 6000), float(fields["execution_time"]),
+                            bool(fields["graded"]), sandbox)
+
+
+def provisional(path: Path, name: str, specs: dict, sandbox: str) -> SubmissionResult:
+    """The report a submission keeps if grading never finishes."""
+    exercise_set = set_from_file_name(display_path(path.stem), specs)
+    return marked(not_graded(display_path(path), name, exercise_set, specs.get(exercise_set) if exercise_set else None,
+                             NOT_FINISHED, 0.0, sandbox))
+
+
+def marked(result: SubmissionResult) -> SubmissionResult:
+    """A result whose output says "not isolated" first when its kernel ran without a sandbox."""
+    if result.sandbox != "none" or result.output.startswith(NOT_ISOLATED):
+        return result
+    return dataclasses.replace(result, output=NOT_ISOLATED + ("\n" + result.output if result.output else ""))
+
+
+@dataclass
+class _Running:
+    """A worker at work: its process, the end of its pipe, folder, slot and deadline."""
+
+    process: multiprocessing.Process
+    connection: multiprocessing.connection.Connection
+    root: str
+    slot: int
+    started: float
+    deadline: float
+    pgid: int | None = field(default=None)
+
+
+def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = GradingOptions(), jobs: int = 1,
+          pass_fraction: float = 1.0, gradebook: Path | None = None,
+          on_result: Callable[[SubmissionResult], None] | None = None) -> list[SubmissionResult]:
+    """Grade notebooks and write the reports into ``out_dir``.
+
+    Parameters
+    ----------
+    paths : notebook files (folders are not expanded here; see :func:`find_submissions`)
+    out_dir : receives ``<name>.json`` per submission, ``junit.xml`` and ``summary.md``
+    options : limits, sources and sandbox (see :class:`GradingOptions`)
+    jobs : submissions graded at once, each in its own worker process and kernel
+    pass_fraction : used for the pass/fail column of the summary
+    gradebook : optional CSV file with one row per submission
+    on_result : called in the main process as each submission finishes
+
+    Returns
+    -------
+    list of SubmissionResult, in the order of ``paths``.
+
+    Raises SandboxUnavailable when ``options.sandbox`` does not work here (nothing written).
+    """
+    if not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    paths = [Path(p) for p in paths]
+    specs = load_specs(options.specs_dir)
+    mode = choose(options.sandbox, options.extra_check_dirs)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    names = report_names(paths)
+    results = [provisional(path, name, specs, mode) for path, name in zip(paths, names)]
+    write_reports(results, out_dir, pass_fraction, gradebook)
+    preload(options, specs)
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    pending = list(range(len(paths)))
+    running: dict[int, _Running] = {}
+    free_slots = list(range(jobs))
+
+    def finish(index: int, result: SubmissionResult) -> None:
+        entry = running.pop(index)
+        entry.connection.close()
+        entry.process.join(5)
+        if entry.process.is_alive():
+            entry.process.kill()
+            entry.process.join(5)
+        kill_group(entry.pgid)
+        slot_sandbox(mode, entry.slot, options.extra_check_dirs).clean_up()
+        remove_tree(entry.root)
+        free_slots.append(entry.slot)
+        results[index] = result = marked(result)
+        write_report(result, out_dir)
+        if on_result is not None:
+            on_result(result)
+
+    def broken(index: int, message: str) -> SubmissionResult:
+        base = results[index]
+        return not_graded(base.submission, base.report_name, base.exercise_set, specs.get(base.exercise_set),
+                          message, time.monotonic() - running[index].started, mode)
+
+    try:
+        while pending or running:
+            while pending and free_slots:
+                index, slot = pending.pop(0), free_slots.pop(0)
+                root = tempfile.mkdtemp(prefix="dimred-grade-")
+                receiver, sender = context.Pipe(duplex=False)
+                job = Job(os.fspath(paths[index]), results[index].submission, names[index], root, options, specs,
+                          slot_sandbox(mode, slot, options.extra_check_dirs))
+                process = context.Process(target=worker, args=(job, sender), daemon=True)
+                process.start()
+                sender.close()
+                now = time.monotonic()
+                running[index] = _Running(process, receiver, root, slot, now, now + options.hard_limit)
+            waitables = {entry.connection: index for index, entry in running.items()}
+            for connection in multiprocessing.connection.wait(list(waitables), timeout=1.0):
+                index = waitables[connection]
+                try:
+                    kind, payload = json.loads(connection.recv_bytes())
+                    if kind == "kernel":
+                        running[index].pgid = int(payload) or None
+                    else:
+                        finish(index, accept(results[index], payload, specs, mode))
+                except (EOFError, OSError, ValueError, TypeError, KeyError):
+                    process = running[index].process
+                    process.join(1)
+                    code = process.exitcode
+                    how = f"killed by signal {-code}" if code and code < 0 else f"exit status {code}"
+                    finish(index, broken(index, f"the grading process of this submission died ({how}); "
+                                                "the submission may have killed it"))
+            for index in [i for i, entry in running.items() if time.monotonic() > entry.deadline]:
+                running[index].process.kill()
+                finish(index, broken(index, f"grading took longer than {options.hard_limit:g} s and was stopped"))
+    finally:
+        for index, entry in list(running.items()):
+            entry.process.kill()
+            kill_group(entry.pgid)
+            slot_sandbox(mode, entry.slot, options.extra_check_dirs).clean_up()
+            remove_tree(entry.root)
+        write_reports(results, out_dir, pass_fraction, gradebook)
+    return results
+

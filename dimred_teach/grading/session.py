@@ -1,0 +1,354 @@
+"""Grading one submission, in its worker process: start a sandboxed kernel, run the
+planned cells, hand each check cell's answer to its check (run here, in the worker), and
+return the result.
+
+Everything this module needs is imported when it is imported (by the main process,
+before any kernel starts), so nothing a kernel could change is imported afterwards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import functools
+import json
+import math
+import os
+import pickle
+import secrets
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+
+import nbformat
+import zmq
+import zmq.asyncio
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.manager import AsyncKernelManager
+from jupyter_core.utils import ensure_async
+from nbclient import NotebookClient
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+from .. import checks as _checks
+from ..checks import policy
+from .channel import Channel, FunctionProxy, load_answer, unpack_result
+from .options import GradingOptions
+from .plan import plan_cells
+from .results import SubmissionResult, TestResult, clip, not_graded
+from .sandbox import Sandbox, kill_group, scrubbed_environment
+from .submissions import display_path, identify_set, read_notebook
+
+KERNEL_NAME = "dimred-teach-grader"
+HELPER_SOURCE = files(__package__).joinpath("kernel_helper.py").read_text()
+LAUNCHER = str(files(__package__).joinpath("kernel_launcher.py"))
+
+
+class KernelGone(Exception):
+    """The kernel died or stopped answering: nothing more can run."""
+
+
+def kernel_argv(options: GradingOptions) -> list[str]:
+    """The kernel's command, resource limits included (see ``kernel_launcher.py``)."""
+    return [sys.executable, LAUNCHER, str(options.memory_mb * 2**20), str(2**30), str(int(2 * options.timeout + 60)),
+            "-f", "{connection_file}", "--HistoryManager.hist_file=:memory:"]
+
+
+def make_client(notebook, options: GradingOptions, kernel_dir: Path, box: Path, sandbox: Sandbox):
+    """An nbclient client for the grader's kernel: outputs discarded, big messages dropped,
+    the connection over Unix sockets in ``box`` (a sandboxed kernel has no network)."""
+
+    class GradingKernelManager(AsyncKernelManager):
+        def write_connection_file(self, **kwargs):
+            super().write_connection_file(**kwargs)
+            sandbox.grant(Path(self.connection_file))
+
+    class GradingClient(NotebookClient):
+        def create_kernel_manager(self):
+            self.km = GradingKernelManager(kernel_name=KERNEL_NAME, transport="ipc", ip=str(box / "ipc"),
+                                           connection_file=str(box / "connection.json"),
+                                           kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernel_dir)]))
+            return self.km
+
+        async def async_start_new_kernel_client(self):
+            context = zmq.asyncio.Context()
+            context.setsockopt(zmq.MAXMSGSIZE, options.max_message_bytes)
+            self.kc = self.km.client(context=context)
+            await ensure_async(self.kc.start_channels())
+            try:
+                await ensure_async(self.kc.wait_for_ready(timeout=self.startup_timeout))
+            except Exception:
+                await self._async_cleanup_kernel()
+                raise
+            self.kc.allow_stdin = False
+            return self.kc
+
+        def output(self, outs, msg, display_id, cell_index):
+            return None  # the grader reads no output: nothing printed can fake a result
+
+    return GradingClient(notebook, timeout=int(options.cell_timeout), interrupt_on_timeout=False,
+                         allow_errors=True, shutdown_kernel="immediate", iopub_timeout=2,
+                         startup_timeout=int(options.startup_timeout), record_timing=False)
+
+
+class Run:
+    """One submission's kernel session: runs cells and calls functions against deadlines."""
+
+    def __init__(self, client, options: GradingOptions, channel: Channel, module: str, deadline: float):
+        self.client, self.options, self.channel, self.module = client, options, channel, module
+        self.deadline = deadline
+        self.reply: dict = {}
+        self.calls = 0
+        self.gone: str | None = None
+        self.loop = asyncio.get_running_loop()
+        client.on_cell_executed = self._record
+
+    def _record(self, cell, cell_index, execute_reply):
+        content = execute_reply.get("content", {}) if isinstance(execute_reply, dict) else {}
+        self.reply = {"status": str(content.get("status")), "ename": clip(content.get("ename", ""), 100),
+                      "evalue": clip(content.get("evalue", ""), 500)}
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+    async def execute(self, source: str, limit: float, label: str, history: bool = False) -> dict:
+        """Run ``source``; the reply's status, ename, evalue. Raises TimeoutError or KernelGone."""
+        if self.gone:
+            raise KernelGone(self.gone)
+        cell = nbformat.v4.new_code_cell(source)
+        self.client.nb.cells[0] = cell
+        self.client.timeout = max(1, math.ceil(limit))
+        self.reply = {"status": "unknown", "ename": "", "evalue": ""}
+        try:
+            await self.client.async_execute_cell(cell, 0, store_history=history)
+        except DeadKernelError:
+            self.gone = f"the kernel died during {label}"
+            raise KernelGone(self.gone) from None
+        except CellTimeoutError:
+            await self._recover(label)
+            raise TimeoutError from None
+        return self.reply
+
+    async def _recover(self, label: str) -> None:
+        """Interrupt a timed-out kernel and reconnect (a cancelled wait loses iopub messages);
+        stop the kernel when it does not answer again within ``recover_timeout``."""
+        try:
+            await self.client.km.interrupt_kernel()
+            await ensure_async(self.client.kc.stop_channels())
+            started = time.monotonic()
+            await asyncio.wait_for(self.client.async_start_new_kernel_client(), self.options.recover_timeout)
+            self.client.timeout = max(1, math.ceil(self.options.recover_timeout - (time.monotonic() - started)))
+            await self.client.async_execute_cell(nbformat.v4.new_code_cell("pass"), 0, store_history=False)
+        except (CellTimeoutError, DeadKernelError, RuntimeError, asyncio.TimeoutError):
+            self.gone = f"the kernel stopped answering after {label} was interrupted, and was stopped"
+            kill_group(kernel_pgid(self.client))
+
+    def call_function(self, exercise_id: str, args, kwargs):
+        """Call a student's function in the kernel (from the check's thread)."""
+        future = asyncio.run_coroutine_threadsafe(self._call(exercise_id, args, kwargs), self.loop)
+        return future.result()
+
+    async def _call(self, exercise_id: str, args, kwargs):
+        self.calls += 1
+        stem = f"call-{self.calls}"
+        limit = min(self.options.call_timeout, self.remaining())
+        if limit <= 0:
+            raise _checks.CheckFailure("the grader ran out of time before it could call your function")
+        try:
+            self.channel.write(stem + ".in", pickle.dumps((args, kwargs), protocol=4))
+        except OSError as error:
+            raise _checks.CheckFailure(f"the grader could not hand your function its input ({error.strerror})") from None
+        try:
+            reply = await self.execute(f"__import__({self.module!r}).call({exercise_id!r}, {self.calls})",
+                                       limit, "a call of your function")
+        except TimeoutError:
+            raise _checks.CheckFailure(f"your function did not return within {limit:.3g} s") from None
+        except KernelGone:
+            raise _checks.CheckFailure("the kernel died while your function was running") from None
+        finally:
+            self.channel.remove(stem + ".in")
+        try:
+            data = self.channel.read(stem + ".out", self.options.max_answer_bytes)
+            payload = load_answer(data) if data is not None else None
+        except Exception as error:
+            raise _checks.CheckFailure(f"the grader could not read what your function returned: {clip(error, 300)}") from None
+        if payload is None:
+            raise _checks.CheckFailure(f"the grader got no result from your function ({reply['ename'] or 'no error'})")
+        return unpack_result(payload)
+
+
+
+
+async def grade_check(run: Run, check: dict, reply: dict, label: str) -> TestResult:
+    """Read the answer a check cell handed over and run its check in this process."""
+    exercise_id, points = check["exercise_id"], float(check["points"])
+
+    def result(passed: bool, message: str) -> TestResult:
+        return TestResult(exercise_id, points if passed else 0.0, points, passed, message)
+
+    try:
+        data = run.channel.read(f"{exercise_id}.answer", run.options.max_answer_bytes)
+    except ValueError as error:
+        return result(False, f"the grader could not read your answer: {error}")
+    if data is None:
+        why = f"{reply['ename']}: {reply['evalue']}" if reply.get("status") == "error" else "no answer arrived"
+        return result(False, f"{label} raised {why}" if reply.get("status") == "error" else f"{label}: {why}")
+    try:
+        payload = load_answer(data)
+    except Exception as error:
+        return result(False, "the grader could not transfer your answer: answers must be numbers, arrays, lists, "
+                             f"tuples, dicts, strings or course results ({clip(error, 300)})")
+    if not (isinstance(payload, tuple) and len(payload) == 2 and payload[0] in ("value", "function", "untransferable")):
+        return result(False, "the grader could not understand the answer it received")
+    kind, content = payload
+    if kind == "untransferable":
+        return result(False, f"the grader could not transfer your answer ({clip(content, 300)})")
+    answer = FunctionProxy(run, exercise_id, str(content)) if kind == "function" else content
+    seed = secrets.randbits(32)
+    try:
+        verdict = await run.loop.run_in_executor(None, functools.partial(_checks.evaluate, exercise_id, answer, seed))
+    except Exception as error:  # an unknown exercise id: the package and the spec disagree
+        return result(False, f"the grader could not run this check ({type(error).__name__}: {clip(error, 300)}); tell your instructor")
+    if verdict.passed:
+        return result(True, verdict.message)
+    seed_note = f"\n(graded on random instances with seed {seed})" if kind == "function" else ""
+    return result(False, f"{verdict.message}\nhint: {verdict.hint}{seed_note}")
+
+
+
+def kernel_pgid(client) -> int | None:
+    """The process group of a client's kernel (bwrap's, in a bwrap sandbox)."""
+    provisioner = getattr(getattr(client, "km", None), "provisioner", None)
+    return getattr(provisioner, "pgid", None) or getattr(provisioner, "pid", None)
+
+
+def blocked_stand_ins(blocked: dict[str, str], folder: Path) -> dict[str, str]:
+    """For each blocked module with a source file, a stand-in raising its ImportError
+    (bwrap binds it over the original); ``folder`` receives the stand-ins."""
+    import importlib.util
+
+    stand_ins = {}
+    for number, (name, reason) in enumerate(sorted(blocked.items())):
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is not None and spec.origin and os.path.isfile(spec.origin):
+            path = folder / f"blocked-{number}.py"
+            path.write_text(f"raise ImportError({reason!r}, name={name!r})\n")
+            stand_ins[os.path.realpath(spec.origin)] = str(path)
+    return stand_ins
+
+
+async def run_notebook(job: "Job", notify: Callable[[int], None]) -> SubmissionResult:
+    """Run a readable submission's planned cells in a sandboxed kernel and grade its checks."""
+    started = time.monotonic()
+    options, spec, sandbox = job.options, job.spec, job.sandbox
+    module = f"_dimred_grader_{secrets.token_hex(8)}"
+    root = Path(job.root)
+    kernel_dir, box = root / "kernel" / KERNEL_NAME, root / "box"
+    workdir, channel_dir = box / "work", box / f"channel-{secrets.token_hex(8)}"
+    for folder in (workdir, channel_dir, kernel_dir):
+        folder.mkdir(parents=True)
+    blocked = policy.blocked_modules(job.exercise_set, options.extra_check_dirs)
+    argv = sandbox.wrap(kernel_argv(options), box, blocked_stand_ins(blocked, kernel_dir))
+    kernel_dir.joinpath("kernel.json").write_text(json.dumps(
+        {"argv": argv, "display_name": "dimred-teach grader", "language": "python", "interrupt_mode": "message"}))
+    sandbox.prepare(box)
+    channel = Channel(channel_dir)
+    cells, notes = plan_cells(job.notebook, spec, module)
+    notes.insert(0, job.note)
+    client = make_client(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("")]), options, kernel_dir.parent,
+                         box, sandbox)
+    results: dict[str, TestResult] = {}
+    stopped = ""
+    env = scrubbed_environment(workdir, sandboxed=sandbox.mode != "none")
+    quiet = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    async with client.async_setup_kernel(env=env, cwd=str(workdir), **quiet):
+        notify(kernel_pgid(client) or 0)
+        run = Run(client, options, channel, module, time.monotonic() + options.timeout)
+        bootstrap = HELPER_SOURCE + f"\ninstall({module!r}, {str(channel_dir)!r}, {blocked!r})\ndel install\n"
+        try:
+            try:
+                await run.execute(bootstrap, 60, "the grader's set-up")
+            except TimeoutError:
+                raise KernelGone("the kernel did not answer the grader's set-up within 60 s") from None
+            for cell in cells:
+                limit = min(options.cell_timeout, run.remaining())
+                if limit <= 0:
+                    stopped = f"the notebook ran out of time ({options.timeout:g} s) before {cell.label}"
+                    break
+                if cell.check is not None:  # only what this cell hands over counts
+                    channel.remove(f"{cell.check['exercise_id']}.answer")
+                try:
+                    reply = await run.execute(cell.source, limit, cell.label, history=True)
+                except TimeoutError:
+                    notes.append(f"{cell.label} did not finish within {limit:.3g} s and was interrupted")
+                    reply = {"status": "timeout"}
+                if reply.get("status") == "error" and cell.check is None:
+                    notes.append(f"{cell.label} raised {reply['ename']}: {reply['evalue']}")
+                if cell.check is not None:
+                    results[cell.check["exercise_id"]] = await grade_check(run, cell.check, reply, cell.label)
+                if run.gone:
+                    stopped = run.gone
+                    break
+        except KernelGone as gone:
+            stopped = str(gone)
+        pgid = kernel_pgid(client)
+    kill_group(pgid)
+    sandbox.clean_up()
+    channel.close()
+    if stopped:
+        notes.append(f"the run stopped: {stopped}")
+    missing = f"not graded: {stopped or 'its check cell did not run'}"
+    tests = [results.get(c["exercise_id"]) or TestResult(c["exercise_id"], 0.0, float(c["points"]), False, missing)
+             for c in spec["checks"]]
+    return SubmissionResult(job.submission, job.report_name, job.exercise_set, tuple(tests),
+                            clip("\n".join(note for note in notes if note), 6000), time.monotonic() - started, True,
+                            sandbox.mode)
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a worker needs to grade one submission (the last four are filled in there)."""
+
+    path: str
+    submission: str
+    report_name: str
+    root: str
+    options: GradingOptions
+    specs: dict
+    sandbox: Sandbox
+    exercise_set: str | None = None
+    spec: dict | None = None
+    notebook: dict | None = None
+    note: str = ""
+
+
+def grade_job(job: Job, notify: Callable[[int], None]) -> SubmissionResult:
+    """Grade one submission (in a worker); never raises."""
+    started = time.monotonic()
+    path, spec, exercise_set = Path(job.path), None, None
+
+    def unusable(message: str) -> SubmissionResult:
+        return not_graded(job.submission, job.report_name, exercise_set, spec, message, time.monotonic() - started,
+                          job.sandbox.mode)
+
+    try:
+        try:
+            notebook = read_notebook(path, job.options.max_notebook_bytes)
+        except (OSError, ValueError) as error:
+            return unusable(str(error) if isinstance(error, ValueError) else
+                            f"{display_path(path.name)} could not be read ({error.strerror})")
+        exercise_set, note = identify_set(notebook, path, job.specs)
+        if exercise_set is None:
+            return unusable(note)
+        spec = job.specs[exercise_set]
+        job = dataclasses.replace(job, exercise_set=exercise_set, spec=spec, notebook=notebook, note=note)
+        return asyncio.run(run_notebook(job, notify))
+    except Exception as error:
+        return unusable("the grader failed on this submission (not your fault; tell your instructor): "
+                        f"{type(error).__name__}: {clip(error, 500)}")
