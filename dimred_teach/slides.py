@@ -1,0 +1,171 @@
+"""Lecture notebooks as slide decks.
+
+Two jobs:
+
+* :func:`annotate_source` writes RISE / nbconvert slide metadata
+  (``slideshow={"slide_type": ...}``) into the ``# %%`` header lines of a jupytext source,
+  following a fixed rule on the notebook's structure (:func:`slide_types`), so the deck
+  follows the sections with one idea per slide. Only header lines change.
+* :func:`build_deck` turns an executed notebook into one self-contained HTML file: the
+  reveal.js files (shipped by the ``sphinx-revealjs`` package) and MathJax (shipped by
+  ``sphinx-mathjax-offline``) are inlined, figures are already embedded in the notebook,
+  so the deck opens from disk with no network.
+
+Both packages come with the ``site`` extra: ``pip install -e ".[site]"``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from importlib.resources import files
+from pathlib import Path
+
+import jupytext
+import nbformat
+
+__all__ = ["SLIDE_TYPES", "slide_types", "annotate_source", "build_deck", "deck_assets", "command_slides"]
+
+SLIDE_TYPES = ("slide", "subslide", "fragment", "skip", "notes")
+"""The slide types RISE and nbconvert understand."""
+
+_HEADER = re.compile(r"^# %%(?P<rest>.*)$")
+_SLIDESHOW = re.compile(r'\s*slideshow=\{"slide_type": "[a-z]+"\}')
+_DECK_CSS = """
+.reveal .slides { text-align: left; }
+.reveal .slides section { height: 100%; overflow-y: auto; padding: 0 0.5em; box-sizing: border-box; }
+.reveal h1 { font-size: 1.6em; } .reveal h2 { font-size: 1.3em; } .reveal h3 { font-size: 1.1em; }
+.reveal .jp-RenderedHTMLCommon, .reveal .jp-RenderedHTMLCommon p, .reveal li { font-size: 26px; line-height: 1.35; }
+.reveal pre, .reveal code { font-size: 18px; }
+.reveal .jp-InputPrompt, .reveal .jp-OutputPrompt { display: none; }
+/* figures fill the projector's height without overflowing the slide */
+.reveal .jp-RenderedImage img { max-height: 560px; width: auto; max-width: 100%; margin: 0; }
+"""
+
+
+def slide_types(cells) -> list[str]:
+    """The slide type of each cell, from the notebook's structure alone.
+
+    The rule: the title (``# ...``) and every section (``## ...``) start a new slide;
+    every other markdown cell (an explanation, a ``###`` subsection) starts a subslide
+    below its section; a code cell right after such markdown appears as a fragment of
+    that slide; a code cell after the title (whose preamble fills its slide) or after
+    another code cell is a new idea and gets its own subslide.
+
+    Parameters
+    ----------
+    cells : list of notebook cells (``cell_type`` and ``source``), length m
+
+    Returns
+    -------
+    list of str, length m, each one of :data:`SLIDE_TYPES`
+    """
+    types = []
+    previous = "title"  # what the cell before was: "title", "markdown" or "code"
+    for cell in cells:
+        first_line = cell.source.lstrip().split("\n", 1)[0]
+        if cell.cell_type == "markdown":
+            types.append("slide" if first_line.startswith(("# ", "## ")) else "subslide")
+            previous = "title" if first_line.startswith("# ") else "markdown"
+        elif cell.cell_type == "code":
+            types.append("fragment" if previous == "markdown" else "subslide")
+            previous = "code"
+        else:  # raw cells are not part of the lecture
+            types.append("skip")
+            previous = "code"
+    return types
+
+
+def annotate_source(path: Path, check: bool = False) -> bool:
+    """Write :func:`slide_types` into the ``# %%`` header lines of a py:percent source.
+
+    Returns True when the file needed a change (with ``check``, nothing is written).
+    Cell contents are never touched: only the header lines get a ``slideshow=`` entry.
+    """
+    path = Path(path)
+    text = path.read_text()
+    lines = text.split("\n")
+    headers = [index for index, line in enumerate(lines) if _HEADER.match(line)]
+    cells = jupytext.reads(text, fmt="py:percent").cells
+    if len(headers) != len(cells):
+        raise ValueError(f"{path}: {len(headers)} '# %%' lines but {len(cells)} cells; "
+                         "every cell must start with a '# %%' line")
+    for index, kind in zip(headers, slide_types(cells)):
+        header = _SLIDESHOW.sub("", lines[index]).rstrip()
+        lines[index] = f'{header} slideshow={json.dumps({"slide_type": kind})}'
+    new_text = "\n".join(lines)
+    if new_text != text and not check:
+        path.write_text(new_text)
+    return new_text != text
+
+
+def _package_file(package: str, relative: str) -> str:
+    try:
+        return files(package).joinpath(relative).read_text(encoding="utf-8")
+    except ModuleNotFoundError as error:
+        raise RuntimeError(f"{package} is missing: install the site extra (pip install -e '.[site]')") from error
+
+
+def deck_assets() -> dict[str, str]:
+    """The texts inlined in every deck: reveal.js (script, core and theme CSS, speaker
+    notes plugin) and MathJax 3 with SVG output (which needs no font files)."""
+    reveal = "_static/revealjs"
+    return {
+        "reveal_css": _package_file("sphinx_revealjs", f"{reveal}/dist/reveal.css"),
+        "theme_css": _package_file("sphinx_revealjs", f"{reveal}/dist/theme/white.css"),
+        "reveal_js": _package_file("sphinx_revealjs", f"{reveal}/dist/reveal.js"),
+        "notes_js": _package_file("sphinx_revealjs", f"{reveal}/plugin/notes/notes.js"),
+        "mathjax_js": _package_file("sphinx-mathjax-offline", "static/mathjax/tex-svg-full.js"),
+        "deck_css": _DECK_CSS,
+    }
+
+
+def _inline_script(text: str) -> str:
+    """A script's text made safe inside an HTML <script> element."""
+    return text.replace("</script", "<\\/script")
+
+
+def build_deck(notebook: Path, out: Path) -> Path:
+    """Write the executed ``notebook`` (.ipynb) as one self-contained reveal.js deck ``out``.
+
+    The notebook is not executed again: the deck shows its stored outputs. Returns ``out``.
+    """
+    from nbconvert import SlidesExporter
+
+    notebook, out = Path(notebook), Path(out)
+    if notebook.suffix != ".ipynb" or not notebook.is_file():
+        raise ValueError(f"notebook must be an executed .ipynb file, got {notebook}")
+    exporter = SlidesExporter(template_file="deck.html.j2",
+                              extra_template_basedirs=[str(files("dimred_teach.templates"))],
+                              extra_template_paths=[str(files("dimred_teach.templates").joinpath("deck"))])
+    assets = {name: _inline_script(text) if name.endswith("_js") else text for name, text in deck_assets().items()}
+    body, _ = exporter.from_notebook_node(nbformat.read(notebook, as_version=4),
+                                          resources={"deck": assets, "metadata": {"name": notebook.stem}})
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(body, encoding="utf-8")
+    return out
+
+
+def command_slides(args) -> int:
+    """``dimred-teach slides``: write the decks of the chosen lectures, or (``--annotate``)
+    the slide metadata of every lecture source; returns the exit status."""
+    root = Path(args.root).resolve()
+    if args.annotate:
+        stale = [source for source in sorted((root / "notebooks").glob("[0-9][0-9]_*.py"))
+                 if annotate_source(source, check=args.check)]
+        verb = "needs" if args.check else "got"
+        for source in stale:
+            print(f"{source} {verb} new slide metadata" + (": run `dimred-teach slides --annotate`" if args.check else ""))
+        return 1 if args.check and stale else 0
+    notebooks = sorted((root / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    chosen = [notebook for notebook in notebooks if not args.numbers or notebook.name[:2] in
+              {number.zfill(2) for number in args.numbers}]
+    unknown = sorted({number.zfill(2) for number in args.numbers} - {notebook.name[:2] for notebook in notebooks})
+    if unknown:
+        print(f"error: numbers: no lecture notebook numbered {', '.join(unknown)} in {root / 'notebooks'}",
+              file=sys.stderr)
+        return 2
+    for notebook in chosen:
+        print(f"wrote {build_deck(notebook, Path(args.out) / f'{notebook.stem}.html')}")
+    return 0
