@@ -13,6 +13,7 @@ These tools come with the ``site`` extra: ``pip install -e ".[site]"``.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -25,10 +26,11 @@ from pathlib import Path
 
 import nbformat
 
-__all__ = ["Lecture", "course_version", "lectures", "home_page", "build_site", "site_workflow_template",
+__all__ = ["Lecture", "course_version", "lectures", "home_page", "one_line_math", "build_site", "site_workflow_template",
            "command_site", "command_site_template"]
 
 NOTEBOOK_GLOB = "[0-9][0-9]_*.ipynb"
+_MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+?\$", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,7 @@ def _settings(built_from: str, repository_url: str | None) -> dict:
         "nb_execution_mode": "off",
         "nb_merge_streams": True,
         "myst_enable_extensions": ["dollarmath", "amsmath"],
+        "myst_dmath_double_inline": True,  # Jupyter allows $$...$$ inside a paragraph
         "mathjax3_config": {"tex": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]]},
                             "options": {"enableMenu": False}},
         "exclude_patterns": ["_build"],
@@ -151,14 +154,33 @@ def _settings(built_from: str, repository_url: str | None) -> dict:
     }
 
 
+def one_line_math(markdown: str) -> str:
+    """``markdown`` with every ``$...$`` and ``$$...$$`` formula on one line.
+
+    Jupyter takes the formulas out before it parses the markdown; MyST parses the lines
+    first, so a formula's continuation line starting with ``- 2G`` would become a list
+    item. Inside TeX a line break is a space, so joining the lines changes nothing else.
+    """
+    return _MATH.sub(lambda match: " ".join(match.group(0).split("\n")), markdown)
+
+
+def _stage_notebook(source: Path, folder: Path) -> None:
+    """Copy a notebook into the staging ``folder`` with its formulas on one line each."""
+    notebook = nbformat.read(source, as_version=4)
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            cell.source = one_line_math(cell.source)
+    nbformat.write(notebook, folder / source.name)
+
+
 def _stage(root: Path, stage: Path, course: list[Lecture], built_from: str) -> None:
     """Lay out the site's sources in ``stage`` the way they are in the repository."""
     for folder in ("notebooks", "exercises"):
         (stage / folder).mkdir(parents=True)
     for lecture in course:
-        shutil.copy2(root / "notebooks" / f"{lecture.stem}.ipynb", stage / "notebooks")
+        _stage_notebook(root / "notebooks" / f"{lecture.stem}.ipynb", stage / "notebooks")
         if lecture.has_exercises:
-            shutil.copy2(root / "exercises" / f"{lecture.stem}.ipynb", stage / "exercises")
+            _stage_notebook(root / "exercises" / f"{lecture.stem}.ipynb", stage / "exercises")
     (stage / "index.md").write_text(home_page(course, built_from))
 
 
@@ -197,6 +219,8 @@ def build_site(root: Path, out: Path, repository_url: str | None = None, quiet: 
         app.build()
         if app.statuscode:
             raise RuntimeError(f"Sphinx failed with status {app.statuscode}")
+    for staged in (out / "_sources").glob(f"*/{NOTEBOOK_GLOB}"):  # each page's download: the notebook as committed
+        shutil.copyfile(root / staged.parent.name / staged.name, staged)
     return out / "index.html"
 
 
