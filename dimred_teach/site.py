@@ -142,6 +142,7 @@ def _settings(built_from: str, repository_url: str | None) -> dict:
         "html_theme_options": theme_options,
         "html_last_updated_fmt": None,
         "html_copy_source": True,
+        "mathjax_path": "mathjax/tex-chtml.js",  # the copy sphinx-mathjax-offline puts in _static
         "nb_execution_mode": "off",
         "nb_merge_streams": True,
         "myst_enable_extensions": ["dollarmath", "amsmath"],

@@ -32,16 +32,7 @@ SLIDE_TYPES = ("slide", "subslide", "fragment", "skip", "notes")
 
 _HEADER = re.compile(r"^# %%(?P<rest>.*)$")
 _SLIDESHOW = re.compile(r'\s*slideshow=\{"slide_type": "[a-z]+"\}')
-_DECK_CSS = """
-.reveal .slides { text-align: left; }
-.reveal .slides section { height: 100%; overflow-y: auto; padding: 0 0.5em; box-sizing: border-box; }
-.reveal h1 { font-size: 1.6em; } .reveal h2 { font-size: 1.3em; } .reveal h3 { font-size: 1.1em; }
-.reveal .jp-RenderedHTMLCommon, .reveal .jp-RenderedHTMLCommon p, .reveal li { font-size: 26px; line-height: 1.35; }
-.reveal pre, .reveal code { font-size: 18px; }
-.reveal .jp-InputPrompt, .reveal .jp-OutputPrompt { display: none; }
-/* figures fill the projector's height without overflowing the slide */
-.reveal .jp-RenderedImage img { max-height: 560px; width: auto; max-width: 100%; margin: 0; }
-"""
+_IMPORT = re.compile(r"^@import url\([^)]*\);\n", re.MULTILINE)
 
 
 def slide_types(cells) -> list[str]:
@@ -109,15 +100,16 @@ def _package_file(package: str, relative: str) -> str:
 
 def deck_assets() -> dict[str, str]:
     """The texts inlined in every deck: reveal.js (script, core and theme CSS, speaker
-    notes plugin) and MathJax 3 with SVG output (which needs no font files)."""
+    notes plugin), MathJax 3 with SVG output (which needs no font files) and the course's
+    slide style. The theme's web-font import is dropped: the deck uses the system's sans-serif."""
     reveal = "_static/revealjs"
     return {
         "reveal_css": _package_file("sphinx_revealjs", f"{reveal}/dist/reveal.css"),
-        "theme_css": _package_file("sphinx_revealjs", f"{reveal}/dist/theme/white.css"),
+        "theme_css": _IMPORT.sub("", _package_file("sphinx_revealjs", f"{reveal}/dist/theme/white.css")),
         "reveal_js": _package_file("sphinx_revealjs", f"{reveal}/dist/reveal.js"),
         "notes_js": _package_file("sphinx_revealjs", f"{reveal}/plugin/notes/notes.js"),
         "mathjax_js": _package_file("sphinx-mathjax-offline", "static/mathjax/tex-svg-full.js"),
-        "deck_css": _DECK_CSS,
+        "deck_css": files("dimred_teach.templates").joinpath("deck", "deck.css").read_text(encoding="utf-8"),
     }
 
 
