@@ -30,8 +30,8 @@ __all__ = ["SLIDE_TYPES", "slide_types", "annotate_source", "build_deck", "deck_
 SLIDE_TYPES = ("slide", "subslide", "fragment", "skip", "notes")
 """The slide types RISE and nbconvert understand."""
 
-_HEADER = re.compile(r"^# %%(?P<rest>.*)$")
-_SLIDESHOW = re.compile(r'\s*slideshow=\{"slide_type": "[a-z]+"\}')
+_HEADER = re.compile(r"^# %%( \[markdown\])?")
+_SLIDESHOW = re.compile(r' slideshow=\{"slide_type": "[a-z]+"\}')
 _IMPORT = re.compile(r"^@import url\([^)]*\);\n", re.MULTILINE)
 
 
@@ -83,8 +83,10 @@ def annotate_source(path: Path, check: bool = False) -> bool:
         raise ValueError(f"{path}: {len(headers)} '# %%' lines but {len(cells)} cells; "
                          "every cell must start with a '# %%' line")
     for index, kind in zip(headers, slide_types(cells)):
-        header = _SLIDESHOW.sub("", lines[index]).rstrip()
-        lines[index] = f'{header} slideshow={json.dumps({"slide_type": kind})}'
+        # first after the cell type: jupytext writes metadata sorted by key (slideshow < tags)
+        header = _SLIDESHOW.sub("", lines[index])
+        cell_type = _HEADER.match(header).group(0)
+        lines[index] = f'{cell_type} slideshow={json.dumps({"slide_type": kind})}{header[len(cell_type):]}'
     new_text = "\n".join(lines)
     if new_text != text and not check:
         path.write_text(new_text)

@@ -89,7 +89,7 @@ print("same subspace as pca(method='eig'):",
 # Now the cost. We time both routes for 5 components at $n = 100$ and growing $p$ (timings vary between machines, so
 # this cell's output is not compared by the tests; the cell after it checks what matters).
 
-# %% tags=["nbval-ignore-output"] slideshow={"slide_type": "fragment"}
+# %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 sizes = [250, 500, 1000, 1500]
 timings = {"eig": [], "gram": []}
 for size in sizes:

@@ -309,7 +309,7 @@ plt.show()
 # the cloud go from the long streak ($\alpha=0$) to the round cloud ($\alpha=1$) while the arrows gain the singular
 # values. (Its output is not checked: widgets need a live kernel.)
 
-# %% tags=["nbval-ignore-output"] slideshow={"slide_type": "fragment"}
+# %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 import ipywidgets
 
 

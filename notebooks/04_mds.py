@@ -178,7 +178,7 @@ print("strain:", dr.rounded(strain), "| sum of squared dropped eigenvalues:",
 # eigenvectors, from one tridiagonal reduction, which takes roughly half the time of a full eigendecomposition
 # (the figure below varies with the machine; `tests/benchmarks/bench_mds.py` compares with scikit-learn):
 
-# %% tags=["nbval-ignore-output"] slideshow={"slide_type": "fragment"}
+# %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 big = np.random.default_rng(1).normal(size=(1000, 5))
 D_big = np.sqrt(squared_distances(big))
 start = time.perf_counter()

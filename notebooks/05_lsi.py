@@ -385,7 +385,7 @@ print("same precision@40 as keyword search:", mean_precision[-1] == comparison.i
 # Its exact content depends on the Python version, so this section prints only sizes and timings, in cells whose
 # output nbval ignores, and asserts what must hold.
 
-# %% tags=["nbval-ignore-output"] slideshow={"slide_type": "fragment"}
+# %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 start = time.perf_counter()
 docs = datasets.load_stdlib_docstrings()
 load_seconds = time.perf_counter() - start
@@ -409,7 +409,7 @@ print("thousands of documents, sparse, fast: True")
 # The dense matrix would take a few hundred MB; the sparse one takes a couple of MB, and the truncated SVD needs
 # only products with it. Searching works as before (the hits depend on your Python version):
 
-# %% tags=["nbval-ignore-output"] slideshow={"slide_type": "fragment"}
+# %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 hits = lsi.search(big, "compress a file into a zip archive", n=5)
 print(docs.loc[hits["document"], ["module", "name"]].assign(score=hits["score"].to_numpy()))
 

@@ -378,7 +378,7 @@ plt.show()
 # Run this cell in Jupyter and move the sliders: the histogram shows the ratios of one projection of the
 # 50 points of section 6, the dashed lines the bound's $[1-\epsilon, 1+\epsilon]$ for the chosen $\delta$.
 
-# %% tags=["nbval-ignore-output"] slideshow={"slide_type": "fragment"}
+# %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 def explore(q=200, delta=0.05, seed=0):
     result = distortion(X_small, random_projection(X_small, q, seed=seed).embedding)
     eps_bound = jl_epsilon(X_small.shape[0], q, delta)
@@ -414,7 +414,7 @@ print("sparse projection: mean ratio", dr.rounded(sparse_ratios.mean()), "+-",
 # The mean is 1 within its error, as the derivation of section 2 promises for any entries with mean 0 and
 # variance $1/q$. Now the cost, on a sparse data set with $n = 400$ and $p = 10{,}000$ (1% non-zero):
 
-# %% tags=["nbval-ignore-output"] slideshow={"slide_type": "fragment"}
+# %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 X_wide = scipy.sparse.random_array((400, 10_000), density=0.01, format="csr", rng=np.random.default_rng(11))
 
 

@@ -261,7 +261,7 @@ print("sigma2, EM | closed form:", dr.rounded(em.sigma2), "|", dr.rounded(fit.si
 print("subspace distance EM vs closed form:", dr.rounded(subspace_distance(em.W, fit.W)))
 print("largest |W_EM - W_closed| (both in canonical rotation):", dr.rounded(np.abs(em.W - fit.W).max()))
 
-# %% tags=["nbval-ignore-output"] slideshow={"slide_type": "subslide"}
+# %% slideshow={"slide_type": "subslide"} tags=["nbval-ignore-output"]
 print("EM updates:", em.n_iter)
 
 # %% slideshow={"slide_type": "subslide"}

@@ -8,6 +8,7 @@ import re
 import shutil
 from pathlib import Path
 
+import jupytext
 import nbformat
 import pytest
 
@@ -42,6 +43,14 @@ def test_every_lecture_source_carries_its_slide_metadata(capsys):
     assert main(["slides", "--annotate", "--check", "--root", str(ROOT)]) == 0, capsys.readouterr().out
     notebook = nbformat.read(ROOT / "notebooks" / f"{LECTURE}.ipynb", as_version=4)
     assert [cell.metadata["slideshow"]["slide_type"] for cell in notebook.cells] == slide_types(notebook.cells)
+
+
+@pytest.mark.parametrize("source", sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py")), ids=lambda path: path.stem)
+def test_jupytext_writes_the_same_cell_headers_from_the_ipynb(source):
+    """JupyterLab's jupytext refuses to open a pair whose .py is not what it would write."""
+    written = jupytext.writes(nbformat.read(source.with_suffix(".ipynb"), as_version=4), fmt="py:percent")
+    assert [line for line in written.splitlines() if line.startswith("# %%")] == \
+        [line for line in source.read_text().splitlines() if line.startswith("# %%")]
 
 
 def test_annotation_changes_only_header_lines(tmp_path):
