@@ -151,3 +151,21 @@ def test_search_finds_procrustes_on_the_mds_page(offline_page, site_url):
     page.wait_for_selector("ul.search li a", timeout=20_000)
     hits = page.locator("ul.search li a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
     assert any(hit.startswith("notebooks/04_mds.html") for hit in hits), hits
+
+
+def test_ci_template_site_prints_and_writes_the_pages_workflow(tmp_path, capsys):
+    import yaml
+
+    assert main(["ci-template", "--site"]) == 0
+    printed = capsys.readouterr().out
+    workflow = yaml.safe_load(printed)
+    assert set(workflow["jobs"]) == {"build", "deploy"}
+    steps = [step.get("run", step.get("uses", "")) for step in workflow["jobs"]["build"]["steps"]]
+    assert 'python -m pip install -c constraints.txt ".[site]"' in steps
+    assert any(step.startswith("dimred-teach site --out _site") for step in steps)
+    assert "actions/upload-pages-artifact@v3" in steps
+    target = tmp_path / ".github" / "workflows" / "site.yml"
+    assert main(["ci-template", "--site", "--out", str(target)]) == 0
+    assert target.read_text() == printed
+    assert main(["ci-template", "--site", "--out", str(target)]) == 2  # never overwrites without --force
+    assert "exists" in capsys.readouterr().err
