@@ -30,7 +30,9 @@ __all__ = ["Lecture", "course_version", "lectures", "home_page", "one_line_math"
            "command_site", "command_site_template"]
 
 NOTEBOOK_GLOB = "[0-9][0-9]_*.ipynb"
-_MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+?\$", re.DOTALL)
+_NOT_A_BLANK_LINE = r"(?!\n\s*\n)"
+_MATH = re.compile(rf"\$\$(?:{_NOT_A_BLANK_LINE}.)+?\$\$|\$(?:{_NOT_A_BLANK_LINE}[^$])+?\$", re.DOTALL)
+"""A formula: ``$$...$$`` or ``$...$``, within one paragraph."""
 
 
 @dataclass(frozen=True)
@@ -91,9 +93,10 @@ def home_page(course: list[Lecture], built_from: str) -> str:
         rows.append(f"| [{lecture.title}](notebooks/{lecture.stem}.ipynb) | {lecture.summary} | {exercise} |")
     lecture_toc = "\n".join(f"notebooks/{lecture.stem}" for lecture in course)
     exercise_toc = "\n".join(f"exercises/{lecture.stem}" for lecture in course if lecture.has_exercises)
+    exercise_sets = sum(lecture.has_exercises for lecture in course)
     return f"""# Dimensionality reduction: the course
 
-Ten lecture notebooks, each with an exercise set. Read a lecture with its outputs and
+{len(course)} lecture notebooks and {exercise_sets} exercise sets. Read a lecture with its outputs and
 figures here; to run it, clone the course and start `python3 course.py lab`. The exercise
 sets are the notebooks students fill in: they hold no solutions, and the course's
 grader (`dimred-teach grade`) checks the answers.
@@ -208,9 +211,11 @@ def build_site(root: Path, out: Path, repository_url: str | None = None, quiet: 
     course = lectures(root)
     if not course:
         raise ValueError(f"root has no executed notebooks (notebooks/{NOTEBOOK_GLOB}): {root}")
-    built_from = course_version(root)
-    if out.exists():
+    if out.exists() and any(out.iterdir()):
+        if not (out / ".buildinfo").is_file():  # never wipe a folder that is not an earlier site
+            raise ValueError(f"out exists and is not a site built by Sphinx; choose a new folder: {out}")
         shutil.rmtree(out)
+    built_from = course_version(root)
     with tempfile.TemporaryDirectory(prefix="dimred-site-") as temporary:
         stage = Path(temporary) / "source"
         _stage(root, stage, course, built_from)
@@ -228,7 +233,11 @@ def build_site(root: Path, out: Path, repository_url: str | None = None, quiet: 
 def command_site(args) -> int:
     """``dimred-teach site``: build the website and say where it is and how long it took."""
     start = time.perf_counter()
-    index = build_site(args.root, args.out, repository_url=args.repository_url, quiet=not args.verbose)
+    try:
+        index = build_site(args.root, args.out, repository_url=args.repository_url, quiet=not args.verbose)
+    except (ValueError, RuntimeError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     print(f"built {index} in {time.perf_counter() - start:.0f} s; open it in a browser, or serve it with "
           f"`python3 -m http.server -d {args.out}`")
     return 0

@@ -25,10 +25,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 
-__all__ = ["SLIDE_TYPES", "slide_types", "annotate_source", "build_deck", "deck_assets", "command_slides"]
-
-SLIDE_TYPES = ("slide", "subslide", "fragment", "skip", "notes")
-"""The slide types RISE and nbconvert understand."""
+__all__ = ["slide_types", "annotate_source", "build_deck", "deck_assets", "command_slides"]
 
 _HEADER = re.compile(r"^# %%( \[markdown\])?")
 _SLIDESHOW = re.compile(r' slideshow=\{"slide_type": "[a-z]+"\}')
@@ -50,7 +47,8 @@ def slide_types(cells) -> list[str]:
 
     Returns
     -------
-    list of str, length m, each one of :data:`SLIDE_TYPES`
+    list of str, length m: "slide", "subslide", "fragment" or "skip" (the types RISE and
+    nbconvert understand; "notes" is left for a lecturer to set by hand)
     """
     types = []
     previous = "title"  # what the cell before was: "title", "markdown" or "code"
@@ -141,25 +139,34 @@ def build_deck(notebook: Path, out: Path) -> Path:
     return out
 
 
+def _lecture_notebooks(root: Path, numbers: list[str]) -> list[Path]:
+    """The executed lecture notebooks numbered ``numbers`` (all of them when empty)."""
+    notebooks = {path.name[:2]: path for path in sorted((root / "notebooks").glob("[0-9][0-9]_*.ipynb"))}
+    wanted = [number.zfill(2) for number in numbers] or list(notebooks)
+    unknown = [number for number in wanted if number not in notebooks]
+    if unknown:
+        raise ValueError(f"numbers: no lecture notebook numbered {', '.join(unknown)} in {root / 'notebooks'}")
+    return [notebooks[number] for number in wanted]
+
+
 def command_slides(args) -> int:
     """``dimred-teach slides``: write the decks of the chosen lectures, or (``--annotate``)
     the slide metadata of every lecture source; returns the exit status."""
     root = Path(args.root).resolve()
-    if args.annotate:
-        stale = [source for source in sorted((root / "notebooks").glob("[0-9][0-9]_*.py"))
-                 if annotate_source(source, check=args.check)]
-        verb = "needs" if args.check else "got"
-        for source in stale:
-            print(f"{source} {verb} new slide metadata" + (": run `dimred-teach slides --annotate`" if args.check else ""))
-        return 1 if args.check and stale else 0
-    notebooks = sorted((root / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-    chosen = [notebook for notebook in notebooks if not args.numbers or notebook.name[:2] in
-              {number.zfill(2) for number in args.numbers}]
-    unknown = sorted({number.zfill(2) for number in args.numbers} - {notebook.name[:2] for notebook in notebooks})
-    if unknown:
-        print(f"error: numbers: no lecture notebook numbered {', '.join(unknown)} in {root / 'notebooks'}",
-              file=sys.stderr)
+    if args.check and not args.annotate:
+        print("error: --check only goes with --annotate", file=sys.stderr)
         return 2
-    for notebook in chosen:
-        print(f"wrote {build_deck(notebook, Path(args.out) / f'{notebook.stem}.html')}")
+    if args.annotate:
+        sources = sorted((root / "notebooks").glob("[0-9][0-9]_*.py"))
+        stale = [source for source in sources if annotate_source(source, check=args.check)]
+        for source in stale:
+            print(f"{source}: slide metadata out of date, run `dimred-teach slides --annotate`" if args.check
+                  else f"{source}: slide metadata written")
+        return 1 if args.check and stale else 0
+    try:
+        for notebook in _lecture_notebooks(root, args.numbers):
+            print(f"wrote {build_deck(notebook, Path(args.out) / f'{notebook.stem}.html')}")
+    except (ValueError, RuntimeError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     return 0
