@@ -211,20 +211,24 @@ def build_site(root: Path, out: Path, repository_url: str | None = None, quiet: 
     course = lectures(root)
     if not course:
         raise ValueError(f"root has no executed notebooks (notebooks/{NOTEBOOK_GLOB}): {root}")
-    if out.exists() and any(out.iterdir()):
-        if not (out / ".buildinfo").is_file():  # never wipe a folder that is not an earlier site
+    if out.exists():
+        if any(out.iterdir()) and not (out / ".buildinfo").is_file():  # never wipe what is not an earlier site
             raise ValueError(f"out exists and is not a site built by Sphinx; choose a new folder: {out}")
         shutil.rmtree(out)
     built_from = course_version(root)
+    # Everything Sphinx and MyST-NB write (doctrees, jupyter_execute/ beside the output)
+    # stays in a temporary folder; only the finished site moves to ``out``.
     with tempfile.TemporaryDirectory(prefix="dimred-site-") as temporary:
-        stage = Path(temporary) / "source"
+        stage, html = Path(temporary) / "source", Path(temporary) / "html"
         _stage(root, stage, course, built_from)
-        app = Sphinx(str(stage), None, str(out), str(Path(temporary) / "doctrees"), "html",
+        app = Sphinx(str(stage), None, str(html), str(Path(temporary) / "doctrees"), "html",
                      confoverrides=_settings(built_from, repository_url),
                      status=None if quiet else sys.stdout, warning=sys.stderr, freshenv=True)
         app.build()
         if app.statuscode:
             raise RuntimeError(f"Sphinx failed with status {app.statuscode}")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(html, out)
     for staged in (out / "_sources").glob(f"*/{NOTEBOOK_GLOB}"):  # each page's download: the notebook as committed
         shutil.copyfile(root / staged.parent.name / staged.name, staged)
     return out / "index.html"
