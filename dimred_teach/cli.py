@@ -14,7 +14,13 @@ grade NB.ipynb... --out DIR
 gradescope --out BUNDLE.zip
                     write a Gradescope autograder bundle (setup.sh, run_autograder, pinned
                     requirements, the grader's settings, the course package's source)
-ci-template         print (or --out FILE: write) the GitHub Actions grading workflow
+ci-template         print (or --out FILE: write) the GitHub Actions grading workflow;
+                    with --site, the workflow publishing the course website instead
+site [--out DIR]    build the course website from the executed notebooks (site extra)
+slides NN... [--out DIR]
+                    write each lecture notebook as one self-contained HTML slide deck;
+                    slides --annotate [--check] writes (checks) the slide metadata of
+                    notebooks/*.py (site extra)
 """
 
 from __future__ import annotations
@@ -111,13 +117,38 @@ def main(argv: list[str] | None = None) -> int:
                                              "(default: dimred-teach==<this version>)")
     ci_parser.add_argument("--out", type=Path, help="write the workflow here (e.g. .github/workflows/grade.yml)")
     ci_parser.add_argument("--force", action="store_true", help="overwrite --out if it exists")
+    ci_parser.add_argument("--site", action="store_true", help="the GitHub Pages workflow publishing the course website")
+    site_parser = sub.add_parser("site", help="build the course website (needs the site extra)")
+    site_parser.add_argument("--out", type=Path, default=Path("_site"), help="folder of the site (default _site)")
+    site_parser.add_argument("--root", type=Path, default=Path.cwd(), help="the course's root folder")
+    site_parser.add_argument("--repository-url", help="link every page to its notebook in this repository")
+    site_parser.add_argument("--verbose", action="store_true", help="show Sphinx's progress")
+    slides_parser = sub.add_parser("slides", help="lecture notebooks as HTML slide decks (needs the site extra)")
+    slides_parser.add_argument("numbers", nargs="*", help="lecture numbers, e.g. 04 (default: every lecture)")
+    slides_parser.add_argument("--out", type=Path, default=Path("slides"), help="folder of the decks (default slides)")
+    slides_parser.add_argument("--root", type=Path, default=Path.cwd(), help="the course's root folder")
+    slides_parser.add_argument("--annotate", action="store_true",
+                               help="write the slide metadata into notebooks/NN_topic.py instead")
+    slides_parser.add_argument("--check", action="store_true", help="with --annotate: change nothing, exit 1 if stale")
     args = parser.parse_args(argv)
 
+    if args.command == "ci-template" and args.site:
+        from .site import command_site_template
+
+        return command_site_template(args)
     if args.command in ("grade", "gradescope", "ci-template"):
         from .grading import command
 
         return {"grade": command.command_grade, "gradescope": command.command_gradescope,
                 "ci-template": command.command_ci_template}[args.command](args)
+    if args.command == "site":
+        from .site import command_site
+
+        return command_site(args)
+    if args.command == "slides":
+        from .slides import command_slides
+
+        return command_slides(args)
     if args.command == "build":
         return build(args.root.resolve(), args.check)
     for path in args.paths:

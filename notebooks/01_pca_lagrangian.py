@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # # 01 · PCA from the Lagrangian
 #
 # **Maximum variance and minimum reconstruction error are the same problem.**
@@ -20,7 +20,7 @@
 # $S = \mathbf X_c^\top \mathbf X_c/(n-1)$ as in the Oxford and WashU notes; the CMU and MML notes divide by $n$,
 # which rescales every eigenvalue by $(n-1)/n$ and changes no direction.
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 import numpy as np
 import matplotlib.pyplot as plt
 
@@ -31,13 +31,13 @@ from dimred_teach.pca import center, covariance, pca, reconstruction_error
 
 dr.setup_notebook()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 1. The data matrix and centring
 #
 # We use five body measurements (mm) of 200 crabs; notebook 03 studies them in depth. PCA works with the
 # centred matrix $\mathbf X_c$, whose columns have mean zero.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 crabs = load_crabs()
 measurements = ["FL", "RW", "CL", "CW", "BD"]
 X = crabs[measurements].to_numpy()
@@ -47,17 +47,17 @@ print("shape:", X.shape)
 print("column means before:", dr.rounded(X.mean(axis=0)))
 print("column means after: ", dr.rounded(Xc.mean(axis=0)))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The sample covariance is $S = \mathbf X_c^\top \mathbf X_c / (n-1)$. It is symmetric and positive
 # semi-definite; NumPy's `np.cov` (which expects variables in rows) agrees with it.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 S = covariance(X)
 print(S)
 print("equals np.cov:", np.allclose(S, np.cov(X, rowvar=False)))
 print("symmetric:", np.allclose(S, S.T), "| smallest eigenvalue >= 0:", np.linalg.eigvalsh(S).min() >= 0)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 2. The first component: a constrained maximisation
 #
 # The score of point $i$ on a unit direction $w$ is $z_i = w^\top x_i$, and the sample variance of the scores is
@@ -78,7 +78,7 @@ print("symmetric:", np.allclose(S, S.T), "| smallest eigenvalue >= 0:", np.linal
 #
 # Let us check this numerically. We compute all eigenpairs, largest first.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 eigenvalues, V = sorted_eigh(S)
 print("eigenvalues:", eigenvalues)
 
@@ -91,11 +91,11 @@ def lagrangian_gradient(w, lam):
 v1, lam1 = V[:, 0], eigenvalues[0]
 print("|gradient| at (v1, lambda1):", dr.rounded(np.linalg.norm(lagrangian_gradient(v1, lam1)), 10))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # At a unit vector that is not an eigenvector no multiplier makes the gradient vanish. The best a multiplier can do
 # is the least-squares choice $\lambda = w^\top S w$, and the gradient is still far from zero:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 rng = np.random.default_rng(1)
 for trial in range(3):
     w = rng.standard_normal(p)
@@ -104,25 +104,25 @@ for trial in range(3):
     print(f"random unit w #{trial}: w'Sw = {dr.rounded(best_lam)}, smallest |gradient| = "
           f"{dr.rounded(np.linalg.norm(lagrangian_gradient(w, best_lam)))}")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Every eigenvector is a stationary point, but they are not equally good: the objective at $v_j$ equals $\lambda_j$,
 # and the constrained *maximum* is the first one.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 for j in range(p):
     vj = V[:, j]
     print(f"v{j + 1}: |gradient| = {dr.rounded(np.linalg.norm(lagrangian_gradient(vj, eigenvalues[j])), 8)}, "
           f"w'Sw = {dr.rounded(vj @ S @ vj)}")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Finally, the multiplier is a variance: the sample variance of the scores $\mathbf X_c v_1$ equals $\lambda_1$.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 scores_1 = Xc @ v1
 print("variance of the PC1 scores:", dr.rounded(scores_1.var(ddof=1)), "| lambda_1:", dr.rounded(lam1))
 assert np.isclose(scores_1.var(ddof=1), lam1)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 3. The second component and $\gamma_2 = 0$
 #
 # The second component maximises $w^\top S w$ over unit vectors orthogonal to $v_1$. Two constraints, two multipliers:
@@ -135,17 +135,17 @@ assert np.isclose(scores_1.var(ddof=1), lam1)
 # $2\lambda_1 v_1^\top w = 0$. So the extra multiplier vanishes and $w$ is again an eigenvector: the one with the
 # second largest eigenvalue.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 v2 = V[:, 1]
 gamma2 = 2 * v1 @ S @ v2
 print("gamma_2 = 2 v1' S v2 =", dr.rounded(gamma2, 10))
 print("|2 S v2 - 2 lambda2 v2 - gamma2 v1| =", dr.rounded(np.linalg.norm(2 * S @ v2 - 2 * eigenvalues[1] * v2 - gamma2 * v1), 10))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # A brute-force check that $v_2$ is the best direction orthogonal to $v_1$: project 5000 random directions onto the
 # orthogonal complement of $v_1$ and compare their variances with $\lambda_2$.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 directions = rng.standard_normal((5000, p))
 directions -= np.outer(directions @ v1, v1)  # remove the v1 part
 directions /= np.linalg.norm(directions, axis=1, keepdims=True)
@@ -153,7 +153,7 @@ variances = np.einsum("ij,jk,ik->i", directions, S, directions)
 print("largest variance found:", dr.rounded(variances.max()), "<= lambda_2 =", dr.rounded(eigenvalues[1]))
 assert variances.max() <= eigenvalues[1] + 1e-12
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 4. Maximum variance = minimum reconstruction error
 #
 # Project a centred point on a unit direction $w$ and map it back: $\hat x_i = w w^\top x_i$. By Pythagoras
@@ -166,7 +166,7 @@ assert variances.max() <= eigenvalues[1] + 1e-12
 # The first sum on the right does not depend on $w$, so *minimising the reconstruction error and maximising the
 # variance pick the same $w$*. We see it on two-dimensional data by sweeping the angle of $w$.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 rng = np.random.default_rng(0)
 cloud = rng.multivariate_normal([0, 0], [[3.0, 1.2], [1.2, 1.0]], size=300)
 cloud_c = center(cloud)
@@ -178,7 +178,7 @@ errors = np.array([np.sum((cloud_c - np.outer(cloud_c @ w, w)) ** 2) for w in W]
 identity_gap = np.abs(errors - (np.sum(cloud_c**2) - (len(cloud) - 1) * variance)).max()
 print("largest violation of the identity over all angles:", dr.rounded(identity_gap, 8))
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 best_variance, best_error = angles[np.argmax(variance)], angles[np.argmin(errors)]
 fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
 left.scatter(*cloud_c.T, s=8, alpha=0.5)
@@ -197,7 +197,7 @@ plt.show()
 print("angle of max variance:", dr.rounded(np.degrees(best_variance), 1),
       "| angle of min error:", dr.rounded(np.degrees(best_error), 1))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The variance curve peaks exactly where the error curve bottoms out: the two are mirror images, offset by the
 # constant total sum of squares.
 #
@@ -207,12 +207,12 @@ print("angle of max variance:", dr.rounded(np.degrees(best_variance), 1),
 # $\frac{1}{n-1} Z^\top Z = V^\top S V = V^\top V \Lambda V^\top V = \Lambda$: the scores are uncorrelated and the
 # variance of the $j$-th is $\lambda_j$. (The CMU slides prove the same with $1/n$.)
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 Z = Xc @ V
 print(dr.rounded(Z.T @ Z / (n - 1)))
 assert np.allclose(Z.T @ Z / (n - 1), np.diag(eigenvalues))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 6. Reconstruction and low-rank approximation
 #
 # Keeping $k$ components, the reconstruction is $\hat{\mathbf X} = \bar x + \mathbf X_c V_k V_k^\top$. Writing each
@@ -221,19 +221,19 @@ assert np.allclose(Z.T @ Z / (n - 1), np.diag(eigenvalues))
 #
 # $$\sum_i \|x_i - \hat x_i\|^2 = (n-1) \sum_{j>k} \lambda_j .$$
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 full = pca(X, k=p)
 print(" k | squared error | (n-1) * sum of dropped eigenvalues")
 for k in range(1, p + 1):
     model = pca(X, k=k)
     print(f" {k} | {dr.rounded(reconstruction_error(X, model)):13.4f} | {dr.rounded((n - 1) * full.eigenvalues[k:].sum()):.4f}")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The table shows how much the first component dominates: one direction (overall size) leaves only a few percent of the
 # squared error. No other rank-$k$ projection does better (the Eckart-Young theorem); for instance, random
 # two-dimensional subspaces all lose more:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 rank2_error = reconstruction_error(X, pca(X, k=2))
 random_errors = []
 for _ in range(200):
@@ -242,7 +242,7 @@ for _ in range(200):
 print("PCA rank-2 error:", dr.rounded(rank2_error), "| best of 200 random planes:", dr.rounded(min(random_errors)))
 assert rank2_error <= min(random_errors)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 7. Why a multiplier and not a squared penalty
 #
 # One might try to enforce $w^\top w = 1$ by penalising violations instead:
@@ -256,7 +256,7 @@ assert rank2_error <= min(random_errors)
 #
 # We maximise the penalised objective numerically, starting from $v_1$ itself.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 from scipy.optimize import minimize
 
 print("   mu | |w|^2 found | 1 + lambda1/(2 mu)")
@@ -264,7 +264,7 @@ for mu in [1.0, 10.0, 100.0, 1000.0]:
     found = minimize(lambda w: -(w @ S @ w - mu * (w @ w - 1) ** 2), v1, method="BFGS", options={"gtol": 1e-10}).x
     print(f"{mu:5.0f} | {dr.rounded(found @ found):11.4f} | {dr.rounded(1 + lam1 / (2 * mu)):.4f}")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The squared length approaches 1 only as $\mu \to \infty$, where the problem becomes badly conditioned. The Lagrange
 # multiplier gets the exact answer in one step.
 #

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # # 02 · Eigendecomposition versus SVD
 #
 # **Three roads to the same components, and when each one is the fast or the accurate one.**
@@ -20,7 +20,7 @@
 # $U$ holds the principal directions. We store points as rows, so in $\mathbf X_c = U D V^\top$ the directions are
 # the columns of $V$ and $U$ lives in "point space". Every formula below is the notes' formula transposed.
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 import time
 
 import numpy as np
@@ -34,14 +34,14 @@ from dimred_teach.plotting import scree_plot
 
 dr.setup_notebook()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 1. $S = V\Lambda V^\top$ against $\mathbf X_c = U D V^\top$
 #
 # Substituting the SVD into the covariance,
 # $S = \frac{1}{n-1}\mathbf X_c^\top \mathbf X_c = V \frac{D^2}{n-1} V^\top$.
 # So the right singular vectors are the eigenvectors of $S$, and $\lambda_j = d_j^2/(n-1)$.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 X = load_crabs()[["FL", "RW", "CL", "CW", "BD"]].to_numpy()
 n, p = X.shape
 Xc = center(X)
@@ -52,18 +52,18 @@ print("eigenvalues of S:    ", eigenvalues)
 print("d**2 / (n - 1):      ", d**2 / (n - 1))
 print("same directions after the sign rule:", np.allclose(V_eig, V_svd))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Without the sign rule the two routes may disagree in sign (an eigenvector is only defined up to $\pm$); the
 # library's `fix_signs` makes the largest entry of each vector positive, so every route prints the same numbers.
 # The three methods of `pca` agree:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 results = {method: pca(X, method=method) for method in ("svd", "eig", "gram")}
 for method, result in results.items():
     gap = np.abs(result.components - results["svd"].components).max()
     print(f"{method:>4}: eigenvalues {result.eigenvalues[:3]} ... | matches svd: {gap < 1e-10}")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 2. The Gram matrix and the $p \gg n$ trick
 #
 # The Gram matrix $G = \mathbf X_c \mathbf X_c^\top$ is $n \times n$, and $G = U D^2 U^\top$: its eigenvectors are
@@ -75,7 +75,7 @@ for method, result in results.items():
 # Decomposing $G$ costs $O(n^3)$ instead of the $O(p^3)$ of $S$: a large saving when there are far more variables
 # than points (genes, pixels, words).
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 rng = np.random.default_rng(0)
 wide = rng.standard_normal((60, 1200)) * np.linspace(3, 0.1, 1200)  # n = 60 points, p = 1200 variables
 wide_c = center(wide)
@@ -85,11 +85,11 @@ print("columns orthonormal:", np.allclose(V_from_gram.T @ V_from_gram, np.eye(5)
 print("same subspace as pca(method='eig'):",
       subspace_distance(V_from_gram, pca(wide, k=5, method="eig").components) < 1e-8)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Now the cost. We time both routes for 5 components at $n = 100$ and growing $p$ (timings vary between machines, so
 # this cell's output is not compared by the tests; the cell after it checks what matters).
 
-# %% tags=["nbval-ignore-output"]
+# %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 sizes = [250, 500, 1000, 1500]
 timings = {"eig": [], "gram": []}
 for size in sizes:
@@ -107,14 +107,14 @@ ax.legend()
 plt.show()
 print({method: [round(t, 4) for t in values] for method, values in timings.items()})
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 data = rng.standard_normal((100, 1500))
 by_eig, by_gram = pca(data, k=5, method="eig"), pca(data, k=5, method="gram")
 assert np.allclose(by_eig.eigenvalues, by_gram.eigenvalues)
 assert np.allclose(by_eig.components, by_gram.components, atol=1e-8)
 print("both paths give the same components and eigenvalues")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The covariance route grows like $p^3$ while the Gram route barely moves: it only ever decomposes a $100\times 100$
 # matrix.
 #
@@ -125,7 +125,7 @@ print("both paths give the same components and eigenvalues")
 # machine precision relative to the largest entry ($\approx 2.2\times10^{-16}$) it is simply lost. The classic
 # example (Läuchli's matrix):
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 eps = 1e-9
 L = np.array([[1.0, 1.0], [eps, 0.0], [0.0, eps]])
 smallest_svd = np.linalg.svd(L, compute_uv=False)[-1]
@@ -134,7 +134,7 @@ print("exact smallest singular value:  1.0e-09")
 print(f"from the SVD of L:              {smallest_svd:.1e}")
 print("from eig(L'L), relative error above 50%:", abs(smallest_eig - eps) / eps > 0.5)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # $1 + \varepsilon^2$ rounds to $1$, so $\mathbf L^\top \mathbf L$ is stored as the singular matrix
 # $\begin{pmatrix}1&1\\1&1\end{pmatrix}$ and the small singular value is gone; the SVD recovers it to full
 # precision. This is why `pca` uses the SVD by default.
@@ -145,7 +145,7 @@ print("from eig(L'L), relative error above 50%:", abs(smallest_eig - eps) / eps 
 # eigenbasis, after $t$ steps the weight of $v_j$ relative to $v_1$ is multiplied by $(\lambda_j/\lambda_1)^t$,
 # so the error shrinks by about $\lambda_2/\lambda_1$ per step: fast when the gap is large, slow when it is not.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 Q, _ = np.linalg.qr(np.random.default_rng(3).standard_normal((6, 6)))
 fig, ax = plt.subplots()
 for ratio in (0.5, 0.8, 0.95):
@@ -160,22 +160,22 @@ ax.set_ylabel("|v_t - v_(t-1)|")
 ax.legend()
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The observed contraction per step matches $\lambda_2/\lambda_1$, and halving the gap more than doubles the work.
 # Power iteration on the crabs recovers the first component:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 crab_top = power_iteration(covariance(X), seed=0)
 print("eigenvalue:", dr.rounded(crab_top.eigenvalue), "| agrees with eigh:", np.allclose(crab_top.eigenvector, V_eig[:, 0]))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 5. Choosing $k$
 #
 # Two rules from the WashU notes: look for a **drop in the eigenspectrum** (the elbow of a scree plot), or fix a
 # **tolerance** $\varepsilon$ on the relative reconstruction error and take the smallest $r$ with
 # $\sum_{j>r}\lambda_j / \sum_j \lambda_j < \varepsilon$. Here are 10 variables driven by 3 hidden factors plus noise:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 rng = np.random.default_rng(7)
 factors = rng.standard_normal((400, 3)) * [4.0, 3.0, 2.0]
 mixing = np.linalg.qr(rng.standard_normal((10, 3)))[0].T
@@ -188,7 +188,7 @@ print("k by the largest drop:", choose_k(spectrum, method="gap"))
 for tolerance in (0.2, 0.1, 0.05):
     print(f"k for relative error below {tolerance}:", choose_k(spectrum, threshold=1 - tolerance))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The drop rule finds the three factors. The tolerance rule answers a different question (how much error can I accept?)
 # and keeps adding noise components as the tolerance tightens.
 #
@@ -199,7 +199,7 @@ for tolerance in (0.2, 0.1, 0.05):
 # matrix $G$, i.e. only inner products between points: its top eigenvectors scaled by the square roots of its
 # eigenvalues. That is classical multidimensional scaling (notebook 04), and the notes' theorem says all three agree.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 r = 2
 U, d, Vt = np.linalg.svd(Xc, full_matrices=False)
 V_r, U_r = fix_signs(Vt[:r].T, U[:, :r])
@@ -210,7 +210,7 @@ Z_mds = gram_vectors * np.sqrt(gram_values)
 print("v1 = v2:", np.allclose(Z_v1, Z_v2), "| v2 = MDS up to sign:", np.allclose(np.abs(Z_v2), np.abs(Z_mds)))
 print("first three points:\n", Z_v1[:3])
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## Summary
 #
 # * $\lambda_j = d_j^2/(n-1)$; the right singular vectors of $\mathbf X_c$ are the principal directions.

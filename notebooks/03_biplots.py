@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # # 03 · Biplots on the crabs data
 #
 # **One picture for the points and the variables: how the singular values are shared between them decides what
@@ -27,7 +27,7 @@
 # **References.** Oxford SC4/SM4 "Dimensionality Reduction" lecture notes, §1.2.4-1.3 (`seeds/000`);
 # N. A. Campbell and R. J. Mahon (1974), *Aust. J. Zool.* 22, 417-425 (the data; see `data/README.md`).
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 import numpy as np
 import matplotlib.pyplot as plt
 import pandas as pd
@@ -41,14 +41,14 @@ from dimred_teach.plotting import score_scatter, scree_plot
 
 dr.setup_notebook()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 1. The crabs
 #
 # Campbell and Mahon measured 200 rock crabs of the genus *Leptograpsus*: 50 of each sex in each of two colour
 # forms, blue (`B`) and orange (`O`), now known to be two species. Each crab has five measurements in mm: frontal
 # lobe `FL`, rear width `RW`, carapace length `CL` and width `CW`, body depth `BD`.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 crabs = load_crabs()
 measurements = list(CRABS_MEASUREMENTS)
 group = (crabs["species"].astype(str) + " " + crabs["sex"].astype(str)).to_numpy()
@@ -57,33 +57,33 @@ n, p = X.shape
 print(crabs.head(3))
 print(crabs.groupby(["species", "sex"], observed=True).size())
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # A pair plot shows pairs of measurements, coloured by species and sex. To keep it small we leave out `CW`, which
 # is almost a copy of `CL` (their correlation is 0.995, below).
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 sns.pairplot(crabs.assign(group=group), vars=["FL", "RW", "CL", "BD"], hue="group", hue_order=sorted(set(group)),
              corner=True, height=1.5, plot_kws={"s": 8, "linewidth": 0},
              diag_kind="hist", diag_kws={"element": "step", "fill": False})
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Every panel is an elongated cloud along the diagonal: a crab that is big in one measurement is big in all of them.
 # The four groups are thin parallel streaks, slightly offset from each other; the offsets (for instance, females
 # have a larger rear width `RW` for the same carapace length) are small next to the spread in size. The correlation
 # matrix says the same in numbers: every correlation is at least 0.88.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 print(X.corr().round(4))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 2. PCA of raw and of standardised measurements
 #
 # On the raw measurements, PCA works with the covariance matrix, so the measurements with the largest spread (`CW`,
 # `CL`) weigh most. Standardising each column first (dividing by its standard deviation) works with the correlation
 # matrix instead and gives every measurement the same weight.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 raw = pca(X)
 standardised = pca(X, scale=True)
 print("raw:          eigenvalues", raw.eigenvalues)
@@ -91,33 +91,33 @@ print("              proportion ", raw.explained_variance_ratio)
 print("standardised: eigenvalues", standardised.eigenvalues)
 print("              proportion ", standardised.explained_variance_ratio)
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
 scree_plot(raw.eigenvalues, ax=axes[0], title="raw measurements (covariance)")
 scree_plot(standardised.eigenvalues, ax=axes[1], title="standardised (correlation)")
 fig.tight_layout()
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # In both, the first component carries almost everything (98.2% raw, 95.8% standardised); the cumulative curve is
 # near 1 from the first bar on. The standardised eigenvalues sum to $p = 5$, the trace of a correlation matrix.
 #
 # What is that first component? Its loadings (the columns of `components`) all have the same sign:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 print(pd.DataFrame({"raw PC1": raw.components[:, 0], "standardised PC1": standardised.components[:, 0]},
                    index=measurements))
 size = np.exp(np.log(X).mean(axis=1))  # the geometric mean of the five measurements
 print("correlation of the raw PC1 scores with the geometric mean size:",
       dr.rounded(np.corrcoef(raw.scores[:, 0], size)[0, 1]))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # A score on PC1 is a positive weighted sum of all five measurements, so it grows with the crab: **PC1 is a size
 # axis** (its correlation with the geometric mean of the measurements is 0.9954). On standardised data the weights
 # are almost equal (about $1/\sqrt 5 = 0.447$), which is what five nearly perfectly correlated variables give.
 # Everything that distinguishes species and sexes must live in the remaining 2-4% of the variance.
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 3. Scores and loadings in one factorisation
 #
 # Write the SVD of the centred data as $\mathbf X_c = U D V^\top$. For any $\alpha \in [0, 1]$ split the
@@ -131,7 +131,7 @@ print("correlation of the raw PC1 scores with the geometric mean size:",
 # coordinates of all the $g_i$ as points and of all the $h_j$ as arrows. `biplot_coordinates(X, alpha, k)` returns
 # $G$ and $H$ with $k$ columns; with $k$ equal to the rank of $\mathbf X_c$ (here 5) the factorisation is exact.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 Xc = center(X)
 for alpha in (0.0, 0.5, 1.0):
     full = biplot_coordinates(X, alpha, k=5)
@@ -139,7 +139,7 @@ for alpha in (0.0, 0.5, 1.0):
     print(f"alpha = {alpha}: x_00 = {dr.rounded(Xc[0, 0])}, g_0 . h_0 = {dr.rounded(G[0] @ H[0])}, "
           f"G H' = Xc: {np.allclose(G @ H.T, Xc)}")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The same entry comes back for every $\alpha$: the choice of $\alpha$ does not change the product, only how the
 # picture divides it between points and arrows. Two special cases:
 #
@@ -147,7 +147,7 @@ for alpha in (0.0, 0.5, 1.0):
 #   the arrows are the rows of $V$, the weights each component gives to a variable.
 # * $\alpha = 1$, the **scaled** biplot: the scores are $U$ and the arrows are $VD$.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 unscaled = biplot_coordinates(X, 0.0)
 scaled = biplot_coordinates(X, 1.0)
 fig, axes = plt.subplots(1, 2, figsize=(11, 5))
@@ -156,27 +156,27 @@ plot_biplot(scaled, groups=group, ax=axes[1])
 fig.tight_layout()
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The two panels mirror the notes' Figure 1. Left ($\alpha = 0$): the points keep their real spread, so the cloud
 # is a long thin streak along PC1 (98.2% of the variance) and the arrows are unit-length weights. Right ($\alpha =
 # 1$): the points are rescaled so that both axes have the same variance, and the arrows now carry the singular
 # values; all five point almost the same way, because all five measurements are strongly correlated. (The arrows
 # are stretched by a common factor to fit the cloud; the top and right axes give their own units.)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 4. What the scaled biplot guarantees
 #
 # **The scores have covariance $I/(n-1)$.** With $\alpha = 1$ the scores are the columns of $U$, which are
 # orthonormal and (because the data are centred) have mean zero, so their sample covariance is
 # $U^\top U/(n-1) = I/(n-1)$: uncorrelated, with equal variances.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 U = biplot_coordinates(X, 1.0, k=5).scores
 print("(n - 1) * cov(scores) =")
 print((n - 1) * np.cov(U, rowvar=False))
 print("cov(scores) = I / (n - 1):", np.allclose(np.cov(U, rowvar=False), np.eye(p) / (n - 1)))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # **The arrows carry the covariance.** With $H = VD$,
 # $H H^\top = V D^2 V^\top = \mathbf X_c^\top \mathbf X_c = (n-1) S$, so $h_i^\top h_j = (n-1) S_{ij}$ and
 # $\|h_j\| = \sqrt{n-1}\, s_j$. The cosine of the angle between two arrows is therefore
@@ -185,7 +185,7 @@ print("cov(scores) = I / (n - 1):", np.allclose(np.cov(U, rowvar=False), np.eye(
 #
 # the correlation of variables $i$ and $j$. With all five components this is exact:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 def arrow_cosines(loadings):
     unit = loadings / np.linalg.norm(loadings, axis=1, keepdims=True)
     return unit @ unit.T
@@ -198,12 +198,12 @@ print("arrow lengths / sqrt(n - 1) = standard deviations:",
       np.allclose(np.linalg.norm(H, axis=1) / np.sqrt(n - 1), X.std(ddof=1)))
 print("cosines = correlations (k = 5):", np.allclose(arrow_cosines(H), R))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The picture, however, shows only the first two coordinates of each arrow. Then
 # $H_2 H_2^\top = (n-1)S - \sum_{\ell > 2} d_\ell^2 v_\ell v_\ell^\top$: the dropped components are missing, and the
 # cosines read off the plot are only approximately the correlations. How good is the approximation here?
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 view = arrow_cosines(scaled.loadings)
 gap = view - R
 print("cosines seen in the 2-D biplot:")
@@ -214,7 +214,7 @@ print("largest |cosine - correlation| in 2-D:", dr.rounded(np.abs(gap).max()),
 for k in (2, 3, 4):
     print(f"k = {k}: largest gap {dr.rounded(np.abs(arrow_cosines(biplot_coordinates(X, 1.0, k=k).loadings) - R).max())}")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # In the 2-D view the cosines are off by at most 0.052, the largest error involving rear width `RW`: its
 # correlations are the weakest, and what makes `RW` different is partly carried by components 3-5, which the plot
 # drops. Adding components shrinks the gap to zero. For these data, where PC1 and PC2 hold 99.2% of the variance,
@@ -224,26 +224,26 @@ for k in (2, 3, 4):
 # $G G^\top = U D^2 U^\top = \mathbf X_c \mathbf X_c^\top$, so the distances between score points are the distances
 # between the crabs.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 G0 = biplot_coordinates(X, 0.0, k=5).scores
 distances = np.linalg.norm(Xc[:, None, :] - Xc[None, :, :], axis=2)
 print("alpha = 0 keeps distances between crabs:",
       np.allclose(np.linalg.norm(G0[:, None, :] - G0[None, :, :], axis=2), distances))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 5. Size, species and sex
 #
 # PC1 is size. Which components tell the groups apart? The mean score of each group on the first three components
 # of the **standardised** measurements, and the within-group standard deviation for scale:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 scores = pd.DataFrame(standardised.scores[:, :3], columns=["PC1", "PC2", "PC3"])
 print("group means:")
 print(scores.groupby(group).mean())
 print("within-group standard deviation:")
 print(scores.groupby(group).std().mean())
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # * **PC1** orders the groups by mean size (blue females are the smallest), but the spread within each group
 #   (about 2) is larger than the differences between the group means: size does not tell species or sex.
 # * **PC2** has the same sign pattern for both species: positive for females, negative for males, with means about
@@ -253,7 +253,7 @@ print(scores.groupby(group).std().mean())
 #
 # A score plot coloured by group shows it.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
 score_scatter(standardised.scores, groups=group, ax=axes[0], components=(0, 1),
               title="standardised: PC1 (size) vs PC2")
@@ -262,15 +262,15 @@ score_scatter(standardised.scores, groups=group, ax=axes[1], components=(1, 2),
 fig.tight_layout()
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # On the left the groups overlap along the long size axis and are only slightly offset vertically. On the right,
 # where PC1 is left out, the four groups sit in four corners: sex left-right (PC2), species bottom-top (PC3).
 # The loadings say what each contrast measures:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 print(pd.DataFrame(standardised.components[:, :3], index=measurements, columns=["PC1", "PC2", "PC3"]))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # PC2 is dominated by rear width `RW` against the carapace: females have a wider rear (the abdomen carries the eggs)
 # for their size. PC3 contrasts body depth `BD` and frontal lobe `FL` with carapace width `CW`: orange crabs are
 # deeper-bodied and have a larger frontal lobe for their carapace width.
@@ -280,7 +280,7 @@ print(pd.DataFrame(standardised.components[:, :3], index=measurements, columns=[
 # become differences of logs (ratios). PCA of the log measurements shows the same three roles, with an even
 # cleaner size axis:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 logs = pca(np.log(X))
 print("log measurements: proportion of variance", logs.explained_variance_ratio)
 print(pd.DataFrame(logs.components[:, :3], index=measurements, columns=["PC1", "PC2", "PC3"]))
@@ -288,17 +288,17 @@ log_scores = pd.DataFrame(logs.scores[:, 1:3], columns=["PC2", "PC3"])
 print("group means of the log scores (x 100):")
 print(100 * log_scores.groupby(group).mean())
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The log PC1 has nearly equal weights, so its score is (up to a constant) the log of the geometric mean size.
 # PC2 again splits the sexes and PC3 the species. A biplot of the log measurements on PC2 and PC3 (leaving out the
 # size axis) shows which shape ratios drive each contrast:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 log_view = biplot_coordinates(np.log(X).rename(columns=lambda c: f"log {c}"), 1.0, k=3)
 plot_biplot(log_view, groups=group, components=(1, 2), title="log measurements, alpha = 1: PC2 vs PC3")
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # With size out of the picture the arrows spread out: `log RW` points towards the females, `log BD` and `log FL`
 # towards the orange crabs and `log CW` away from them. In the PC1-PC2 view of the same data, all five arrows would
 # point along the size axis and hide this.
@@ -309,7 +309,7 @@ plt.show()
 # the cloud go from the long streak ($\alpha=0$) to the round cloud ($\alpha=1$) while the arrows gain the singular
 # values. (Its output is not checked: widgets need a live kernel.)
 
-# %% tags=["nbval-ignore-output"]
+# %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 import ipywidgets
 
 
@@ -320,7 +320,7 @@ def draw(alpha=0.5):
 
 ipywidgets.interact(draw, alpha=ipywidgets.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.05));
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## Summary
 #
 # * $\mathbf X_c = (U D^{1-\alpha})(V D^{\alpha})^\top$ for every $\alpha$; a biplot draws the first two columns of

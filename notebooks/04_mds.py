@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # # 04 · Multidimensional scaling
 #
 # **Points from their distances: classical MDS recovers them up to a rigid motion; stress functions measure the
@@ -28,7 +28,7 @@
 # **References.** Oxford SC4/SM4 "Dimensionality Reduction" notes, §1.4; WashU "USL - Dimensionality Reduction"
 # lecture A2, §4.2; Georgia Tech ECE 6254 course notes, "Multidimensional Scaling".
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 import time
 
 import numpy as np
@@ -44,7 +44,7 @@ from dimred_teach.plotting import PALETTE, procrustes_overlay, shepard_diagram
 
 dr.setup_notebook()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 1. From inner products to distances
 #
 # Take $n = 12$ points in $\mathbb R^3$, deliberately *not* centred. Their squared distances expand as
@@ -53,7 +53,7 @@ dr.setup_notebook()
 # $$\mathbf D^{(2)} = \operatorname{diag}(\mathbf G)\mathbf 1^\top + \mathbf 1\operatorname{diag}(\mathbf G)^\top
 # - 2\mathbf G .$$
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 rng = np.random.default_rng(0)
 X = rng.normal(size=(12, 3)) * np.array([4.0, 2.0, 1.0]) + np.array([10.0, -5.0, 3.0])
 n = X.shape[0]
@@ -62,16 +62,16 @@ G = X @ X.T
 g = np.diag(G)
 print("D2 = diag(G)1' + 1diag(G)' - 2G:", np.allclose(D2, g[:, None] + g[None, :] - 2 * G))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Distances do not change when every point moves by the same vector, but $\mathbf G$ does. So $\mathbf G$ cannot
 # be recovered from $\mathbf D$ alone; only something translation-free can.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 shift = np.array([100.0, 0.0, -50.0])
 print("distances unchanged by a shift:", np.allclose(squared_distances(X + shift), D2))
 print("Gram matrix unchanged by a shift:", np.allclose((X + shift) @ (X + shift).T, G))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 2. Recovering $\mathbf B$ from $\mathbf D$ (Oxford Exercise 1.1)
 #
 # Fix the translation by centring: $\mathbf B = \mathbf X_c\mathbf X_c^\top$ with $\mathbf X_c = \mathbf H\mathbf X$.
@@ -86,7 +86,7 @@ print("Gram matrix unchanged by a shift:", np.allclose((X + shift) @ (X + shift)
 # \bar d_{\cdot\cdot}\big)$ with the row, column and grand means of $\mathbf D^{(2)}$: *double centring*.
 # Check every step on the 12 points:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 H = np.eye(n) - np.ones((n, n)) / n
 Xc = H @ X
 B = double_center(D2)
@@ -97,7 +97,7 @@ print("B = Xc Xc' (the centred Gram matrix):", np.allclose(B, Xc @ Xc.T))
 b = np.diag(B)
 print("B reproduces D2:", np.allclose(b[:, None] + b[None, :] - 2 * B, D2))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # $\mathbf B$ is all that the distances determine: it is the Gram matrix of the points placed with their centroid
 # at the origin.
 #
@@ -109,31 +109,31 @@ print("B reproduces D2:", np.allclose(b[:, None] + b[None, :] - 2 * B, D2))
 # reconstruction differs from the centred points only by the orthogonal matrix $V$, a rotation or reflection. The
 # eigenvalues show the dimension: three positive, the other nine zero up to rounding.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 D = np.sqrt(D2)
 result = classical_mds(D, k=3)
 print("eigenvalues of B:", result.eigenvalues)
 print("Euclidean (no negative eigenvalue):", result.is_euclidean)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Orthogonal Procrustes finds the rigid motion that maps the reconstruction back onto the original points: with
 # both centred, $Q = UV^\top$ from the SVD $\tilde{\mathbf X}_c^\top\mathbf X_c = USV^\top$, and a shift by the
 # mean. With `scale=False` only rotations, reflections and translations are allowed.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 fit = procrustes(X, result.embedding, scale=False)
 Q = fit.rotation
 print("Q orthogonal:", np.allclose(Q.T @ Q, np.eye(3)), "| det Q =", dr.rounded(np.linalg.det(Q)))
 print("translation = the mean of X:", np.allclose(fit.translation, X.mean(axis=0)))
 print("relative residual below 1e-20:", fit.relative_residual < 1e-20)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The residual is at the level of rounding error: the distances determine the points completely, except for
 # where they sit and how they are turned. In the plane this is easy to see. The raw MDS output (left) is the
 # cloud moved to the origin and turned (possibly mirrored); after the rigid alignment (right) every cross sits on
 # its dot.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 X_plane = rng.normal(size=(15, 2)) * np.array([3.0, 1.0]) + np.array([6.0, 4.0])
 Z_plane = classical_mds(np.sqrt(squared_distances(X_plane)), k=2).embedding
 plane_fit = procrustes(X_plane, Z_plane, scale=False)
@@ -143,12 +143,12 @@ procrustes_overlay(X_plane, plane_fit.aligned, ax=axes[1], title="after a rigid 
                    names=("points", "MDS, aligned"))
 plt.show()
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 determinant = np.linalg.det(plane_fit.rotation)
 print("det Q =", dr.rounded(determinant), "so the MDS output was", "mirrored" if determinant < 0 else "rotated")
 print("relative residual below 1e-20:", plane_fit.relative_residual < 1e-20)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 4. Fewer dimensions: classical MDS is PCA
 #
 # Keeping only the $k$ largest eigenpairs, $Z = U_k\Lambda_k^{1/2}$, gives the best $k$-dimensional view: it
@@ -157,7 +157,7 @@ print("relative residual below 1e-20:", plane_fit.relative_residual < 1e-20)
 # scores $\mathbf X_c V_k$ (WashU §4.2), with $\lambda_j(\mathbf B) = d_j^2 = (n-1)\,\lambda_j(S)$. Signs of
 # eigenvectors are arbitrary, so we compare column by column up to sign.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 k = 2
 mds_2 = classical_mds(D, k=k)
 pca_2 = pca(X, k=k)
@@ -171,14 +171,14 @@ strain = stress(D, mds_2.embedding, kind="strain")
 print("strain:", dr.rounded(strain), "| sum of squared dropped eigenvalues:",
       dr.rounded(np.sum(mds_2.eigenvalues[k:] ** 2)))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # So when the data matrix exists, classical MDS and PCA give the same picture; MDS needs only the distances.
 # Computing it costs an $n\times n$ eigenproblem, while PCA costs a $p\times p$ one: the WashU notes' rule, MDS
 # when $p > n$ and PCA when $n > p$. The library computes all $n$ eigenvalues but only the $k$ wanted
 # eigenvectors, from one tridiagonal reduction, which takes roughly half the time of a full eigendecomposition
 # (the figure below varies with the machine; `tests/benchmarks/bench_mds.py` compares with scikit-learn):
 
-# %% tags=["nbval-ignore-output"]
+# %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 big = np.random.default_rng(1).normal(size=(1000, 5))
 D_big = np.sqrt(squared_distances(big))
 start = time.perf_counter()
@@ -189,16 +189,16 @@ full_values, _ = np.linalg.eigh(double_center(D_big**2))
 full = time.perf_counter() - start
 print(f"classical_mds (all eigenvalues, 2 vectors): {ours:.3f} s | full numpy eigh: {full:.3f} s")
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 print("same spectrum as the full solver:", np.allclose(big_result.eigenvalues, full_values[::-1], atol=1e-8))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 5. Road distances between European cities
 #
 # `load_eurodist()` holds road distances in km between 21 cities (R's `eurodist`, see `data/README.md`). Nothing
 # says these numbers are Euclidean distances of points in a plane: roads bend and the Earth is curved.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 europe = load_eurodist()
 cities = list(europe.index)
 D_europe = europe.to_numpy()
@@ -208,20 +208,20 @@ values = europe_mds.eigenvalues
 print("eigenvalues / largest:")
 print(dr.rounded(values / values[0], 3))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Nine eigenvalues are negative (and one is zero: $\mathbf B\mathbf 1 = 0$ always). A Gram matrix is positive
 # semi-definite, so **no set of points in any Euclidean space has these distances**. How much does it matter? Two
 # summaries: the most negative eigenvalue against the largest, and the share of $\sum_j|\lambda_j|$ that sits on
 # negative eigenvalues.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 negative = values[values < -1e-9 * values[0]]
 print("Euclidean:", europe_mds.is_euclidean, "| negative eigenvalues:", negative.size)
 print("most negative / largest:", dr.rounded(values[-1] / values[0]))
 print("negative share of sum |lambda|:", dr.rounded(np.abs(negative).sum() / np.abs(values).sum()))
 print("share of the two leading ones:", dr.rounded(values[:2].sum() / np.abs(values).sum()))
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 fig, ax = plt.subplots(figsize=(7, 3.5))
 ax.bar(np.arange(1, values.size + 1), values, color=[PALETTE[0] if v >= 0 else PALETTE[1] for v in values])
 ax.axhline(0, color="black", linewidth=0.8)
@@ -231,7 +231,7 @@ ax.set_ylabel(r"$\lambda_j(\mathbf{B})$ (km$^2$)")
 ax.set_title("Spectrum of B for the road distances (red: negative)")
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The two leading eigenvalues dominate, so a flat map is a fair summary; but the negative part is not small
 # (about an eighth of the total), so some distances cannot be drawn faithfully in *any* number of dimensions.
 #
@@ -239,7 +239,7 @@ plt.show()
 # eigenvectors has nothing to do with compass directions. We use geography to choose the reflection: Athens lies
 # east of Lisbon and Stockholm lies north of Athens. Flipping an axis is a reflection, which changes no distance.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 Z_europe = np.array(europe_mds.embedding)
 athens, lisbon, stockholm = (cities.index(c) for c in ("Athens", "Lisbon", "Stockholm"))
 flip = np.array([
@@ -251,7 +251,7 @@ print("axis flips:", flip)
 print("distances unchanged by the flips:", np.allclose(squared_distances(Z_europe),
                                                       squared_distances(europe_mds.embedding)))
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 fig, ax = plt.subplots(figsize=(7, 6))
 ax.scatter(Z_europe[:, 0], Z_europe[:, 1], s=18)
 for (x, y), name in zip(Z_europe, cities):
@@ -262,7 +262,7 @@ ax.set_ylabel("south - north (km)")
 ax.set_title("Classical MDS of the road distances")
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Both flips are $+1$ here: the sign rule happened to give the right orientation. Another convention (scikit-learn's,
 # R's) could mirror the map, and the same two lines would then undo it.
 #
@@ -272,7 +272,7 @@ plt.show()
 #
 # How far off is the map? Compare its distances with the road distances, pair by pair (only $i < j$).
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 pairs = np.triu_indices(len(cities), k=1)
 map_distances = np.sqrt(squared_distances(Z_europe))
 relative_error = np.abs(map_distances - D_europe)[pairs] / D_europe[pairs]
@@ -281,7 +281,7 @@ print("median relative error:", dr.rounded(np.median(relative_error)))
 print("worst pair:", cities[pairs[0][worst]], "-", cities[pairs[1][worst]],
       "| road", dr.rounded(D_europe[pairs][worst]), "km, map", dr.rounded(map_distances[pairs][worst]), "km")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The median error is about 7%. The worst pair is a surprise: the table says Copenhagen - Hook of Holland is
 # 269 km, less than half their straight-line distance (about 690 km). That entry is an error in the table, and the
 # map, which has to agree with all the other distances too, puts the two cities much further apart. Fitting all
@@ -292,7 +292,7 @@ print("worst pair:", cities[pairs[0][worst]], "-", cities[pairs[1][worst]],
 # Euclidean distances obey $D_{ij} \le D_{ik} + D_{kj}$. So a single violated triple already proves that
 # $\mathbf D$ is not Euclidean. The road table has many:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 slack = D_europe[:, :, None] + D_europe[None, :, :] - D_europe[:, None, :]  # D_ik + D_kj - D_ij at [i, k, j]
 i_idx, k_idx, j_idx = np.nonzero(slack < 0)
 upper = i_idx < j_idx
@@ -302,7 +302,7 @@ i, k_via, j = i_idx[upper][worst], k_idx[upper][worst], j_idx[upper][worst]
 print(f"worst: {cities[i]}-{cities[j]} {D_europe[i, j]:.0f} km > {cities[i]}-{cities[k_via]} "
       f"{D_europe[i, k_via]:.0f} km + {cities[k_via]}-{cities[j]} {D_europe[k_via, j]:.0f} km")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Athens-Rome is listed as 817 km, less than the straight line between the cities (about 1050 km): it cannot be a
 # road distance (a ferry crossing, perhaps). Going "via Rome" then makes Athens closer to western Europe than its own row says, and no flat or
 # curved arrangement of points can honour both.
@@ -311,7 +311,7 @@ print(f"worst: {cities[i]}-{cities[j]} {D_europe[i, j]:.0f} km > {cities[i]}-{ci
 # distance 1 from three points that are 2 apart is a perfectly good metric (path lengths in a star), yet
 # $\mathbf B$ has a negative eigenvalue (exercise 6 asks why):
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 star = np.array([[0.0, 1.0, 1.0, 1.0],
                  [1.0, 0.0, 2.0, 2.0],
                  [1.0, 2.0, 0.0, 2.0],
@@ -320,12 +320,12 @@ star_slack = star[:, :, None] + star[None, :, :] - star[:, None, :]
 print("triangle inequality holds:", bool(np.all(star_slack >= 0)))
 print("eigenvalues of B:", classical_mds(star, k=1).eigenvalues)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Non-metric MDS (below) only uses the *order* of the dissimilarities, so it is free to apply any increasing
 # function to them. Concave ones such as $D^{a}$, $a < 1$, shrink long distances more than short ones and repair
 # violated triangles; for these road distances $a = 1/4$ already gives a Euclidean matrix:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 for a in (1.0, 0.75, 0.5, 0.25):
     D_a = D_europe**a
     slack_a = D_a[:, :, None] + D_a[None, :, :] - D_a[:, None, :]
@@ -334,7 +334,7 @@ for a in (1.0, 0.75, 0.5, 0.25):
           f"most negative / largest {dr.rounded(spectrum[-1] / spectrum[0]):7.4f} | "
           f"Euclidean: {classical_mds(D_a, k=2).is_euclidean}")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 7. The stress family
 #
 # Classical MDS fits inner products. Other members of the family fit the distances themselves, each with its own
@@ -352,7 +352,7 @@ for a in (1.0, 0.75, 0.5, 0.25):
 # transform), so the stress can only go down. Non-metric MDS alternates such a step with an isotonic regression
 # that finds the best increasing $g$. All three start from the classical solution.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 fits = {
     "metric (Kruskal)": metric_mds(D_europe, k=2, kind="kruskal"),
     "Sammon": metric_mds(D_europe, k=2, kind="sammon"),
@@ -362,7 +362,7 @@ for name, fitted in fits.items():
     never_up = bool(np.all(np.diff(fitted.history) <= 1e-12 * fitted.history[0]))
     print(f"{name:17s} converged within 300 iterations: {fitted.converged} | never increased: {never_up}")
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 fig, ax = plt.subplots(figsize=(7, 3.5))
 for name, fitted in fits.items():
     ax.plot(fitted.history / fitted.history[0], label=name)
@@ -372,12 +372,12 @@ ax.set_title("SMACOF never increases its objective")
 ax.legend()
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Now score every map under every criterion. To compare numbers across criteria, each stress is normalised by
 # its natural scale (strain by $\|\mathbf B\|_F^2$, metric stress by $\sum D_{ij}^2$, Sammon's by
 # $\sum D_{ij}$, as Sammon did; the non-metric stress is already free of units).
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 maps = {"classical": europe_mds.embedding, **{name: fitted.embedding for name, fitted in fits.items()}}
 table = pd.DataFrame(
     {kind: [stress(D_europe, Z, kind=kind, normalized=True) for Z in maps.values()]
@@ -388,7 +388,7 @@ print(table)
 print("each method is best at its own criterion:",
       [table[kind].idxmin() for kind in table.columns] == ["classical", "metric (Kruskal)", "Sammon", "non-metric"])
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Each method wins its own column, as it must, and the differences are modest: for this table all four maps
 # tell the same story. Where they differ shows up in the Shepard diagrams, map distance against road distance
 # for every pair. Classical MDS fits inner products, not distances, and overshoots many mid-range distances;
@@ -398,38 +398,38 @@ print("each method is best at its own criterion:",
 # line, a sign that the road distances are meaningful as numbers, not just as an order. The lone dot far above the
 # others near $D = 269$ km in every panel is the faulty Copenhagen - Hook of Holland entry.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 fig, axes = plt.subplots(2, 2, figsize=(10, 8.5))
 for ax, (name, Z) in zip(axes.ravel(), maps.items()):
     shepard_diagram(D_europe, Z, ax=ax, fit="isotonic" if name == "non-metric" else "identity", title=name)
 fig.tight_layout()
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Aligning each map onto the (north-up) classical one, by Procrustes with scale, shows how much the cities actually
 # move:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 for name, fitted in fits.items():
     moved = procrustes(Z_europe, fitted.embedding, scale=True)
     shift_km = np.linalg.norm(moved.aligned - Z_europe, axis=1)
     print(f"{name:17s} relative residual {dr.rounded(moved.relative_residual):.4f} | "
           f"largest move {shift_km.max():6.0f} km ({cities[int(np.argmax(shift_km))]})")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # In the Sammon and non-metric maps Athens, whose row holds the impossible Athens-Rome entry, moves most. Sammon's
 # map pulls it about 350 km
 # towards the rest (its long distances matter little to Sammon) and spreads the tight cluster of Channel cities
 # (their short distances matter a lot):
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 fig, ax = plt.subplots(figsize=(7, 6))
 sammon_aligned = procrustes(Z_europe, fits["Sammon"].embedding, scale=True).aligned
 procrustes_overlay(Z_europe, sammon_aligned, labels=cities, ax=ax, title="Classical and Sammon maps",
                    names=("classical", "Sammon, aligned"))
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## Summary
 #
 # - Squared distances determine the centred Gram matrix, $\mathbf B = -\frac12\mathbf H\mathbf D^{(2)}\mathbf H$,

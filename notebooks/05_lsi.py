@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # # 05 · Latent semantic indexing: PCA for text
 #
 # **Represent each document by its words, weight the words, and let a truncated SVD find the few directions
@@ -25,7 +25,7 @@
 # column per word (some texts call its transpose the term-document matrix). The notes run PCA, which centres
 # the columns; classic LSI does not centre. Section 5 compares the two.
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 import time
 
 import numpy as np
@@ -40,28 +40,28 @@ from dimred_teach.plotting import score_scatter
 
 dr.setup_notebook()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 1. The corpus
 #
 # The notes analyse 102 New York Times stories about music and about art. We use a corpus written for this
 # course: 174 short news-style texts, 40 each on music, visual art, cooking and sport, and 14 that mix two
 # topics (a painter designing an opera set, food stalls at a music festival, ...).
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 corpus = datasets.load_corpus()
 print(corpus.shape)
 print(corpus["topic"].value_counts().to_string())
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 first = corpus[corpus["topic"] == "music"].iloc[0]
 print(f"[{first.topic}] {first.title}\n{first.text}")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Some word pairs are used as synonyms: a music story speaks of a *singer* or of a *vocalist*, a *song* or a
 # *tune*, but each story uses one word of each pair. A keyword search for "vocalist" cannot find a story that only
 # says "singer". Section 7 shows that LSI can.
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 2. Bag of words
 #
 # A bag of words forgets the order of the words and keeps only how often each occurs. `tokenize` lowercases the
@@ -69,16 +69,16 @@ print(f"[{first.topic}] {first.title}\n{first.text}")
 # "and", "she"), which carry little about the topic (the notes' top words include "she", "her", "i": noise of
 # this kind).
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 sentence = "The singer sang two songs, and the crowd sang the chorus back to her!"
 print(lsi.tokenize(sentence))
 print(lsi.tokenize(sentence, stop_words="english"))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The document matrix counts each word of the vocabulary in each document: $c_{ij}$ is how often word $j$
 # occurs in document $i$.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 bag = lsi.term_document_matrix(corpus["text"], stop_words="english")
 counts, vocabulary = bag.counts, bag.vocabulary
 n, p = counts.shape
@@ -86,17 +86,17 @@ print(f"n = {n} documents, p = {p} words, {counts.nnz} non-zero counts")
 print(f"fraction of non-zero entries: {dr.rounded(counts.nnz / (n * p))}")
 print("first words of the vocabulary:", vocabulary[:6])
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # About one entry in eighteen is non-zero: each document uses a few dozen of the vocabulary's words. A sparse
 # matrix stores only the non-zero entries (value, column, and a pointer per row). Here that hardly matters, but
 # for the standard-library corpus of section 9 the dense matrix would be about a hundred times larger than the
 # sparse one. A quick check that the counts are right: each row sums to the number of words the tokenizer kept.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 words_per_document = np.array([len(lsi.tokenize(text, stop_words="english")) for text in corpus["text"]])
 print("row sums equal the token counts:", np.array_equal(counts.sum(axis=1), words_per_document))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 3. tf-idf: up-weight rare words, then scale each document to length 1
 #
 # A word that occurs in almost every document says little about any of them; a word that occurs in a few says a
@@ -106,7 +106,7 @@ print("row sums equal the token counts:", np.array_equal(counts.sum(axis=1), wor
 # $$x_{ij} = \frac{c_{ij}\,\mathrm{idf}_j}{\big\|(c_{i1}\mathrm{idf}_1, \dots, c_{ip}\mathrm{idf}_p)\big\|}.$$
 # A word in every document gets $\mathrm{idf} = \log 1 = 0$: it is ignored.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 weighted = lsi.tfidf(counts)
 X, idf = weighted.matrix, weighted.idf
 df = np.asarray((counts > 0).sum(axis=0)).ravel()
@@ -117,12 +117,12 @@ table = pd.DataFrame({"df": [df[column[w]] for w in examples], "idf": [idf[colum
 print(table)
 print("idf = log(n / df) for every word:", np.allclose(idf, np.log(n / df)))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # "new" occurs in about a third of the documents and gets a low weight; "orchestra" occurs in six and gets a
 # high one.
 # Now the rows: every document has length 1, whatever its number of words.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 row_lengths = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
 print("all rows have length 1:", np.allclose(row_lengths, 1.0))
 raw = counts @ np.diag(idf)
@@ -130,23 +130,23 @@ raw_lengths = np.linalg.norm(raw, axis=1)
 print("correlation of the unscaled length with the number of words:",
       dr.rounded(np.corrcoef(raw_lengths, words_per_document)[0, 1]))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Without the scaling a document's length grows with its number of words (correlation above), so long documents
 # would dominate the SVD and every similarity. With unit rows the dot product of two documents is the cosine
 # of the angle between them, which depends on *which* words they use and in what proportions, not on how much
 # they say. A toy corpus shows the zero column of a word that occurs everywhere:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 toy = ["the cat sat", "the dog sat", "the dog barked at the cat"]
 toy_bag = lsi.term_document_matrix(toy)
 toy_weighted = lsi.tfidf(toy_bag.counts)
 print(toy_bag.vocabulary)
 print(toy_weighted.matrix.toarray())
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # "the" is in all three documents, so its column is zero; "barked" (one document) weighs more than "dog" (two).
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 4. LSI is a truncated SVD of the weighted matrix
 #
 # Write the SVD of the $n\times p$ matrix as $X = U S V^\top$. Keeping the $k$ largest singular values gives the
@@ -157,25 +157,25 @@ print(toy_weighted.matrix.toarray())
 # `scipy.sparse.linalg.svds`, which touches $X$ only through products $Xv$ and $X^\top u$, so the sparse matrix is
 # never made dense.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 space = lsi.lsi(corpus["text"], k=10, stop_words="english")
 print("singular values:", space.singular_values)
 dense_singular_values = np.linalg.svd(X.toarray(), compute_uv=False)
 print("same as the dense SVD:", np.allclose(space.singular_values, dense_singular_values[:10]))
 print("coordinates = X V:", np.allclose(space.document_coordinates, X @ space.term_coordinates))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The sparse solver agrees with the dense SVD, and the document coordinates are the projections $XV_k$. The
 # approximation error is the sum of the dropped squared singular values:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 X_k = space.document_coordinates @ space.term_coordinates.T
 error = np.sum((X.toarray() - X_k) ** 2)
 print("||X - X_k||^2         :", dr.rounded(error))
 print("sum of dropped s_j^2  :", dr.rounded(np.sum(dense_singular_values[10:] ** 2)))
 print(f"share of ||X||^2 kept by k = 10: {dr.rounded(space.explained_ratio.sum())}")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 5. To centre or not to centre
 #
 # The notes run PCA (`prcomp`), which subtracts the mean document first. Classic LSI takes the SVD of $X$ itself,
@@ -183,25 +183,25 @@ print(f"share of ||X||^2 kept by k = 10: {dr.rounded(space.explained_ratio.sum()
 # column mean, so a 5,000 x 5,000 matrix with 1% non-zeros becomes 100% non-zeros), and search compares
 # documents by cosine, which does not need centred data. What does the first uncentred component look like?
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 mean_document = np.asarray(X.mean(axis=0)).ravel()
 v1 = space.term_coordinates[:, 0]
 print("smallest weight on component 1:", dr.rounded(v1.min()))
 print("cosine(component 1, mean document):", dr.rounded(v1 @ mean_document / np.linalg.norm(mean_document)))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Every weight of the first component is positive, and the component points almost along the mean document: for
 # a matrix with non-negative entries the top singular vector is non-negative (Perron-Frobenius). The first
 # uncentred component says "this is a document of this corpus"; the contrasts between topics come next. The
 # centred version (the notes' PCA) is available without densifying, `center=True`. Its first three components
 # span almost the same space as uncentred components 2 to 4:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 centred = lsi.lsi(corpus["text"], k=10, stop_words="english", center=True)
 print("distance between the subspaces:",
       dr.rounded(subspace_distance(centred.term_coordinates[:, :3], space.term_coordinates[:, 1:4])))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The distance is the sine of the largest angle between the two subspaces (0: the same, 1: some direction of one
 # is orthogonal to the other); about 15 degrees here. Centring mostly removes the average-document direction and
 # keeps the contrasts. Comparing single components would be misleading: uncentred components 3 and 4 have almost
@@ -214,7 +214,7 @@ print("distance between the subspaces:",
 # the notes' analysis: PCA of the tf-idf matrix, i.e. `center=True`. First a check that this is PCA: the course's
 # `pca` on the dense matrix gives the same components and variances $\lambda_j = s_j^2/(n-1)$.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 music_art = corpus[corpus["topic"].isin(["music", "art", "music+art"])].reset_index(drop=True)
 ma_space = lsi.lsi(music_art["text"], k=5, stop_words="english", center=True)
 ma_pca = pca(ma_space.matrix.toarray(), k=5)
@@ -223,54 +223,54 @@ print("same components as PCA:", np.allclose(ma_pca.components, ma_space.term_co
 print("variances s^2/(n-1) equal PCA's eigenvalues:",
       np.allclose(ma_space.singular_values**2 / (len(music_art) - 1), ma_pca.eigenvalues))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The words at the two ends of the first component:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 print(lsi.top_terms(ma_space, component=0, n=12))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # One end is music (singer, album, tune, festival, gig, vocalist), the other visual art (painting, painter, museum,
 # gallery, artist, picture): the notes' "music vs. art". Both words of the synonym pairs singer / vocalist, song /
 # tune and painter / artist sit at the same end, although no story uses both words of a pair. The second
 # component:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 print(lsi.top_terms(ma_space, component=1, n=8))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The second component splits the music stories: the concert hall (Bartok, quartet, orchestra, opera) against
 # popular music (album, festival, singer, tune, song). "bartok" and "quartet" have exactly the same weight because
 # they always occur together, in one sentence of the corpus. That is a caution the notes also make: a component
 # is a pattern of co-occurrence, whatever produced it, and it should not be reified into a "topic" without
 # looking at the documents.
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 6. A map of the documents
 #
 # Each document gets coordinates on every component. We plot uncentred components 2 and 3 (the first is the
 # "average document" direction) for the whole corpus, coloured by topic.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 fig, ax = plt.subplots(figsize=(7, 5))
 score_scatter(space.document_coordinates, corpus["topic"].astype(str), ax=ax, components=(1, 2),
               labels=("component 2", "component 3"), title="LSI map of the course corpus")
 ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5))
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Music (top left), art (bottom left) and sport (right) lie far apart, cooking near the middle; the mixed stories
 # sit between their two topics. Sport splits in two: football on the far right, and tennis, cycling and running
 # nearer the centre, since they share fewer words with the football stories than those share with each other. As
 # in the notes, two components are enough to separate the topics. Cooking is not lost in the middle: the next
 # component picks it out.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 cooking = corpus["topic"] == "cooking"
 print("mean coordinate 4 of cooking stories:", dr.rounded(space.document_coordinates[cooking, 3].mean()))
 print("mean coordinate 4 of the others     :", dr.rounded(space.document_coordinates[~cooking, 3].mean()))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 7. Search in the latent space
 #
 # A query is a tiny document. *Folding it in* means weighting it like the corpus (counts times the corpus's idf,
@@ -279,7 +279,7 @@ print("mean coordinate 4 of the others     :", dr.rounded(space.document_coordin
 # Keyword search ranks them by the cosine in the full word space instead (`space="terms"`), so a document that
 # shares no word with the query scores 0.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 query = "vocalist"
 keyword = lsi.search(space, query, n=10, space="terms")
 latent = lsi.search(space, query, n=10, space="latent")
@@ -295,14 +295,14 @@ def describe(hits):
 
 print(describe(latent))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # All ten are music stories, and most of them never use the word "vocalist": they say "singer", which the
 # latent space has learned to place in the same direction because both words occur with the same neighbours
 # (album, audience, tune, ...). Keyword search finds only the stories that contain the word. To compare the two
 # with numbers, take one synonym query per topic and count the relevant stories (of that topic, or a mix with it)
 # among the top 40 hits (each topic has 40 pure stories, plus a few mixed ones).
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 queries = {"vocalist": "music", "picture": "art", "cook": "cooking", "manager": "sport"}
 relevant_topic = corpus["topic"].astype(str)
 
@@ -319,19 +319,19 @@ comparison.columns = ["keyword precision@40", "latent precision@40"]
 print(comparison)
 print("mean:", dr.rounded(comparison.mean().to_numpy()))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Keyword search's precision is limited by how many stories contain the query word: after those, every other
 # story scores 0 and the rest of the list is filled arbitrarily (ties go to the lower row number). Latent search
 # fills its list with stories of the right topic. A single document shows the difference:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 singer_only = next(int(d) for d in latent["document"] if not has_word[d])
 keyword_all = lsi.search(space, query, n=n, space="terms").set_index("document")["score"]
 latent_all = lsi.search(space, query, n=n, space="latent").set_index("document")["score"]
 print(corpus.loc[singer_only, "title"])
 print("keyword cosine:", dr.rounded(keyword_all[singer_only]), "| latent cosine:", dr.rounded(latent_all[singer_only]))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 8. Choosing k
 #
 # Two views. The singular values say how much of $\|X\|_F^2$ each component carries; search says how useful the
@@ -339,7 +339,7 @@ print("keyword cosine:", dr.rounded(keyword_all[singer_only]), "| latent cosine:
 # rank of $X$ the latent space is the whole row space and latent search ranks like keyword search. Somewhere in
 # between the synonyms are merged and the topics kept apart.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 share = dense_singular_values**2 / np.sum(dense_singular_values**2)
 ks = [1, 2, 3, 4, 5, 8, 10, 15, 20, 30, 50, 100, n]
 spaces = {k: lsi.lsi(corpus["text"], k=k, stop_words="english") for k in ks}
@@ -355,7 +355,7 @@ axes[1].legend()
 plt.show()
 print(pd.Series(mean_precision, index=ks, name="mean precision@40").to_string())
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The first four components stand out (one for the average document, then one per contrast between the four
 # topics), a few more follow for the sub-topics (football against other sports, concert hall against popular
 # music), and the rest of the spectrum decays slowly, as usual for text. Search is best with three or four
@@ -364,7 +364,7 @@ print(pd.Series(mean_precision, index=ks, name="mean precision@40").to_string())
 # (174 here). At full rank the projection $V_k V_k^\top$ keeps every document unchanged, so each latent cosine is
 # the keyword cosine times one constant, $\|q\| / \|V_k^\top q\|$, and the ranking is the same:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 full = spaces[n]
 latent_full = lsi.search(full, query, n=n, space="latent").sort_values("document")["score"].to_numpy()
 keyword_full = lsi.search(full, query, n=n, space="terms").sort_values("document")["score"].to_numpy()
@@ -373,11 +373,11 @@ constant = np.linalg.norm(q) / np.linalg.norm(q @ full.term_coordinates)
 print("latent cosine = constant x keyword cosine:", np.allclose(latent_full, constant * keyword_full))
 print("same precision@40 as keyword search:", mean_precision[-1] == comparison.iloc[:, 0].mean())
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # In practice $k$ is chosen by the task: a few hundred components for a large collection (Deerwester et al.
 # used about 100), fewer for a small one, and checked, as here, on queries with known answers.
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 9. Scaling up: the Python standard library's docstrings
 #
 # Real collections have thousands of documents and tens of thousands of words. A corpus that needs no download:
@@ -385,7 +385,7 @@ print("same precision@40 as keyword search:", mean_precision[-1] == comparison.i
 # Its exact content depends on the Python version, so this section prints only sizes and timings, in cells whose
 # output nbval ignores, and asserts what must hold.
 
-# %% tags=["nbval-ignore-output"]
+# %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 start = time.perf_counter()
 docs = datasets.load_stdlib_docstrings()
 load_seconds = time.perf_counter() - start
@@ -399,21 +399,21 @@ print(f"dense float64 matrix: {big_n * big_p * 8 / 1e6:.0f} MB; sparse: "
       f"{(big.matrix.data.nbytes + big.matrix.indices.nbytes + big.matrix.indptr.nbytes) / 1e6:.1f} MB")
 print(f"loading: {load_seconds:.1f} s, tf-idf + truncated SVD with k = 20: {lsi_seconds:.1f} s")
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 assert big_n > 2000 and big_p > 2000, "the standard library has thousands of docstrings and words"
 assert big.matrix.nnz < 0.05 * big_n * big_p, "the document matrix is sparse"
 assert lsi_seconds < 30, "the sparse path takes seconds, not minutes"
 print("thousands of documents, sparse, fast: True")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The dense matrix would take a few hundred MB; the sparse one takes a couple of MB, and the truncated SVD needs
 # only products with it. Searching works as before (the hits depend on your Python version):
 
-# %% tags=["nbval-ignore-output"]
+# %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 hits = lsi.search(big, "compress a file into a zip archive", n=5)
 print(docs.loc[hits["document"], ["module", "name"]].assign(score=hits["score"].to_numpy()))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## Summary
 #
 # - A corpus becomes a sparse $n\times p$ matrix of word counts; tf-idf up-weights rare words

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # # 06 · Random projections and the Johnson-Lindenstrauss trade-off
 #
 # **Multiply the data by a random matrix, and every pairwise distance survives, nearly.**
@@ -25,7 +25,7 @@
 # Johnson and Lindenstrauss (1984); Dasgupta and Gupta (2002); Boucheron, Lugosi and Massart (2013), whose form of
 # the theorem gives the constants used here. Sparse projections: Achlioptas (2003); Li, Hastie and Church (2006).
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 import time
 
 import ipywidgets as widgets
@@ -40,7 +40,7 @@ from dimred_teach.pca import pca
 
 dr.setup_notebook()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 1. Which maps keep distances?
 #
 # A map $\vec x \mapsto \mathbf U\vec x$ is an *isometry* of our $n$ points when every squared distance
@@ -52,7 +52,7 @@ dr.setup_notebook()
 # The random projection trick: fill a $q\times p$ matrix with independent $Z_{ij}\sim N(0,1)$ and set
 # $\mathbf U = Z/\sqrt q$. No data are looked at.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 rng = np.random.default_rng(6)
 X = rng.normal(size=(50, 1000))
 projection = random_projection(X, q=300, seed=1)
@@ -61,7 +61,7 @@ print("embedding shape:", projection.embedding.shape)
 print("pairs:", result.ratios.size, " mean ratio:", dr.rounded(result.ratios.mean()))
 print("worst |ratio - 1|:", dr.rounded(result.worst), "at pair", result.worst_pair)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Fifty points in 1,000 dimensions went to 300 random dimensions, and all 1,225 squared distances stayed within
 # 27% of their old values, on average almost exactly. The next two sections explain the "on average" and the
 # "within".
@@ -80,7 +80,7 @@ print("worst |ratio - 1|:", dr.rounded(result.worst), "at pair", result.worst_pa
 #
 # A simulation: 4,000 independent matrices $\mathbf U$ applied to one fixed $\vec x$.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 p, q, draws = 30, 10, 4000
 x = rng.normal(size=p)
 Z = np.random.default_rng(7).standard_normal((draws, q, p))
@@ -93,7 +93,7 @@ print("mean ratio, 2 std errors:", dr.rounded(ratios.mean()), "+-", dr.rounded(2
 print("variance of the ratio   :", dr.rounded(ratios.var(ddof=1)), " 2/q =", dr.rounded(2 / q))
 print("mean within 3 standard errors of 1:", abs(ratios.mean() - 1) < 3 * standard_error)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The simulated mean is within a couple of standard errors of $\|\vec x\|^2$, and the variance of the ratio is close to
 # $2/q = 0.2$: with only $q = 10$ dimensions a single projection can easily be 40% off, even though it is right on
 # average.
@@ -103,7 +103,7 @@ print("mean within 3 standard errors of 1:", abs(ratios.mean() - 1) < 3 * standa
 # Since the ratio's standard deviation is $\sqrt{2/q}$, it shrinks like $1/\sqrt q$. Below, each panel repeats the
 # simulation for a larger $q$ and overlays the exact density of $\chi^2_q/q$.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 qs = [5, 20, 100, 500]
 small_x = rng.normal(size=10)
 fig, axes = plt.subplots(1, len(qs), figsize=(11, 2.8), sharey=False)
@@ -123,7 +123,7 @@ fig.tight_layout()
 plt.show()
 print(np.array(spread))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The histograms pile up around 1 as $q$ grows, and each matches its $\chi^2_q/q$ curve; the printed table (columns:
 # $q$, simulated standard deviation, $\sqrt{2/q}$) shows the $1/\sqrt q$ law. Concentration of one ratio is the
 # engine of the JL theorem: a union bound over all $\binom n2$ pairs then needs $q$ to grow only like $\log n$.
@@ -136,7 +136,7 @@ print(np.array(spread))
 # `jl_min_dim` returns the smallest such integer; `jl_epsilon` solves the same equation for $\epsilon$ at a given
 # $q$. The notes' examples, with the unrounded bound shown so the rounding up is visible:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 def bound(n, eps, delta):
     return 8 / eps**2 * np.log(n / np.sqrt(delta))
 
@@ -146,7 +146,7 @@ for n in [205, 2_000_000]:
     print(f"n = {n:>9,}: bound = {dr.rounded(bound(n, 0.2, 0.05))}, jl_min_dim = {jl_min_dim(n, 0.2, 0.05)}")
 print("q = 100, n = 205: jl_epsilon =", dr.rounded(jl_epsilon(205, 100, 0.05)))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # All the notes' numbers agree with the formula: $1364.18$ rounds up to **1365**, $3201.30$ to **3202**, the
 # 95%-confidence constant is $1.498\ldots$, and a budget of $q = 100$ guarantees only $\epsilon = 0.7387 \approx$
 # **0.74**. Going from 205 to two million points, ten thousand times more, costs only 2.3 times the dimension,
@@ -155,18 +155,18 @@ print("q = 100, n = 205: jl_epsilon =", dr.rounded(jl_epsilon(205, 100, 0.05)))
 #
 # The two functions are inverses, and solving for $\delta$ instead (`jl_delta`) gives $\delta = n^2e^{-q\epsilon^2/4}$:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 print("jl_min_dim(205, jl_epsilon(205, 100, 0.05), 0.05) =", jl_min_dim(205, jl_epsilon(205, 100, 0.05), 0.05))
 print("jl_delta(205, 1365, 0.2) =", dr.rounded(jl_delta(205, 1365, 0.2)), "(at most 0.05: 1365 is enough)")
 print("jl_delta(205, 1364, 0.2) =", dr.rounded(jl_delta(205, 1364, 0.2)), "(just above 0.05: 1364 is not)")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # ### The trade-off
 #
 # The bound trades accuracy for dimension at the rate $q\propto 1/\epsilon^2$: halving $\epsilon$ costs four times the
 # dimensions, while multiplying $n$ by a million adds a fixed amount. The stars are the notes' worked examples.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 eps_grid = np.linspace(0.05, 0.95, 200)
 fig, ax = plt.subplots()
 for n in [10, 205, 10**4, 2 * 10**6, 10**9]:
@@ -180,7 +180,7 @@ ax.set_title("Johnson-Lindenstrauss: dimension against distortion")
 ax.legend()
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The curves are nearly parallel on the log scale: $n$ shifts them by a bounded amount, $\epsilon$ moves along them
 # steeply. Near $\epsilon = 0.05$ the bound asks for tens of thousands of dimensions, which is where random
 # projections stop being a reduction for most data sets.
@@ -193,7 +193,7 @@ plt.show()
 # $\mathbf U$ would hold 645 million numbers, so we use the sparse projection of section 9 (its entries still have mean 0
 # and variance $1/q$, so section 2 applies unchanged).
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 rows = []
 for p_value, per_row in [(1_000, 300), (472_500, 3_000)]:
     X_sparse = scipy.sparse.random_array((205, p_value), density=per_row / p_value, format="csr",
@@ -205,7 +205,7 @@ print("      p      mean ratio  std ratio  worst |ratio - 1|")
 print(np.array(rows))
 print("sqrt(2 / q) =", dr.rounded(np.sqrt(2 / 1365)))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Both data sets come out with nearly the same spread of ratios (close to the Gaussian $\sqrt{2/q} = 0.038$) and a
 # worst distortion well inside $\epsilon = 0.2$, although one lives in 470 times more dimensions. (A sparse $\mathbf U$ adds
 # a small variance term that depends on how evenly each point's mass is spread over its coordinates (Li et al.,
@@ -220,7 +220,7 @@ print("sqrt(2 / q) =", dr.rounded(np.sqrt(2 / 1365)))
 # those worst values is the $\epsilon$ actually achieved with probability 0.95, to be compared with the bound's
 # `jl_epsilon(50, q, 0.05)`.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 X_small = np.random.default_rng(8).normal(size=(50, 100))
 q_grid = [25, 50, 100, 200, 400, 800]
 achieved = np.array([np.quantile(worst_distortions(X_small, q_value, 100, seed=1000 * q_value), 0.95)
@@ -241,7 +241,7 @@ ax.set_title("n = 50: the guarantee against what happens")
 ax.legend()
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Both curves fall like $1/\sqrt q$ (slope $-\tfrac12$). For large $q$ (small $\epsilon$) the bound is above the
 # measurement, as a guarantee should be, but only by 5-15%: the union bound is not very wasteful here. For small
 # $q$ the curves cross: at $q = 50$ the bound promises $\epsilon = 0.93$ with probability 0.95, yet more than 5% of
@@ -254,7 +254,7 @@ plt.show()
 # $$q \;\ge\; \frac{8}{\epsilon^2(1 - 2\epsilon/3)}\log\frac{n}{\sqrt\delta}.$$
 # The notes' own example at $q = 100$ lands in this regime. We check it directly, with 205 points as in the notes:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 X_notes = np.random.default_rng(12).normal(size=(205, 100))
 eps_notes = jl_epsilon(205, 100, 0.05)
 worst_notes = worst_distortions(X_notes, 100, 300, seed=5)
@@ -267,7 +267,7 @@ print("with the exact tail, q needed at eps = 0.2:", int(np.ceil(bound(205, 0.2,
       "(the notes: 1365)")
 print("with the exact tail, smallest q that certifies any eps < 1:", int(np.ceil(bound(205, 1.0, 0.05) * 3)))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The notes' arithmetic is right (0.7387), but the promise behind it is not: about one projection in ten, not one in
 # twenty, distorts some pair by more than 0.74, and the $\epsilon$ really achieved 95% of the time is about 0.77. With
 # the exact tail the bound certifies nothing below $q \approx 164$ at $n = 205$, and at $\epsilon = 0.2$ it asks for
@@ -280,13 +280,13 @@ print("with the exact tail, smallest q that certifies any eps < 1:", int(np.ceil
 # vector lies in the same small subspace, the ratios move together, and the worst of them is less extreme. The same
 # experiment on 205 points that span 5 and 20 dimensions:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 for p_low in [5, 20]:
     X_low = np.random.default_rng(13).normal(size=(205, p_low))
     low_rate = np.mean(worst_distortions(X_low, 100, 300, seed=5) > eps_notes)
     print(f"p = {p_low:>2}: measured failure rate at eps = 0.7387: {dr.rounded(low_rate)}")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # At $p = 5$ hardly any projection fails, and at $p = 20$ the rate is about $\delta$ (0.06 from 300 trials is within
 # its error). What breaks the promise at $p = 100$ is the heavier upper tail combined with many nearly independent
 # pairs: exactly the worst case the bound must cover.
@@ -295,7 +295,7 @@ for p_low in [5, 20]:
 # printed below and promises the $\delta$ of `jl_delta` at each $q$; we measure the fraction of projections that
 # fail to be $0.3$-isometries.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 eps, delta = 0.3, 0.05
 q_needed = jl_min_dim(50, eps, delta)
 q_grid = [250, 350, 420, q_needed]
@@ -307,7 +307,7 @@ print("bound's q for eps = 0.3, delta = 0.05:", q_needed)
 print("q, measured failure rate, bound's delta (capped at 1)")
 print(np.column_stack([q_grid, failure, promised_delta]))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # At the bound's $q$ the measured failure rate is well below $\delta = 0.05$, and it crosses 0.05 somewhere between
 # $q = 350$ and $q = 420$, 13-27% below the bound's $q$: at this moderate $\epsilon$ the bound is correct and only
 # mildly conservative. At $q = 350$, where the bound's $\delta$ of 0.95 promises almost nothing, 88% of the
@@ -320,19 +320,19 @@ print(np.column_stack([q_grid, failure, promised_delta]))
 # it also keeps the largest *total* of squared pairwise distances of any orthogonal projection. A random projection
 # keeps *each* squared distance on average, without looking at the data. First the identity:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 X_check = np.random.default_rng(9).normal(size=(30, 8))
 n_check = X_check.shape[0]
 pairwise_sum = sum(np.sum((X_check[i] - X_check[i + 1:]) ** 2) for i in range(n_check))
 print("sum of squared pairwise distances:", dr.rounded(pairwise_sum))
 print("n (n - 1) trace(S)               :", dr.rounded(n_check * (n_check - 1) * np.trace(np.cov(X_check.T))))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Now two data sets of $n = 200$ points in $p = 500$ dimensions: one *structured* (a 5-dimensional signal plus a
 # little noise) and one *isotropic* (pure noise, no preferred directions). Both are reduced to $q = 20$ dimensions by
 # PCA (the scores) and by a Gaussian random projection.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 data_rng = np.random.default_rng(10)
 structured = 2 * data_rng.normal(size=(200, 5)) @ data_rng.normal(size=(5, 500)) + 0.5 * data_rng.normal(size=(200, 500))
 isotropic = data_rng.normal(size=(200, 500))
@@ -349,7 +349,7 @@ print("rows: structured PCA, structured random, isotropic PCA, isotropic random"
 print("columns: mean ratio, smallest ratio, largest ratio")
 print(np.array(comparison))
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.2), sharex=True)
 for ax, name in zip(axes, ["structured", "isotropic"]):
     for method in ["PCA", "random"]:
@@ -362,7 +362,7 @@ axes[0].legend()
 fig.tight_layout()
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # On the structured data PCA wins on almost every pair: it keeps 99% of the variance and most ratios sit just
 # below 1. It can only shrink distances (an orthogonal projection never lengthens a vector), and pairs that differ
 # mostly in the discarded noise shrink the most. On isotropic data PCA has nothing to find: 20 of 500 directions
@@ -378,7 +378,7 @@ plt.show()
 # Run this cell in Jupyter and move the sliders: the histogram shows the ratios of one projection of the
 # 50 points of section 6, the dashed lines the bound's $[1-\epsilon, 1+\epsilon]$ for the chosen $\delta$.
 
-# %% tags=["nbval-ignore-output"]
+# %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 def explore(q=200, delta=0.05, seed=0):
     result = distortion(X_small, random_projection(X_small, q, seed=seed).embedding)
     eps_bound = jl_epsilon(X_small.shape[0], q, delta)
@@ -394,7 +394,7 @@ def explore(q=200, delta=0.05, seed=0):
 widgets.interact(explore, q=widgets.IntSlider(200, 10, 2000, 10), delta=widgets.FloatLogSlider(0.05, min=-4, max=-0.1),
                  seed=widgets.IntSlider(0, 0, 50));
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 9. Sparse projections: the same guarantee, much less work
 #
 # A dense $\mathbf U$ costs $qp$ random numbers and a dense product. The sparse projection of Achlioptas (2003) and
@@ -403,18 +403,18 @@ widgets.interact(explore, q=widgets.IntSlider(200, 10, 2000, 10), delta=widgets.
 # mean 0 and variance $1/q$, so $\mathbb E\|\mathbf U\vec x\|^2 = \|\vec x\|^2$ as before, and a sparse $\mathbf X$
 # times a sparse $\mathbf U$ stays sparse. First the expectation, for the sparse kind, by simulation:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 x_short = rng.normal(size=(1, 40))
 sparse_ratios = np.array([np.sum(random_projection(x_short, 25, kind="sparse", seed=s).embedding ** 2)
                           for s in range(2000)]) / np.sum(x_short**2)
 print("sparse projection: mean ratio", dr.rounded(sparse_ratios.mean()), "+-",
       dr.rounded(2 * sparse_ratios.std() / np.sqrt(2000)), "(2 standard errors)")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The mean is 1 within its error, as the derivation of section 2 promises for any entries with mean 0 and
 # variance $1/q$. Now the cost, on a sparse data set with $n = 400$ and $p = 10{,}000$ (1% non-zero):
 
-# %% tags=["nbval-ignore-output"]
+# %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 X_wide = scipy.sparse.random_array((400, 10_000), density=0.01, format="csr", rng=np.random.default_rng(11))
 
 
@@ -432,14 +432,14 @@ dense_seconds, dense_result = best_time(lambda: random_projection(X_wide, 500, k
 sparse_seconds, sparse_result = best_time(lambda: random_projection(X_wide, 500, kind="sparse", seed=4))
 print(f"gaussian: {dense_seconds:.4f} s   sparse: {sparse_seconds:.4f} s   speed-up: {dense_seconds / sparse_seconds:.1f}x")
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 assert sparse_seconds < dense_seconds, "the sparse projection should be faster"
 print("sparse projection keeps X sparse:", scipy.sparse.issparse(sparse_result.embedding))
 print("non-zeros in U, gaussian vs sparse:", dense_result.matrix.size, sparse_result.matrix.nnz)
 print("worst distortion, gaussian vs sparse:", dr.rounded(distortion(X_wide, dense_result.embedding).worst),
       dr.rounded(distortion(X_wide, sparse_result.embedding).worst))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The sparse matrix holds about $1/\sqrt p = 1\%$ of the dense one's entries, the product stays sparse, and
 # the worst distortions of the two projections are comparable. That is why sparse projections are the practical
 # choice for text and other very wide, sparse data.

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # # 07 · Probabilistic PCA
 #
 # **PCA as the maximum-likelihood fit of a Gaussian latent-variable model.**
@@ -27,7 +27,7 @@
 # **References.** WashU A2 notes §7-8 (`seeds/002`); M. E. Tipping and C. M. Bishop, "Probabilistic principal
 # component analysis", *J. R. Statist. Soc. B* 61 (1999), eq. 29-30 and appendix A.
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 import numpy as np
 import matplotlib.pyplot as plt
 from scipy.stats import multivariate_normal
@@ -41,7 +41,7 @@ from dimred_teach.plotting import score_scatter
 
 dr.setup_notebook()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 1. The generative model
 #
 # PPCA explains each $d$-dimensional point by a $q$-dimensional latent variable ($q<d$), a linear map and isotropic
@@ -53,7 +53,7 @@ dr.setup_notebook()
 # To generate a point: draw $z$, map it to $Wz + \mu$ (a point of a $q$-dimensional affine subspace), then add noise.
 # The smallest example has $d=2$, $q=1$: the subspace is a line.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 toy = ppca.PPCAModel(W=np.array([[2.0], [1.0]]), mean=np.array([1.0, -1.0]), sigma2=0.25)
 X_toy, z_toy = ppca.sample(toy, 200, seed=0, return_latent=True)
 on_line = z_toy @ toy.W.T + toy.mean
@@ -73,12 +73,12 @@ right.set_title("2. map to the line, 3. add isotropic noise")
 right.legend(loc="upper left")
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The yellow points lie exactly on the line through $\mu=(1,-1)$ in the direction $W=(2,1)$; the noise (red
 # segments for a few points) moves each one off the line by a round Gaussian step of variance $\sigma^2=0.25$ in every
 # direction. Fitting PPCA means going backwards: from the blue cloud alone, find the line and the noise level.
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 2. The marginal distribution
 #
 # The notes marginalise $z$ out (eq. 22) and cite the appendix for the result. The one step they leave implicit is
@@ -93,7 +93,7 @@ plt.show()
 # (Without independence a cross term $W\operatorname{Cov}(z,\varepsilon) + \operatorname{Cov}(\varepsilon, z)W^\top$
 # would appear.) We check this on 50 000 draws from a model with $d=4$, $q=2$.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 model = ppca.PPCAModel(W=np.array([[2.0, 0.0], [1.0, 1.0], [0.0, 1.5], [0.5, -0.5]]),
                        mean=np.array([1.0, 0.0, -1.0, 2.0]), sigma2=0.3)
 draws = ppca.sample(model, 50000, seed=1)
@@ -103,17 +103,17 @@ print(C)
 print("largest |sample covariance - C|:", dr.rounded(np.abs(np.cov(draws, rowvar=False) - C).max()))
 print("largest |sample mean - mu|:     ", dr.rounded(np.abs(draws.mean(axis=0) - model.mean).max()))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Both differences are of the size of the sampling error ($\approx$ entries $\times\sqrt{2/n}$, here a few
 # hundredths), not a systematic gap. The structure of $C$ is worth seeing through its eigenvalues: in the
 # $d-q$ directions orthogonal to the columns of $W$ the model has only noise, so $d-q=2$ eigenvalues equal
 # $\sigma^2$ exactly; the other $q$ are the squared singular values of $W$ plus $\sigma^2$.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 print("eigenvalues of C:            ", np.linalg.eigvalsh(C)[::-1])
 print("singular values of W^2 + s2: ", np.linalg.svd(model.W, compute_uv=False) ** 2 + model.sigma2)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 3. The log-likelihood without a $d\times d$ matrix
 #
 # For $n$ points the log-likelihood (WashU eq. 23) is
@@ -135,34 +135,34 @@ print("singular values of W^2 + s2: ", np.linalg.svd(model.W, compute_uv=False) 
 # and $W^\top S_\mu W = (RW)^\top (RW)/n$ with $R$ the residuals $x_i - \mu$ in rows: everything costs $O(ndq)$.
 # First the two identities:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 W, s2, d, q = model.W, model.sigma2, model.d, model.q
 M = W.T @ W + s2 * np.eye(q)
 print("Woodbury holds:         ", np.allclose(np.linalg.inv(C), (np.eye(d) - W @ np.linalg.solve(M, W.T)) / s2))
 print("determinant lemma holds:", np.isclose(np.linalg.det(C), s2 ** (d - q) * np.linalg.det(M)))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Then the library's `log_likelihood`, built on them, against SciPy's density with the full $C$:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 few = draws[:500]
 fast = ppca.log_likelihood(few, model.W, model.mean, model.sigma2)
 naive = multivariate_normal(model.mean, C).logpdf(few).sum()
 print("O(ndq) log-likelihood:", dr.rounded(fast), "| scipy with the d x d C:", dr.rounded(naive))
 assert np.isclose(fast, naive, rtol=1e-12)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The likelihood depends on $W$ only through $WW^\top$, so any rotation $WR$ ($R$ orthogonal) fits equally well:
 # $W$ is identified only up to a rotation. The library reports the rotation with orthogonal columns of decreasing
 # length (and the course's sign rule).
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 angle = 0.7
 R = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
 print("same likelihood after rotating W:",
       np.isclose(ppca.log_likelihood(few, W @ R, model.mean, s2), fast, rtol=1e-12))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 4. The closed-form maximum-likelihood estimate
 #
 # Setting the derivatives of $\ell$ to zero gives (WashU eq. 24-26), with $\lambda_1\ge\dots\ge\lambda_d$ the
@@ -185,7 +185,7 @@ print("same likelihood after rotating W:",
 # `pca()` in this course divides by $n-1$; the library's `ppca_mle` reuses `pca()` for the eigenvectors and
 # multiplies its eigenvalues by $(n-1)/n$. We fit a model to data drawn from a known one ($d=10$, $q=3$).
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 truth = ppca.PPCAModel(W=np.random.default_rng(2).normal(0.0, 1.5, (10, 3)), mean=np.arange(10.0), sigma2=0.5)
 X = ppca.sample(truth, 1000, seed=3)
 n = X.shape[0]
@@ -197,7 +197,7 @@ print("sigma2_MLE:", dr.rounded(fit.sigma2), "| mean of the 7 discarded 1/n eige
 print("distance between the fitted and the true subspace:", dr.rounded(subspace_distance(fit.W, truth.W)))
 assert np.isclose(fit.sigma2, eig_mle[3:].mean())
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The estimate is close to the true noise variance and the fitted 3-dimensional subspace is close to the true one
 # (projector distance 0 means equal, 1 means some direction is orthogonal). With the $1/(n-1)$ eigenvalues the
 # "estimate" would be larger by the factor $n/(n-1)$: harmless at $n=1000$, not at $n=10$.
@@ -207,7 +207,7 @@ assert np.isclose(fit.sigma2, eig_mle[3:].mean())
 # at the maximum (the $q$ kept directions contribute $1$ each, the $d-q$ others $\lambda_j/\sigma^2$, which
 # average to $1$). It gives the maximum in closed form: $\ell_{\max} = -\frac n2[d\log 2\pi + \log|C| + d]$.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 S = np.cov(X, rowvar=False, ddof=0)
 C_fit = fit.covariance()
 print("S C^-1 W = W:               ", np.allclose(S @ np.linalg.solve(C_fit, fit.W), fit.W))
@@ -217,14 +217,14 @@ print("tr(C^-1 S):                 ", dr.rounded(np.trace(np.linalg.solve(C_fit,
 closed = -n / 2 * (10 * np.log(2 * np.pi) + np.linalg.slogdet(C_fit)[1] + 10)
 print("log-likelihood, fit | formula:", dr.rounded(fit.log_likelihood), "|", dr.rounded(closed))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # **Which normaliser, and scikit-learn's.** Plugging the $1/(n-1)$ eigenvalues into eq. 25-26 instead gives a
 # $\sigma^2$ and a $C$ that are $c = n/(n-1)$ times the maximum-likelihood ones. Using $\operatorname{tr}(C^{-1}S) = d$
 # at the maximum, such a model falls short of it by exactly $\frac{nd}{2}(\log c + 1/c - 1)$, a small positive
 # number. This is the convention of scikit-learn: `PCA(n_components=q).score(X)` is the average PPCA
 # log-likelihood at the $1/(n-1)$ parameters (`tests/test_ppca.py` checks both statements against it).
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 eig_q, V_q = eig_pca[:3], pca(X, 3).components
 sigma2_unbiased = eig_pca[3:].mean()
 W_unbiased = V_q * np.sqrt(eig_q - sigma2_unbiased)
@@ -233,7 +233,7 @@ print("sigma2 with 1/(n-1) / sigma2_MLE:", dr.rounded(sigma2_unbiased / fit.sigm
 print("its log-likelihood:", dr.rounded(ppca.log_likelihood(X, W_unbiased, fit.mean, sigma2_unbiased)),
       "| predicted:", dr.rounded(fit.log_likelihood - n * 10 / 2 * (np.log(c) + 1 / c - 1)))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 5. EM: the same maximum by iteration
 #
 # The notes name the two steps of EM and cite Tipping and Bishop's appendix B for the rest. Here it is, with
@@ -253,7 +253,7 @@ print("its log-likelihood:", dr.rounded(ppca.log_likelihood(X, W_unbiased, fit.m
 # $SW = X_c^\top(X_cW)/n$ costs $O(ndq)$, which is why the notes call EM cheaper than an eigendecomposition. EM
 # never decreases the likelihood; the library records it at every iteration.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 em = ppca.ppca_em(X, 3, seed=0, tol=1e-12)
 print("converged:", em.converged, "| never decreases:", bool(np.all(np.diff(em.history) >= 0)))
 print("log-likelihood, EM | closed form:", dr.rounded(em.log_likelihood), "|", dr.rounded(fit.log_likelihood))
@@ -261,17 +261,17 @@ print("sigma2, EM | closed form:", dr.rounded(em.sigma2), "|", dr.rounded(fit.si
 print("subspace distance EM vs closed form:", dr.rounded(subspace_distance(em.W, fit.W)))
 print("largest |W_EM - W_closed| (both in canonical rotation):", dr.rounded(np.abs(em.W - fit.W).max()))
 
-# %% tags=["nbval-ignore-output"]
+# %% slideshow={"slide_type": "subslide"} tags=["nbval-ignore-output"]
 print("EM updates:", em.n_iter)
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 assert 10 < em.n_iter < 5000
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # EM reaches the closed form: the same likelihood, noise variance, subspace and (after rotating to the canonical
 # form) the same $W$. The picture shows how.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 steps = [1, 2, 3, 5, 7, 10, 15, 20]
 distances = [subspace_distance(ppca.ppca_em(X, 3, seed=0, max_iter=t).W, fit.W) for t in steps]
 gap = fit.log_likelihood - em.history
@@ -290,7 +290,7 @@ right.set_title("the subspace settles long before the scale")
 right.legend()
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The big gains come in the first few iterations, and the subspace is right (distance below $10^{-6}$) after five
 # and exact to rounding after ten. The remaining gap then shrinks by a constant factor per step: linear convergence, driven by the *lengths*
 # of the columns of $W$. A short calculation beyond the notes (one column, direction already an eigenvector,
@@ -300,7 +300,7 @@ plt.show()
 # should shrink by $\rho^2$ per step, with the slowest column setting the pace once the faster ones have settled.
 # It does:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 lam = eig_mle[:3]
 rho = 1 - 2 * fit.sigma2 * (lam - fit.sigma2) / lam**2
 increments = np.diff(em.history)
@@ -308,7 +308,7 @@ print("predicted rate rho^2 per column:", dr.rounded(rho**2, 3))
 print("measured ratio of successive increments at iterations 100 and 280:",
       dr.rounded(increments[100] / increments[99], 2), dr.rounded(increments[280] / increments[279], 2))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # When the noise is small compared with the kept eigenvalues, $\rho$ is close to 1 and EM needs many steps: the
 # notes' "EM is more efficient" holds per iteration ($O(ndq)$ against $O(nd^2)$), not necessarily in total
 # (see `tests/benchmarks/bench_ppca.py`: at $d=2000$, $n=5000$, $q=5$ the closed form wins).
@@ -321,7 +321,7 @@ print("measured ratio of successive increments at iterations 100 and 280:",
 # $P_{\sigma^2} = W M^{-1} W^\top$. Hold $\sigma^2$ fixed at smaller and smaller values (`ppca_mle(X, q, sigma2=...)`
 # maximises over $W$ for that $\sigma^2$) and compare $P_{\sigma^2}$ with the orthogonal projector $V_qV_q^\top$ of PCA.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 V3 = pca(X, 3).components
 pca_projector = projector(V3)
 print(" sigma2  | subspace distance | ||P - V V'||_2 | sigma2 / lambda_3")
@@ -331,7 +331,7 @@ for s in [1.0, 0.1, 0.01, 0.001, 0.0001]:
     print(f" {s:<7} | {dr.rounded(subspace_distance(held.W, V3)):<17} | "
           f"{dr.rounded(np.linalg.norm(P - pca_projector, 2)):<14} | {dr.rounded(s / lam[2])}")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The fitted subspace is always the PCA subspace (distance 0), and the posterior-mean map converges to the PCA
 # projector at the rate $\sigma^2/\lambda_q$. Also $W \to V_q\Lambda_q^{1/2}$: the loadings become the PCA
 # loadings scaled by the standard deviations of the scores. In the limit, EM becomes the EM algorithm for PCA
@@ -348,19 +348,19 @@ for s in [1.0, 0.1, 0.01, 0.001, 0.0001]:
 # mean by the factor $(\lambda_j-\sigma^2)/\lambda_j < 1$: where a component's variance is mostly noise, the model
 # trusts it less.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 scores = pca(X, 3).scores                        # (X - mean) @ V_3
 factors = np.sqrt(lam - fit.sigma2) / lam
 print("E[z|x] = factors * PCA scores:", np.allclose(ppca.posterior_mean(fit, X), scores * factors))
 print("reconstruction shrinkage (lambda_j - sigma2)/lambda_j:", (lam - fit.sigma2) / lam)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # In two dimensions the effect is visible. We take a noisier toy model than in section 1 ($W=(1, 0.5)$,
 # $\sigma^2 = 0.5$), so that the factor is far from 1. The PCA projections (red) are where the perpendiculars from
 # the data meet the fitted line; the PPCA reconstructions (green) are the same points moved along the line towards
 # the mean (grey segments) by the factor $(\lambda_1-\sigma^2)/\lambda_1$.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 noisy = ppca.PPCAModel(W=np.array([[1.0], [0.5]]), mean=np.array([1.0, -1.0]), sigma2=0.5)
 X_noisy = ppca.sample(noisy, 150, seed=5)
 noisy_fit = ppca.ppca_mle(X_noisy, 1)
@@ -380,7 +380,7 @@ ax.set_title(f"shrinkage factor (lambda - sigma2) / lambda = {dr.rounded(1 - noi
 ax.legend(loc="upper left")
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 8. Choosing $q$ by held-out log-likelihood
 #
 # A likelihood gives a principled way to choose $q$: fit on training points, evaluate the log-likelihood of points
@@ -388,7 +388,7 @@ plt.show()
 # rises while the extra dimension captures structure and falls once it only fits noise. We draw new test points
 # from the same true model ($q=3$).
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 X_test = ppca.sample(truth, 1000, seed=4)
 qs = np.arange(1, 10)
 train_ll, test_ll = [], []
@@ -407,7 +407,7 @@ ax.set_ylabel("log-likelihood per point")
 ax.legend()
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The held-out curve jumps up to $q=3$ and then flattens and dips slightly; the true dimension wins. Beyond it the
 # training curve keeps creeping up (extra parameters always help on the data they were fitted to).
 #
@@ -417,7 +417,7 @@ plt.show()
 # huge eigenvalue (overall size) and four small ones. Which $q$ does the likelihood prefer? With only 200 crabs we
 # use 5-fold cross-validation: each crab is held out once.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 crabs = load_crabs()
 Xc = crabs[["FL", "RW", "CL", "CW", "BD"]].to_numpy()
 print("eigenvalues of the 1/n covariance:", pca(Xc).eigenvalues * (len(Xc) - 1) / len(Xc))
@@ -430,7 +430,7 @@ for k in range(1, 5):
         total += ppca.log_likelihood(Xc[fold], fitted.W, fitted.mean, fitted.sigma2)
     print(f"q = {k}: held-out log-likelihood per crab {dr.rounded(total / len(Xc))}")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The big step is from $q=2$ to $q=3$; $q=3$ and $q=4$ are nearly tied. PPCA assumes the discarded eigenvalues are
 # equal (isotropic noise); the crabs' small eigenvalues are not, so the likelihood keeps asking for more
 # dimensions. This is a lesson about the model, not a failure of the method: PPCA's $\sigma^2 I$ is a strong
@@ -440,7 +440,7 @@ for k in range(1, 5):
 # coordinate is overall size, the second puts the females above the males within each species (compare the biplots
 # of notebook 03).
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 crab_fit = ppca.ppca_mle(Xc, 2)
 print("sigma2:", dr.rounded(crab_fit.sigma2), "| column lengths^2 of W:", (crab_fit.W**2).sum(axis=0))
 groups = crabs["species"].astype(str) + "/" + crabs["sex"].astype(str)
@@ -448,7 +448,7 @@ score_scatter(ppca.posterior_mean(crab_fit, Xc), groups=groups.to_numpy(), label
               title="crabs: PPCA posterior means, q = 2")
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # **Summary.** PPCA is PCA with a likelihood: the maximum-likelihood subspace is the principal subspace, the noise
 # variance is the average discarded eigenvalue (of the $1/n$ covariance), EM reaches the same answer by cheap but
 # possibly many steps, and the posterior mean is the PCA projection shrunk towards the mean, with no shrinkage in

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # # 08 · Standardising, whitening and kernel PCA
 #
 # **Rescaling data before an analysis, and taking PCA beyond straight lines.**
@@ -23,7 +23,7 @@
 #
 # **References.** WashU A2 lecture notes, file 002, §4.3 and §5 (`seeds/002_ef24c35c55d207fc.txt`).
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 import numpy as np
 import matplotlib.pyplot as plt
 from scipy.stats import spearmanr
@@ -35,7 +35,7 @@ from dimred_teach.pca import center, covariance, pca, standardize
 
 dr.setup_notebook()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 1. Four ways to rescale data
 #
 # Two crab measurements make a good example: rear width (RW) and carapace length (CL) are strongly correlated and
@@ -49,7 +49,7 @@ dr.setup_notebook()
 # * **Min-max scaling** maps each column onto $[0, 1]$: $(x - \min)/(\max - \min)$. It is not centred and its
 #   variances depend on the extreme points.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 crabs = load_crabs()
 X = crabs[["RW", "CL"]].to_numpy()
 n, p = X.shape
@@ -63,7 +63,7 @@ for name, Y in versions.items():
     S = covariance(Y)
     print(f"{name:15s} variances {dr.rounded(np.diag(S))}   covariance {dr.rounded(S[0, 1]):.4f}")
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 4, figsize=(13, 3.4))
 for ax, (name, Y) in zip(axes, versions.items()):
     ax.scatter(Y[:, 0], Y[:, 1], s=8)
@@ -74,13 +74,13 @@ axes[0].set_ylabel("CL (transformed)")
 fig.tight_layout()
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Centring only moves the cloud; standardising makes both axes comparable but the cloud is still a thin diagonal
 # cigar (correlation about 0.89); whitening removes the correlation and gives unit spread in every direction, so
 # what stays visible is structure that is not correlation (here two bands of crabs); min-max scaling squeezes the data
 # into the unit square without centring it.
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 2. Whitening through the SVD (Exercises 4.3 and 4.4)
 #
 # Take the thin SVD of the centred data, $\mathbf X_c = U D V^\top$. The principal directions are the columns of $V$
@@ -92,7 +92,7 @@ plt.show()
 # ($D^{-1}U^\top X = V_d^\top$, their $U$ and $V$ swapped with ours) and Exercise 4.4 (the covariance is $I$); the notes
 # leave out the normaliser, we keep the factor $\sqrt{n-1}$ so that the *sample* covariance is exactly $I$.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 white = kernel.whiten(X)
 U, d, Vt = np.linalg.svd(center(X), full_matrices=False)
 lam = d**2 / (n - 1)
@@ -101,11 +101,11 @@ print("covariance is I:", np.allclose(covariance(white.whitened), np.eye(p)))
 print("W = V Lambda^(-1/2) up to column signs:", np.allclose(np.abs(white.matrix), np.abs(Vt.T / np.sqrt(lam))))
 print("Z = sqrt(n-1) U up to column signs:", np.allclose(np.abs(white.whitened), np.abs(np.sqrt(n - 1) * U)))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Whitening is a linear map of the centred data, so a new crab is whitened with the *training* mean and matrix
 # (`white.transform`). It is unique only up to a rotation: for any orthogonal $Q$, $\mathbf Z Q$ also has covariance $I$.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 new_crab = X[:3] + 0.5
 print("transform of new points = (x - mean) W:",
       np.allclose(white.transform(new_crab), (new_crab - white.mean) @ white.matrix))
@@ -113,13 +113,13 @@ angle = 0.7
 Q = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
 print("rotated whitened data still has covariance I:", np.allclose(covariance(white.whitened @ Q), np.eye(p)))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 3. Where linear PCA fails
 #
 # PCA finds the best *straight* directions. Two data sets defeat it (notes §5, Fig. 3):
 # a spiral, whose points lie on a curve indexed by a position $t$, and two concentric circles with one class each.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 X_spiral, t_spiral = make_spiral(300, noise=0.02, seed=8)
 X_circles, labels = make_circles(300, noise=0.05, factor=0.3, seed=8)
 
@@ -137,7 +137,7 @@ for j in range(2):
     print(f"spiral PC{j + 1}: |rank correlation with t| = {dr.rounded(rho)}   "
           f"circles PC{j + 1}: class separation = {dr.rounded(separation(circles_pca.scores[:, j], labels))}")
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
 axes[0].scatter(X_spiral[:, 0], X_spiral[:, 1], c=t_spiral, s=10, cmap="viridis")
 axes[0].set_title("spiral, coloured by position t")
@@ -152,12 +152,12 @@ axes[2].legend()
 fig.tight_layout()
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # PC1 of the spiral mixes points from different turns (each value of the score meets the curve several times),
 # so it barely tracks $t$. For the circles PCA is only a rotation: the inner circle still sits in the middle of the
 # outer one and no coordinate separates the classes (separation near 0).
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 4. Kernel PCA
 #
 # ### 4.1 Kernels
@@ -173,7 +173,7 @@ plt.show()
 # For degree 2, $\gamma=1$, $c=1$ and two coordinates the features are explicit:
 # $\phi(\mathbf x) = (x_1^2,\ x_2^2,\ \sqrt2 x_1x_2,\ \sqrt2 x_1,\ \sqrt2 x_2,\ 1)$. Check that the kernel is their inner product.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 def poly2_features(X):
     x1, x2 = X[:, 0], X[:, 1]
     r2 = np.sqrt(2)
@@ -185,20 +185,20 @@ K_poly = kernel.polynomial_kernel(sample, degree=2, gamma=1.0, coef0=1.0)
 Phi = poly2_features(sample)
 print("kernel = explicit feature inner products:", np.allclose(K_poly, Phi @ Phi.T))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # ### 4.2 Centring in feature space
 #
 # The notes assume $\sum_i \phi(\mathbf x_i) = 0$. We centre without forming $\phi$: the inner products of the
 # centred features are $H K H$ with $H = I - \mathbf 1\mathbf 1^\top/n$, i.e. $K_{ij}$ minus its row mean and column mean
 # plus the grand mean. Check it against centring the explicit features:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 Phi_c = Phi - Phi.mean(axis=0)
 K_centred = kernel.center_kernel(K_poly)
 print("H K H = centred features' inner products:", np.allclose(K_centred, Phi_c @ Phi_c.T))
 print("rows sum to zero:", np.allclose(K_centred.sum(axis=1), 0))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # ### 4.3 The eigenproblem and the scores
 #
 # Writing each feature-space component as a combination $\mathbf u = \sum_i a_i \phi(\mathbf x_i)$ turns
@@ -208,7 +208,7 @@ print("rows sum to zero:", np.allclose(K_centred.sum(axis=1), 0))
 # score of point $i$ is $\mathbf u^\top\phi(\mathbf x_i) = (\tilde K\mathbf a)_i$ (eq. 20): the unit eigenvector times
 # $\sqrt{\mu}$. `kernel.kernel_pca` does these steps; we verify them on the circles with an RBF kernel.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 kpca = kernel.kernel_pca(X_circles, k=3, kernel="rbf", gamma=2.0)
 K_tilde = kernel.center_kernel(kernel.rbf_kernel(X_circles, gamma=2.0))
 print("scores = K_tilde @ dual_coef:", np.allclose(kpca.scores, K_tilde @ kpca.dual_coef))
@@ -217,14 +217,14 @@ print("components have unit length in feature space:",
 print("eigenvalues = variances of the scores:", np.allclose(kpca.eigenvalues, kpca.scores.var(axis=0, ddof=1)))
 print("eigenvalues:", kpca.eigenvalues)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # ### 4.4 The linear kernel gives PCA
 #
 # With $k(\mathbf x,\mathbf y) = \mathbf x^\top\mathbf y$, $\tilde K = \mathbf X_c\mathbf X_c^\top$ is the Gram matrix of
 # notebook 02, so kernel PCA must reproduce PCA: the same eigenvalues and the same scores up to the sign of each
 # column (kernel PCA fixes signs on the $n$-vectors $\mathbf a$, PCA on the $p$-vectors of loadings).
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 crab_X = crabs[["FL", "RW", "CL", "CW", "BD"]].to_numpy()
 linear = kernel.kernel_pca(crab_X, k=3, kernel="linear")
 ordinary = pca(crab_X, k=3)
@@ -233,20 +233,20 @@ print("same eigenvalues:", np.allclose(linear.eigenvalues, ordinary.eigenvalues)
 print("largest score difference after matching signs:",
       dr.rounded(np.abs(linear.scores * signs - ordinary.scores).max(), 10))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 5. Kernel PCA on the circles and the spiral
 #
 # With an RBF kernel of $\gamma = 2$ (width $\sigma = 0.5$, comparable to the gap of 0.7 between the two rings),
 # the first kernel component separates the circles.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 circle_scores = kpca.scores
 for j in range(2):
     print(f"kernel PC{j + 1}: class separation = {dr.rounded(separation(circle_scores[:, j], labels))}")
 outer, inner = circle_scores[labels == 0, 0], circle_scores[labels == 1, 0]
 print("a threshold on kernel PC1 splits the classes perfectly:", bool(outer.max() < inner.min() or inner.max() < outer.min()))
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
 for group, marker in [(0, "o"), (1, "^")]:
     mask = labels == group
@@ -258,7 +258,7 @@ axes[0].legend()
 fig.tight_layout()
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The two circles land at opposite ends of kernel PC1 with an empty gap between them: in the RBF feature space the
 # rings are far apart, and the direction from one to the other carries the most variance. Kernel PC2 spreads each
 # ring along its angle.
@@ -266,23 +266,23 @@ plt.show()
 # New points are projected with the training data's kernel means (`kpca.transform`): a fresh sample of circles is
 # separated just as well, although kernel PCA never saw it.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 X_new, labels_new = make_circles(100, noise=0.05, factor=0.3, seed=9)
 new_scores = kpca.transform(X_new)
 print("separation of fresh points along kernel PC1:", dr.rounded(separation(new_scores[:, 0], labels_new)))
 print("transform of the training points returns their scores:", np.allclose(kpca.transform(X_circles), kpca.scores))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # For the spiral, kernel PCA finds a component that follows the position along the curve, although it is not the
 # first: with $\gamma = 2$ the third kernel component has rank correlation 0.98 with $t$, against at most 0.23 for the
 # two PCA components.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 spiral_kpca = kernel.kernel_pca(X_spiral, k=3, kernel="rbf", gamma=2.0)
 for j in range(3):
     print(f"kernel PC{j + 1}: |rank correlation with t| = {dr.rounded(abs(spearmanr(spiral_kpca.scores[:, j], t_spiral)[0]))}")
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
 axes[0].scatter(spiral_kpca.scores[:, 0], spiral_kpca.scores[:, 1], c=t_spiral, s=10, cmap="viridis")
 axes[0].set(title="spiral: kernel PC1 and PC2, coloured by t", xlabel="kernel PC1", ylabel="kernel PC2")
@@ -291,20 +291,20 @@ axes[1].set(title="spiral: kernel PC3 against t", xlabel="kernel PC3", ylabel="t
 fig.tight_layout()
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The first two kernel components bend the spiral into one big loop (the middle of the curve stretched around it, the
 # two ends tucked inside), so neither follows $t$; the third rises with $t$, with one fold near the outer end. Kernel
 # PCA does not *unroll* the spiral into its first coordinate: that is what the manifold-learning methods of notes §5.3
 # (Isomap and friends) are built for.
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 6. The width of the RBF kernel
 #
 # $\gamma$ sets how far a point "sees": the kernel-induced squared distance is $2 - 2k(\mathbf x,\mathbf y)$, which
 # saturates at 2 once $\lVert\mathbf x-\mathbf y\rVert \gg \sigma$. Too wide (small $\gamma$) and the kernel is nearly
 # quadratic in the coordinates; too narrow (large $\gamma$) and every point looks equally far from every other.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 gammas = [0.1, 2.0, 10.0, 50.0]
 fig, axes = plt.subplots(1, 4, figsize=(14, 3.5))
 for ax, gamma in zip(axes, gammas):
@@ -316,13 +316,13 @@ for ax, gamma in zip(axes, gammas):
 fig.tight_layout()
 plt.show()
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 print("gamma   separation along PC1, PC2, PC3")
 for gamma in gammas:
     scores = kernel.kernel_pca(X_circles, k=3, kernel="rbf", gamma=gamma).scores
     print(f"{gamma:5g}  ", [dr.rounded(separation(scores[:, j], labels), 2) for j in range(3)])
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # With $\gamma = 0.1$ the kernel is so wide that the leading components are again the plane's two directions; the
 # radius only shows up in the third. At $\gamma = 2$ the ring contrast moves to the first component. At $\gamma = 10$ it
 # is spread over several components, and at $\gamma = 50$ it is gone from the first three. With a narrow kernel
@@ -331,7 +331,7 @@ for gamma in gammas:
 # collapses to one spot. The width is a modelling choice; when labels exist for part of the data it is usually tuned
 # by cross-validation.
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 7. Kernel MDS is kernel PCA
 #
 # Notes §5.1 kernelise MDS by replacing the Gram matrix with a kernel matrix. Said with distances: a kernel induces
@@ -339,7 +339,7 @@ for gamma in gammas:
 # space, and classical MDS (notebook 04) double-centres them, $B = -\tfrac12 H D^{(2)} H$. The two diagonal terms are
 # constant along a row or a column, so $H$ removes them and $B = H K H$: the matrix kernel PCA decomposes.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 D2 = kernel.kernel_squared_distances(kernel.rbf_kernel(X_circles, gamma=2.0))
 print("B = -1/2 H D2 H equals H K H:", np.allclose(kernel.center_kernel(-0.5 * D2), K_tilde))
 kmds = kernel.kernel_mds(X_circles, k=3, kernel="rbf", gamma=2.0)
@@ -347,7 +347,7 @@ print("kernel MDS embedding = kernel PCA scores:", np.allclose(kmds.embedding, k
 print("MDS eigenvalues / (n - 1) = kernel PCA eigenvalues:",
       np.allclose(kmds.eigenvalues / (len(X_circles) - 1), kpca.eigenvalues))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## Summary
 #
 # * Centring, standardising, whitening and min-max scaling change the covariance to, respectively, the same, a

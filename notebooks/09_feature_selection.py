@@ -11,7 +11,7 @@
 #     name: python3
 # ---
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # # 09 Feature selection versus feature extraction
 #
 # **Learning objectives.** After this notebook you can
@@ -34,7 +34,7 @@
 # **References:** M. Neumann, *USL: Dimensionality Reduction*, lecture A2, WashU (seeds
 # file 002); ECE 6254 course notes, *Dimensionality Reduction*, Georgia Tech (seeds file 003).
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 import itertools
 
 import numpy as np
@@ -49,7 +49,7 @@ from dimred_teach.plotting import score_scatter
 
 dr.setup_notebook()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 1. Two ways to get fewer features
 #
 # Both notes split "feature engineering" into two families. **Selection** keeps a subset
@@ -62,7 +62,7 @@ dr.setup_notebook()
 # by a matrix whose columns are coordinate vectors $e_j$, $j \in S$. The difference is
 # which directions are allowed: axes only, or any direction.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 crabs = datasets.load_crabs()
 measurements = list(datasets.CRABS_MEASUREMENTS)
 X_crabs = crabs[measurements].to_numpy()
@@ -72,7 +72,7 @@ E = np.eye(5)[:, [0, 4]]  # "select FL and BD" as a 5 x 2 matrix of coordinate v
 print(np.array_equal(X_crabs @ E, X_crabs[:, [0, 4]]))
 print(E.T @ E)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Selecting is projecting onto coordinate axes: $E$ has orthonormal columns, just like
 # a matrix of principal directions, but each column has a single non-zero entry.
 #
@@ -84,14 +84,14 @@ print(E.T @ E)
 # (`datasets.make_selection_demo`): a `strong` feature, a near copy of it, two features
 # `pair_a`, `pair_b` that are weak alone, and pure `noise`.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 demo = datasets.make_selection_demo(n=400, seed=0)
 names = list(demo.columns[:-1])
 X = demo[names].to_numpy()
 y = demo["label"].to_numpy()
 print(X.shape, np.bincount(y))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The scores of the Georgia Tech notes, one number per column:
 #
 # - **misclassification rate** of the best one-feature threshold rule
@@ -104,7 +104,7 @@ print(X.shape, np.bincount(y))
 # - **mutual information** $I(x_j; y) = \sum p(x, y) \log \frac{p(x, y)}{p(x) p(y)}$, in
 #   nats, with $x_j$ cut into 10 equal-width bins.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 scores = pd.DataFrame({
     "misclass": selection.misclassification_rate(X, y),
     "|t|": np.abs(selection.t_statistic(X, y)),
@@ -114,7 +114,7 @@ scores = pd.DataFrame({
 }, index=names)
 scores
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Every score tells the same story: `strong` and its copy are the best single features,
 # `pair_a` and `pair_b` are mediocre (a threshold rule misclassifies more than a third of
 # the points), `noise` is useless. No margin is positive: no single feature separates the
@@ -125,12 +125,12 @@ scores
 # correlation is a function of it: $|\rho| = |t| / \sqrt{t^2 + n - 2}$ (the point-biserial
 # correlation). Both facts, checked:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 t = selection.t_statistic(X, y)
 print(np.allclose(t, scipy.stats.ttest_ind(X[y == 1], X[y == 0]).statistic))
 print(np.allclose(scores["|corr|"], np.abs(t) / np.sqrt(t**2 + len(y) - 2)))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # So for two classes, ranking by $|t|$ or by $|\rho|$ gives the same order.
 #
 # ## 3. The k best features are not the best k features
@@ -140,7 +140,7 @@ print(np.allclose(scores["|corr|"], np.abs(t) / np.sqrt(t**2 + len(y) - 2)))
 # closest), scored by 5-fold cross-validated accuracy with a seeded split, so every pair
 # is judged on the same folds.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 top_two = selection.top_k(np.abs(t), 2)
 print([names[j] for j in top_two])
 accuracy = {pair: selection.cross_val_accuracy(X[:, list(pair)], y, folds=5, seed=0)
@@ -148,7 +148,7 @@ accuracy = {pair: selection.cross_val_accuracy(X[:, list(pair)], y, folds=5, see
 pd.Series({f"{names[i]} + {names[j]}": value for (i, j), value in accuracy.items()},
           name="CV accuracy").sort_values(ascending=False)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The two top-ranked features reach about 0.79; the pair made of the two *weak*
 # features reaches 1.0. Two things went wrong with ranking:
 #
@@ -158,7 +158,7 @@ pd.Series({f"{names[i]} + {names[j]}": value for (i, j), value in accuracy.items
 #    `pair_a + pair_b` $= 0.4\,s$ with $s = \pm 1$ the class: together they separate the
 #    classes exactly. A score that looks at one feature at a time cannot see this.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 fig, axes = plt.subplots(1, 2, figsize=(10, 4))
 score_scatter(X, y, ax=axes[0], components=(0, 1), labels=("strong", "strong_copy"),
               title="top two by |t|: redundant")
@@ -167,12 +167,12 @@ score_scatter(X, y, ax=axes[1], components=(2, 3), labels=("pair_a", "pair_b"),
 axes[1].plot([-1.2, 1.2], [1.2, -1.2], "k--", lw=1)
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Left: the two best features lie on a line, so the second adds no new direction and the
 # classes overlap as much as with `strong` alone. Right: each axis alone shows two
 # overlapping classes, but the dashed line $x_a + x_b = 0$ separates them perfectly.
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 4. Redundancy and the incremental criterion
 #
 # The Georgia Tech notes fix the first problem by choosing features one at a time. With
@@ -183,23 +183,23 @@ plt.show()
 # relevance minus $\beta$ times redundancy with what is already chosen. The redundancy
 # terms are mutual informations between binned features:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 result = selection.select_incremental_mi(X, y, k=3, beta=1.0, bins=10)
 pd.DataFrame(result.redundancy, index=names, columns=names)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The diagonal is each feature's entropy. `strong` and `strong_copy` share 1.79 nats,
 # nearly all of their information. `pair_a` and `pair_b` also share a lot (both contain
 # the same nuisance $u$), while `noise` shares little with anything.
 #
 # Now the selection for several $\beta$:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 for beta in (0.0, 0.5, 1.0):
     chosen = selection.select_incremental_mi(X, y, k=3, beta=beta, bins=10)
     print(f"beta = {beta}: {[names[j] for j in chosen.selected]}, criteria {chosen.criteria}")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # With $\beta = 0$ the criterion is the plain ranking by mutual information and the copy
 # comes second. With $\beta > 0$ the copy is penalised away. The penalty is also
 # applied to `pair_b` once `pair_a` is chosen, because the two look redundant one pair
@@ -208,22 +208,22 @@ for beta in (0.0, 0.5, 1.0):
 #
 # With $\beta = 0$ the incremental procedure really is the ranking:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 plain = selection.select_incremental_mi(X, y, k=5, beta=0.0)
 print(np.array_equal(plain.selected, selection.top_k(scores["MI"].to_numpy(), 5)))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 5. Wrappers: let the classifier judge subsets
 #
 # A *wrapper* scores a subset of features by the cross-validated accuracy of the model
 # itself. Forward selection is greedy: start empty and keep adding the feature that
 # raises the accuracy most.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 forward = selection.forward_selection(X, y, k=3, folds=5, seed=0)
 print([names[j] for j in forward.selected], forward.accuracies)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Greedy search also starts with `strong`; adding `pair_a` next helps only a little,
 # because the other half of the pair is missing. By the third step it holds both halves,
 # but `strong` is already in, and with its large spread it blurs the distances the
@@ -233,12 +233,12 @@ print([names[j] for j in forward.selected], forward.accuracies)
 # $\binom{p}{k}$ subsets, found the perfect pair. For $p = 5$ that is cheap, but the
 # number of subsets grows quickly with $p$:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 for p in (5, 20, 100):
     print(p, "features: pairs", len(list(itertools.combinations(range(p), 2))),
           "| greedy, k = 2:", p + (p - 1))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 6. Selected features against principal components: the crabs
 #
 # Back to the crabs (two species, five body measurements in mm). We predict the species
@@ -248,7 +248,7 @@ for p in (5, 20, 100):
 # 200 crabs (strictly it should be refitted inside every fold, but it uses no labels, so
 # the leak is small).
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 crabs_pca = pca(X_crabs, k=5)
 components = crabs_pca.scores
 rows = []
@@ -265,18 +265,18 @@ for k in (1, 2, 3):
     })
 pd.DataFrame(rows).set_index("k")
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 print("PC1 loadings:", crabs_pca.components[:, 0])
 print("explained variance ratio:", crabs_pca.explained_variance_ratio)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The raw measurements never get far: every one of them is mostly *size*, and the
 # species overlap in size. The first principal components are worse still: PC1 is the
 # size direction (all five loadings positive, 98% of the variance), and variance is not
 # what separates the species. But PC2 and PC3 are shape contrasts, and
 # choosing them by the labels gives almost perfect classification.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 fig, axes = plt.subplots(1, 2, figsize=(10, 4))
 score_scatter(X_crabs, species, ax=axes[0], components=(0, 4), labels=("FL (mm)", "BD (mm)"),
               title="two selected measurements")
@@ -284,7 +284,7 @@ score_scatter(components, species, ax=axes[1], components=(2, 1), labels=("PC3",
               title="two selected principal components")
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Left: in the two selected measurements the species lie along the same size line,
 # side by side. Right: on PC3 and PC2 they separate almost completely. Extraction finds
 # good directions but does not know which ones matter for the label; selection knows

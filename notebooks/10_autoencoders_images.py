@@ -11,7 +11,7 @@
 #     name: python3
 # ---
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # # 10 Autoencoders and PCA; PCA on images
 #
 # **Learning objectives.** After this notebook you can
@@ -38,7 +38,7 @@
 # University (seeds file 004), after Deisenroth, Faisal and Ong, *Mathematics for Machine
 # Learning*, chapter 10.
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 import numpy as np
 import matplotlib.pyplot as plt
 
@@ -50,7 +50,7 @@ from dimred_teach.plotting import image_grid
 
 dr.setup_notebook()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 1. PCA as an encoder and a decoder
 #
 # The MML notes describe PCA as compression: an **encoder** maps $x \in \mathbb{R}^p$ to a
@@ -77,7 +77,7 @@ dr.setup_notebook()
 # Our test data: 200 points in $\mathbb{R}^5$ with variances 4, 2, 0.5, 0.2, 0.1 along
 # five random orthogonal directions.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 rng = np.random.default_rng(0)
 Q, _ = np.linalg.qr(rng.standard_normal((5, 5)))
 X = rng.standard_normal((200, 5)) * np.sqrt([4.0, 2.0, 0.5, 0.2, 0.1]) @ Q.T + 3.0
@@ -87,7 +87,7 @@ print("eigenvalues:", full.eigenvalues)
 pca_loss = (n - 1) / n * full.eigenvalues[2:].sum()
 print("best possible mean squared error with k = 2:", dr.rounded(pca_loss))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 2. The gradient
 #
 # Write $R = X_c - Z W_d$ for the residuals. Then $L = \frac1n \operatorname{tr}(R^\top R)$,
@@ -100,7 +100,7 @@ print("best possible mean squared error with k = 2:", dr.rounded(pca_loss))
 # central finite difference $\frac{L(W + hE_{ij}) - L(W - hE_{ij})}{2h}$ entry by entry
 # (`autoencoder.finite_difference_gradient`, whose error is $O(h^2)$):
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 Xc = X - X.mean(axis=0)
 W_e, W_d = rng.standard_normal((5, 2)), rng.standard_normal((2, 5))
 loss, grad_e, grad_d = autoencoder.linear_ae_gradients(Xc, W_e, W_d)
@@ -108,18 +108,18 @@ numeric_e = autoencoder.finite_difference_gradient(lambda W: autoencoder.linear_
 numeric_d = autoencoder.finite_difference_gradient(lambda W: autoencoder.linear_ae_gradients(Xc, W_e, W)[0], W_d)
 print(np.allclose(grad_e, numeric_e, rtol=1e-5), np.allclose(grad_d, numeric_d, rtol=1e-5))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 3. Training: the linear autoencoder finds the PCA subspace
 #
 # Full-batch gradient descent from small random weights (seed 0):
 # $W \leftarrow W - \eta\, \partial L / \partial W$ with $\eta = 0.1$, for 500 epochs.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 model = autoencoder.train_linear_autoencoder(X, k=2, learning_rate=0.1, epochs=500, seed=0)
 print("loss at start, after 10, 100, 500 epochs:", model.losses[[0, 10, 100, 500]])
 print("PCA's minimum:", dr.rounded(pca_loss))
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 components = pca(X, k=2).components
 checkpoints = [1, 3, 10, 30, 100, 300]
 distances = [subspace_distance(
@@ -137,7 +137,7 @@ axes[1].set_ylabel("||P_decoder - P_PCA||")
 axes[1].set_title("distance to the PCA subspace")
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Left: the loss falls steeply in the first few epochs, then the gap to PCA's minimum
 # shrinks geometrically (a straight line on the log scale), as gradient descent near a
 # minimum does. Right: the subspace
@@ -145,7 +145,7 @@ plt.show()
 # directions; the distance (the spectral norm of the difference of the two projectors)
 # heads to 0.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 print("subspace distance after 500 epochs below 1e-5:", subspace_distance(model.decoder.T, components) < 1e-5)
 print("final loss equals PCA's minimum:", np.isclose(model.losses[-1], pca_loss))
 print("W_e W_d is the projector onto the PCA subspace:",
@@ -153,13 +153,13 @@ print("W_e W_d is the projector onto the PCA subspace:",
 print("decoder rows are not orthonormal; W_d W_d' =")
 print(model.decoder @ model.decoder.T)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The autoencoder learns the *subspace*, not the principal directions: $W_e W_d$ is the
 # orthogonal projector of PCA, but $W_d W_d^\top$ is not the identity, so the code $z$ is
 # the PCA scores up to an invertible $2 \times 2$ map. Any such map gives the same loss,
 # so gradient descent has no reason to pick the orthonormal, variance-ordered basis.
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 4. A nonlinear autoencoder for contrast
 #
 # Section 6.2 of the WashU notes: with nonlinear encoder and decoder the code can follow
@@ -167,7 +167,7 @@ print(model.decoder @ model.decoder.T)
 # on each side of a one-number code. We train it on points along an arc, where no single
 # straight line fits.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 arc_rng = np.random.default_rng(1)
 angle = arc_rng.uniform(-2.5, 2.5, 200)
 A = 2 * np.column_stack([np.sin(angle), np.cos(angle)]) + 0.05 * arc_rng.standard_normal((200, 2))
@@ -181,7 +181,7 @@ tanh_error = np.mean(np.sum((A - A_tanh) ** 2, axis=1))
 print("mean squared error, tanh autoencoder with k = 1:", dr.rounded(tanh_error, 2))
 print("the error equals the last training loss:", np.isclose(tanh_error, curved.losses[-1]))
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharex=True, sharey=True)
 for ax, recon, title in [(axes[0], A_pca, "PCA, k = 1: a line"), (axes[1], A_tanh, "tanh autoencoder, k = 1")]:
     ax.scatter(A[:, 0], A[:, 1], s=8, alpha=0.5, label="data")
@@ -192,7 +192,7 @@ for ax, recon, title in [(axes[0], A_pca, "PCA, k = 1: a line"), (axes[1], A_tan
 axes[0].legend(loc="lower center")
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # PCA can only place the reconstructions on a straight line; the nonlinear autoencoder
 # bends its one-dimensional code along the arc and its error is far smaller. The price:
 # the loss is no longer a nice function with PCA's closed-form minimum, training needs
@@ -205,32 +205,32 @@ plt.show()
 # each an $8 \times 8$ image of grey levels 0-16, flattened row by row into $p = 64$
 # columns.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 images, labels = datasets.load_digits()
 print(images.shape, labels[:10])
 image_grid(images[:10], (8, 8), titles=labels[:10], ncols=10)
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # PCA of the images (centred, not standardised: every pixel is measured on the same
 # 0-16 scale). The mean image and the first eight principal directions, shown as images
 # ("eigen-images"; red positive, blue negative):
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 digits_pca = pca(images)
 image_grid(digits_pca.mean[None, :], (8, 8), titles=["mean image"], size=2.0)
 image_grid(digits_pca.components[:, :8].T, (8, 8), titles=[f"PC{j}" for j in range(1, 9)],
            cmap="RdBu_r", symmetric=True)
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The mean is a blurred "average digit". Each eigen-image is a pattern of pixels that
 # brighten together while others darken: adding a multiple of it to the mean moves the
 # image along that principal direction.
 #
 # How much variance do the first $M$ components keep?
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 ratio = np.cumsum(digits_pca.explained_variance_ratio)
 M90 = choose_k(digits_pca.eigenvalues, 0.9)
 fig, ax = plt.subplots()
@@ -243,20 +243,20 @@ ax.set_title("digits: the variance curve")
 plt.show()
 print("components for 90% of the variance:", M90, "of", images.shape[1])
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # A handful of components carry most of the variance: 21 of 64 keep 90%. The same
 # numbers through the SVD, the route the MML notes recommend: $\lambda_m = \sigma_m^2 / (n-1)$
 # here ($\sigma_m^2 / N$ in the notes' $1/N$ convention).
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 sigma = np.linalg.svd(images - images.mean(axis=0), compute_uv=False)
 print(np.allclose(sigma**2 / (images.shape[0] - 1), digits_pca.eigenvalues[: sigma.size]))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Reconstructions of three digits from $M$ = 1, 2, 5, 10, 20 and 40 components,
 # $\tilde x = \mu + B_M B_M^\top (x - \mu)$, all on the same grey scale 0-16:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 Ms = [1, 2, 5, 10, 20, 40]
 rows = [0, 2, 3]
 panels, titles = [], []
@@ -270,19 +270,19 @@ for i in rows:
 image_grid(np.array(panels), (8, 8), titles=titles, ncols=len(Ms) + 1, limits=(0, 16))
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # With one or two components every digit looks like a smudge near the mean; by $M = 10$
 # the digits are recognisable, and by $M = 40$ they are hard to tell from the originals.
 # The total squared error is exactly $(n - 1)$ times the sum of the dropped eigenvalues:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 for M in (5, 20):
     B = digits_pca.components[:, :M]
     centred = images - digits_pca.mean
     error = np.sum((centred - centred @ B @ B.T) ** 2)
     print(M, np.isclose(error, (images.shape[0] - 1) * digits_pca.eigenvalues[M:].sum()))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 6. The key steps in practice, and pixels that never change
 #
 # The MML lecture lists the steps: (1) subtract the mean, (2) divide each dimension by
@@ -292,7 +292,7 @@ for M in (5, 20):
 #
 # Step 2 fails on the digits: some pixels are 0 in every image.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 std = images.std(axis=0, ddof=1)
 print("pixels with zero variance:", np.flatnonzero(std == 0))
 try:
@@ -300,14 +300,14 @@ try:
 except ValueError as error:
     print("ValueError:", error)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # A constant pixel carries no information and cannot be divided by its standard
 # deviation 0. Two equivalent fixes: drop those columns, or divide them by 1 instead.
 # After centring they are exactly 0, so either way they contribute nothing to the
 # covariance, get zero weight in every component with non-zero variance, and are
 # reconstructed as their (constant) mean. We divide by 1 and run the five steps:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 mu = images.mean(axis=0)
 scale = np.where(std > 0, std, 1.0)                     # zero-variance pixels: leave unscaled
 X_star = (images - mu) / scale                          # steps 1 and 2
@@ -319,26 +319,26 @@ print(Z.shape, X_tilde.shape)
 print("zero-variance pixels reconstructed exactly:", np.allclose(X_tilde[:, std == 0], images[:, std == 0]))
 print("those pixels get zero weight:", np.allclose(B[std == 0], 0))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # All components keep everything: with every direction the five steps give back the
 # images exactly.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 all_B = Vt.T
 print(np.allclose((X_star @ all_B @ all_B.T) * scale + mu, images))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Should image pixels be standardised at all? Standardising gives every pixel the same
 # weight. A border pixel that is almost always 0 but occasionally lights up then counts
 # as much as a central stroke pixel, so its rare flickers are amplified. The variance
 # curves show the effect:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 eigenvalues_std = np.linalg.svd(X_star, compute_uv=False) ** 2 / (images.shape[0] - 1)
 print("components for 90% of the variance, centred only:", M90)
 print("components for 90% of the variance, standardised:", choose_k(eigenvalues_std, 0.9))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Standardised pixels need more components for the same fraction of variance: the
 # variance is spread more evenly over the pixels. For images in one unit, centring
 # alone is the common choice; standardise when the columns have different units.

@@ -94,7 +94,7 @@ def workflow_template(install: str) -> str:
     return text.replace("__INSTALL__", install)
 
 
-def _write_new(path: Path, data: bytes | str, force: bool) -> int:
+def write_new_file(path: Path, data: bytes | str, force: bool) -> int:
     """Write ``data`` to ``path`` unless it exists (exit status 2) and ``force`` is not set."""
     if path.exists() and not force:
         print(f"error: {path} exists (use --force to overwrite)", file=sys.stderr)
@@ -111,7 +111,7 @@ def command_ci_template(args) -> int:
     if args.out is None:
         sys.stdout.write(text)
         return 0
-    return _write_new(args.out, text, args.force)
+    return write_new_file(args.out, text, args.force)
 
 
 def command_gradescope(args) -> int:
@@ -124,4 +124,4 @@ def command_gradescope(args) -> int:
     except (ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    return _write_new(args.out, data, args.force)
+    return write_new_file(args.out, data, args.force)

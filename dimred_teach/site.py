@@ -1,0 +1,265 @@
+"""The course website: a static HTML site built from the executed notebooks.
+
+``dimred-teach site --out DIR`` stages the course in a temporary folder laid out like the
+repository (``index.md``, ``notebooks/NN_topic.ipynb``, ``exercises/NN_topic.ipynb``) and
+builds it with Sphinx, MyST-NB and the Sphinx Book Theme. Nothing is executed again: the
+pages show the outputs stored in the notebooks. MathJax comes from the
+``sphinx-mathjax-offline`` package and is copied into the site, the search index is
+Sphinx's own, so the site needs no network to build or to read. The exercise sets are the
+generated student notebooks: they hold no solutions.
+
+These tools come with the ``site`` extra: ``pip install -e ".[site]"``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from importlib.resources import files
+from pathlib import Path
+
+import nbformat
+
+__all__ = ["Lecture", "course_version", "lectures", "home_page", "one_line_math", "build_site", "site_workflow_template",
+           "command_site", "command_site_template"]
+
+NOTEBOOK_GLOB = "[0-9][0-9]_*.ipynb"
+_NOT_A_BLANK_LINE = r"(?!\n\s*\n)"
+_MATH = re.compile(rf"\$\$(?:{_NOT_A_BLANK_LINE}.)+?\$\$|\$(?:{_NOT_A_BLANK_LINE}[^$])+?\$", re.DOTALL)
+"""A formula: ``$$...$$`` or ``$...$``, within one paragraph."""
+
+
+@dataclass(frozen=True)
+class Lecture:
+    """One lecture notebook: its file stem, title, one-line summary and exercise set (if any)."""
+
+    stem: str
+    title: str
+    summary: str
+    has_exercises: bool
+
+
+def _title_and_summary(notebook: Path) -> tuple[str, str]:
+    """The ``# `` heading of the notebook's first markdown cell, and its first bold paragraph."""
+    cells = nbformat.read(notebook, as_version=4).cells
+    first = next((cell.source for cell in cells if cell.cell_type == "markdown"), "")
+    lines = [line.strip() for line in first.splitlines()]
+    title = next((line[2:].strip() for line in lines if line.startswith("# ")), notebook.stem)
+    start = next((index for index, line in enumerate(lines) if line.startswith("**")), len(lines))
+    paragraph = []
+    for line in lines[start:]:
+        if not line:
+            break
+        paragraph.append(line)
+    return title, " ".join(paragraph).strip("*")
+
+
+def lectures(root: Path) -> list[Lecture]:
+    """The course's lecture notebooks (``notebooks/NN_topic.ipynb``), in order."""
+    found = []
+    for notebook in sorted((root / "notebooks").glob(NOTEBOOK_GLOB)):
+        title, summary = _title_and_summary(notebook)
+        found.append(Lecture(notebook.stem, title, summary, (root / "exercises" / notebook.name).is_file()))
+    return found
+
+
+def course_version(root: Path) -> str:
+    """``dimred-teach X.Y.Z``, plus ``, commit abc1234`` when ``root`` is a git checkout."""
+    try:
+        text = f"dimred-teach {version('dimred-teach')}"
+    except PackageNotFoundError:
+        from . import __version__
+
+        text = f"dimred-teach {__version__}"
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    return f"{text}, commit {commit}" if commit else text
+
+
+def home_page(course: list[Lecture], built_from: str) -> str:
+    """The MyST text of the home page: the course map and the hidden navigation trees."""
+    rows = []
+    for lecture in course:
+        exercise = f"[exercises](exercises/{lecture.stem}.ipynb)" if lecture.has_exercises else ""
+        rows.append(f"| [{lecture.title}](notebooks/{lecture.stem}.ipynb) | {lecture.summary} | {exercise} |")
+    lecture_toc = "\n".join(f"notebooks/{lecture.stem}" for lecture in course)
+    exercise_toc = "\n".join(f"exercises/{lecture.stem}" for lecture in course if lecture.has_exercises)
+    exercise_sets = sum(lecture.has_exercises for lecture in course)
+    return f"""# Dimensionality reduction: the course
+
+{len(course)} lecture notebooks and {exercise_sets} exercise sets. Read a lecture with its outputs and
+figures here; to run it, clone the course and start `python3 course.py lab`. The exercise
+sets are the notebooks students fill in: they hold no solutions, and the course's
+grader (`dimred-teach grade`) checks the answers.
+
+## Course map
+
+| Lecture | What it shows | Practice |
+| --- | --- | --- |
+{chr(10).join(rows)}
+
+*Built from {built_from}.*
+
+```{{toctree}}
+:hidden:
+:caption: Lectures
+
+{lecture_toc}
+```
+
+```{{toctree}}
+:hidden:
+:caption: Exercise sets
+
+{exercise_toc}
+```
+"""
+
+
+def _settings(built_from: str, repository_url: str | None) -> dict:
+    """The Sphinx configuration of the site (no conf.py: it is passed as overrides)."""
+    theme_options = {
+        "use_download_button": True,  # every page links to its source .ipynb
+        "use_fullscreen_button": False,
+        "extra_footer": f"<p>Built from {built_from}.</p>",
+        "show_toc_level": 2,
+    }
+    if repository_url:
+        theme_options.update(repository_url=repository_url, use_repository_button=True,
+                             use_source_button=True, path_to_docs="")
+    return {
+        "extensions": ["myst_nb", "sphinx-mathjax-offline"],
+        "project": "dimred-teach",
+        "html_title": "Dimensionality reduction",
+        "release": built_from,
+        "html_theme": "sphinx_book_theme",
+        "html_theme_options": theme_options,
+        "html_last_updated_fmt": None,
+        "html_copy_source": True,
+        "mathjax_path": "mathjax/tex-chtml.js",  # the copy sphinx-mathjax-offline puts in _static
+        "nb_execution_mode": "off",
+        "nb_merge_streams": True,
+        "myst_enable_extensions": ["dollarmath", "amsmath"],
+        "myst_dmath_double_inline": True,  # Jupyter allows $$...$$ inside a paragraph
+        "mathjax3_config": {"tex": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]]},
+                            "options": {"enableMenu": False}},
+        "exclude_patterns": ["_build"],
+        "suppress_warnings": ["mystnb.unknown_mime_type", "myst.header"],
+        "language": "en",
+    }
+
+
+def one_line_math(markdown: str) -> str:
+    """``markdown`` with every ``$...$`` and ``$$...$$`` formula on one line.
+
+    Jupyter takes the formulas out before it parses the markdown; MyST parses the lines
+    first, so a formula's continuation line starting with ``- 2G`` would become a list
+    item. Inside TeX a line break is a space, so joining the lines changes nothing else.
+    """
+    return _MATH.sub(lambda match: " ".join(match.group(0).split("\n")), markdown)
+
+
+def _stage_notebook(source: Path, folder: Path) -> None:
+    """Copy a notebook into the staging ``folder`` with its formulas on one line each."""
+    notebook = nbformat.read(source, as_version=4)
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            cell.source = one_line_math(cell.source)
+    nbformat.write(notebook, folder / source.name)
+
+
+def _stage(root: Path, stage: Path, course: list[Lecture], built_from: str) -> None:
+    """Lay out the site's sources in ``stage`` the way they are in the repository."""
+    for folder in ("notebooks", "exercises"):
+        (stage / folder).mkdir(parents=True)
+    for lecture in course:
+        _stage_notebook(root / "notebooks" / f"{lecture.stem}.ipynb", stage / "notebooks")
+        if lecture.has_exercises:
+            _stage_notebook(root / "exercises" / f"{lecture.stem}.ipynb", stage / "exercises")
+    (stage / "index.md").write_text(home_page(course, built_from))
+
+
+def build_site(root: Path, out: Path, repository_url: str | None = None, quiet: bool = True) -> Path:
+    """Build the course website from ``root``'s executed notebooks into ``out``.
+
+    Parameters
+    ----------
+    root : the course's root folder (holding ``notebooks/`` and ``exercises/``)
+    out : the folder receiving the HTML site (created; its previous contents are replaced)
+    repository_url : optional, e.g. ``https://github.com/owner/course``: each page then
+        also links to its notebook in that repository
+    quiet : silence Sphinx's progress output (warnings are still printed)
+
+    Returns
+    -------
+    Path of the home page, ``out/index.html``.
+    """
+    try:
+        from sphinx.application import Sphinx
+    except ModuleNotFoundError as error:
+        raise RuntimeError("Sphinx is missing: install the site extra (pip install -e '.[site]')") from error
+    root, out = Path(root).resolve(), Path(out).resolve()
+    course = lectures(root)
+    if not course:
+        raise ValueError(f"root has no executed notebooks (notebooks/{NOTEBOOK_GLOB}): {root}")
+    if out.exists():
+        if any(out.iterdir()) and not (out / ".buildinfo").is_file():  # never wipe what is not an earlier site
+            raise ValueError(f"out exists and is not a site built by Sphinx; choose a new folder: {out}")
+        shutil.rmtree(out)
+    built_from = course_version(root)
+    # Everything Sphinx and MyST-NB write (doctrees, jupyter_execute/ beside the output)
+    # stays in a temporary folder; only the finished site moves to ``out``.
+    with tempfile.TemporaryDirectory(prefix="dimred-site-") as temporary:
+        stage, html = Path(temporary) / "source", Path(temporary) / "html"
+        _stage(root, stage, course, built_from)
+        app = Sphinx(str(stage), None, str(html), str(Path(temporary) / "doctrees"), "html",
+                     confoverrides=_settings(built_from, repository_url),
+                     status=None if quiet else sys.stdout, warning=sys.stderr, freshenv=True)
+        app.build()
+        if app.statuscode:
+            raise RuntimeError(f"Sphinx failed with status {app.statuscode}")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(html, out)
+    for staged in (out / "_sources").glob(f"*/{NOTEBOOK_GLOB}"):  # each page's download: the notebook as committed
+        shutil.copyfile(root / staged.parent.name / staged.name, staged)
+    return out / "index.html"
+
+
+def command_site(args) -> int:
+    """``dimred-teach site``: build the website and say where it is and how long it took."""
+    start = time.perf_counter()
+    try:
+        index = build_site(args.root, args.out, repository_url=args.repository_url, quiet=not args.verbose)
+    except (ValueError, RuntimeError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"built {index} in {time.perf_counter() - start:.0f} s; open it in a browser, or serve it with "
+          f"`python3 -m http.server -d {args.out}`")
+    return 0
+
+
+def site_workflow_template(install: str) -> str:
+    """The GitHub Actions workflow publishing the site to GitHub Pages on every push,
+    installing the course with the pip requirement ``install``."""
+    text = files("dimred_teach.templates").joinpath("site-workflow.yml").read_text()
+    return text.replace("__INSTALL__", install)
+
+
+def command_site_template(args) -> int:
+    """``dimred-teach ci-template --site``: print the Pages workflow, or write it to ``--out``."""
+    from .grading.command import write_new_file
+
+    text = site_workflow_template(args.install or ".[site]")
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    return write_new_file(args.out, text, args.force)

@@ -1,0 +1,109 @@
+"""Slides: the metadata rule, the annotation of the sources, and a deck in a browser with
+no network (opened from disk; any request for anything but the deck file is aborted and
+fails the test)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import jupytext
+import nbformat
+import pytest
+
+from dimred_teach.cli import main
+from dimred_teach.slides import annotate_source, slide_types
+
+ROOT = Path(__file__).resolve().parents[2]
+LECTURE = "04_mds"
+
+
+@pytest.fixture(scope="session")
+def deck(tmp_path_factory) -> Path:
+    """The deck of lecture 04, written by the command a lecturer runs."""
+    out = tmp_path_factory.mktemp("slides")
+    assert main(["slides", "4", "--root", str(ROOT), "--out", str(out)]) == 0
+    return out / f"{LECTURE}.html"
+
+
+def _cell(kind: str, source: str):
+    return nbformat.v4.new_markdown_cell(source) if kind == "markdown" else nbformat.v4.new_code_cell(source)
+
+
+def test_slide_types_follow_the_sections():
+    cells = [_cell("markdown", "# 04 · Title\n\npreamble"), _cell("code", "import numpy"),
+             _cell("markdown", "## 1. A section\n\ntext"), _cell("code", "x = 1"), _cell("code", "plot(x)"),
+             _cell("markdown", "An explanation."), _cell("code", "y = 2"), _cell("markdown", "### A subsection")]
+    assert slide_types(cells) == ["slide", "subslide", "slide", "fragment", "subslide", "subslide", "fragment",
+                                  "subslide"]
+
+
+def test_every_lecture_source_carries_its_slide_metadata(capsys):
+    assert main(["slides", "--annotate", "--check", "--root", str(ROOT)]) == 0, capsys.readouterr().out
+    notebook = nbformat.read(ROOT / "notebooks" / f"{LECTURE}.ipynb", as_version=4)
+    assert [cell.metadata["slideshow"]["slide_type"] for cell in notebook.cells] == slide_types(notebook.cells)
+
+
+@pytest.mark.parametrize("source", sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py")), ids=lambda path: path.stem)
+def test_jupytext_writes_the_same_cell_headers_from_the_ipynb(source):
+    """JupyterLab's jupytext refuses to open a pair whose .py is not what it would write."""
+    written = jupytext.writes(nbformat.read(source.with_suffix(".ipynb"), as_version=4), fmt="py:percent")
+    assert [line for line in written.splitlines() if line.startswith("# %%")] == \
+        [line for line in source.read_text().splitlines() if line.startswith("# %%")]
+
+
+def test_annotation_changes_only_header_lines(tmp_path):
+    source = tmp_path / f"{LECTURE}.py"
+    shutil.copy(ROOT / "notebooks" / f"{LECTURE}.py", source)
+    annotated = source.read_text()
+    stripped = re.sub(r' slideshow=\{"slide_type": "[a-z]+"\}', "", annotated)
+    source.write_text(stripped)
+    assert annotate_source(source, check=True) and source.read_text() == stripped  # --check writes nothing
+    assert annotate_source(source) and source.read_text() == annotated
+    assert not annotate_source(source)
+
+
+def test_unknown_lecture_number_is_named(tmp_path, capsys):
+    assert main(["slides", "99", "--root", str(ROOT), "--out", str(tmp_path)]) == 2
+    assert "no lecture notebook numbered 99" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_deck_is_one_file_with_everything_inlined(deck):
+    html = deck.read_text()
+    markup = re.sub(r"<script>.*?</script>", "<script></script>", html, flags=re.DOTALL)  # inlined code aside
+    assert re.search(r"<(script|link|img)\b[^>]*\b(src|href)=\"(?!data:)", markup) is None
+    assert "Reveal.initialize" in html and "MathJax" in html
+    assert html.count("<section") > 20
+
+
+def test_deck_advances_three_slides_and_shows_an_equation_and_a_figure(page, deck):
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.context.route("**/*", lambda route: route.continue_() if route.request.url == deck.as_uri()
+                       else route.abort("internetdisconnected"))
+    page.goto(deck.as_uri())
+    page.wait_for_function("() => window.Reveal && Reveal.isReady() && window.MathJax && MathJax.startup")
+    page.evaluate("() => MathJax.startup.promise")
+    page.evaluate("() => { window.slideChanges = 0; Reveal.on('slidechanged', () => window.slideChanges++); }")
+    for _ in range(20):  # Space steps through fragments and slides in order, as a lecturer does
+        if page.evaluate("() => window.slideChanges") == 3:
+            break
+        page.keyboard.press("Space")
+    assert page.evaluate("() => window.slideChanges") == 3
+    current = page.locator("section.present:not(.stack)")
+    assert current.locator("mjx-container svg").count() >= 1, "no rendered equation on the third slide"
+    assert current.inner_text().count("$") == 0, "raw TeX on the slide"
+
+    figure_slide = page.evaluate("""() => {
+        const slide = Array.from(document.querySelectorAll('.slides section'))
+            .find(section => !section.querySelector('section') && section.querySelector('img'));
+        return Reveal.getIndices(slide); }""")
+    page.evaluate("([h, v]) => Reveal.slide(h, v, 99)", [figure_slide["h"], figure_slide["v"]])  # all fragments
+    figure = page.locator("section.present:not(.stack) img").first
+    figure.wait_for(state="visible")
+    assert figure.evaluate("img => img.complete && img.naturalWidth > 0")
+    box = figure.bounding_box()
+    assert box["width"] > 300 and box["height"] < page.viewport_size["height"], "figure not sized for the slide"
+    assert requests == [deck.as_uri()], f"the deck requested {requests[1:]}"
