@@ -386,10 +386,11 @@ def make_ratings(n_users: int = 300, n_items: int = 120, rank: int = 3, observed
     """A users x items ratings matrix from a known low-rank model, most entries missing.
 
     Each user i has tastes u_i ~ N(0, I_rank) and each item j has features v_j ~ N(0, I_rank)
-    and a mean m_j ~ N(3, 0.5^2); the true rating is m_j + u_i' v_j (on a scale where the
-    interaction has unit variance per factor), the observed one adds N(0, noise^2). Each
-    entry is observed independently with probability ``observed``, and every user and
-    every item keeps at least one rating.
+    and a mean m_j ~ N(3, 0.5^2); the true rating is m_j + u_i' v_j / sqrt(rank) (the
+    interaction has variance 1 whatever the rank), the observed one adds N(0, noise^2).
+    Ratings are not rounded or clipped to a 1-5 scale, so the model is exactly low rank plus
+    noise. Each entry is observed independently with probability ``observed``, and every
+    user and every item keeps at least one rating.
 
     Parameters
     ----------
@@ -409,7 +410,7 @@ def make_ratings(n_users: int = 300, n_items: int = 120, rank: int = 3, observed
     ratings : ndarray, shape (n_users, n_items)
         Observed ratings (true + noise), NaN where missing.
     truth : ndarray, shape (n_users, n_items)
-        The noise-free low-rank ratings m_j + u_i' v_j for every entry.
+        The noise-free ratings m_j + u_i' v_j / sqrt(rank) for every entry.
     """
     n_users = check_int(n_users, "n_users", minimum=2)
     n_items = check_int(n_items, "n_items", minimum=2)
@@ -420,7 +421,7 @@ def make_ratings(n_users: int = 300, n_items: int = 120, rank: int = 3, observed
     tastes = rng.standard_normal((n_users, rank))
     features = rng.standard_normal((n_items, rank))
     item_means = 3.0 + 0.5 * rng.standard_normal(n_items)
-    truth = item_means + tastes @ features.T
+    truth = item_means + tastes @ features.T / np.sqrt(rank)
     seen = rng.uniform(size=(n_users, n_items)) < observed
     seen[np.arange(n_users), rng.integers(0, n_items, n_users)] = True
     seen[rng.integers(0, n_users, n_items), np.arange(n_items)] = True

@@ -22,64 +22,71 @@ import numpy as np
 
 from ._results import read_only
 from ._validation import _to_float_array, as_data_matrix, check_int, check_k, check_nonnegative
+from .linalg import fix_signs
 
-__all__ = ["ImputationResult", "low_rank_impute", "low_rank_approximation"]
+__all__ = ["ImputationResult", "low_rank_impute"]
 
 
 @dataclass(frozen=True)
 class ImputationResult:
     """Outcome of :func:`low_rank_impute`.
 
+    The fit is ``means + scores @ components.T``: an item mean for each column plus k
+    user "tastes" (scores) times k item profiles (components). This answers the CMU notes'
+    second question: a user's predicted rating of an item is the item's mean plus the inner
+    product of the user's scores with the item's loadings.
+
     Attributes
     ----------
     completed : ndarray, shape (n, p)
         The observed entries unchanged, the missing ones filled from the fit.
     fit : ndarray, shape (n, p)
-        The final column means plus rank-k matrix, on every entry (on observed entries it
-        differs from the data by the residual).
+        The final fit on every entry (on observed entries it differs from the data by the
+        residual).
+    means : ndarray, shape (p,)
+        Column (item) means of the last filled matrix; zeros when ``center=False``.
+    scores : ndarray, shape (n, k)
+        Row (user) coordinates U_k S_k.
+    components : ndarray, shape (p, k)
+        Orthonormal column (item) directions V_k, each with its largest-magnitude entry
+        positive.
     observed : ndarray of bool, shape (n, p)
         True where X had a value.
     history : ndarray, shape (n_iter + 1,)
         Root mean squared error of the fit on the observed entries: first for the start
-        (column means), then after every iteration; never increases.
+        (column means, or zeros when ``center=False``), then after every iteration; never
+        increases.
     n_iter : int
     converged : bool
         Whether the relative decrease of the squared error fell below ``tol``.
-    k : int
     """
 
     completed: np.ndarray
     fit: np.ndarray
+    means: np.ndarray
+    scores: np.ndarray
+    components: np.ndarray
     observed: np.ndarray
     history: np.ndarray
     n_iter: int
     converged: bool
-    k: int
+
+    @property
+    def k(self) -> int:
+        """Rank of the fit."""
+        return self.scores.shape[1]
 
 
-def low_rank_approximation(Z: np.ndarray, k: int, center: bool = True) -> np.ndarray:
-    """The best column-means-plus-rank-k approximation of a complete matrix (Eckart-Young).
-
-    Parameters
-    ----------
-    Z : ndarray, shape (n, p)
-        Complete, finite (the caller validates it).
-    k : int
-    center : bool
-        Subtract the column means before the truncated SVD and add them back; False gives
-        the plain rank-k truncated SVD.
-
-    Returns
-    -------
-    ndarray, shape (n, p)
-    """
+def _mean_plus_rank_k(Z: np.ndarray, k: int, center: bool):
+    """Column means and the rank-k truncated SVD of the centred Z (Eckart-Young): the best
+    approximation ``means + scores @ components.T`` of the complete matrix Z."""
     means = Z.mean(axis=0) if center else np.zeros(Z.shape[1])
     U, s, Vt = np.linalg.svd(Z - means, full_matrices=False)
-    return (U[:, :k] * s[:k]) @ Vt[:k] + means
+    return means, U[:, :k] * s[:k], Vt[:k].T
 
 
 def _as_matrix_with_missing(X, name: str) -> tuple[np.ndarray, np.ndarray]:
-    """X as float64 with NaN marking the missing entries, and the mask of observed ones."""
+    """X as float64 with zeros in place of the missing entries, and the mask of observed ones."""
     array = _to_float_array(X, name)
     if array.ndim != 2:
         raise ValueError(f"{name} must be a 2-D array (rows are users, columns are items); got shape {array.shape}")
@@ -95,9 +102,10 @@ def _as_matrix_with_missing(X, name: str) -> tuple[np.ndarray, np.ndarray]:
 def low_rank_impute(X, k: int, center: bool = True, max_iter: int = 500, tol: float = 1e-7) -> ImputationResult:
     """Fill the missing entries of X with a column-means-plus-rank-k fit to the observed ones.
 
-    Start from the column means of the observed entries; then repeat: fill the missing
-    entries with the current fit, and refit by :func:`low_rank_approximation` of the filled
-    matrix. With no missing entries one step gives the rank-k approximation of X.
+    Start from the column means of the observed entries (zeros with ``center=False``); then
+    repeat: fill the missing entries with the current fit, and refit the column means and
+    the rank-k truncated SVD of the filled matrix. With no missing entries one step gives
+    the best rank-k approximation of X (of the centred X plus its means with ``center``).
 
     Parameters
     ----------
@@ -123,18 +131,18 @@ def low_rank_impute(X, k: int, center: bool = True, max_iter: int = 500, tol: fl
     k = check_k(k, upper, why=f"a {'centred ' if center else ''}{n} x {p} matrix has rank at most {upper}")
     max_iter = check_int(max_iter, "max_iter", minimum=1)
     tol = check_nonnegative(tol, "tol")
-    count = observed.sum(axis=0)
-    means = (X * observed).sum(axis=0) / count if center else np.zeros(p)
-    fit = np.broadcast_to(means, X.shape)
+    fit = np.broadcast_to(X.sum(axis=0) / observed.sum(axis=0) if center else np.zeros(p), X.shape)
     errors = [float(np.sum(((X - fit) * observed) ** 2))]
     converged = False
     for _ in range(max_iter):
-        fit = low_rank_approximation(np.where(observed, X, fit), k, center=center)
+        means, scores, components = _mean_plus_rank_k(np.where(observed, X, fit), k, center)
+        fit = scores @ components.T + means
         errors.append(float(np.sum(((X - fit) * observed) ** 2)))
         if observed.all() or errors[-2] - errors[-1] <= tol * errors[-2]:  # complete data: one step is exact
             converged = True
             break
+    components, scores = fix_signs(components, scores)
     completed = np.where(observed, X, fit)
     history = np.sqrt(np.array(errors) / observed.sum())
-    read_only(completed, fit, observed, history)
-    return ImputationResult(completed, fit, observed, history, len(errors) - 1, converged, k)
+    read_only(completed, fit, means, scores, components, observed, history)
+    return ImputationResult(completed, fit, means, scores, components, observed, history, len(errors) - 1, converged)
