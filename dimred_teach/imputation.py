@@ -24,7 +24,7 @@ from ._results import read_only
 from ._validation import _to_float_array, as_data_matrix, check_int, check_k, check_nonnegative
 from .linalg import fix_signs
 
-__all__ = ["ImputationResult", "low_rank_impute"]
+__all__ = ["ImputationResult", "low_rank_impute", "mean_plus_rank_k"]
 
 
 @dataclass(frozen=True)
@@ -77,9 +77,25 @@ class ImputationResult:
         return self.scores.shape[1]
 
 
-def _mean_plus_rank_k(Z: np.ndarray, k: int, center: bool):
-    """Column means and the rank-k truncated SVD of the centred Z (Eckart-Young): the best
-    approximation ``means + scores @ components.T`` of the complete matrix Z."""
+def mean_plus_rank_k(Z: np.ndarray, k: int, center: bool = True):
+    """The best approximation ``means + scores @ components.T`` of a complete matrix (Eckart-Young).
+
+    Parameters
+    ----------
+    Z : ndarray, shape (n, p)
+        Complete and finite (not validated: this is the inner step of :func:`low_rank_impute`).
+    k : int
+    center : bool
+        Fit column means first; False gives the plain rank-k truncated SVD (means are zeros).
+
+    Returns
+    -------
+    means : ndarray, shape (p,)
+    scores : ndarray, shape (n, k)
+        U_k S_k of the centred Z.
+    components : ndarray, shape (p, k)
+        V_k, orthonormal columns (signs as the SVD returns them).
+    """
     means = Z.mean(axis=0) if center else np.zeros(Z.shape[1])
     U, s, Vt = np.linalg.svd(Z - means, full_matrices=False)
     return means, U[:, :k] * s[:k], Vt[:k].T
@@ -135,7 +151,7 @@ def low_rank_impute(X, k: int, center: bool = True, max_iter: int = 500, tol: fl
     errors = [float(np.sum(((X - fit) * observed) ** 2))]
     converged = False
     for _ in range(max_iter):
-        means, scores, components = _mean_plus_rank_k(np.where(observed, X, fit), k, center)
+        means, scores, components = mean_plus_rank_k(np.where(observed, X, fit), k, center)
         fit = scores @ components.T + means
         errors.append(float(np.sum(((X - fit) * observed) ** 2)))
         if observed.all() or errors[-2] - errors[-1] <= tol * errors[-2]:  # complete data: one step is exact

@@ -10,6 +10,7 @@ which one it looks like.
 
 from __future__ import annotations
 
+import functools
 import numbers
 
 import numpy as np
@@ -33,8 +34,19 @@ def _as_dense(answer, what: str, shape: tuple) -> np.ndarray:
     return answer_array(answer, what, shape)
 
 
-def _in_random_order(rng: np.random.Generator, instances: list) -> list:
+def in_random_order(rng: np.random.Generator, instances: list) -> list:
+    """The instances a function answer is called on, shuffled by the check's generator."""
     return [instances[i] for i in rng.permutation(len(instances))]
+
+
+def whole_number(answer, what: str, low: int, high: int | None = None) -> int:
+    """A value answer that must be a whole number in [low, high] (an int, a NumPy integer or a
+    whole float; not a bool), as an int."""
+    in_range = isinstance(answer, numbers.Real) and not isinstance(answer, bool) and float(answer).is_integer() \
+        and low <= answer and (high is None or answer <= high)
+    bounds = f"at least {low}" if high is None else f"between {low} and {high}"
+    expect(in_range, f"{what} should be a whole number {bounds}, got {answer!r}")
+    return int(answer)
 
 
 # --- 11.knn_graph ------------------------------------------------------------------------------
@@ -43,7 +55,7 @@ def _in_random_order(rng: np.random.Generator, instances: list) -> list:
           hint="squared distances to every point, np.inf on the diagonal, np.argsort each row and keep the first "
                "n_neighbors; put the distance at (i, j) AND at (j, i) for each chosen j")
 def _knn_graph(answer, rng):
-    settings = _in_random_order(rng, [(3, 1), (2, 4), (5, 3), (3, 7)])
+    settings = in_random_order(rng, [(3, 1), (2, 4), (5, 3), (3, 7)])
     for p, n_neighbors in settings:
         n = int(rng.integers(12, 40))
         X = rng.normal(size=(n, p)) * rng.uniform(0.5, 3.0, size=p)
@@ -80,15 +92,19 @@ def _knn_graph(answer, rng):
           hint="build the graph for n_neighbors = 1, 2, 3, ... and count its connected components "
                "(scipy.sparse.csgraph.connected_components); stop at the first count of 1")
 def _smallest_connected(answer, rng):
-    expect(isinstance(answer, numbers.Real) and not isinstance(answer, bool) and float(answer).is_integer()
-           and answer >= 1, f"the answer should be a whole number of neighbours (at least 1), got {answer!r}")
-    k = int(answer)
-    X, _ = make_swiss_roll(**ROLL)
-    pieces = neighbourhood_graph(X, k).n_components
+    k = whole_number(answer, "the number of neighbours", 1)
+    pieces = _roll_components(k)
     expect(pieces == 1, f"with n_neighbors = {k} the graph still falls into {pieces} pieces: it is not connected yet")
     if k > 1:
-        fewer = neighbourhood_graph(X, k - 1).n_components
-        expect(fewer > 1, f"with n_neighbors = {k - 1} the graph is already connected: {k} is not the smallest")
+        expect(_roll_components(k - 1) > 1,
+               f"with n_neighbors = {k - 1} the graph is already connected: {k} is not the smallest")
+
+
+@functools.lru_cache(maxsize=64)
+def _roll_components(n_neighbors: int) -> int:
+    """Connected components of the n_neighbors-graph of the exercise's Swiss roll."""
+    X, _ = make_swiss_roll(**ROLL)
+    return neighbourhood_graph(X, min(n_neighbors, ROLL["n"] - 1)).n_components
 
 
 # --- 11.isomap -----------------------------------------------------------------------------------
@@ -132,7 +148,7 @@ def _matches(reference: np.ndarray, Z: np.ndarray, tolerance: float) -> bool:
           hint="W = knn_graph(X, n_neighbors); G = shortest_path(W, directed=False); then classical MDS of G: "
                "B = -1/2 H G**2 H, the k largest eigenpairs, coordinates U_k Lambda_k^(1/2)")
 def _isomap(answer, rng):
-    for k in _in_random_order(rng, [1, 2, 2]):
+    for k in in_random_order(rng, [1, 2, 2]):
         X, n_neighbors = _roll_instance(rng)
         n = X.shape[0]
         what = f"my_isomap(X, n_neighbors={n_neighbors}, k={k}) for {n} points"
@@ -190,7 +206,7 @@ def _laplacian_mistakes(W: np.ndarray, k: int):
           hint="D = diag(W.sum(axis=1)), L = D - W; scipy.linalg.eigh(L, D) solves L y = lambda D y with ascending "
                "eigenvalues; drop the first (constant) eigenvector and keep the next k")
 def _laplacian(answer, rng):
-    for k in _in_random_order(rng, [1, 2, 3]):
+    for k in in_random_order(rng, [1, 2, 3]):
         while True:
             W = _weighted_graph(rng)
             degree = W.sum(axis=1)

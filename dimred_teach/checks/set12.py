@@ -10,14 +10,14 @@ it looks like.
 from __future__ import annotations
 
 import functools
-import numbers
 
 import numpy as np
 
 from . import CheckFailure, register
 from .properties import answer_array, expect
 from ..datasets import make_ratings
-from ..imputation import low_rank_impute
+from ..imputation import low_rank_impute, mean_plus_rank_k
+from .set11 import in_random_order, whole_number
 
 RATINGS = dict(n_users=300, n_items=120, rank=3, observed=0.2, noise=0.5, seed=0)
 """The ratings of the exercise notebook: ``make_ratings(**RATINGS)``."""
@@ -57,14 +57,9 @@ def _random_ratings(rng: np.random.Generator, missing: float | None = None):
     return np.where(hidden, np.nan, noisy), truth
 
 
-def _in_random_order(rng: np.random.Generator, instances: list) -> list:
-    return [instances[i] for i in rng.permutation(len(instances))]
-
-
 def _rank_k_fit(Z: np.ndarray, k: int, center: bool = True) -> np.ndarray:
-    means = Z.mean(axis=0) if center else 0.0
-    U, s, Vt = np.linalg.svd(Z - means, full_matrices=False)
-    return (U[:, :k] * s[:k]) @ Vt[:k] + means
+    means, scores, components = mean_plus_rank_k(Z, k, center)
+    return scores @ components.T + means
 
 
 # --- 12.item_means ------------------------------------------------------------------------------
@@ -95,7 +90,7 @@ def _item_means(answer, rng):
           hint="Z = np.where(np.isnan(R), fit, R); subtract the column means of Z, keep the k leading terms of its "
                "SVD, add the means back")
 def _impute_step(answer, rng):
-    for k in _in_random_order(rng, [1, 2, 3]):
+    for k in in_random_order(rng, [1, 2, 3]):
         R, _ = _random_ratings(rng)
         n, p = R.shape
         observed = ~np.isnan(R)
@@ -126,7 +121,7 @@ def _impute_step(answer, rng):
           hint="start with fit = the item means (np.nanmean(R, axis=0) on every row), then n_iter times: "
                "fit = impute_step(R, fit, k); return np.where(np.isnan(R), fit, R)")
 def _hard_impute(answer, rng):
-    for k, n_iter in _in_random_order(rng, [(1, 5), (2, 20), (3, 12)]):
+    for k, n_iter in in_random_order(rng, [(1, 5), (2, 20), (3, 12)]):
         R, _ = _random_ratings(rng, missing=0.5)
         n, p = R.shape
         observed = ~np.isnan(R)
@@ -154,11 +149,8 @@ def _hard_impute(answer, rng):
           hint="for k = 1 .. 6 run the imputation on the training ratings, compute the RMSE on the held-out ratings, "
                "and take the k with the smallest held-out RMSE")
 def _best_rank(answer, rng):
-    expect(isinstance(answer, numbers.Real) and not isinstance(answer, bool) and float(answer).is_integer()
-           and 1 <= answer <= max(RANKS), f"the answer should be a whole number between 1 and {max(RANKS)}, "
-                                           f"got {answer!r}")
+    k = whole_number(answer, "the rank", 1, max(RANKS))
     errors = held_out_errors()
-    k = int(answer)
     best = int(np.argmin(errors)) + 1
     if errors[k - 1] > errors[best - 1] + 1e-6:
         expect(k != max(RANKS), f"k = {k} has the smallest error on the TRAINING ratings (a larger rank always fits "
