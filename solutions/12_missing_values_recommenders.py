@@ -96,20 +96,20 @@ check("12.hard_impute", my_low_rank_impute)
 #
 # Hide a random tenth of the observed ratings, fit on the rest, and measure the root mean squared error on the
 # hidden ones. Do this for $k = 1, \dots, 6$ with
-# `dimred_teach.imputation.low_rank_impute(train, k, max_iter=100, tol=1e-5)` (the method of Exercise 3, stopped
+# `low_rank_impute(train, k, max_iter=100, tol=1e-5)` (the method of Exercise 3, stopped
 # once the error settles; its `.history[-1]` is the training RMSE) and store the rank with the smallest held-out
 # RMSE as `best_rank`. Then say in the markdown cell how the training error behaves with $k$, and why it cannot
 # choose $k$.
 
 # %%
+from dimred_teach.imputation import low_rank_impute
+
 rows, cols = np.nonzero(~np.isnan(ratings))
 held = np.random.default_rng(1).permutation(rows.size)[: int(0.1 * rows.size)]
 train = ratings.copy()
 train[rows[held], cols[held]] = np.nan
 
 # BEGIN SOLUTION
-from dimred_teach.imputation import low_rank_impute
-
 held_out = {}
 for k in range(1, 7):
     result = low_rank_impute(train, k, max_iter=100, tol=1e-5)
