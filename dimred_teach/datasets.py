@@ -330,3 +330,103 @@ def load_stdlib_docstrings(min_words: int = 10) -> pd.DataFrame:
     min_words = check_int(min_words, "min_words", minimum=1)
     rows = [row[:3] for row in _stdlib_docstrings() if row[3] >= min_words]
     return pd.DataFrame(rows, columns=["module", "name", "text"])
+
+
+def make_swiss_roll(n: int = 800, noise: float = 0.0, seed: int = 0, turns: float = 1.5,
+                    height: float = 20.0) -> tuple[np.ndarray, np.ndarray]:
+    """Points on a Swiss roll: a flat rectangle rolled up in R^3 (the WashU notes' 3-D spiral,
+    file 002 section 5, Figure 4).
+
+    The rectangle has coordinates (s, h): s is the arc length along an Archimedean spiral
+    r = angle, angle from 3 pi / 2 through ``turns`` revolutions, and h in [0, height] runs
+    along the axis. Points are drawn uniformly on the rectangle (uniform in arc length, so
+    the density on the roll is even) and placed at (angle cos angle, h, angle sin angle),
+    plus isotropic Gaussian noise. Consecutive layers of the roll are 2 pi apart.
+
+    Parameters
+    ----------
+    n : int
+        Number of points, at least 2.
+    noise : float
+        Standard deviation of the Gaussian noise added to each coordinate, >= 0.
+    seed : int
+        Seed of ``numpy.random.default_rng``.
+    turns : float
+        Number of revolutions, > 0.
+    height : float
+        Width of the rectangle along the roll's axis, > 0.
+
+    Returns
+    -------
+    X : ndarray, shape (n, 3)
+        The points on the roll.
+    sheet : ndarray, shape (n, 2)
+        Each point's coordinates (s, h) on the unrolled rectangle; geodesic distances on the
+        noise-free roll are the Euclidean distances between these rows.
+    """
+    n = check_int(n, "n", minimum=2)
+    noise = check_nonnegative(noise, "noise")
+    turns = check_positive(turns, "turns")
+    height = check_positive(height, "height")
+    rng = np.random.default_rng(check_seed(seed))
+    start = 1.5 * np.pi
+    grid = np.linspace(start, start + 2 * np.pi * turns, 20001)
+    # arc length of r = angle: integral of sqrt(1 + angle^2), in closed form
+    arc = 0.5 * (grid * np.sqrt(1 + grid**2) + np.arcsinh(grid))
+    arc -= arc[0]
+    s = rng.uniform(0.0, arc[-1], n)
+    h = rng.uniform(0.0, height, n)
+    angle = np.interp(s, arc, grid)
+    X = np.column_stack([angle * np.cos(angle), h, angle * np.sin(angle)])
+    return X + noise * rng.standard_normal((n, 3)), np.column_stack([s, h])
+
+
+def make_ratings(n_users: int = 300, n_items: int = 120, rank: int = 3, observed: float = 0.2,
+                 noise: float = 0.5, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """A users x items ratings matrix from a known low-rank model, most entries missing.
+
+    Each user i has tastes u_i ~ N(0, I_rank) and each item j has features v_j ~ N(0, I_rank)
+    and a mean m_j ~ N(3, 0.5^2); the true rating is m_j + u_i' v_j / sqrt(rank) (the
+    interaction has variance 1 whatever the rank), the observed one adds N(0, noise^2).
+    Ratings are not rounded or clipped to a 1-5 scale, so the model is exactly low rank plus
+    noise. Each entry is observed independently with probability ``observed``, and every
+    user and every item keeps at least one rating.
+
+    Parameters
+    ----------
+    n_users, n_items : int
+        Matrix shape, each at least 2.
+    rank : int
+        Number of latent factors, 1 <= rank <= min(n_users, n_items).
+    observed : float
+        Probability that an entry is observed, strictly between 0 and 1.
+    noise : float
+        Standard deviation of the rating noise, >= 0.
+    seed : int
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    ratings : ndarray, shape (n_users, n_items)
+        Observed ratings (true + noise), NaN where missing.
+    truth : ndarray, shape (n_users, n_items)
+        The noise-free ratings m_j + u_i' v_j / sqrt(rank) for every entry.
+    """
+    n_users = check_int(n_users, "n_users", minimum=2)
+    n_items = check_int(n_items, "n_items", minimum=2)
+    rank = check_int(rank, "rank", minimum=1, maximum=min(n_users, n_items))
+    observed = check_open_unit(observed, "observed")
+    noise = check_nonnegative(noise, "noise")
+    rng = np.random.default_rng(check_seed(seed))
+    tastes = rng.standard_normal((n_users, rank))
+    features = rng.standard_normal((n_items, rank))
+    item_means = 3.0 + 0.5 * rng.standard_normal(n_items)
+    truth = item_means + tastes @ features.T / np.sqrt(rank)
+    seen = rng.uniform(size=(n_users, n_items)) < observed
+    seen[np.arange(n_users), rng.integers(0, n_items, n_users)] = True
+    seen[rng.integers(0, n_users, n_items), np.arange(n_items)] = True
+    ratings = np.where(seen, truth + noise * rng.standard_normal((n_users, n_items)), np.nan)
+    return ratings, truth
+
+
+__all__ += ["make_swiss_roll", "make_ratings"]

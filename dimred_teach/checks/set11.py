@@ -1,0 +1,225 @@
+"""Checks of exercise set 11, manifold learning.
+
+Function answers are called on fresh random instances (clouds, Swiss rolls, weighted graphs)
+drawn from the check's generator, in a random order; the value answer is checked against
+the seeded Swiss roll of the exercise notebook, which the check builds itself. When a
+function answer fails, the check compares it with the typical mistakes (straight-line
+distances, unsquared geodesics, the smallest eigenpairs, the plain Laplacian ...) to say
+which one it looks like.
+"""
+
+from __future__ import annotations
+
+import functools
+import numbers
+
+import numpy as np
+import scipy.linalg
+
+from . import CheckFailure, register
+from .properties import answer_array, expect
+from ..datasets import make_swiss_roll
+from ..linalg import subspace_distance
+from ..manifold import isomap, neighbourhood_graph
+from ..mds import classical_mds, double_center, procrustes, squared_distances
+
+ROLL = dict(n=800, seed=0)
+"""The Swiss roll of exercise 11.smallest_connected: ``make_swiss_roll(800, seed=0)``."""
+
+
+def _as_dense(answer, what: str, shape: tuple) -> np.ndarray:
+    """A dense float array from an array, nested lists or a scipy.sparse matrix."""
+    if hasattr(answer, "toarray") and hasattr(answer, "nnz"):
+        answer = answer.toarray()
+    return answer_array(answer, what, shape)
+
+
+def in_random_order(rng: np.random.Generator, instances: list) -> list:
+    """The instances a function answer is called on, shuffled by the check's generator."""
+    return [instances[i] for i in rng.permutation(len(instances))]
+
+
+def whole_number(answer, what: str, low: int, high: int | None = None) -> int:
+    """A value answer that must be a whole number in [low, high] (an int, a NumPy integer or a
+    whole float; not a bool), as an int."""
+    in_range = isinstance(answer, numbers.Real) and not isinstance(answer, bool) and float(answer).is_integer() \
+        and low <= answer and (high is None or answer <= high)
+    bounds = f"at least {low}" if high is None else f"between {low} and {high}"
+    expect(in_range, f"{what} should be a whole number {bounds}, got {answer!r}")
+    return int(answer)
+
+
+# --- 11.knn_graph ------------------------------------------------------------------------------
+
+@register("11.knn_graph",
+          hint="squared distances to every point, np.inf on the diagonal, np.argsort each row and keep the first "
+               "n_neighbors; put the distance at (i, j) AND at (j, i) for each chosen j")
+def _knn_graph(answer, rng):
+    settings = in_random_order(rng, [(3, 1), (2, 4), (5, 3), (3, 7)])
+    for p, n_neighbors in settings:
+        n = int(rng.integers(12, 40))
+        X = rng.normal(size=(n, p)) * rng.uniform(0.5, 3.0, size=p)
+        W = _as_dense(answer(X.copy(), n_neighbors), f"knn_graph(X, {n_neighbors}) for {n} points", (n, n))
+        D = np.sqrt(squared_distances(X))
+        expected = neighbourhood_graph(X, n_neighbors).distances.toarray()
+        if np.allclose(W, expected, atol=1e-9 * D.max()):
+            continue
+        edges, wanted = W != 0, expected != 0
+        expect(bool(edges.any()), f"W has no edges at all for n_neighbors = {n_neighbors}: did the point itself "
+                                  "(at distance 0) count as one of its own nearest neighbours?")
+        expect(np.all(np.diag(W) == 0), "the diagonal of W should be 0: a point is not its own neighbour")
+        expect(np.allclose(W, W.T), "W should be symmetric: keep the edge i-j when j is among the nearest "
+                                    "neighbours of i OR i among those of j (you kept only each point's own choices)")
+        if np.array_equal(edges, wanted):
+            expect(not np.allclose(W[edges], 1.0), "the edges should carry their lengths ||x_i - x_j||, not 1")
+            expect(not np.allclose(W[edges], D[edges] ** 2),
+                   "the edges carry squared distances; take the square root: edge lengths are ||x_i - x_j||")
+            raise CheckFailure("the edges are right but their weights are not the distances ||x_i - x_j||")
+        chosen = neighbourhood_graph(X, n_neighbors).connectivity.toarray()
+        expect(not np.array_equal(edges, chosen == 1),
+               "W lacks edges where only one of the two points chose the other: keep an edge when either point "
+               "chose it (OR), not only when both did (AND)")
+        if n_neighbors > 1:
+            expect(not np.array_equal(edges, neighbourhood_graph(X, n_neighbors - 1).distances.toarray() != 0),
+                   f"W is the graph of {n_neighbors - 1} neighbours: did the point itself (at distance 0) count as "
+                   "one of its own nearest neighbours?")
+        raise CheckFailure(f"W does not join each point to its {n_neighbors} nearest neighbours (and them to it)")
+
+
+# --- 11.smallest_connected -------------------------------------------------------------------
+
+@register("11.smallest_connected",
+          hint="build the graph for n_neighbors = 1, 2, 3, ... and count its connected components "
+               "(scipy.sparse.csgraph.connected_components); stop at the first count of 1")
+def _smallest_connected(answer, rng):
+    k = whole_number(answer, "the number of neighbours", 1)
+    pieces = _roll_components(k)
+    expect(pieces == 1, f"with n_neighbors = {k} the graph still falls into {pieces} pieces: it is not connected yet")
+    if k > 1:
+        expect(_roll_components(k - 1) > 1,
+               f"with n_neighbors = {k - 1} the graph is already connected: {k} is not the smallest")
+
+
+@functools.lru_cache(maxsize=64)
+def _roll_components(n_neighbors: int) -> int:
+    """Connected components of the n_neighbors-graph of the exercise's Swiss roll."""
+    X, _ = make_swiss_roll(**ROLL)
+    return neighbourhood_graph(X, min(n_neighbors, ROLL["n"] - 1)).n_components
+
+
+# --- 11.isomap -----------------------------------------------------------------------------------
+
+def _roll_instance(rng: np.random.Generator):
+    """A small noisy Swiss roll whose 8-nearest-neighbour graph is connected, and that n_neighbors."""
+    while True:
+        n = int(rng.integers(150, 260))
+        X, _ = make_swiss_roll(n, noise=0.05, seed=int(rng.integers(2**31)), turns=float(rng.uniform(1.0, 1.5)))
+        n_neighbors = int(rng.integers(7, 11))
+        if neighbourhood_graph(X, n_neighbors).is_connected:
+            return X, n_neighbors
+
+
+def _isomap_mistakes(X: np.ndarray, n_neighbors: int, k: int):
+    """(embedding, message) for the typical wrong ways to compute Isomap."""
+    result = isomap(X, k, n_neighbors)
+    G = result.geodesic_distances
+    values, vectors = np.linalg.eigh(double_center(G**2))
+    smallest = vectors[:, :k] * np.sqrt(np.abs(values[:k]))
+    return [
+        (classical_mds(np.sqrt(squared_distances(X)), k).embedding,
+         "this is classical MDS of the straight-line distances (that is PCA): replace them by shortest-path "
+         "distances in the neighbourhood graph"),
+        (classical_mds(G, k, squared=True).embedding,  # G taken for squared distances
+         "the geodesic distances were not squared before double centring: B = -1/2 H G2 H needs G2 = G**2"),
+        (vectors[:, ::-1][:, :k], "the eigenvectors are not scaled: multiply each by the square root of its "
+                                   "eigenvalue"),
+        (smallest, "these are the eigenvectors of the SMALLEST eigenvalues of B; np.linalg.eigh sorts ascending, "
+                   "take the largest"),
+    ]
+
+
+def _matches(reference: np.ndarray, Z: np.ndarray, tolerance: float) -> bool:
+    if Z.shape != reference.shape or not np.any(np.abs(Z - Z.mean(axis=0)) > 1e-12):
+        return False
+    return procrustes(reference, Z, scale=False).relative_residual < tolerance
+
+
+@register("11.isomap",
+          hint="W = knn_graph(X, n_neighbors); G = shortest_path(W, directed=False); then classical MDS of G: "
+               "B = -1/2 H G**2 H, the k largest eigenpairs, coordinates U_k Lambda_k^(1/2)")
+def _isomap(answer, rng):
+    for k in in_random_order(rng, [1, 2, 2]):
+        X, n_neighbors = _roll_instance(rng)
+        n = X.shape[0]
+        what = f"my_isomap(X, n_neighbors={n_neighbors}, k={k}) for {n} points"
+        raw = answer(X.copy(), n_neighbors, k)
+        expect(not np.isnan(np.asarray(raw, dtype=float)).any(),
+               f"{what} contains NaN: a square root of a negative eigenvalue? Geodesic distances are not Euclidean, "
+               "so B has negative eigenvalues; take the k LARGEST (np.linalg.eigh sorts them ascending)")
+        Z = answer_array(raw, what, (n, k))
+        expect(bool(np.any(np.abs(Z - Z.mean(axis=0)) > 1e-9 * np.abs(X).max())),
+               f"{what} puts every point at the same place: did you keep the smallest eigenvalues (clipped to 0) "
+               "instead of the largest?")
+        reference = isomap(X, k, n_neighbors).embedding
+        if _matches(reference, Z, 1e-10):
+            continue
+        for wrong, message in _isomap_mistakes(X, n_neighbors, k):
+            expect(not _matches(wrong, Z, 1e-6), message)
+        raise CheckFailure(
+            f"my_isomap(X, {n_neighbors}, {k}) is not the Isomap embedding, even up to rotation, reflection and "
+            f"shift (relative misfit {procrustes(reference, Z, scale=False).relative_residual:.3g})")
+
+
+# --- 11.laplacian -------------------------------------------------------------------------------
+
+def _weighted_graph(rng: np.random.Generator) -> np.ndarray:
+    """A connected weighted graph with unequal degrees: a kNN graph of a random cloud with random weights."""
+    while True:
+        n = int(rng.integers(20, 60))
+        X = rng.normal(size=(n, 2)) * [3.0, 1.0]
+        graph = neighbourhood_graph(X, int(rng.integers(3, 7)))
+        if graph.is_connected:
+            W = graph.connectivity.toarray() * rng.uniform(0.5, 2.0, size=(n, n))
+            return np.triu(W, 1) + np.triu(W, 1).T
+
+
+def _laplacian_mistakes(W: np.ndarray, k: int):
+    degree = W.sum(axis=1)
+    L = np.diag(degree) - W
+    values, vectors = scipy.linalg.eigh(L, np.diag(degree))
+    _, plain = np.linalg.eigh(L)
+    root = 1 / np.sqrt(degree)
+    _, normalised = np.linalg.eigh(np.eye(W.shape[0]) - root[:, None] * W * root[None, :])
+    return [
+        (vectors[:, :k], "the embedding contains the constant eigenvector (eigenvalue 0), which carries no "
+                         "information: drop the first eigenvector and keep the next k"),
+        (vectors[:, -k:], "these are the eigenvectors of the LARGEST eigenvalues; Laplacian eigenmaps keep the "
+                          "smallest (after the constant one)"),
+        (plain[:, 1:k + 1], "these are eigenvectors of L y = lambda y; the notes' problem is the generalised "
+                            "L y = lambda D y, with the degree matrix D on the right"),
+        (normalised[:, 1:k + 1], "these are eigenvectors u of the normalised Laplacian I - D^-1/2 W D^-1/2; the "
+                                 "embedding is y = D^-1/2 u"),
+    ]
+
+
+@register("11.laplacian",
+          hint="D = diag(W.sum(axis=1)), L = D - W; scipy.linalg.eigh(L, D) solves L y = lambda D y with ascending "
+               "eigenvalues; drop the first (constant) eigenvector and keep the next k")
+def _laplacian(answer, rng):
+    for k in in_random_order(rng, [1, 2, 3]):
+        while True:
+            W = _weighted_graph(rng)
+            degree = W.sum(axis=1)
+            values, vectors = scipy.linalg.eigh(np.diag(degree) - W, np.diag(degree))
+            if values[k + 1] - values[k] > 1e-3 * values[-1] and values[1] > 1e-6:  # a well-defined subspace
+                break
+        n = W.shape[0]
+        Y = answer_array(answer(W.copy(), k), f"my_laplacian_eigenmaps(W, k={k}) for a graph of {n} points", (n, k))
+        expect(np.linalg.matrix_rank(Y, tol=1e-8 * max(1.0, np.abs(Y).max())) == k,
+               f"the {k} columns of the embedding should be linearly independent")
+        if subspace_distance(Y, vectors[:, 1:k + 1]) < 1e-6:
+            continue
+        for wrong, message in _laplacian_mistakes(W, k):
+            expect(subspace_distance(Y, wrong) > 1e-6, message)
+        raise CheckFailure(f"the columns of my_laplacian_eigenmaps(W, {k}) do not span the eigenvectors 2 to {k + 1} "
+                           "of L y = lambda D y")

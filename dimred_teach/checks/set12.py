@@ -1,0 +1,158 @@
+"""Checks of exercise set 12, missing values and recommender systems.
+
+Function answers are called on fresh random ratings matrices (a low-rank model, noise and
+missing entries drawn from the check's generator) in a random order; the value answer is
+checked against the held-out split of the exercise notebook, which the check rebuilds. When
+a function answer fails, the check compares it with the typical mistakes to name the one
+it looks like.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from . import CheckFailure, register
+from .properties import answer_array, expect
+from ..datasets import make_ratings
+from ..imputation import low_rank_impute, mean_plus_rank_k
+from .set11 import in_random_order, whole_number
+
+RATINGS = dict(n_users=300, n_items=120, rank=3, observed=0.2, noise=0.5, seed=0)
+"""The ratings of the exercise notebook: ``make_ratings(**RATINGS)``."""
+SPLIT_SEED, HELD_OUT_FRACTION, RANKS = 1, 0.1, range(1, 7)
+
+
+def held_out_split(ratings: np.ndarray):
+    """(train, rows, cols): the ratings with a seeded tenth of the observed entries hidden, and
+    the positions of the hidden ones (the split of exercise 12.best_rank)."""
+    rows, cols = np.nonzero(~np.isnan(ratings))
+    held = np.random.default_rng(SPLIT_SEED).permutation(rows.size)[: int(HELD_OUT_FRACTION * rows.size)]
+    train = ratings.copy()
+    train[rows[held], cols[held]] = np.nan
+    return train, rows[held], cols[held]
+
+
+@functools.lru_cache(maxsize=1)
+def held_out_errors() -> tuple[float, ...]:
+    """Held-out RMSE of ``low_rank_impute`` for k = 1 .. 6 on the exercise's split."""
+    ratings, _ = make_ratings(**RATINGS)
+    train, rows, cols = held_out_split(ratings)
+    errors = []
+    for k in RANKS:
+        completed = low_rank_impute(train, k, max_iter=100, tol=1e-5).completed
+        errors.append(float(np.sqrt(np.mean((completed[rows, cols] - ratings[rows, cols]) ** 2))))
+    return tuple(errors)
+
+
+def _random_ratings(rng: np.random.Generator, missing: float | None = None):
+    """A fresh (ratings with NaN, complete truth) pair; every user and every item keeps a rating."""
+    n, p, rank = int(rng.integers(15, 40)), int(rng.integers(8, 20)), int(rng.integers(1, 4))
+    truth = rng.normal(3.0, 0.5, size=p) + rng.normal(size=(n, rank)) @ rng.normal(size=(rank, p)) / np.sqrt(rank)
+    noisy = truth + 0.3 * rng.normal(size=(n, p))
+    hidden = rng.uniform(size=(n, p)) < (rng.uniform(0.3, 0.7) if missing is None else missing)
+    hidden[rng.integers(0, n, p), np.arange(p)] = False  # every item keeps a rating
+    hidden[np.arange(n), rng.integers(0, p, n)] = False  # every user keeps a rating
+    return np.where(hidden, np.nan, noisy), truth
+
+
+def _rank_k_fit(Z: np.ndarray, k: int, center: bool = True) -> np.ndarray:
+    means, scores, components = mean_plus_rank_k(Z, k, center)
+    return scores @ components.T + means
+
+
+# --- 12.item_means ------------------------------------------------------------------------------
+
+@register("12.item_means",
+          hint="np.nanmean(R, axis=0) averages each column over its observed ratings only; broadcast it to every "
+               "row, e.g. np.tile(means, (n, 1)) or np.zeros_like(R) + means")
+def _item_means(answer, rng):
+    for _ in range(3):
+        R, _ = _random_ratings(rng)
+        n, p = R.shape
+        P = answer_array(answer(R.copy()), f"predict_item_means(R) for {n} users and {p} items", (n, p))
+        expected = np.nanmean(R, axis=0)
+        if np.allclose(P, expected, atol=1e-6):
+            continue
+        expect(not np.allclose(P, np.nan_to_num(R).mean(axis=0)),
+               "the means count the missing ratings as 0: average only the observed ratings (np.nanmean)")
+        expect(not np.allclose(P, np.nanmean(R, axis=1)[:, None]),
+               "these are user (row) means; the baseline predicts each item by the mean rating OF THE ITEM "
+               "(a column mean)")
+        expect(not np.allclose(P, np.nanmean(R)), "this is one overall mean; each item needs its own mean")
+        raise CheckFailure("each column of the prediction should be the mean of that item's observed ratings")
+
+
+# --- 12.impute_step -----------------------------------------------------------------------------
+
+@register("12.impute_step",
+          hint="Z = np.where(np.isnan(R), fit, R); subtract the column means of Z, keep the k leading terms of its "
+               "SVD, add the means back")
+def _impute_step(answer, rng):
+    for k in in_random_order(rng, [1, 2, 3]):
+        R, _ = _random_ratings(rng)
+        n, p = R.shape
+        observed = ~np.isnan(R)
+        fit = low_rank_impute(R, k, max_iter=int(rng.integers(1, 4)), tol=0.0).fit
+        new = answer_array(answer(R.copy(), fit.copy(), k), f"impute_step(R, fit, k={k}) for a {n} x {p} R", (n, p))
+        filled = np.where(observed, R, fit)
+        if np.allclose(new, _rank_k_fit(filled, k), atol=1e-8):
+            continue
+        mistakes = [
+            (_rank_k_fit(fit, k), "the observed ratings were replaced too: fill ONLY the missing entries with the "
+                                  "current fit and keep the observed ratings"),
+            (_rank_k_fit(np.where(observed, R, 0.0), k),
+             "the missing entries were filled with 0, not with the current fit"),
+            (_rank_k_fit(filled, k, center=False), "the SVD was taken without subtracting the column (item) means"),
+            (_rank_k_fit(filled, k) - filled.mean(axis=0), "the column means were subtracted but not added back"),
+            (filled, "this is the filled matrix itself; the step replaces it by its best mean-plus-rank-k "
+                     "approximation (truncated SVD)"),
+        ]
+        for wrong, message in mistakes:
+            expect(not np.allclose(new, wrong, atol=1e-8), message)
+        raise CheckFailure(f"impute_step(R, fit, {k}) is not the column means plus the rank-{k} truncated SVD of the "
+                           "filled matrix")
+
+
+# --- 12.hard_impute -----------------------------------------------------------------------------
+
+@register("12.hard_impute",
+          hint="start with fit = the item means (np.nanmean(R, axis=0) on every row), then n_iter times: "
+               "fit = impute_step(R, fit, k); return np.where(np.isnan(R), fit, R)")
+def _hard_impute(answer, rng):
+    for k, n_iter in in_random_order(rng, [(1, 5), (2, 20), (3, 12)]):
+        R, _ = _random_ratings(rng, missing=0.5)
+        n, p = R.shape
+        observed = ~np.isnan(R)
+        completed = answer_array(answer(R.copy(), k, n_iter),
+                                 f"my_low_rank_impute(R, k={k}, n_iter={n_iter}) for a {n} x {p} R", (n, p))
+        expect(np.allclose(completed[observed], R[observed], atol=1e-10),
+               "the observed ratings changed: return them as they are and fill only the missing entries")
+        expected = low_rank_impute(R, k, max_iter=n_iter, tol=0.0).completed
+        if np.allclose(completed, expected, atol=1e-8):
+            continue
+        expect(not np.allclose(completed, low_rank_impute(R, k, max_iter=1).completed, atol=1e-8),
+               f"this is the result of ONE step; repeat the step n_iter = {n_iter} times")
+        zeros_start = np.where(observed, R, 0.0)
+        fit = zeros_start
+        for _ in range(n_iter):
+            fit = _rank_k_fit(np.where(observed, R, fit), k)
+        expect(not np.allclose(completed, np.where(observed, R, fit), atol=1e-8),
+               "the iteration started from zeros; start from the item means")
+        raise CheckFailure(f"the missing entries are not those of {n_iter} hard-impute steps from the item means")
+
+
+# --- 12.best_rank -------------------------------------------------------------------------------
+
+@register("12.best_rank",
+          hint="for k = 1 .. 6 run the imputation on the training ratings, compute the RMSE on the held-out ratings, "
+               "and take the k with the smallest held-out RMSE")
+def _best_rank(answer, rng):
+    k = whole_number(answer, "the rank", 1, max(RANKS))
+    errors = held_out_errors()
+    best = int(np.argmin(errors)) + 1
+    if errors[k - 1] > errors[best - 1] + 1e-6:
+        expect(k != max(RANKS), f"k = {k} has the smallest error on the TRAINING ratings (a larger rank always fits "
+                                f"them better), but its held-out RMSE is {errors[k - 1]:.4f}: choose by held-out error")
+        raise CheckFailure(f"k = {k} has held-out RMSE {errors[k - 1]:.4f}; another rank has a smaller one")

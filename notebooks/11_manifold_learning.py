@@ -1,0 +1,311 @@
+# %% [markdown]
+# # 11 · Manifold learning
+#
+# **A rolled-up sheet has two dimensions, but no projection shows them. Distances measured along the sheet do:
+# Isomap and Laplacian eigenmaps recover them from a graph of nearest neighbours.**
+#
+# *Time: about 60 minutes.* *Prerequisites: notebook 04 (classical MDS, Procrustes), notebook 08 (kernel PCA).*
+#
+# **Learning objectives.** After this notebook you can
+# 1. say why PCA and kernel PCA cannot unroll the Swiss roll (the notes' 3-D spiral), with numbers;
+# 2. build a k-nearest-neighbour graph and approximate distances along a manifold by shortest paths in it;
+# 3. compute Isomap as classical MDS of those geodesic distances and check how well it recovers the flat sheet;
+# 4. derive Laplacian eigenmaps as the generalised eigenproblem $\mathbf L y = \lambda\mathbf D y$ and verify it;
+# 5. choose the neighbourhood size: too small disconnects the graph, too large short-circuits the roll;
+# 6. place maximum variance unfolding beside these methods.
+#
+# **Notes followed.** WashU A2 §5 (PCA is linear; Figure 3, the 2-D spiral; Figure 4, non-linear reduction of a
+# 3-D spiral) and §5.3 ("Isomap, Laplacian eigenmaps: both use distance of pairs of points", maximum variance
+# unfolding); WashU §2 lists Isomap among the non-linear methods; Oxford SC4/SM4 §1.4 (classical MDS, which Isomap
+# reuses).
+#
+# **Conventions.** Rows are points: $\mathbf X$ is $n\times 3$. Each point of the roll has coordinates
+# $(s, h)$ on the unrolled sheet: $s$ the arc length along the spiral, $h$ the height along the axis. The WashU
+# notes store points in columns.
+#
+# **References.** WashU "USL - Dimensionality Reduction" lecture A2, §2 and §5; Oxford SC4/SM4 "Dimensionality
+# Reduction" notes, §1.4; Tenenbaum, de Silva and Langford (2000), *A global geometric framework for nonlinear
+# dimensionality reduction*; Belkin and Niyogi (2003), *Laplacian eigenmaps for dimensionality reduction and data
+# representation*; Weinberger and Saul (2006), *Unsupervised learning of image manifolds by semidefinite
+# programming*.
+
+# %%
+import numpy as np
+import matplotlib.pyplot as plt
+
+import dimred_teach as dr
+from dimred_teach.datasets import make_swiss_roll
+from dimred_teach.kernel import kernel_pca
+from dimred_teach.manifold import geodesic_distances, isomap, laplacian_eigenmaps, neighbourhood_graph
+from dimred_teach.mds import classical_mds, procrustes, squared_distances
+from dimred_teach.pca import pca
+
+dr.setup_notebook()
+
+# %% [markdown]
+# ## 1. The Swiss roll
+#
+# `make_swiss_roll` draws 800 points uniformly on a $89\times 20$ rectangle and rolls it up along an
+# Archimedean spiral $r = \theta$, for $\theta$ from $3\pi/2$ through one and a half turns: the notes' 3-D spiral
+# (WashU Figure 4). It also returns each point's sheet coordinates $(s, h)$, the answer a method should find.
+
+# %%
+X, sheet = make_swiss_roll(800, seed=0)
+s = sheet[:, 0]
+print("X:", X.shape, "| sheet size:", dr.rounded(np.ptp(sheet, axis=0), 1))
+
+fig = plt.figure(figsize=(6, 5))
+ax = fig.add_subplot(projection="3d")
+ax.scatter(X[:, 0], X[:, 1], X[:, 2], c=s, cmap="viridis", s=8)
+ax.view_init(elev=12, azim=-70)
+ax.set_yticks([0, 10, 20])
+ax.set_title("Swiss roll, coloured by the position s along the sheet")
+plt.show()
+
+# %% [markdown]
+# Close together, the roll is flat: the straight-line distance between nearby points is their distance on the
+# sheet. Far apart, it is not: a straight line cuts through the roll, between its layers.
+
+# %%
+D = np.sqrt(squared_distances(X))
+S = np.sqrt(squared_distances(sheet))
+near = (S > 0) & (S < 1.0)
+far = S > 30
+print("pairs closer than 1 on the sheet: largest |straight / sheet - 1| =", dr.rounded(np.max(np.abs(D[near] / S[near] - 1))))
+print("pairs farther than 30: median straight / sheet =", dr.rounded(np.median(D[far] / S[far])))
+
+# %% [markdown]
+# Nearby pairs agree to 0.1%; far pairs are on median only about a third as far apart in space as on the sheet.
+# Any method that starts from straight-line distances (PCA, classical MDS) sees the roll, not the sheet.
+#
+# ## 2. Linear and kernel PCA on the roll
+#
+# PCA finds the directions of largest spread of the *rolled-up* cloud. Kernel PCA (notebook 08) maps the points
+# into a feature space first; with an RBF kernel its components are smooth functions of position in $\mathbb R^3$,
+# which also do not follow the sheet. A summary number: the absolute correlation of each coordinate with $s$.
+
+# %%
+def correlation_with_s(Z):
+    """|correlation| of each column of Z with the position s along the roll."""
+    return np.array([abs(np.corrcoef(column, s)[0, 1]) for column in Z.T])
+
+
+pca_scores = pca(X, k=2).scores
+kpca_scores = kernel_pca(X, 2, "rbf", gamma=0.01).scores
+print("PCA:        |corr with s| per coordinate", dr.rounded(correlation_with_s(pca_scores)))
+print("kernel PCA: |corr with s| per coordinate", dr.rounded(correlation_with_s(kpca_scores)))
+
+# %% [markdown]
+# Neither comes near 1. Other kernel widths do no better:
+
+# %%
+for gamma in (0.05, 0.5):
+    other = kernel_pca(X, 2, "rbf", gamma=gamma).scores
+    print(f"kernel PCA, gamma = {gamma}: |corr with s| per coordinate", dr.rounded(correlation_with_s(other)))
+
+# %% [markdown]
+# No linear projection, and no RBF kernel PCA we tried, lays the sheet out flat.
+#
+# ## 3. The neighbourhood graph
+#
+# Isomap and Laplacian eigenmaps trust only small distances (WashU §5.3: "both use distance of pairs of points").
+# Join every point to its $k$ nearest neighbours and keep the edge when either end chose it. The graph must be
+# connected, or some points have no path between them. For the roll:
+
+# %%
+for n_neighbors in (1, 2, 3, 4):
+    graph = neighbourhood_graph(X, n_neighbors)
+    print(f"n_neighbors = {n_neighbors}: {graph.n_components} connected component(s)")
+
+# %% [markdown]
+# With one neighbour each, the points pair off into hundreds of small pieces; four neighbours connect all 800.
+# Asking for geodesic distances on a disconnected graph is an error that says so:
+
+# %%
+try:
+    geodesic_distances(X, 3)
+except ValueError as error:
+    print(error)
+
+# %% [markdown]
+# ## 4. Geodesic distances
+#
+# A path along graph edges stays on the sheet, so the shortest path (Dijkstra's algorithm,
+# `scipy.sparse.csgraph.shortest_path`) approximates the distance *along the manifold*. With 10 neighbours:
+
+# %%
+G = geodesic_distances(X, 10)
+print("pairs farther than 30: median graph / sheet =", dr.rounded(np.median(G[far] / S[far])))
+print("95% of far pairs within", dr.rounded(np.percentile(np.abs(G[far] / S[far] - 1), 95) * 100, 1),
+      "% of the sheet distance")
+
+# %% [markdown]
+# Where straight lines were a third of the true distance, graph paths are within a few percent (on median 3%
+# longer, since a path zigzags from point to point).
+#
+# ## 5. Isomap = classical MDS of the geodesic distances
+#
+# Isomap (Tenenbaum et al. 2000) is notebook 04 with the distances replaced: $\mathbf B = -\tfrac12\mathbf H
+# \mathbf G^{(2)}\mathbf H$ and $Z = U_k\Lambda_k^{1/2}$. The library's `isomap` is exactly that:
+
+# %%
+result = isomap(X, k=2, n_neighbors=10)
+by_hand = classical_mds(G, k=2).embedding
+print("isomap = classical_mds(geodesic distances) up to sign:",
+      np.allclose(np.abs(result.embedding), np.abs(by_hand)))
+values = result.eigenvalues
+print("eigenvalues of B / largest:", dr.rounded(values[:4] / values[0]))
+
+# %% [markdown]
+# Two eigenvalues stand out: the geodesic distances are nearly those of a flat 2-D sheet. How close is the
+# embedding to the true sheet, up to a rigid motion (Procrustes, notebook 04)?
+
+# %%
+fit = procrustes(sheet, result.embedding, scale=False)
+print("relative residual after rigid alignment:", dr.rounded(fit.relative_residual))
+print("|corr with s| per coordinate:", dr.rounded(correlation_with_s(result.embedding)))
+print("extent of the aligned embedding:", dr.rounded(np.ptp(fit.aligned, axis=0), 1), "| of the sheet:",
+      dr.rounded(np.ptp(sheet, axis=0), 1))
+
+# %% [markdown]
+# The residual is 0.3% of the sheet's spread, and the first coordinate *is* the position along the roll: Isomap
+# has unrolled it, with the right lengths.
+#
+# ## 6. Laplacian eigenmaps
+#
+# Instead of preserving all distances, keep neighbours together. With weights $W_{ij} > 0$ on graph edges
+# (here 1 when both points chose each other, $\tfrac12$ when one did), degrees $d_i = \sum_j W_{ij}$,
+# $\mathbf D = \operatorname{diag}(d)$ and the graph Laplacian $\mathbf L = \mathbf D - W$,
+# $$\tfrac12\sum_{ij} W_{ij}(y_i - y_j)^2 = y^\top\mathbf L y .$$
+# Minimise it under $y^\top\mathbf D y = 1$ (to rule out $y = 0$). A Lagrange multiplier, as for PCA in notebook 01,
+# gives $\mathbf L y = \lambda\mathbf D y$, and the cost of a solution is $y^\top\mathbf L y = \lambda$. The constant
+# vector has $\lambda = 0$ and says nothing; the next eigenvectors, $\mathbf D$-orthogonal to it, are the embedding
+# (Belkin and Niyogi 2003). Check all of this:
+
+# %%
+eigenmap = laplacian_eigenmaps(X, k=2, n_neighbors=10)
+W = eigenmap.weights.toarray()
+degrees = W.sum(axis=1)
+L = np.diag(degrees) - W
+Y = eigenmap.embedding
+print("eigenvalues (smallest first):", dr.rounded(eigenmap.eigenvalues, 6))
+print("L y = lambda D y:", np.allclose(L @ Y, degrees[:, None] * Y * eigenmap.eigenvalues[1:]))
+print("Y' D Y = I:", np.allclose(Y.T @ (degrees[:, None] * Y), np.eye(2)))
+print("Y' D 1 = 0 (orthogonal to the constant):", np.allclose(Y.T @ degrees, 0))
+costs = [0.5 * np.sum(W * (y[:, None] - y[None, :]) ** 2) for y in Y.T]
+print("cost of each eigenvector = its eigenvalue:", np.allclose(costs, eigenmap.eigenvalues[1:]))
+
+# %% [markdown]
+# Laplacian eigenmaps keep the *order* along the roll, not the lengths. So we measure the first coordinate by rank
+# (Spearman) correlation:
+
+# %%
+def rank_correlation_with_s(Z):
+    """|Spearman correlation| of each column of Z with s (ties have probability zero here)."""
+    ranks_s = np.argsort(np.argsort(s))
+    return np.array([abs(np.corrcoef(np.argsort(np.argsort(column)), ranks_s)[0, 1]) for column in Z.T])
+
+
+print("Laplacian eigenmaps: |rank corr with s|", dr.rounded(rank_correlation_with_s(Y)))
+print("Isomap:              |rank corr with s|", dr.rounded(rank_correlation_with_s(result.embedding)))
+
+# %% [markdown]
+# The first eigenmap coordinate orders the points along the roll as well as Isomap does, but the second is not
+# the height $h$. On a long strip of length $\ell$ the smoothest functions (those of smallest cost) are the
+# vibration modes $\cos(\pi m s/\ell)$ along its length; one across its height, $\cos(\pi h/20)$, costs as much
+# as $m = \ell/20 \approx 4.5$ and comes much later. The coordinates are these modes:
+
+# %%
+length = np.ptp(s)
+modes = {"cos(pi s / l)": np.cos(np.pi * (s - s.min()) / length),
+         "cos(2 pi s / l)": np.cos(2 * np.pi * (s - s.min()) / length), "h": sheet[:, 1]}
+for name, mode in modes.items():
+    print(f"|corr| with {name:16s}", dr.rounded(np.array([abs(np.corrcoef(y, mode)[0, 1]) for y in Y.T])))
+
+# %% [markdown]
+# So Laplacian eigenmaps keep neighbourhoods and order, but a 2-D plot of them bends the strip into an arc
+# (the curve $(\cos t, \cos 2t)$) instead of showing its width.
+#
+# ## 7. Four methods, one figure
+#
+# The WashU notes' Figures 3 and 4 in one picture: each panel colours the points by $s$. A method that unrolls
+# the sheet shows the colours in order from one side to the other.
+
+# %%
+panels = [("PCA", pca_scores), ("kernel PCA (RBF, gamma = 0.01)", kpca_scores),
+          ("Isomap (10 neighbours)", result.embedding), ("Laplacian eigenmaps (10 neighbours)", Y)]
+fig, axes = plt.subplots(2, 2, figsize=(10, 8))
+for ax, (title, Z) in zip(axes.ravel(), panels):
+    ax.scatter(Z[:, 0], Z[:, 1], c=s, cmap="viridis", s=6)
+    ax.set_title(title)
+    ax.set_xticks([])
+    ax.set_yticks([])
+plt.tight_layout()
+plt.show()
+
+# %% [markdown]
+# PCA shows the roll seen end-on, still rolled up: it only drops the height. Kernel PCA bends the picture but
+# puts points from different layers side by side (dark among green). Isomap shows a rectangle of 93 by 21
+# (the sheet: 89 by 20, section 5; the panel stretches it) with the colours in order; Laplacian eigenmaps order
+# the colours along an arc.
+#
+# ## 8. How many neighbours?
+#
+# Too few and the graph falls apart (section 3). Too many and an edge can jump between two layers of the roll,
+# which are $2\pi \approx 6.3$ apart in space but far apart on the sheet: a *short circuit*. One such edge makes
+# all paths through it much too short. Count the edges whose length on the sheet is more than twice their
+# straight length, and watch what happens to Isomap:
+
+# %%
+print(" k | components | short-circuit edges | Isomap |corr| with s | rigid residual vs sheet")
+rows = []
+for n_neighbors in (3, 4, 6, 10, 12, 15, 20, 40):
+    graph = neighbourhood_graph(X, n_neighbors)
+    i, j = graph.distances.nonzero()
+    shortcuts = int(np.sum(S[i, j] > 2 * D[i, j]) // 2)
+    if not graph.is_connected:
+        print(f"{n_neighbors:2d} | {graph.n_components:10d} | {shortcuts:19d} | {'(no embedding)':>21s} |")
+        continue
+    Z = isomap(X, 2, n_neighbors).embedding
+    correlation = correlation_with_s(Z)[0]
+    residual = procrustes(sheet, Z, scale=False).relative_residual
+    rows.append((n_neighbors, correlation, residual))
+    print(f"{n_neighbors:2d} | {1:10d} | {shortcuts:19d} | {correlation:21.4f} | {residual:.4f}")
+
+# %%
+ks, correlations, residuals = map(np.array, zip(*rows))
+fig, ax = plt.subplots(figsize=(7, 3.5))
+ax.plot(ks, correlations, "o-", label="|corr(first coordinate, s)|")
+ax.plot(ks, residuals, "s--", label="rigid residual vs the sheet")
+ax.set_xlabel("n_neighbors")
+ax.set_title("Isomap on the Swiss roll: the neighbourhood size")
+ax.legend()
+plt.show()
+
+# %% [markdown]
+# Between 4 and 12 neighbours there is no short circuit, and Isomap recovers the sheet (correlation above 0.999,
+# residual at most 4%). At 15 neighbours the first short circuits appear and the residual jumps to 20%; by 40
+# neighbours the first coordinate no longer follows the roll. The usable range depends on the sampling density
+# and on the gap between the layers: the method has no way to tell a short circuit from a true neighbour.
+#
+# ## 9. A word on maximum variance unfolding
+#
+# The WashU notes (§5.3) also list *maximum variance unfolding* (Weinberger and Saul 2006). It keeps the same
+# graph but asks a different question: find points $y_i$ that keep every edge length exactly,
+# $\|y_i - y_j\| = \|x_i - x_j\|$ for neighbours, and are otherwise spread out as far as possible (maximum
+# variance), like pulling the roll flat by its ends. Written for the Gram matrix $\mathbf K = YY^\top$ this is a
+# semidefinite program: maximise $\operatorname{trace}\mathbf K$ subject to $\mathbf K \succeq 0$,
+# $\sum_{ij}K_{ij} = 0$ and linear constraints $K_{ii} + K_{jj} - 2K_{ij} = \|x_i - x_j\|^2$ on the edges; the
+# embedding is then kernel PCA of the learnt $\mathbf K$. It avoids Isomap's zigzag paths but needs an SDP solver,
+# which grows quickly with $n$, so the course does not compute it.
+#
+# ## Summary
+#
+# * Straight-line distances see the roll, not the sheet: far pairs are about a third as far in space as on the sheet,
+#   and PCA and kernel PCA do not unroll it.
+# * Shortest paths in a $k$-nearest-neighbour graph approximate distances along the sheet within a few percent;
+#   classical MDS of them (Isomap) recovers the sheet up to a rigid motion (0.3% residual).
+# * Laplacian eigenmaps solve $\mathbf L y = \lambda\mathbf D y$: they keep neighbours together and the order along
+#   the roll (the modes $\cos(\pi m s/\ell)$), not the lengths.
+# * The neighbourhood size is a real choice: 3 neighbours leave 2 pieces, 4 to 12 work, 15 or more short-circuit
+#   the layers.

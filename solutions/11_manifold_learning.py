@@ -1,0 +1,145 @@
+# %% [markdown]
+# # Exercises 11 · Manifold learning
+#
+# *Time: about 50 minutes.* Goes with `notebooks/11_manifold_learning.ipynb`.
+#
+# **Objectives.** Build the k-nearest-neighbour graph that Isomap and Laplacian eigenmaps share; find how many
+# neighbours it takes to connect the Swiss roll; implement Isomap (graph shortest paths, then classical MDS) and
+# Laplacian eigenmaps (the generalised eigenproblem $\mathbf L y = \lambda \mathbf D y$).
+#
+# Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
+# on fresh random data) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the grader
+# restores them. Use NumPy, `scipy.linalg.eigh` and `scipy.sparse.csgraph` (not `dimred_teach.manifold`, which
+# solves these exercises).
+#
+# **Notes.** WashU A2 §5 (Figure 4, the 3-D spiral) and §5.3 (Isomap and Laplacian eigenmaps use distances of
+# pairs of points); Oxford SC4/SM4 §1.4 (classical MDS, used by Isomap).
+
+# %%
+import numpy as np
+import scipy.linalg
+from scipy.sparse.csgraph import connected_components, shortest_path
+
+import dimred_teach as dr
+from dimred_teach import check
+from dimred_teach.datasets import make_swiss_roll
+
+dr.setup_notebook()
+
+# %% [markdown]
+# ## Exercise 1 · The neighbourhood graph
+#
+# Write `knn_graph(X, n_neighbors)`: for the $n$ rows of `X`, return the symmetric $n\times n$ matrix `W` with
+# $W_{ij} = \|x_i - x_j\|$ when $x_j$ is among the `n_neighbors` nearest points of $x_i$ **or** $x_i$ among those
+# of $x_j$, and $W_{ij} = 0$ otherwise (no edge). A point is not its own neighbour. The check compares your graph
+# with the course's on fresh random clouds.
+
+# %%
+def knn_graph(X, n_neighbors):
+    """Symmetric k-nearest-neighbour graph of the rows of X: edge lengths, 0 for no edge, shape (n, n)."""
+    # BEGIN SOLUTION
+    D = np.sqrt(np.sum((X[:, None, :] - X[None, :, :]) ** 2, axis=-1))
+    ranked = np.argsort(D + np.diag(np.full(len(X), np.inf)), axis=1)[:, :n_neighbors]
+    W = np.zeros_like(D)
+    rows = np.repeat(np.arange(len(X)), n_neighbors)
+    W[rows, ranked.ravel()] = D[rows, ranked.ravel()]
+    return np.maximum(W, W.T)
+    # END SOLUTION
+
+
+# %% points=2
+check("11.knn_graph", knn_graph)
+
+# %% [markdown]
+# ## Exercise 2 · How many neighbours connect the roll?
+#
+# With too few neighbours the graph breaks into pieces, and points in different pieces have no geodesic distance
+# at all. For the Swiss roll below, find the **smallest** `n_neighbors` for which the graph is connected (one
+# component; `connected_components(W, directed=False)` counts them), as `smallest_connected`.
+
+# %%
+X_roll, sheet_roll = make_swiss_roll(800, seed=0)
+
+# BEGIN SOLUTION
+smallest_connected = 1
+while connected_components(knn_graph(X_roll, smallest_connected), directed=False)[0] > 1:
+    smallest_connected += 1
+# END SOLUTION
+
+# %% points=1
+check("11.smallest_connected", smallest_connected)
+
+# %% [markdown]
+# ## Exercise 3 · Isomap
+#
+# Write `my_isomap(X, n_neighbors, k)`: the graph of Exercise 1, its shortest-path distances $G$
+# (`shortest_path(W, directed=False)`; a zero in `W` means "no edge"), then classical MDS of $G$: $\mathbf B =
+# -\tfrac12 \mathbf H G^{(2)} \mathbf H$ and $Z = U_k\Lambda_k^{1/2}$ from its $k$ largest eigenpairs. Return the
+# $n\times k$ embedding. The check runs it on fresh Swiss rolls and compares up to rotation and reflection.
+
+# %%
+def my_isomap(X, n_neighbors, k):
+    """Isomap embedding of the rows of X, shape (n, k)."""
+    # BEGIN SOLUTION
+    G = shortest_path(knn_graph(X, n_neighbors), directed=False)
+    n = G.shape[0]
+    H = np.eye(n) - np.ones((n, n)) / n
+    values, vectors = np.linalg.eigh(-0.5 * H @ G**2 @ H)
+    return vectors[:, ::-1][:, :k] * np.sqrt(values[::-1][:k])
+    # END SOLUTION
+
+
+# %% points=3
+check("11.isomap", my_isomap)
+
+# %% [markdown]
+# How well does your Isomap unroll the roll of Exercise 2? Compare the first coordinate with the position along the
+# roll (`sheet_roll[:, 0]`) for 10 and for 40 neighbours, and say in the markdown cell what happens with 40.
+
+# %%
+# BEGIN SOLUTION
+for n_neighbors in (10, 40):
+    first = my_isomap(X_roll, n_neighbors, 2)[:, 0]
+    print(n_neighbors, "neighbours: |correlation| with the position along the roll",
+          dr.rounded(abs(np.corrcoef(first, sheet_roll[:, 0])[0, 1])))
+# END SOLUTION
+
+# %% [markdown] tags=["solution"]
+# **Reading.** With 10 neighbours the first Isomap coordinate follows the position along the roll (|correlation| 0.9999).
+# With 40 neighbours some edges jump between layers of the roll (2 pi apart), "short circuits" that make far-apart
+# points look close, and the correlation drops to about 0.48: the geodesic distances are no longer distances along
+# the sheet.
+
+# %% [markdown]
+# ## Exercise 4 · Laplacian eigenmaps
+#
+# Given the symmetric weights `W` ($n\times n$, zero diagonal, a connected graph), write
+# `my_laplacian_eigenmaps(W, k)`: with the degree matrix $\mathbf D = \operatorname{diag}(W\mathbf 1)$ and the
+# Laplacian $\mathbf L = \mathbf D - W$, solve $\mathbf L y = \lambda\mathbf D y$, drop the constant eigenvector
+# (eigenvalue 0) and return the next $k$ eigenvectors as columns, shape $(n, k)$. The check compares the subspace
+# they span.
+
+# %%
+def my_laplacian_eigenmaps(W, k):
+    """The k generalised eigenvectors of L y = lambda D y after the constant one, shape (n, k)."""
+    # BEGIN SOLUTION
+    D = np.diag(W.sum(axis=1))
+    _, vectors = scipy.linalg.eigh(D - W, D)
+    return vectors[:, 1:k + 1]
+    # END SOLUTION
+
+
+# %% points=2
+check("11.laplacian", my_laplacian_eigenmaps)
+
+# %% [markdown]
+# Why the *generalised* problem? Answer in the markdown cell: what does the constraint $y^\top\mathbf D y = 1$
+# do that $y^\top y = 1$ does not?
+
+# %% [markdown] tags=["solution"]
+# **Why.** The cost $\sum_{ij} W_{ij}(y_i - y_j)^2 = 2y^\top\mathbf L y$ is small when neighbours get close
+# values. With $y^\top y = 1$ the cheapest non-constant vectors concentrate on a few weakly connected points (a
+# point with a small degree can move far at little cost). Weighting the constraint by the degrees,
+# $y^\top\mathbf D y = \sum_i d_i y_i^2$, makes well-connected points count more, so the embedding spreads over
+# the whole graph; the minimisers are the generalised eigenvectors of $\mathbf L y = \lambda\mathbf D y$
+# (Belkin and Niyogi, 2003).

@@ -1,0 +1,128 @@
+# %% [markdown]
+# # Exercises 12 · Missing values and recommender systems
+#
+# *Time: about 50 minutes.* Goes with `notebooks/12_missing_values_recommenders.ipynb`.
+#
+# **Objectives.** Build the item-means baseline; write one step of iterative low-rank imputation ("hard impute":
+# fill the missing entries with the current fit, refit item means plus a rank-$k$ truncated SVD); iterate it;
+# choose the rank by held-out error.
+#
+# Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
+# on fresh random ratings matrices) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells:
+# the grader restores them. Use NumPy only in Exercises 1-3 (not `dimred_teach.imputation`, which solves them);
+# Exercise 4 uses it for speed.
+#
+# **Notes.** CMU 36-467/667 "Linear Dimension Reduction", "Netflix and recommender systems" (the three questions
+# before using PCA: which are the features, how to predict from scores, how to handle missing values).
+
+# %%
+import numpy as np
+
+import dimred_teach as dr
+from dimred_teach import check
+from dimred_teach.datasets import make_ratings
+
+dr.setup_notebook()
+
+# %% [markdown]
+# A ratings matrix: 300 users (rows) by 120 items (columns), about 80% of the entries missing (`NaN`), made by the
+# course from a known rank-3 model plus noise of standard deviation 0.5.
+
+# %%
+ratings, truth = make_ratings(n_users=300, n_items=120, rank=3, observed=0.2, noise=0.5, seed=0)
+print(ratings.shape, "observed:", dr.rounded(np.mean(~np.isnan(ratings))))
+
+# %% [markdown]
+# ## Exercise 1 · The baseline: item means
+#
+# Write `predict_item_means(R)`: given a ratings matrix `R` with `NaN` for missing entries, return the
+# $n\times p$ matrix that predicts every rating of item $j$ by the mean of the **observed** ratings of item $j$.
+
+# %%
+def predict_item_means(R):
+    """Every entry of column j: the mean of the observed ratings in column j, shape (n, p)."""
+    # BEGIN SOLUTION
+    return np.zeros_like(R) + np.nanmean(R, axis=0)
+    # END SOLUTION
+
+
+# %% points=1
+check("12.item_means", predict_item_means)
+
+# %% [markdown]
+# ## Exercise 2 · One step of hard impute
+#
+# Write `impute_step(R, fit, k)`: fill the missing entries of `R` with the current `fit` (an $n\times p$ matrix;
+# the observed entries keep their ratings), then return the best "column means plus rank $k$" approximation of
+# the filled matrix: subtract its column means, keep the $k$ leading terms of the SVD, add the means back.
+
+# %%
+def impute_step(R, fit, k):
+    """One hard-impute step: the item means plus rank-k SVD of R with its holes filled from fit, shape (n, p)."""
+    # BEGIN SOLUTION
+    Z = np.where(np.isnan(R), fit, R)
+    means = Z.mean(axis=0)
+    U, s, Vt = np.linalg.svd(Z - means, full_matrices=False)
+    return (U[:, :k] * s[:k]) @ Vt[:k] + means
+    # END SOLUTION
+
+
+# %% points=2
+check("12.impute_step", impute_step)
+
+# %% [markdown]
+# ## Exercise 3 · Iterate
+#
+# Write `my_low_rank_impute(R, k, n_iter)`: start from the item means of Exercise 1 as the fit, apply `impute_step`
+# `n_iter` times, and return the **completed** matrix: the observed ratings as they are, the missing ones from the
+# final fit.
+
+# %%
+def my_low_rank_impute(R, k, n_iter):
+    """R with its missing entries filled by n_iter hard-impute steps from the item means, shape (n, p)."""
+    # BEGIN SOLUTION
+    fit = predict_item_means(R)
+    for _ in range(n_iter):
+        fit = impute_step(R, fit, k)
+    return np.where(np.isnan(R), fit, R)
+    # END SOLUTION
+
+
+# %% points=2
+check("12.hard_impute", my_low_rank_impute)
+
+# %% [markdown]
+# ## Exercise 4 · Choose the rank by held-out error
+#
+# Hide a random tenth of the observed ratings, fit on the rest, and measure the root mean squared error on the
+# hidden ones. Do this for $k = 1, \dots, 6$ with
+# `low_rank_impute(train, k, max_iter=100, tol=1e-5)` (the method of Exercise 3, stopped
+# once the error settles; its `.history[-1]` is the training RMSE) and store the rank with the smallest held-out
+# RMSE as `best_rank`. Then say in the markdown cell how the training error behaves with $k$, and why it cannot
+# choose $k$.
+
+# %%
+from dimred_teach.imputation import low_rank_impute
+
+rows, cols = np.nonzero(~np.isnan(ratings))
+held = np.random.default_rng(1).permutation(rows.size)[: int(0.1 * rows.size)]
+train = ratings.copy()
+train[rows[held], cols[held]] = np.nan
+
+# BEGIN SOLUTION
+held_out = {}
+for k in range(1, 7):
+    result = low_rank_impute(train, k, max_iter=100, tol=1e-5)
+    held_out[k] = np.sqrt(np.mean((result.completed[rows[held], cols[held]] - ratings[rows[held], cols[held]]) ** 2))
+    print(f"k = {k}: training RMSE {result.history[-1]:.4f}, held-out RMSE {held_out[k]:.4f}")
+best_rank = min(held_out, key=held_out.get)
+# END SOLUTION
+
+# %% points=1
+check("12.best_rank", best_rank)
+
+# %% [markdown] tags=["solution"]
+# **Reading.** The training error falls with every extra rank (each one adds parameters to fit the observed
+# ratings, noise included), so it would always pick the largest $k$. The held-out error falls until $k = 3$, the
+# true rank, and rises after it: the extra factors fit noise and predict the hidden ratings worse. Its minimum,
+# about 0.6, sits just above the noise level 0.5, the error even the true model would make.
