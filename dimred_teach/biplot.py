@@ -19,11 +19,12 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass
 
+import matplotlib.axes
 import matplotlib.pyplot as plt
 import numpy as np
 
 from ._results import read_only
-from ._validation import check_k
+from ._validation import Interval, check_bool, check_k, check_real
 from .pca import pca
 from .plotting import PALETTE, score_scatter
 
@@ -66,17 +67,6 @@ class BiplotCoordinates:
         return self.scores.shape[1]
 
 
-def _check_alpha(alpha) -> float:
-    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real):
-        raise TypeError(f"alpha must be a real number in [0, 1], got {type(alpha).__name__} {alpha!r}")
-    alpha = float(alpha)
-    if not 0.0 <= alpha <= 1.0:  # also refuses NaN
-        raise ValueError(
-            f"alpha must lie in [0, 1] (0: unscaled biplot, 1: scaled biplot), got {alpha}"
-        )
-    return alpha
-
-
 def biplot_coordinates(X, alpha: float, k: int = 2, scale: bool = False) -> BiplotCoordinates:
     """Biplot scores U D^(1-alpha) and loadings V D^alpha of the centred data.
 
@@ -111,8 +101,8 @@ def biplot_coordinates(X, alpha: float, k: int = 2, scale: bool = False) -> Bipl
     principal direction's largest-magnitude entry is positive).
     """
     names = tuple(str(c) for c in X.columns) if hasattr(X, "columns") else None
-    alpha = _check_alpha(alpha)
-    fit = pca(X, scale=scale)  # validates X
+    alpha = check_real(alpha, "alpha", Interval(0.0, 1.0), why="0: unscaled biplot, 1: scaled biplot")
+    fit = pca(X, scale=check_bool(scale, "scale"))  # validates X
     n, p = fit.n_samples, fit.components.shape[0]
     d = fit.singular_values
     tolerance = d[0] * max(n, p) * np.finfo(float).eps
@@ -165,10 +155,19 @@ def plot_biplot(coordinates: BiplotCoordinates, groups=None, ax=None, components
         raise TypeError(
             f"coordinates must come from biplot_coordinates(), got {type(coordinates).__name__}"
         )
-    i, j = components
     k = coordinates.k
-    if not all(isinstance(c, numbers.Integral) and 0 <= c < k for c in (i, j)) or i == j:
+    pair = tuple(components) if isinstance(components, (tuple, list)) else ()
+    if (len(pair) != 2 or not all(isinstance(c, numbers.Integral) and not isinstance(c, bool) and 0 <= c < k
+                                  for c in pair) or pair[0] == pair[1]):
         raise ValueError(f"components must be two different column numbers in 0..{k - 1}, got {components!r}")
+    i, j = (int(c) for c in pair)
+    n = coordinates.scores.shape[0]
+    if groups is not None and np.ndim(groups) != 1 or groups is not None and len(groups) != n:
+        raise ValueError(f"groups must have one label per row of the scores ({n}) in a 1-D array, got shape {np.shape(groups)}")
+    if ax is not None and not isinstance(ax, matplotlib.axes.Axes):
+        raise TypeError(f"ax must be a matplotlib Axes (or None for a new figure), got {type(ax).__name__} {ax!r}")
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"title must be a string, got {type(title).__name__}")
     if ax is None:
         _, ax = plt.subplots(figsize=(5.5, 5.5))
     ratio = coordinates.explained_variance_ratio

@@ -19,7 +19,8 @@ from collections.abc import Mapping
 import numpy as np
 
 from ._results import read_only
-from ._validation import as_data_matrix, as_square_symmetric, check_choice, check_int, check_k, check_nonnegative, check_positive
+from ._validation import (NONNEGATIVE, POSITIVE, as_data_matrix, as_square_symmetric, check_choice, check_int, check_k,
+                          check_real, check_size, require_finite_result)
 from .linalg import center_rows_and_columns, sorted_eigh
 from .pca import pca
 
@@ -125,15 +126,17 @@ def _pair(X, Y) -> tuple[np.ndarray, np.ndarray]:
     """Validate X (n, p) and Y (m, p); Y defaults to X."""
     X = as_data_matrix(X, min_rows=1)
     if Y is None:
+        check_size(X.shape[0] ** 2, f"a kernel matrix between the {X.shape[0]} rows of X")
         return X, X
     Y = as_data_matrix(Y, name="Y", min_rows=1)
     if Y.shape[1] != X.shape[1]:
         raise ValueError(f"Y must have as many columns as X ({X.shape[1]}), got {Y.shape[1]}")
+    check_size(X.shape[0] * Y.shape[0], f"a kernel matrix between {X.shape[0]} rows of X and {Y.shape[0]} rows of Y")
     return X, Y
 
 
 def _gamma(gamma, p: int) -> float:
-    return 1.0 / p if gamma is None else check_positive(gamma, "gamma")
+    return 1.0 / p if gamma is None else check_real(gamma, "gamma", POSITIVE)
 
 
 def _induced_squared_distances(cross: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
@@ -167,8 +170,13 @@ def polynomial_kernel(X, Y=None, degree: int = 3, gamma: float | None = None, co
     """
     X, Y = _pair(X, Y)
     degree = check_int(degree, "degree", minimum=1)
-    coef0 = check_nonnegative(coef0, "coef0")
-    return (_gamma(gamma, X.shape[1]) * (X @ Y.T) + coef0) ** degree
+    coef0 = check_real(coef0, "coef0", NONNEGATIVE)
+    gamma = _gamma(gamma, X.shape[1])
+    with np.errstate(over="ignore", invalid="ignore"):  # reported below with the arguments to blame
+        K = (gamma * (X @ Y.T) + coef0) ** degree
+    require_finite_result(K, f"the polynomial kernel (gamma x'y + coef0)^degree with degree={degree}, gamma={gamma:g}",
+                          "lower degree or gamma, or rescale X")
+    return K
 
 
 def rbf_kernel(X, Y=None, gamma: float | None = None) -> np.ndarray:

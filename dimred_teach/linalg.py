@@ -13,7 +13,50 @@ import scipy.linalg
 
 from ._validation import as_data_matrix, as_square_symmetric, check_k
 
-__all__ = ["fix_signs", "sorted_eigh", "center_rows_and_columns", "projector", "subspace_distance"]
+__all__ = ["TIE_RTOL", "order_with_ties", "first_best", "fix_signs", "sorted_eigh", "center_rows_and_columns",
+           "projector", "subspace_distance"]
+
+TIE_RTOL = 1e-12
+"""Two computed floats closer than TIE_RTOL times the largest magnitude being compared are a
+tie. Rounding in the last bits depends on the CPU (SIMD width, BLAS kernel), so every
+ordering in the library compares at this precision first and then breaks ties by a stated
+rule; the order is then the same on every machine."""
+
+
+def order_with_ties(values, descending: bool = True, tie_break=None) -> np.ndarray:
+    """Indices that sort ``values``, treating values within :data:`TIE_RTOL` (relative to the
+    largest finite magnitude) of their neighbour as equal.
+
+    Parameters
+    ----------
+    values : array_like, shape (m,)
+        Real numbers; +-inf allowed (equal infinities tie).
+    descending : bool
+        Largest first (default) or smallest first.
+    tie_break : array_like, shape (m,), optional
+        Secondary key, ascending, for values that tie (default: the index, so the earlier
+        entry comes first).
+
+    Returns
+    -------
+    ndarray of int, shape (m,)
+    """
+    values = np.asarray(values, dtype=float)
+    tie_break = np.arange(values.size) if tie_break is None else np.asarray(tie_break)
+    key = -values if descending else values
+    order = np.lexsort((tie_break, key))
+    scale = float(np.abs(values[np.isfinite(values)]).max(initial=0.0))
+    ordered = key[order]
+    with np.errstate(invalid="ignore"):  # inf - inf: equal infinities are caught by ==
+        same = (ordered[1:] == ordered[:-1]) | (np.diff(ordered) <= TIE_RTOL * scale)
+    group = np.cumsum(np.concatenate(([True], ~same)))
+    return order[np.lexsort((tie_break[order], group))]
+
+
+def first_best(values, descending: bool = True) -> int:
+    """Index of the largest (``descending``) or smallest value, at :data:`TIE_RTOL`
+    precision; among tied values the first one."""
+    return int(order_with_ties(values, descending)[0])
 
 
 def fix_signs(vectors: np.ndarray, *companions: np.ndarray):
@@ -33,17 +76,21 @@ def fix_signs(vectors: np.ndarray, *companions: np.ndarray):
 
     Notes
     -----
-    Ties in magnitude (to 10 decimals) go to the first such entry, so the rule does not
-    depend on rounding noise in the last bits.
+    Ties in magnitude (within :data:`TIE_RTOL` of the column's largest magnitude) go to the
+    first such entry, so the rule does not depend on rounding noise in the last bits. A
+    NaN is refused.
     """
     vectors = np.asarray(vectors, dtype=float)
+    if np.isnan(vectors).any():
+        raise ValueError("vectors contains NaN; signs of undefined vectors cannot be fixed")
     if vectors.ndim != 2:
         raise ValueError(f"vectors must be 2-D (one vector per column), got shape {vectors.shape}")
     if vectors.shape[1] == 0:
         signs = np.ones(0)
     else:
-        magnitudes = np.round(np.abs(vectors), 10)
-        rows = np.argmax(magnitudes, axis=0)
+        magnitudes = np.abs(vectors)
+        near_largest = magnitudes >= magnitudes.max(axis=0) * (1.0 - TIE_RTOL)
+        rows = np.argmax(near_largest, axis=0)  # the first entry tied with the largest
         signs = np.where(vectors[rows, np.arange(vectors.shape[1])] < 0, -1.0, 1.0)
     flipped = vectors * signs
     if not companions:
@@ -82,7 +129,7 @@ def sorted_eigh(A, k: int | None = None, name: str = "A"):
     else:
         k = check_k(k, m, why=f"{name} is {m} x {m}")
         values, vectors = scipy.linalg.eigh(A, subset_by_index=(m - k, m - 1))
-    order = np.argsort(values)[::-1]
+    order = order_with_ties(values)  # equal eigenvalues keep LAPACK's order, on every machine
     return values[order], fix_signs(vectors[:, order])
 
 

@@ -31,8 +31,8 @@ import scipy.sparse
 import scipy.sparse.linalg
 
 from ._results import read_only
-from ._validation import as_data_matrix_or_sparse, as_vector, check_choice, check_int, check_k, check_seed
-from .linalg import fix_signs
+from ._validation import as_data_matrix_or_sparse, as_vector, check_bool, check_choice, check_int, check_k, check_seed
+from .linalg import fix_signs, order_with_ties
 
 __all__ = [
     "STOP_WORDS",
@@ -384,8 +384,7 @@ def lsi(docs_or_matrix, k: int, *, stop_words=None, min_df: int = 1, vocabulary=
     would have singular value 0 and arbitrary directions.
     """
     seed = check_seed(seed)
-    if not isinstance(center, (bool, np.bool_)):
-        raise TypeError(f"center must be True or False, got {center!r}")
+    center = check_bool(center, "center")
     X, vocabulary, idf = _document_matrix(docs_or_matrix, stop_words, min_df, vocabulary)
     n, p = X.shape
     k = check_k(k, min(n, p), why=f"the document matrix has n={n} documents and p={p} words")
@@ -399,7 +398,7 @@ def lsi(docs_or_matrix, k: int, *, stop_words=None, min_df: int = 1, vocabulary=
     else:
         dense = X.toarray() if mean is None else X.toarray() - mean
         U, s, Vt = np.linalg.svd(dense, full_matrices=False)
-    order = np.argsort(s)[::-1][:k]
+    order = order_with_ties(s)[:k]
     U, s, Vt = U[:, order], s[order], Vt[order]
     tolerance = max(n, p) * np.finfo(float).eps * s[0]
     if s[-1] <= tolerance:
@@ -458,7 +457,9 @@ def top_terms(result: LSIResult, component: int, n: int | None = None) -> pd.Dat
     pandas.DataFrame, n rows (index "rank", 1 to n)
         ``positive`` / ``positive_weight``: the n words with the largest weights, largest
         first; ``negative`` / ``negative_weight``: the n words with the smallest weights,
-        smallest first. Ties are broken alphabetically. When every weight has one sign
+        smallest first. Weights equal to 12 significant digits (relative to the largest
+        weight of the component) are ties, broken alphabetically, so rounding noise never
+        reorders words. When every weight has one sign
         (the first uncentred component), the "negative" end is simply the lowest weights.
     """
     result = _check_result(result)
@@ -467,9 +468,9 @@ def top_terms(result: LSIResult, component: int, n: int | None = None) -> pd.Dat
     n = check_int(min(10, p) if n is None else n, "n", minimum=1, maximum=p)
     weights = result.term_coordinates[:, component]
     words = np.array(result.vocabulary, dtype=object)
-    alphabetical = np.argsort(words, kind="stable")
-    top = alphabetical[np.argsort(-weights[alphabetical], kind="stable")[:n]]
-    bottom = alphabetical[np.argsort(weights[alphabetical], kind="stable")[:n]]
+    alphabetical_rank = np.argsort(np.argsort(words, kind="stable"), kind="stable")
+    top = order_with_ties(weights, descending=True, tie_break=alphabetical_rank)[:n]
+    bottom = order_with_ties(weights, descending=False, tie_break=alphabetical_rank)[:n]
     frame = pd.DataFrame({
         "positive": words[top], "positive_weight": weights[top],
         "negative": words[bottom], "negative_weight": weights[bottom],
@@ -529,7 +530,8 @@ def search(result: LSIResult, query, n: int | None = None, space: str = "latent"
     -------
     pandas.DataFrame, n rows (index "rank", 1 to n)
         ``document`` (row number in the corpus) and ``score`` (cosine in [-1, 1]),
-        best first; ties (scores equal to 12 decimals) go to the lower row number, so
+        best first; ties (scores equal to 12 significant digits, relative to the largest
+        score) go to the lower row number, so
         rounding noise never reorders documents. A document with no coordinates (all zero)
         scores 0.
     """
@@ -543,5 +545,5 @@ def search(result: LSIResult, query, n: int | None = None, space: str = "latent"
     else:
         centred = vector if result.mean is None else vector - result.mean
         scores = _cosines(result.document_coordinates, centred @ result.term_coordinates)
-    order = np.argsort(-np.round(scores, 12), kind="stable")[:n]  # noise-level differences are ties
+    order = order_with_ties(scores)[:n]  # noise-level differences are ties
     return pd.DataFrame({"document": order, "score": scores[order]}, index=pd.RangeIndex(1, n + 1, name="rank"))

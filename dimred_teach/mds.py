@@ -21,7 +21,8 @@ import scipy.linalg
 from scipy.linalg import lapack
 
 from ._results import read_only
-from ._validation import as_data_matrix, as_distance_matrix, check_choice, check_int, check_k, check_seed
+from ._validation import (NONNEGATIVE, as_data_matrix, as_distance_matrix, check_bool, check_choice, check_int,
+                          check_k, check_real, check_seed)
 from .linalg import center_rows_and_columns, fix_signs
 
 __all__ = [
@@ -176,7 +177,7 @@ def classical_mds(D, k: int = 2, squared: bool = False) -> MDSResult:
     D = as_distance_matrix(D, name="D")
     n = D.shape[0]
     k = check_k(k, n - 1, why=f"{n} centred points span at most {n - 1} dimensions")
-    B = _double_center(D if squared else D**2)
+    B = _double_center(D if check_bool(squared, "squared") else D**2)
     values, vectors = _spectrum_and_top_vectors(B, k)
     embedding = vectors * np.sqrt(np.clip(values[:k], 0.0, None))
     read_only(embedding, values)
@@ -243,6 +244,7 @@ def procrustes(A, B, scale: bool = True) -> ProcrustesResult:
             f"A and B must have the same shape (same points, same dimensions), got {A.shape} and {B.shape}; "
             "pad the lower-dimensional one with zero columns"
         )
+    scale = check_bool(scale, "scale")
     mean_a, mean_b = A.mean(axis=0), B.mean(axis=0)
     Ac, Bc = A - mean_a, B - mean_b
     spread_b = float(np.sum(Bc**2))
@@ -335,6 +337,7 @@ def stress(D, Z, kind: str = "kruskal", normalized: bool = False) -> float:
     D = as_distance_matrix(D, name="D")
     Z = _as_configuration(Z, D.shape[0])
     kind = check_choice(kind, STRESS_KINDS, "kind")
+    normalized = check_bool(normalized, "normalized")
     if kind == "strain":
         B = _double_center(D**2)
         Zc = Z - Z.mean(axis=0)
@@ -440,10 +443,7 @@ def _smacof(Z, weights, update_targets, max_iter, tol):
 
 
 def _iteration_settings(max_iter, tol):
-    max_iter = check_int(max_iter, "max_iter", minimum=1)
-    if not (isinstance(tol, (int, float)) and not isinstance(tol, bool) and tol >= 0):
-        raise ValueError(f"tol must be a non-negative number, got {tol!r}")
-    return max_iter, float(tol)
+    return check_int(max_iter, "max_iter", minimum=1), check_real(tol, "tol", NONNEGATIVE)
 
 
 def metric_mds(D, k: int = 2, kind: str = "kruskal", init: str = "classical", seed: int = 0,

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._results import read_only
-from ._validation import as_data_matrix, as_square_symmetric, as_vector, check_choice, check_int, check_k, check_seed
-from .linalg import fix_signs, sorted_eigh
+from ._validation import (POSITIVE, Interval, as_data_matrix, as_square_symmetric, as_vector, check_bool, check_choice,
+                          check_int, check_k, check_real, check_seed)
+from .linalg import first_best, fix_signs, sorted_eigh
 
 __all__ = [
     "center",
@@ -165,6 +166,7 @@ def pca(X, k: int | None = None, method: str = "svd", scale: bool = False) -> PC
     if k is None:
         k = max(1, min(n - 1, p))
     k = check_k(k, min(n, p), why=f"X has n={n} rows and p={p} columns")
+    scale = check_bool(scale, "scale")
     mean = X.mean(axis=0)
     column_scale = None
     if scale:
@@ -186,14 +188,16 @@ def pca(X, k: int | None = None, method: str = "svd", scale: bool = False) -> PC
         singular_values = np.sqrt(eigenvalues * (n - 1))
     else:
         gram_values, U = sorted_eigh(Xc @ Xc.T, k=k)
-        singular_values = np.sqrt(np.clip(gram_values, 0.0, None))
-        tiny = singular_values <= 1e-10 * max(1.0, singular_values[0])
+        # rounding leaves eigenvalues of about eps * n * largest where the true value is 0,
+        # so a component is only recoverable above 1e-12 of the largest eigenvalue
+        tiny = gram_values <= 1e-12 * gram_values[0] if gram_values[0] > 0 else np.ones(k, bool)
         if tiny.any():
             rank = int(np.argmax(tiny))
             raise ValueError(
                 f"k={k} exceeds the rank of the centred data ({rank}); method='gram' can only "
                 "recover components with non-zero variance"
             )
+        singular_values = np.sqrt(gram_values)
         components, scores = fix_signs(Xc.T @ U / singular_values, U * singular_values)
         eigenvalues = singular_values**2 / (n - 1)
 
@@ -260,8 +264,7 @@ def power_iteration(A, seed: int = 0, max_iter: int = 1000, tol: float = 1e-10) 
     A = as_square_symmetric(A)
     seed = check_seed(seed)
     max_iter = check_int(max_iter, "max_iter", minimum=1)
-    if not (isinstance(tol, (int, float)) and tol > 0):
-        raise ValueError(f"tol must be a positive number, got {tol!r}")
+    tol = check_real(tol, "tol", POSITIVE)
     rng = np.random.default_rng(seed)
     v = rng.standard_normal(A.shape[0])
     v /= np.linalg.norm(v)
@@ -300,7 +303,8 @@ def choose_k(eigenvalues, threshold: float = 0.9, method: str = "variance") -> i
         notes' tolerance rule).
     method : {"variance", "gap"}
         "gap": the k with the largest drop lambda_k / lambda_{k+1} (the elbow of the
-        scree plot); ``threshold`` is ignored.
+        scree plot); ``threshold`` is ignored. Drops equal to 12 significant digits are
+        ties, won by the smaller k, so the answer does not depend on the machine.
 
     Returns
     -------
@@ -316,8 +320,7 @@ def choose_k(eigenvalues, threshold: float = 0.9, method: str = "variance") -> i
         raise ValueError("eigenvalues are all zero: the data has no variance")
     values = np.clip(values, 0.0, None)
     if method == "variance":
-        if not (isinstance(threshold, (int, float)) and 0 < threshold <= 1):
-            raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
+        threshold = check_real(threshold, "threshold", Interval(0.0, 1.0, "right"), why="a fraction of the variance")
         kept = np.cumsum(values) / values.sum()
         return int(np.searchsorted(kept, threshold - 1e-12) + 1)
     if values.size < 2:
@@ -325,4 +328,4 @@ def choose_k(eigenvalues, threshold: float = 0.9, method: str = "variance") -> i
     positive = values[values > 1e-12 * values[0]]
     if positive.size < 2:
         return 1
-    return int(np.argmax(positive[:-1] / positive[1:]) + 1)
+    return first_best(positive[:-1] / positive[1:]) + 1  # equal drops (at 1e-12): the smaller k

@@ -183,7 +183,7 @@ BAD_INPUTS = [
     (lambda: power_iteration(np.eye(2), seed=1.5), TypeError, "seed must be an integer"),
     (lambda: power_iteration(np.zeros((2, 2))), ValueError, "A maps the start vector to zero"),
     (lambda: choose_k([1.0, -2.0]), ValueError, "cannot be negative"),
-    (lambda: choose_k([1.0, 0.5], threshold=1.5), ValueError, "threshold must be in"),
+    (lambda: choose_k([1.0, 0.5], threshold=1.5), ValueError, r"threshold must lie in \(0, 1\]"),
     (lambda: choose_k([1.0, 0.5], method="elbow"), ValueError, "method must be one of"),
     (lambda: covariance(np.ones((3, 2)), ddof=3), ValueError, "ddof must be at most 2"),
 ]

@@ -217,7 +217,7 @@ def test_bad_inputs():
         ppca.log_likelihood(X, np.ones((5, 5)), mean, 1.0)
     with pytest.raises(ValueError, match="mean must have length 5"):
         ppca.log_likelihood(X, W, np.zeros(4), 1.0)
-    with pytest.raises(ValueError, match="X must have 5 columns"):
+    with pytest.raises(ValueError, match="X has 4 columns but W has 5 rows"):
         ppca.log_likelihood(X[:, :4], W, mean, 1.0)
     with pytest.raises(ValueError, match="affine subspace"):
         ppca.ppca_mle(np.outer(np.arange(10.0), np.ones(5)), 1)  # points on a line: sigma2 would be 0

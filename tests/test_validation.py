@@ -5,7 +5,8 @@ import pytest
 import scipy.sparse
 
 from dimred_teach._validation import (as_data_matrix, as_distance_matrix, as_square_symmetric, as_vector,
-                                      check_choice, check_int, check_k, check_open_unit, check_seed)
+                                      OPEN_UNIT, check_bool, check_choice, check_int, check_k, check_real,
+                                      check_seed)
 from dimred_teach.linalg import center_rows_and_columns, fix_signs, projector, sorted_eigh
 
 GOOD_D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.5], [2.0, 1.5, 0.0]])
@@ -45,8 +46,10 @@ def test_distance_matrix_accepts_non_euclidean_and_returns_a_copy():
     (lambda: check_choice("x", ("a", "b"), "kind"), ValueError, "kind must be one of 'a', 'b'"),
     (lambda: check_seed(None), TypeError, "seed must be an integer"),
     (lambda: check_seed(-1), ValueError, "seed must be non-negative"),
-    (lambda: check_open_unit(1.0, "eps"), ValueError, "eps must lie strictly between 0 and 1"),
-    (lambda: check_open_unit("0.5", "delta"), TypeError, "delta must be a real number"),
+    (lambda: check_real(1.0, "eps", OPEN_UNIT), ValueError, r"eps must lie in \(0, 1\), got 1.0"),
+    (lambda: check_real("0.5", "delta", OPEN_UNIT), TypeError, "delta must be a real number"),
+    (lambda: check_real(float("nan"), "tol"), ValueError, "tol must lie in"),
+    (lambda: check_bool("no", "scale"), TypeError, "scale must be True or False, got str 'no'"),
 ])
 def test_refusals_name_the_argument(call, error, message):
     with pytest.raises(error, match=message):
