@@ -91,7 +91,10 @@ def jl_min_dim(n: int, eps: float, delta: float) -> int:
     n = check_int(n, "n", minimum=2)
     eps = check_real(eps, "eps", OPEN_UNIT)
     delta = check_real(delta, "delta", OPEN_UNIT)
-    bound = 8.0 / eps**2 * _log_term(n, delta)
+    try:
+        bound = 8.0 / eps**2 * _log_term(n, delta)
+    except ZeroDivisionError:  # eps**2 underflows to 0
+        bound = math.inf
     if not math.isfinite(bound):
         raise ValueError(f"eps = {eps!r} is so small that the bound 8 / eps^2 * log(n / sqrt(delta)) is "
                          "beyond the float range; choose a larger eps")

@@ -417,7 +417,8 @@ def cross_val_accuracy(X, y, folds: int = 5, seed: int = 0) -> float:
         train = np.ones(X.shape[0], bool)
         train[test] = False
         if np.unique(labels[train]).size < 2:
-            raise ValueError("a training fold holds only one class; use fewer folds or more data")
+            raise ValueError(f"y leaves a training part with only the class {labels[train][0]!r} (a class with "
+                             f"too few members for folds={folds}); use fewer folds or more data")
         model = fit_nearest_centroid(X[train], labels[train])
         correct += int(np.sum(model.predict(X[test]) == labels[test]))
     return correct / X.shape[0]
