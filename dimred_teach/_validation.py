@@ -62,14 +62,18 @@ inf or NaN; data this large is a units mistake, and rescaling it is the way out.
 
 
 def _require_finite(array: np.ndarray, name: str) -> None:
-    """Refuse NaN, inf and magnitudes above :data:`MAX_ABS_VALUE` (scale-aware guard)."""
-    if not np.all(np.isfinite(array)):
-        bad = "NaN" if np.isnan(array).any() else "inf"
+    """Refuse NaN, inf and magnitudes above :data:`MAX_ABS_VALUE` (scale-aware guard).
+
+    Two reductions (max and min) and no temporary array: NaN propagates through both.
+    """
+    largest, smallest = float(array.max(initial=-np.inf)), float(array.min(initial=np.inf))
+    if array.size and not (math.isfinite(largest) and math.isfinite(smallest)):
+        bad = "NaN" if math.isnan(largest) or math.isnan(smallest) or np.isnan(array).any() else "inf"
         raise ValueError(f"{name} contains {bad}; remove or impute those entries first")
-    largest = float(np.abs(array).max(initial=0.0))
-    if largest > MAX_ABS_VALUE:
+    magnitude = max(abs(largest), abs(smallest)) if array.size else 0.0
+    if magnitude > MAX_ABS_VALUE:
         raise ValueError(
-            f"{name} has entries as large as {largest:.3g}; values beyond {MAX_ABS_VALUE:g} in magnitude "
+            f"{name} has entries as large as {magnitude:.3g}; values beyond {MAX_ABS_VALUE:g} in magnitude "
             f"overflow when squared and summed, so rescale {name} first (divide it by its largest entry)"
         )
 

@@ -24,8 +24,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ._results import read_only
-from ._validation import Interval, check_bool, check_k, check_real
-from .pca import pca
+from ._validation import Interval, as_data_matrix, check_bool, check_k, check_real
+from .pca import _centred, _signed_svd
 from .plotting import PALETTE, score_scatter
 
 __all__ = ["BiplotCoordinates", "biplot_coordinates", "plot_biplot"]
@@ -97,23 +97,26 @@ def biplot_coordinates(X, alpha: float, k: int = 2, scale: bool = False) -> Bipl
     multiplies the scores by the constant (n / (n - 1))^(-alpha / 2) and the loadings by
     its reciprocal; that only rescales the two sets of axes, and the product, angles,
     cosines and the shape of either cloud are unchanged. The factors come from
-    :func:`dimred_teach.pca.pca`, so their signs follow the course's sign rule (each
+    the same signed SVD as :func:`dimred_teach.pca.pca`, so their signs follow the course's sign rule (each
     principal direction's largest-magnitude entry is positive).
     """
     names = tuple(str(c) for c in X.columns) if hasattr(X, "columns") else None
     alpha = check_real(alpha, "alpha", Interval(0.0, 1.0), why="0: unscaled biplot, 1: scaled biplot")
-    fit = pca(X, scale=check_bool(scale, "scale"))  # validates X
-    n, p = fit.n_samples, fit.components.shape[0]
-    d = fit.singular_values
+    scale = check_bool(scale, "scale")
+    X = as_data_matrix(X)
+    n, p = X.shape
+    _, _, Xc = _centred(X, scale)
+    total = float(np.einsum("ij,ij->", Xc, Xc))
+    U, d, V = _signed_svd(Xc, min(n, p))  # the signs of pca()'s components
     tolerance = d[0] * max(n, p) * np.finfo(float).eps
     rank = int(np.sum(d > tolerance))
     if rank == 0:
         raise ValueError("X has no variance (every column is constant), so it has no biplot")
     k = check_k(k, rank, why=f"the centred data has rank {rank}")
-    d = d[:k]
-    scores = fit.scores[:, :k] * d ** (-alpha)  # U D = fit.scores, so U D^(1 - alpha)
-    loadings = fit.components[:, :k] * d**alpha
-    ratio = np.array(fit.explained_variance_ratio[:k])
+    d = d[:k].copy()
+    scores = U[:, :k] * d ** (1.0 - alpha)
+    loadings = V[:, :k] * d**alpha
+    ratio = d**2 / total
     read_only(scores, loadings, d, ratio)
     return BiplotCoordinates(
         scores=scores,

@@ -12,11 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.linalg
 
 from ._results import read_only
 from ._validation import (POSITIVE, Interval, as_data_matrix, as_square_symmetric, as_vector, check_bool, check_choice,
                           check_int, check_k, check_real, check_seed)
-from .linalg import first_best, fix_signs, sorted_eigh
+from .linalg import first_best, fix_signs, sign_flips, sorted_eigh
 
 __all__ = [
     "center",
@@ -63,10 +64,10 @@ def covariance(X, ddof: int = 1) -> np.ndarray:
     ``ddof=1`` (the default) is the Oxford notes' 1/(n-1); ``ddof=0`` gives the 1/n of the
     CMU and MML notes.
     """
-    X = as_data_matrix(X)
+    X = as_data_matrix(X)  # a fresh copy, centred in place
     ddof = check_int(ddof, "ddof", minimum=0, maximum=X.shape[0] - 1)
-    Xc = X - X.mean(axis=0)
-    return Xc.T @ Xc / (X.shape[0] - ddof)
+    X -= X.mean(axis=0)
+    return X.T @ X / (X.shape[0] - ddof)
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,24 @@ class PCAResult:
         return X + self.mean
 
 
+def _centred(X: np.ndarray, scale: bool):
+    """(mean, column standard deviations or None, centred (scaled) data) of a validated X
+    that the caller owns: without scaling X is centred in place, no copy."""
+    mean = X.mean(axis=0)
+    if scale:
+        return mean, X.std(axis=0, ddof=1), standardize(X)
+    X -= mean
+    return mean, None, X
+
+
+def _signed_svd(Xc: np.ndarray, k: int):
+    """The k leading singular triplets of Xc (shape (n, p), overwritten) with the course's
+    signs: U (n, k), d (k,), V (p, k), each column of V with its largest entry positive."""
+    U, d, Vt = scipy.linalg.svd(Xc, full_matrices=False, overwrite_a=True, check_finite=False)
+    signs = sign_flips(Vt[:k].T)
+    return U[:, :k] * signs, d[:k], Vt[:k].T * signs
+
+
 def pca(X, k: int | None = None, method: str = "svd", scale: bool = False) -> PCAResult:
     """Principal component analysis of X, rows are points.
 
@@ -167,19 +186,12 @@ def pca(X, k: int | None = None, method: str = "svd", scale: bool = False) -> PC
         k = max(1, min(n - 1, p))
     k = check_k(k, min(n, p), why=f"X has n={n} rows and p={p} columns")
     scale = check_bool(scale, "scale")
-    mean = X.mean(axis=0)
-    column_scale = None
-    if scale:
-        Xc = standardize(X)
-        column_scale = X.std(axis=0, ddof=1)
-    else:
-        Xc = X - mean
-    total_variance = float(np.sum(Xc**2) / (n - 1))
+    mean, column_scale, Xc = _centred(X, scale)
+    total_variance = float(np.einsum("ij,ij->", Xc, Xc)) / (n - 1)
 
     if method == "svd":
-        U, d, Vt = np.linalg.svd(Xc, full_matrices=False)
-        components, scores = fix_signs(Vt[:k].T, U[:, :k] * d[:k])
-        singular_values = d[:k]
+        U, singular_values, components = _signed_svd(Xc, k)
+        scores = U * singular_values
         eigenvalues = singular_values**2 / (n - 1)
     elif method == "eig":
         eigenvalues, components = sorted_eigh(Xc.T @ Xc / (n - 1), k=k)
