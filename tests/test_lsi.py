@@ -453,3 +453,16 @@ def test_check_hidden_match():
     assert "not among the top 10" in evaluate("05.hidden_match", music).message
     assert not evaluate("05.hidden_match", float(good[0])).passed
     assert not evaluate("05.hidden_match", len(corpus)).passed
+
+
+@pytest.mark.parametrize("center", [False, True])
+def test_large_matrices_take_the_iterative_route_to_the_same_answer(center):
+    """Above DENSE_SVD_ENTRIES the SVD is iterative (PROPACK); it must agree with the dense SVD."""
+    rng = np.random.default_rng(3)
+    X = scipy.sparse.random_array((20000, 220), density=0.02, format="csr", rng=rng)
+    assert X.shape[0] * X.shape[1] > lsi.DENSE_SVD_ENTRIES
+    result = lsi.lsi(X, 6, center=center)
+    dense = X.toarray() - (X.toarray().mean(axis=0) if center else 0.0)
+    _, s, Vt = np.linalg.svd(dense, full_matrices=False)
+    np.testing.assert_allclose(result.singular_values, s[:6], rtol=1e-10)
+    assert subspace_distance(result.term_coordinates, Vt[:6].T) < 1e-8
