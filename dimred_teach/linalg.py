@@ -36,7 +36,7 @@ def order_with_ties(values, descending: bool = True, tie_break=None) -> np.ndarr
         Largest first (default) or smallest first.
     tie_break : array_like, shape (m,), optional
         Secondary key, ascending, for values that tie (default: the index, so the earlier
-        entry comes first).
+        entry comes first). Entries tied on both keys come in index order.
 
     Returns
     -------
@@ -51,7 +51,7 @@ def order_with_ties(values, descending: bool = True, tie_break=None) -> np.ndarr
     with np.errstate(invalid="ignore"):  # inf - inf: equal infinities are caught by ==
         same = (ordered[1:] == ordered[:-1]) | (np.diff(ordered) <= TIE_RTOL * scale)
     group = np.cumsum(np.concatenate(([True], ~same)))
-    return order[np.lexsort((tie_break[order], group))]
+    return order[np.lexsort((order, tie_break[order], group))]  # then the index: never the noise
 
 
 def first_best(values, descending: bool = True) -> int:
