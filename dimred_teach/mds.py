@@ -57,7 +57,8 @@ def _pairwise_squared(Z: np.ndarray) -> np.ndarray:
 
 def _pairwise_distances(Z: np.ndarray) -> np.ndarray:
     """Euclidean distances between the rows of Z, shape (n, n) (no validation)."""
-    return np.sqrt(_pairwise_squared(Z), out=None)
+    squared = _pairwise_squared(Z)
+    return np.sqrt(squared, out=squared)
 
 
 def _squared_misfit(targets: np.ndarray, distances: np.ndarray, weights: np.ndarray | None = None) -> float:
@@ -117,7 +118,7 @@ def _spectrum_and_top_vectors(B: np.ndarray, k: int):
 
     One Householder tridiagonalisation B = Q T Q' (LAPACK ``dsytrd``) serves both: every
     eigenvalue of the tridiagonal T costs O(n^2), the k wanted eigenvectors of T are
-    mapped back by applying the stored reflectors. This takes roughly half the time of a
+    mapped back by applying the stored reflectors (``dormqr``). This takes roughly half the time of a
     full eigendecomposition (``numpy.linalg.eigh``) and still reports the whole spectrum.
     """
     n = B.shape[0]
@@ -128,10 +129,14 @@ def _spectrum_and_top_vectors(B: np.ndarray, k: int):
     values = scipy.linalg.eigvalsh_tridiagonal(diagonal, off_diagonal)[::-1]
     _, vectors = scipy.linalg.eigh_tridiagonal(diagonal, off_diagonal, select="i", select_range=(n - k, n - 1))
     vectors = vectors[:, ::-1].copy()
-    # Q = H_1 H_2 ... H_{n-1}; H_i = I - tau_i v v' with v = (0,..,0, 1, packed[i+2:, i]).
-    for i in range(n - 2, -1, -1):
-        v = np.concatenate(([1.0], packed[i + 2:, i]))
-        vectors[i + 1:] -= tau[i] * np.outer(v, v @ vectors[i + 1:])
+    if n > 1:
+        # Q = H_1 ... H_{n-1} acts on rows 2..n through the reflectors stored below the
+        # subdiagonal: LAPACK's dormqr applies them all at once (what dormtr does)
+        rotated, _, info = lapack.dormqr("L", "N", packed[1:, :n - 1], tau[:n - 1], vectors[1:],
+                                         lwork=max(1, 64 * k), overwrite_c=1)
+        if info != 0:  # pragma: no cover - dormqr only fails on invalid arguments
+            raise RuntimeError(f"LAPACK dormqr failed with info={info}")
+        vectors[1:] = rotated
     return values, fix_signs(vectors)
 
 
