@@ -22,18 +22,16 @@ from .harness import best_time, peak_megabytes
 
 
 def _machine() -> str:
-    """BLAS kernel and thread count (threadpoolctl) and NumPy's SIMD level, for the header."""
+    """BLAS kernel and thread count (threadpoolctl) and the SIMD levels NumPy dispatches to
+    (X86_V3 = AVX2, X86_V4 = AVX-512; NPY_DISABLE_CPU_FEATURES switches them off)."""
     blas = ", ".join(f"{i['internal_api']} {i.get('version')} kernel {i.get('architecture')} "
                      f"threads {i['num_threads']}" for i in threadpool_info() if i["user_api"] == "blas")
-    simd = np.__config__.CONFIG.get("SIMD Extensions", {}) if hasattr(np.__config__, "CONFIG") else {}
-    found = ""
     try:
         from numpy._core._multiarray_umath import __cpu_features__
-
-        found = " ".join(name for name in ("AVX2", "AVX512F", "AVX512_SKX") if __cpu_features__.get(name))
     except ImportError:  # pragma: no cover - NumPy internals moved
-        found = str(simd)
-    return f"{blas}; NumPy {np.__version__} CPU features in use: {found or 'baseline only'}"
+        return f"{blas}; NumPy {np.__version__}"
+    levels = " ".join(name for name in ("X86_V2", "X86_V3", "X86_V4") if __cpu_features__.get(name))
+    return f"{blas}; NumPy {np.__version__} SIMD levels in use: {levels or 'baseline only'}"
 
 
 def main(selected: list[str]) -> int:
