@@ -7,12 +7,15 @@ No NumPy or LAPACK error should ever reach a student: they are caught here first
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 __all__ = [
+    "as_finite_array",
     "as_data_matrix",
     "as_vector",
     "as_square_symmetric",
@@ -21,9 +24,16 @@ __all__ = [
     "check_k",
     "check_choice",
     "check_seed",
-    "check_open_unit",
-    "check_positive",
-    "check_nonnegative",
+    "check_bool",
+    "Interval",
+    "POSITIVE",
+    "NONNEGATIVE",
+    "OPEN_UNIT",
+    "check_real",
+    "MAX_ABS_VALUE",
+    "MAX_ARRAY_ENTRIES",
+    "check_size",
+    "require_finite_result",
     "as_data_matrix_or_sparse",
 ]
 
@@ -45,10 +55,36 @@ def _to_float_array(value, name: str) -> np.ndarray:
     return np.array(array, dtype=np.float64)
 
 
+MAX_ABS_VALUE = 1e100
+"""Largest magnitude accepted in a data array. Squares (1e200) and sums of many of them stay
+far below the float64 limit (1.8e308), so no distance, covariance or kernel overflows to
+inf or NaN; data this large is a units mistake, and rescaling it is the way out."""
+
+
 def _require_finite(array: np.ndarray, name: str) -> None:
-    if not np.all(np.isfinite(array)):
-        bad = "NaN" if np.isnan(array).any() else "inf"
+    """Refuse NaN, inf and magnitudes above :data:`MAX_ABS_VALUE` (scale-aware guard).
+
+    Two reductions (max and min) and no temporary array: NaN propagates through both.
+    """
+    largest, smallest = float(array.max(initial=-np.inf)), float(array.min(initial=np.inf))
+    if array.size and not (math.isfinite(largest) and math.isfinite(smallest)):
+        bad = "NaN" if math.isnan(largest) or math.isnan(smallest) or np.isnan(array).any() else "inf"
         raise ValueError(f"{name} contains {bad}; remove or impute those entries first")
+    magnitude = max(abs(largest), abs(smallest)) if array.size else 0.0
+    if magnitude > MAX_ABS_VALUE:
+        raise ValueError(
+            f"{name} has entries as large as {magnitude:.3g}; values beyond {MAX_ABS_VALUE:g} in magnitude "
+            f"overflow when squared and summed, so rescale {name} first (divide it by its largest entry)"
+        )
+
+
+def as_finite_array(value, name: str) -> np.ndarray:
+    """Validate a finite numeric array of any shape (at least one entry); a float64 copy."""
+    array = _to_float_array(value, name)
+    if array.size == 0:
+        raise ValueError(f"{name} must not be empty, got shape {array.shape}")
+    _require_finite(array, name)
+    return array
 
 
 def as_data_matrix(X, name: str = "X", min_rows: int = 2, min_cols: int = 1) -> np.ndarray:
@@ -94,16 +130,31 @@ def as_vector(v, name: str = "v", length: int | None = None) -> np.ndarray:
     return array
 
 
-def as_square_symmetric(A, name: str = "A", atol: float = 1e-8) -> np.ndarray:
-    """Validate a finite square symmetric matrix, shape (m, m); returns its exact symmetrisation."""
+def as_square_symmetric(A, name: str = "A", atol: float = 1e-8, min_size: int = 1) -> np.ndarray:
+    """Validate a finite square symmetric matrix, shape (m, m), m >= ``min_size``.
+
+    Returns a fresh copy made exactly symmetric, (A + A') / 2. Symmetry is checked (to
+    ``atol`` times the largest magnitude, at least 1) and enforced in place, a strip of
+    rows at a time, so besides the copy only temporaries of one strip are allocated.
+    """
     array = _to_float_array(A, name)
     if array.ndim != 2 or array.shape[0] != array.shape[1]:
         raise ValueError(f"{name} must be a square matrix, got shape {array.shape}")
+    m = array.shape[0]
+    if m < min_size:
+        raise ValueError(f"{name} needs at least {min_size} rows and columns, got {m}")
     _require_finite(array, name)
-    scale = max(1.0, float(np.abs(array).max(initial=0.0)))
-    if not np.allclose(array, array.T, rtol=0.0, atol=atol * scale):
-        raise ValueError(f"{name} must be symmetric; it differs from its transpose")
-    return (array + array.T) / 2
+    tolerance = atol * max(1.0, float(array.max(initial=0.0)), -float(array.min(initial=0.0)))
+    strip = max(1, 2**20 // max(m, 1))  # about 8 MB per temporary
+    for start in range(0, m, strip):
+        stop = min(start + strip, m)
+        upper, lower = array[start:stop, start:], array[start:, start:stop].T
+        half_difference = (lower - upper) / 2
+        if np.abs(half_difference).max(initial=0.0) > tolerance / 2:
+            raise ValueError(f"{name} must be symmetric; it differs from its transpose")
+        upper += half_difference
+        array[start:, start:stop] = upper.T
+    return array
 
 
 def as_distance_matrix(D, name: str = "D", min_points: int = 2) -> np.ndarray:
@@ -132,8 +183,8 @@ def as_distance_matrix(D, name: str = "D", min_points: int = 2) -> np.ndarray:
 
 
 def check_int(value, name: str, minimum: int | None = None, maximum: int | None = None) -> int:
-    """Validate an integer (not a bool) in [minimum, maximum]."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    """Validate an integer (Python or NumPy, not a bool) in [minimum, maximum]."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
     value = int(value)
     if minimum is not None and value < minimum:
@@ -145,7 +196,7 @@ def check_int(value, name: str, minimum: int | None = None, maximum: int | None 
 
 def check_k(k, upper: int, name: str = "k", why: str = "") -> int:
     """Validate a number of components 1 <= k <= upper; ``why`` explains the upper bound."""
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
         raise TypeError(f"{name} must be a positive integer, got {type(k).__name__} {k!r}")
     k = int(k)
     if k < 1 or k > upper:
@@ -156,7 +207,7 @@ def check_k(k, upper: int, name: str = "k", why: str = "") -> int:
 
 def check_choice(value, choices: Sequence[str], name: str) -> str:
     """Validate that ``value`` is one of ``choices``."""
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:
         options = ", ".join(repr(c) for c in choices)
         raise ValueError(f"{name} must be one of {options}; got {value!r}")
     return value
@@ -164,7 +215,7 @@ def check_choice(value, choices: Sequence[str], name: str) -> str:
 
 def check_seed(seed, name: str = "seed") -> int:
     """Validate an explicit integer seed for ``numpy.random.default_rng``."""
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
         raise TypeError(
             f"{name} must be an integer (every random draw in this course takes an explicit "
             f"seed), got {type(seed).__name__} {seed!r}"
@@ -174,34 +225,87 @@ def check_seed(seed, name: str = "seed") -> int:
     return int(seed)
 
 
-def check_open_unit(value, name: str) -> float:
-    """Validate a real number strictly between 0 and 1."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+def check_bool(value, name: str) -> bool:
+    """Validate a flag: ``True``/``False`` or a NumPy bool. A truthy string such as "no"
+    is refused rather than read as True."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A range of real numbers, like scikit-learn's ``Interval``: ``low`` and ``high`` may be
+    -inf / inf; ``closed`` says which ends belong to it ("both", "left", "right", "neither").
+    An infinite end never belongs to it, so every accepted value is finite."""
+
+    low: float
+    high: float
+    closed: str = "both"
+
+    def __contains__(self, value: float) -> bool:
+        low_ok = value >= self.low if self.closed in ("both", "left") else value > self.low
+        high_ok = value <= self.high if self.closed in ("both", "right") else value < self.high
+        return bool(low_ok and high_ok and math.isfinite(value))
+
+    def __str__(self) -> str:
+        left = "[" if self.closed in ("both", "left") and math.isfinite(self.low) else "("
+        right = "]" if self.closed in ("both", "right") and math.isfinite(self.high) else ")"
+        return f"{left}{self.low:g}, {self.high:g}{right}"
+
+
+POSITIVE = Interval(0.0, math.inf, "neither")
+"""Finite numbers above 0 (variances, tolerances, step sizes)."""
+NONNEGATIVE = Interval(0.0, math.inf, "left")
+"""Finite numbers of at least 0 (noise levels, offsets, penalties)."""
+OPEN_UNIT = Interval(0.0, 1.0, "neither")
+"""Numbers strictly between 0 and 1 (probabilities that must not be 0 or 1)."""
+
+
+def check_real(value, name: str, interval: Interval = Interval(-math.inf, math.inf), why: str = "") -> float:
+    """Validate a real number (Python or NumPy scalar, not a bool) lying in ``interval``.
+
+    The one validator of every real parameter of the library. The message names the
+    argument, the accepted range (with ``why``, the meaning of the range) and the value
+    received. NaN and inf are never accepted.
+
+    Returns
+    -------
+    float
+    """
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number in {interval}, got {type(value).__name__} {value!r}")
     value = float(value)
-    if not (0.0 < value < 1.0):
-        raise ValueError(f"{name} must lie strictly between 0 and 1, got {value}")
+    if value not in interval:
+        reason = f" ({why})" if why else ""
+        raise ValueError(f"{name} must lie in {interval}{reason}, got {value!r}")
     return value
 
 
-def check_positive(value, name: str) -> float:
-    """Validate a finite real number strictly greater than 0 (a variance, a tolerance)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
-    value = float(value)
-    if not np.isfinite(value) or value <= 0.0:
-        raise ValueError(f"{name} must be a finite number greater than 0, got {value}")
-    return value
+MAX_ARRAY_ENTRIES = 2**27
+"""Largest array the library allocates from a size given as an argument: 2**27 float64
+numbers, 1 GiB. Beyond it a clear ``ValueError`` is raised before any allocation, instead
+of a ``MemoryError`` (or an exhausted machine)."""
 
 
-def check_nonnegative(value, name: str) -> float:
-    """Validate a finite real number greater than or equal to 0 (a noise level, an offset)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
-    value = float(value)
-    if not np.isfinite(value) or value < 0.0:
-        raise ValueError(f"{name} must be a finite number of at least 0, got {value}")
-    return value
+def check_size(entries: float, what: str, advice: str = "") -> None:
+    """Refuse an allocation of ``entries`` numbers above :data:`MAX_ARRAY_ENTRIES`;
+    ``what`` names the arguments that set the size, e.g. "n = 10**11 rows times p = 5"."""
+    if entries > MAX_ARRAY_ENTRIES:
+        hint = f"; {advice}" if advice else ""
+        raise ValueError(
+            f"{what} asks for {entries:.3g} numbers ({8 * entries / 2**30:.3g} GiB of float64), "
+            f"more than this library allocates ({MAX_ARRAY_ENTRIES} numbers, 1 GiB){hint}"
+        )
+
+
+def require_finite_result(value, what: str, advice: str) -> None:
+    """Raise a ``ValueError`` when a computed ``value`` (array or number) overflowed to inf or
+    NaN; ``what`` names the result and the arguments behind it, ``advice`` the way out."""
+    if not np.all(np.isfinite(value)):
+        raise ValueError(f"{what} overflows the range of float64 (it would be inf or NaN); {advice}")
 
 
 def as_data_matrix_or_sparse(X, name: str = "X", min_rows: int = 2, min_cols: int = 1):

@@ -15,14 +15,14 @@ the squared reconstruction error, L = (1/n) sum_i ||x_i - x_hat_i||^2 (note 1/n,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
 import numpy as np
 
 from ._results import read_only
-from ._validation import as_data_matrix, check_int, check_k, check_positive, check_seed
+from ._validation import POSITIVE, as_data_matrix, as_finite_array, check_int, check_k, check_real, check_seed
 
 __all__ = [
     "finite_difference_gradient",
@@ -40,14 +40,32 @@ def finite_difference_gradient(loss: Callable[[np.ndarray], float], W, h: float 
 
     Entry by entry, (loss(W + h E_ij) - loss(W - h E_ij)) / (2 h): error O(h^2), cost two
     loss evaluations per entry. The reference the analytic gradients are tested against.
+
+    ``loss`` must return one finite real number; ``h`` is a positive step.
     """
-    W = np.asarray(W, dtype=float)
+    if not callable(loss):
+        raise TypeError(f"loss must be a function of W returning a number, got {type(loss).__name__}")
+    W = as_finite_array(W, "W")
+    h = check_real(h, "h", POSITIVE, why="the finite-difference step")
     grad = np.zeros_like(W)
     for index in np.ndindex(W.shape):
         step = np.zeros_like(W)
         step[index] = h
-        grad[index] = (loss(W + step) - loss(W - step)) / (2 * h)
+        grad[index] = (_scalar_loss(loss, W + step) - _scalar_loss(loss, W - step)) / (2 * h)
     return grad
+
+
+def _scalar_loss(loss: Callable, W: np.ndarray) -> float:
+    """loss(W) as a float, refusing a vector, a non-number or a non-finite value."""
+    value = np.asarray(loss(W))
+    if value.ndim != 0:
+        raise ValueError(f"loss must return one number, got an array of shape {value.shape}")
+    if value.dtype.kind not in "iuf":
+        raise TypeError(f"loss must return a real number, got {value!r} of dtype {value.dtype}")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"loss returned {value} near W; it must be finite there (lower h or check the loss)")
+    return value
 
 
 def _gradient_descent(loss_and_gradients: Callable, params: list[np.ndarray], learning_rate: float,
@@ -187,8 +205,8 @@ def train_linear_autoencoder(X, k: int, learning_rate: float = 0.05, epochs: int
     X = as_data_matrix(X)
     n, p = X.shape
     k = check_k(k, p, why=f"X has {p} columns")
-    learning_rate = check_positive(learning_rate, "learning_rate")
-    init_scale = check_positive(init_scale, "init_scale")
+    learning_rate = check_real(learning_rate, "learning_rate", POSITIVE)
+    init_scale = check_real(init_scale, "init_scale", POSITIVE)
     epochs = check_int(epochs, "epochs", minimum=1)
     seed = check_seed(seed)
     mean = X.mean(axis=0)
@@ -252,10 +270,12 @@ def tanh_ae_gradients(X, params: dict) -> tuple[float, dict]:
         The same keys and shapes as ``params`` (back-propagation by hand).
     """
     X = as_data_matrix(X, min_rows=1)
+    if not isinstance(params, Mapping):
+        raise TypeError(f"params must be a dict of the weights {', '.join(_TANH_NAMES)}, got {type(params).__name__}")
     missing = [name for name in _TANH_NAMES if name not in params]
     if missing:
         raise ValueError(f"params is missing {missing}")
-    values = [np.asarray(params[name], dtype=float) for name in _TANH_NAMES]
+    values = [as_finite_array(params[name], f"params[{name!r}]") for name in _TANH_NAMES]
     p = X.shape[1]
     h = values[0].shape[1] if values[0].ndim == 2 else 0
     k = values[2].shape[1] if values[2].ndim == 2 else 0
@@ -341,7 +361,7 @@ def train_tanh_autoencoder(X, k: int, hidden: int = 16, learning_rate: float = 0
     n, p = X.shape
     k = check_k(k, p, why=f"X has {p} columns")
     hidden = check_int(hidden, "hidden", minimum=1)
-    learning_rate = check_positive(learning_rate, "learning_rate")
+    learning_rate = check_real(learning_rate, "learning_rate", POSITIVE)
     epochs = check_int(epochs, "epochs", minimum=1)
     seed = check_seed(seed)
     mean = X.mean(axis=0)

@@ -19,12 +19,13 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass
 
+import matplotlib.axes
 import matplotlib.pyplot as plt
 import numpy as np
 
 from ._results import read_only
-from ._validation import check_k
-from .pca import pca
+from ._validation import Interval, as_data_matrix, check_bool, check_k, check_real
+from .pca import _centred, _signed_svd
 from .plotting import PALETTE, score_scatter
 
 __all__ = ["BiplotCoordinates", "biplot_coordinates", "plot_biplot"]
@@ -66,17 +67,6 @@ class BiplotCoordinates:
         return self.scores.shape[1]
 
 
-def _check_alpha(alpha) -> float:
-    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real):
-        raise TypeError(f"alpha must be a real number in [0, 1], got {type(alpha).__name__} {alpha!r}")
-    alpha = float(alpha)
-    if not 0.0 <= alpha <= 1.0:  # also refuses NaN
-        raise ValueError(
-            f"alpha must lie in [0, 1] (0: unscaled biplot, 1: scaled biplot), got {alpha}"
-        )
-    return alpha
-
-
 def biplot_coordinates(X, alpha: float, k: int = 2, scale: bool = False) -> BiplotCoordinates:
     """Biplot scores U D^(1-alpha) and loadings V D^alpha of the centred data.
 
@@ -107,23 +97,26 @@ def biplot_coordinates(X, alpha: float, k: int = 2, scale: bool = False) -> Bipl
     multiplies the scores by the constant (n / (n - 1))^(-alpha / 2) and the loadings by
     its reciprocal; that only rescales the two sets of axes, and the product, angles,
     cosines and the shape of either cloud are unchanged. The factors come from
-    :func:`dimred_teach.pca.pca`, so their signs follow the course's sign rule (each
+    the same signed SVD as :func:`dimred_teach.pca.pca`, so their signs follow the course's sign rule (each
     principal direction's largest-magnitude entry is positive).
     """
     names = tuple(str(c) for c in X.columns) if hasattr(X, "columns") else None
-    alpha = _check_alpha(alpha)
-    fit = pca(X, scale=scale)  # validates X
-    n, p = fit.n_samples, fit.components.shape[0]
-    d = fit.singular_values
+    alpha = check_real(alpha, "alpha", Interval(0.0, 1.0), why="0: unscaled biplot, 1: scaled biplot")
+    scale = check_bool(scale, "scale")
+    X = as_data_matrix(X)
+    n, p = X.shape
+    _, _, Xc = _centred(X, scale)
+    total = float(np.einsum("ij,ij->", Xc, Xc))
+    U, d, V = _signed_svd(Xc, min(n, p))  # the signs of pca()'s components
     tolerance = d[0] * max(n, p) * np.finfo(float).eps
     rank = int(np.sum(d > tolerance))
     if rank == 0:
         raise ValueError("X has no variance (every column is constant), so it has no biplot")
     k = check_k(k, rank, why=f"the centred data has rank {rank}")
-    d = d[:k]
-    scores = fit.scores[:, :k] * d ** (-alpha)  # U D = fit.scores, so U D^(1 - alpha)
-    loadings = fit.components[:, :k] * d**alpha
-    ratio = np.array(fit.explained_variance_ratio[:k])
+    d = d[:k].copy()
+    scores = U[:, :k] * d ** (1.0 - alpha)
+    loadings = V[:, :k] * d**alpha
+    ratio = d**2 / total
     read_only(scores, loadings, d, ratio)
     return BiplotCoordinates(
         scores=scores,
@@ -165,10 +158,19 @@ def plot_biplot(coordinates: BiplotCoordinates, groups=None, ax=None, components
         raise TypeError(
             f"coordinates must come from biplot_coordinates(), got {type(coordinates).__name__}"
         )
-    i, j = components
     k = coordinates.k
-    if not all(isinstance(c, numbers.Integral) and 0 <= c < k for c in (i, j)) or i == j:
+    pair = tuple(components) if isinstance(components, (tuple, list)) else ()
+    if (len(pair) != 2 or not all(isinstance(c, numbers.Integral) and not isinstance(c, bool) and 0 <= c < k
+                                  for c in pair) or pair[0] == pair[1]):
         raise ValueError(f"components must be two different column numbers in 0..{k - 1}, got {components!r}")
+    i, j = (int(c) for c in pair)
+    n = coordinates.scores.shape[0]
+    if groups is not None and np.ndim(groups) != 1 or groups is not None and len(groups) != n:
+        raise ValueError(f"groups must have one label per row of the scores ({n}) in a 1-D array, got shape {np.shape(groups)}")
+    if ax is not None and not isinstance(ax, matplotlib.axes.Axes):
+        raise TypeError(f"ax must be a matplotlib Axes (or None for a new figure), got {type(ax).__name__} {ax!r}")
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"title must be a string, got {type(title).__name__}")
     if ax is None:
         _, ax = plt.subplots(figsize=(5.5, 5.5))
     ratio = coordinates.explained_variance_ratio

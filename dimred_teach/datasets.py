@@ -13,14 +13,23 @@ import numpy as np
 import pandas as pd
 
 from ._results import read_only
-from ._validation import check_int, check_seed, check_nonnegative, check_open_unit, check_positive
+from ._validation import NONNEGATIVE, OPEN_UNIT, POSITIVE, check_int, check_real, check_seed, check_size
 
 __all__ = ["data_path", "load_crabs", "load_eurodist", "load_digits", "CRABS_MEASUREMENTS", "make_crabs_like", "make_selection_demo", "make_spiral", "make_circles",
            "CORPUS_TOPICS", "load_corpus", "load_stdlib_docstrings"]
 
 
 def data_path(filename: str):
-    """Path (a ``Traversable``) of a file shipped in the package's data directory."""
+    """Path (a ``Traversable``) of a file shipped in the package's data directory.
+
+    ``filename`` is a bare file name such as "crabs.csv": a path that leads elsewhere
+    ("../x", "/etc/passwd", "sub/x") is refused.
+    """
+    if not isinstance(filename, str):
+        raise TypeError(f"filename must be a string, got {type(filename).__name__} {filename!r}")
+    if filename in ("", ".", "..") or "/" in filename or "\\" in filename or "\0" in filename:
+        raise ValueError(f"filename must be the bare name of a file in the data folder (such as 'crabs.csv'), "
+                         f"got {filename!r}")
     path = resources.files("dimred_teach.data").joinpath(filename)
     if not path.is_file():
         raise FileNotFoundError(f"no shipped data file named {filename!r} in dimred_teach.data")
@@ -123,6 +132,7 @@ def make_crabs_like(n: int, seed: int) -> pd.DataFrame:
         (1, 2, ... within each group) and ``FL``, ``RW``, ``CL``, ``CW``, ``BD`` in mm.
     """
     n = check_int(n, "n", minimum=4)
+    check_size(8 * n, f"n = {n} crabs of 8 columns", "lower n")
     rng = np.random.default_rng(check_seed(seed))
     means, factor = _crabs_log_model()
     group = np.arange(n) % len(_CRABS_GROUPS)
@@ -149,6 +159,7 @@ def make_selection_demo(n: int = 400, seed: int = 0) -> pd.DataFrame:
     - ``noise``: standard normal, unrelated to the label.
     """
     n = check_int(n, "n", minimum=4)
+    check_size(6 * n, f"n = {n} rows of 6 columns", "lower n")
     if n % 2:
         raise ValueError(f"n must be even (half of the rows in each class), got {n}")
     rng = np.random.default_rng(check_seed(seed))
@@ -194,8 +205,9 @@ def make_spiral(n: int = 300, noise: float = 0.02, seed: int = 0, turns: float =
         Each point's position along the spiral, from 0 (inner end) to 1 (outer end).
     """
     n = check_int(n, "n", minimum=2)
-    noise = check_nonnegative(noise, "noise")
-    turns = check_positive(turns, "turns")
+    check_size(5 * n, f"n = {n} points", "lower n")
+    noise = check_real(noise, "noise", NONNEGATIVE)
+    turns = check_real(turns, "turns", POSITIVE)
     rng = np.random.default_rng(check_seed(seed))
     t = rng.uniform(0.0, 1.0, n)
     angle = np.pi / 2 + 2 * np.pi * turns * t
@@ -229,8 +241,9 @@ def make_circles(n: int = 300, noise: float = 0.05, factor: float = 0.3, seed: i
         0 for the outer circle, 1 for the inner one.
     """
     n = check_int(n, "n", minimum=2)
-    noise = check_nonnegative(noise, "noise")
-    factor = check_open_unit(factor, "factor")
+    check_size(5 * n, f"n = {n} points", "lower n")
+    noise = check_real(noise, "noise", NONNEGATIVE)
+    factor = check_real(factor, "factor", OPEN_UNIT)
     rng = np.random.default_rng(check_seed(seed))
     n_inner = n // 2
     n_outer = n - n_inner
@@ -365,9 +378,9 @@ def make_swiss_roll(n: int = 800, noise: float = 0.0, seed: int = 0, turns: floa
         noise-free roll are the Euclidean distances between these rows.
     """
     n = check_int(n, "n", minimum=2)
-    noise = check_nonnegative(noise, "noise")
-    turns = check_positive(turns, "turns")
-    height = check_positive(height, "height")
+    noise = check_real(noise, "noise", NONNEGATIVE)
+    turns = check_real(turns, "turns", POSITIVE)
+    height = check_real(height, "height", POSITIVE)
     rng = np.random.default_rng(check_seed(seed))
     start = 1.5 * np.pi
     grid = np.linspace(start, start + 2 * np.pi * turns, 20001)
@@ -415,8 +428,8 @@ def make_ratings(n_users: int = 300, n_items: int = 120, rank: int = 3, observed
     n_users = check_int(n_users, "n_users", minimum=2)
     n_items = check_int(n_items, "n_items", minimum=2)
     rank = check_int(rank, "rank", minimum=1, maximum=min(n_users, n_items))
-    observed = check_open_unit(observed, "observed")
-    noise = check_nonnegative(noise, "noise")
+    observed = check_real(observed, "observed", OPEN_UNIT)
+    noise = check_real(noise, "noise", NONNEGATIVE)
     rng = np.random.default_rng(check_seed(seed))
     tastes = rng.standard_normal((n_users, rank))
     features = rng.standard_normal((n_items, rank))

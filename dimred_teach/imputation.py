@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._results import read_only
-from ._validation import _to_float_array, as_data_matrix, check_int, check_k, check_nonnegative
+from ._validation import NONNEGATIVE, _to_float_array, as_data_matrix, check_int, check_k, check_real
 from .linalg import fix_signs
 
 __all__ = ["ImputationResult", "low_rank_impute", "mean_plus_rank_k"]
@@ -146,7 +146,7 @@ def low_rank_impute(X, k: int, center: bool = True, max_iter: int = 500, tol: fl
     upper = min(n, p) - (1 if center else 0)
     k = check_k(k, upper, why=f"a {'centred ' if center else ''}{n} x {p} matrix has rank at most {upper}")
     max_iter = check_int(max_iter, "max_iter", minimum=1)
-    tol = check_nonnegative(tol, "tol")
+    tol = check_real(tol, "tol", NONNEGATIVE)
     fit = np.broadcast_to(X.sum(axis=0) / observed.sum(axis=0) if center else np.zeros(p), X.shape)
     errors = [float(np.sum(((X - fit) * observed) ** 2))]
     converged = False

@@ -25,12 +25,16 @@ from scipy.spatial.distance import pdist
 
 from ._results import read_only
 from ._validation import (
+    MAX_ARRAY_ENTRIES,
+    OPEN_UNIT,
     as_data_matrix_or_sparse,
     check_choice,
     check_int,
-    check_open_unit,
+    check_real,
     check_seed,
+    check_size,
 )
+from .linalg import first_best
 
 __all__ = [
     "jl_min_dim",
@@ -44,7 +48,7 @@ __all__ = [
 ]
 
 KINDS = ("gaussian", "sparse")
-MAX_DENSE_ENTRIES = 2**27
+MAX_DENSE_ENTRIES = MAX_ARRAY_ENTRIES
 """Largest q * p for a dense Gaussian matrix (1 GiB of float64); beyond it use "sparse"."""
 
 _ROUNDING_SLACK = 1e-9
@@ -85,9 +89,15 @@ def jl_min_dim(n: int, eps: float, delta: float) -> int:
     that exact-tail form with delta = 1 (no delta term), truncated to an integer.
     """
     n = check_int(n, "n", minimum=2)
-    eps = check_open_unit(eps, "eps")
-    delta = check_open_unit(delta, "delta")
-    bound = 8.0 / eps**2 * _log_term(n, delta)
+    eps = check_real(eps, "eps", OPEN_UNIT)
+    delta = check_real(delta, "delta", OPEN_UNIT)
+    try:
+        bound = 8.0 / eps**2 * _log_term(n, delta)
+    except ZeroDivisionError:  # eps**2 underflows to 0
+        bound = math.inf
+    if not math.isfinite(bound):
+        raise ValueError(f"eps = {eps!r} is so small that the bound 8 / eps^2 * log(n / sqrt(delta)) is "
+                         "beyond the float range; choose a larger eps")
     return math.ceil(bound * (1.0 - _ROUNDING_SLACK))
 
 
@@ -110,7 +120,7 @@ def jl_epsilon(n: int, q: int, delta: float) -> float:
     """
     n = check_int(n, "n", minimum=2)
     q = check_int(q, "q", minimum=1)
-    delta = check_open_unit(delta, "delta")
+    delta = check_real(delta, "delta", OPEN_UNIT)
     return math.sqrt(8.0 * _log_term(n, delta) / q)
 
 
@@ -132,8 +142,12 @@ def jl_delta(n: int, q: int, eps: float) -> float:
     """
     n = check_int(n, "n", minimum=2)
     q = check_int(q, "q", minimum=1)
-    eps = check_open_unit(eps, "eps")
-    return math.exp(2.0 * math.log(n) - q * eps**2 / 4.0)
+    eps = check_real(eps, "eps", OPEN_UNIT)
+    exponent = 2.0 * math.log(n) - q * eps**2 / 4.0
+    if exponent > math.log(np.finfo(float).max):
+        raise ValueError(f"n = {n} is so large for q = {q} and eps = {eps} that delta = n^2 exp(-q eps^2 / 4) "
+                         "overflows (it is far above 1: the bound promises nothing); increase q")
+    return math.exp(exponent)
 
 
 def _resolve_density(kind: str, density, p: int) -> float:
@@ -144,7 +158,7 @@ def _resolve_density(kind: str, density, p: int) -> float:
         return 1.0
     if density is None:
         return min(1.0, 1.0 / math.sqrt(p))
-    return check_open_unit(density, "density")
+    return check_real(density, "density", OPEN_UNIT)
 
 
 def _bernoulli_positions(size: int, density: float, rng: np.random.Generator) -> np.ndarray:
@@ -157,7 +171,9 @@ def _bernoulli_positions(size: int, density: float, rng: np.random.Generator) ->
     chunk = int(expected + 6.0 * math.sqrt(expected) + 16)
     positions, last = [], -1
     while last < size:
-        steps = last + np.cumsum(rng.geometric(density, chunk))
+        # a gap beyond ``size`` ends the draw whatever its value; capping it keeps the
+        # cumulative sum from overflowing when density is tiny (geometric() saturates)
+        steps = last + np.cumsum(np.minimum(rng.geometric(density, chunk), size + 1))
         positions.append(steps)
         last = int(steps[-1])
     positions = np.concatenate(positions)
@@ -171,12 +187,10 @@ def _draw_matrix(q: int, p: int, kind: str, density: float, rng: np.random.Gener
     with probability density/2 each and 0 otherwise, stored as CSR.
     """
     if kind == "gaussian":
-        if q * p > MAX_DENSE_ENTRIES:
-            raise ValueError(
-                f"q * p = {q} * {p} is too large for a dense Gaussian matrix "
-                f"(more than {MAX_DENSE_ENTRIES} entries); use kind='sparse'"
-            )
+        check_size(q * p, f"a dense Gaussian matrix of q * p = {q} * {p} entries", "use kind='sparse'")
         return rng.standard_normal((q, p)) / math.sqrt(q)
+    check_size(q * p * density, f"a sparse matrix with q = {q}, p = {p} and density = {density:g} (expected non-zeros)",
+               "lower q or density")
     rows, cols = np.divmod(_bernoulli_positions(q * p, density, rng), p)
     values = np.where(rng.random(rows.size) < 0.5, -1.0, 1.0) / math.sqrt(density * q)
     indptr = np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=q))))
@@ -262,6 +276,7 @@ def random_projection(X, q: int, kind: str = "gaussian", seed: int = 0, density:
     kind = check_choice(kind, KINDS, "kind")
     seed = check_seed(seed)
     density = _resolve_density(kind, density, X.shape[1])
+    check_size(X.shape[0] * q, f"the projected data of n = {X.shape[0]} rows and q = {q} columns", "lower q")
     U = _draw_matrix(q, X.shape[1], kind, density, np.random.default_rng(seed))
     Y = _apply(X, U)
     read_only(Y, U)
@@ -274,6 +289,8 @@ def _squared_distances(X) -> np.ndarray:
     Dense input uses exact differences; sparse input uses the Gram matrix,
     ||x_i||^2 + ||x_j||^2 - 2 x_i . x_j, so it never becomes dense.
     """
+    n = X.shape[0]
+    check_size(n * n, f"the pairwise distances of n = {n} points", "use fewer points")
     if not scipy.sparse.issparse(X):
         return pdist(X, "sqeuclidean")
     gram = (X @ X.T).toarray()
@@ -349,7 +366,7 @@ def distortion(X, Y) -> DistortionResult:
     ratios = _squared_distances(Y) / _original_distances(X, "X")
     read_only(ratios)
     deviation = np.abs(ratios - 1.0)
-    index = int(np.argmax(deviation))
+    index = first_best(deviation)  # pairs equally distorted to 12 significant digits: the first
     i, j = np.triu_indices(X.shape[0], k=1)
     return DistortionResult(ratios=ratios, worst=float(deviation[index]), worst_pair=(int(i[index]), int(j[index])))
 
@@ -380,6 +397,7 @@ def worst_distortions(X, q: int, n_trials: int, kind: str = "gaussian", seed: in
     kind = check_choice(kind, KINDS, "kind")
     seed = check_seed(seed)
     density = _resolve_density(kind, density, X.shape[1])
+    check_size(X.shape[0] * q, f"the projected data of n = {X.shape[0]} rows and q = {q} columns", "lower q")
     original = _original_distances(X, "X")
     worst = np.empty(n_trials)
     for t in range(n_trials):

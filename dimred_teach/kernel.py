@@ -19,9 +19,10 @@ from collections.abc import Mapping
 import numpy as np
 
 from ._results import read_only
-from ._validation import as_data_matrix, as_square_symmetric, check_choice, check_int, check_k, check_nonnegative, check_positive
-from .linalg import center_rows_and_columns, sorted_eigh
-from .pca import pca
+from ._validation import (NONNEGATIVE, POSITIVE, as_data_matrix, as_square_symmetric, check_choice, check_int, check_k,
+                          check_real, check_size, require_finite_result)
+from .linalg import center_rows_and_columns, top_eigenpairs
+from .pca import _centred, _signed_svd
 
 __all__ = [
     "WhiteningResult",
@@ -102,20 +103,19 @@ def whiten(X) -> WhiteningResult:
             f"X has n={n} points and p={p} variables; whitening needs more points than variables "
             "(the centred data has rank at most n - 1, so some direction has zero variance)"
         )
-    fit = pca(X, k=p)
-    smallest, largest = fit.eigenvalues[-1], fit.eigenvalues[0]
-    if largest <= 0 or smallest <= 1e-10 * largest:
+    mean, _, Xc = _centred(X, scale=False)
+    U, d, components = _signed_svd(Xc, p)  # Xc = U D V', so Xc V D^-1 sqrt(n - 1) = sqrt(n - 1) U
+    if d[0] <= 0 or d[-1] ** 2 <= 1e-10 * d[0] ** 2:
         raise ValueError(
             "X is rank deficient: some combination of its centred columns is constant (a "
             "covariance eigenvalue is zero), so it cannot be scaled to variance 1; drop the "
             "redundant columns or keep only the first principal components before whitening"
         )
-    scale = np.sqrt(fit.eigenvalues)
-    matrix = fit.components / scale
-    whitened = fit.scores / scale
-    mean = fit.mean.copy()
-    read_only(whitened, matrix, mean)
-    return WhiteningResult(whitened=whitened, matrix=matrix, mean=mean)
+    root = np.sqrt(n - 1)
+    matrix = components * (root / d)
+    U *= root
+    read_only(U, matrix, mean)
+    return WhiteningResult(whitened=U, matrix=matrix, mean=mean)
 
 
 # --- kernels ---------------------------------------------------------------------------
@@ -125,20 +125,28 @@ def _pair(X, Y) -> tuple[np.ndarray, np.ndarray]:
     """Validate X (n, p) and Y (m, p); Y defaults to X."""
     X = as_data_matrix(X, min_rows=1)
     if Y is None:
+        check_size(X.shape[0] ** 2, f"a kernel matrix between the {X.shape[0]} rows of X")
         return X, X
     Y = as_data_matrix(Y, name="Y", min_rows=1)
     if Y.shape[1] != X.shape[1]:
         raise ValueError(f"Y must have as many columns as X ({X.shape[1]}), got {Y.shape[1]}")
+    check_size(X.shape[0] * Y.shape[0], f"a kernel matrix between {X.shape[0]} rows of X and {Y.shape[0]} rows of Y")
     return X, Y
 
 
 def _gamma(gamma, p: int) -> float:
-    return 1.0 / p if gamma is None else check_positive(gamma, "gamma")
+    return 1.0 / p if gamma is None else check_real(gamma, "gamma", POSITIVE)
 
 
 def _induced_squared_distances(cross: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
-    """d2[i, j] = rows[i] + cols[j] - 2 cross[i, j], clipped at 0 (rounding can go below)."""
-    return np.clip(rows[:, None] + cols[None, :] - 2.0 * cross, 0.0, None)
+    """d2[i, j] = rows[i] + cols[j] - 2 cross[i, j], clipped at 0 (rounding can go below).
+
+    ``cross`` is overwritten (the callers own it). rows[i] + cols[j] is formed first, so a
+    symmetric ``cross`` with rows == cols gives an exactly symmetric result."""
+    squared = np.add.outer(rows, cols)
+    cross *= 2.0
+    squared -= cross
+    return np.maximum(squared, 0.0, out=squared)
 
 
 def linear_kernel(X, Y=None) -> np.ndarray:
@@ -167,8 +175,13 @@ def polynomial_kernel(X, Y=None, degree: int = 3, gamma: float | None = None, co
     """
     X, Y = _pair(X, Y)
     degree = check_int(degree, "degree", minimum=1)
-    coef0 = check_nonnegative(coef0, "coef0")
-    return (_gamma(gamma, X.shape[1]) * (X @ Y.T) + coef0) ** degree
+    coef0 = check_real(coef0, "coef0", NONNEGATIVE)
+    gamma = _gamma(gamma, X.shape[1])
+    with np.errstate(over="ignore", invalid="ignore"):  # reported below with the arguments to blame
+        K = (gamma * (X @ Y.T) + coef0) ** degree
+    require_finite_result(K, f"the polynomial kernel (gamma x'y + coef0)^degree with degree={degree}, gamma={gamma:g}",
+                          "lower degree or gamma, or rescale X")
+    return K
 
 
 def rbf_kernel(X, Y=None, gamma: float | None = None) -> np.ndarray:
@@ -180,10 +193,11 @@ def rbf_kernel(X, Y=None, gamma: float | None = None) -> np.ndarray:
     """
     X, Y = _pair(X, Y)
     gamma = _gamma(gamma, X.shape[1])
-    squared = _induced_squared_distances(X @ Y.T, np.sum(X**2, axis=1), np.sum(Y**2, axis=1))
+    squared = _induced_squared_distances(X @ Y.T, np.einsum("ij,ij->i", X, X), np.einsum("ij,ij->i", Y, Y))
     if Y is X:
         np.fill_diagonal(squared, 0.0)
-    return np.exp(-gamma * squared)
+    squared *= -gamma
+    return np.exp(squared, out=squared)
 
 
 KERNELS = MappingProxyType({"linear": linear_kernel, "poly": polynomial_kernel, "rbf": rbf_kernel})
@@ -227,15 +241,15 @@ def kernel_squared_distances(K) -> np.ndarray:
     the ordinary squared Euclidean distances, for the RBF kernel 2 - 2 K[i, j].
     """
     K = as_square_symmetric(K, name="K")
-    diagonal = np.diag(K)
+    diagonal = np.diag(K).copy()  # K is overwritten below
     squared = _induced_squared_distances(K, diagonal, diagonal)
     np.fill_diagonal(squared, 0.0)
     return squared
 
 
 def _leading_eigenpairs(B: np.ndarray, k: int, what: str):
-    """The k largest eigenpairs of a centred matrix B (n, n), all of them positive."""
-    values, vectors = sorted_eigh(B, k=k, name=what)
+    """The k largest eigenpairs of a centred matrix B (n, n, overwritten), all of them positive."""
+    values, vectors = top_eigenpairs(B, k)
     tiny = values <= 1e-10 * max(values[0], 0.0)
     if values[0] <= 0 or tiny.any():
         positive = int(np.argmax(tiny)) if values[0] > 0 else 0
@@ -333,11 +347,12 @@ def kernel_pca(X, k: int, kernel: str = "rbf", **params) -> KernelPCAResult:
     n = X.shape[0]
     k = check_k(k, n - 1, why=f"a centred kernel matrix of n={n} points has rank at most n - 1")
     K = kernel_matrix(X, None, kernel, **params)
-    values, vectors = _leading_eigenpairs(center_kernel(K), k, "centred kernel matrix")
+    column_means = K.mean(axis=0)
+    # K is ours and finite: centre it in place instead of validating a copy
+    values, vectors = _leading_eigenpairs(center_rows_and_columns(K, overwrite=True), k, "centred kernel matrix")
     root = np.sqrt(values)
     scores, dual_coef = vectors * root, vectors / root
     eigenvalues = values / (n - 1)
-    column_means = K.mean(axis=0)
     read_only(scores, dual_coef, eigenvalues, X, column_means)
     return KernelPCAResult(
         scores=scores,
@@ -393,7 +408,8 @@ def kernel_mds(X, k: int, kernel: str = "rbf", **params) -> KernelMDSResult:
     n = X.shape[0]
     k = check_k(k, n - 1, why=f"a double-centred matrix of n={n} points has rank at most n - 1")
     squared = kernel_squared_distances(kernel_matrix(X, None, kernel, **params))
-    values, vectors = _leading_eigenpairs(center_kernel(-0.5 * squared), k, "double-centred distance matrix")
+    B = center_rows_and_columns(-0.5 * squared, overwrite=True)
+    values, vectors = _leading_eigenpairs(B, k, "double-centred distance matrix")
     embedding = vectors * np.sqrt(values)
     read_only(embedding, values, squared)
     return KernelMDSResult(embedding=embedding, eigenvalues=values, squared_distances=squared)

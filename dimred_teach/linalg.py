@@ -10,10 +10,71 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
+import scipy.sparse.linalg
 
 from ._validation import as_data_matrix, as_square_symmetric, check_k
 
-__all__ = ["fix_signs", "sorted_eigh", "center_rows_and_columns", "projector", "subspace_distance"]
+__all__ = ["TIE_RTOL", "order_with_ties", "first_best", "sign_flips", "fix_signs", "top_eigenpairs", "sorted_eigh",
+           "center_rows_and_columns", "projector", "subspace_distance"]
+
+TIE_RTOL = 1e-12
+"""Two computed floats closer than TIE_RTOL times the largest magnitude being compared are a
+tie. Rounding in the last bits depends on the CPU (SIMD width, BLAS kernel), so every
+ordering in the library compares at this precision first and then breaks ties by a stated
+rule; the order is then the same on every machine."""
+
+
+def order_with_ties(values, descending: bool = True, tie_break=None) -> np.ndarray:
+    """Indices that sort ``values``, treating values within :data:`TIE_RTOL` (relative to the
+    largest finite magnitude) of their neighbour as equal.
+
+    Parameters
+    ----------
+    values : array_like, shape (m,)
+        Real numbers; +-inf allowed (equal infinities tie).
+    descending : bool
+        Largest first (default) or smallest first.
+    tie_break : array_like, shape (m,), optional
+        Secondary key, ascending, for values that tie (default: the index, so the earlier
+        entry comes first). Entries tied on both keys come in index order.
+
+    Returns
+    -------
+    ndarray of int, shape (m,)
+    """
+    values = np.asarray(values, dtype=float)
+    tie_break = np.arange(values.size) if tie_break is None else np.asarray(tie_break)
+    key = -values if descending else values
+    order = np.lexsort((tie_break, key))
+    scale = float(np.abs(values[np.isfinite(values)]).max(initial=0.0))
+    ordered = key[order]
+    with np.errstate(invalid="ignore"):  # inf - inf: equal infinities are caught by ==
+        same = (ordered[1:] == ordered[:-1]) | (np.diff(ordered) <= TIE_RTOL * scale)
+    group = np.cumsum(np.concatenate(([True], ~same)))
+    return order[np.lexsort((order, tie_break[order], group))]  # then the index: never the noise
+
+
+def first_best(values, descending: bool = True) -> int:
+    """Index of the largest (``descending``) or smallest value, at :data:`TIE_RTOL`
+    precision; among tied values the first one."""
+    return int(order_with_ties(values, descending)[0])
+
+
+def sign_flips(vectors: np.ndarray) -> np.ndarray:
+    """The signs (+1 or -1, shape (k,)) that make the largest-magnitude entry of each column
+    of ``vectors`` (shape (m, k)) positive; ties within :data:`TIE_RTOL` of the largest go
+    to the first such entry. Multiply the columns (and their companions) by them."""
+    vectors = np.asarray(vectors, dtype=float)
+    if vectors.ndim != 2:
+        raise ValueError(f"vectors must be 2-D (one vector per column), got shape {vectors.shape}")
+    if np.isnan(vectors).any():
+        raise ValueError("vectors contains NaN; signs of undefined vectors cannot be fixed")
+    if vectors.shape[1] == 0 or vectors.shape[0] == 0:
+        return np.ones(vectors.shape[1])
+    magnitudes = np.abs(vectors)
+    near_largest = magnitudes >= magnitudes.max(axis=0) * (1.0 - TIE_RTOL)
+    rows = np.argmax(near_largest, axis=0)  # the first entry tied with the largest
+    return np.where(vectors[rows, np.arange(vectors.shape[1])] < 0, -1.0, 1.0)
 
 
 def fix_signs(vectors: np.ndarray, *companions: np.ndarray):
@@ -33,19 +94,12 @@ def fix_signs(vectors: np.ndarray, *companions: np.ndarray):
 
     Notes
     -----
-    Ties in magnitude (to 10 decimals) go to the first such entry, so the rule does not
-    depend on rounding noise in the last bits.
+    Ties in magnitude (within :data:`TIE_RTOL` of the column's largest magnitude) go to the
+    first such entry, so the rule does not depend on rounding noise in the last bits
+    (:func:`sign_flips`). A NaN is refused.
     """
-    vectors = np.asarray(vectors, dtype=float)
-    if vectors.ndim != 2:
-        raise ValueError(f"vectors must be 2-D (one vector per column), got shape {vectors.shape}")
-    if vectors.shape[1] == 0:
-        signs = np.ones(0)
-    else:
-        magnitudes = np.round(np.abs(vectors), 10)
-        rows = np.argmax(magnitudes, axis=0)
-        signs = np.where(vectors[rows, np.arange(vectors.shape[1])] < 0, -1.0, 1.0)
-    flipped = vectors * signs
+    signs = sign_flips(vectors)
+    flipped = np.asarray(vectors, dtype=float) * signs
     if not companions:
         return flipped
     for companion in companions:
@@ -57,6 +111,34 @@ def fix_signs(vectors: np.ndarray, *companions: np.ndarray):
     return (flipped, *(np.asarray(c, dtype=float) * signs for c in companions))
 
 
+ARPACK_MIN_SIZE = 500
+"""Matrices from this size up use ARPACK (Lanczos) for a few eigenpairs; below it, LAPACK."""
+
+
+def top_eigenpairs(A: np.ndarray, k: int, seed: int = 0):
+    """The k largest eigenpairs of a symmetric A (shape (m, m), already validated), largest
+    first, signs fixed. A may be overwritten.
+
+    When k is small (m >= :data:`ARPACK_MIN_SIZE` and k <= m / 20) ARPACK's Lanczos
+    iteration (``scipy.sparse.linalg.eigsh``, seeded start vector, converged to machine
+    precision) needs only products A v, O(m^2) each; otherwise LAPACK's subset solver
+    (``dsyevr`` through ``scipy.linalg.eigh``) reduces A to tridiagonal form, O(m^3).
+    Both give the same pairs to rounding.
+    """
+    m = A.shape[0]
+    if k == m:
+        values, vectors = np.linalg.eigh(A)
+    elif m >= ARPACK_MIN_SIZE and 20 * k <= m:
+        start = np.random.default_rng(seed).uniform(-1.0, 1.0, m)
+        values, vectors = scipy.sparse.linalg.eigsh(A, k=k, which="LA", v0=start, tol=0.0)
+    else:
+        values, vectors = scipy.linalg.eigh(A, subset_by_index=(m - k, m - 1), overwrite_a=True, check_finite=False)
+    order = order_with_ties(values)  # equal eigenvalues keep the solver's order, on every machine
+    values, vectors = values[order], vectors[:, order]
+    vectors *= sign_flips(vectors)
+    return values, vectors
+
+
 def sorted_eigh(A, k: int | None = None, name: str = "A"):
     """Eigenpairs of a symmetric matrix, largest eigenvalue first, signs fixed.
 
@@ -65,36 +147,39 @@ def sorted_eigh(A, k: int | None = None, name: str = "A"):
     A : array_like, shape (m, m)
         Symmetric matrix.
     k : int, optional
-        Only the k largest eigenpairs (computed with a subset eigensolver, which is
-        much cheaper than the full decomposition when k << m). Default: all m.
+        Only the k largest eigenpairs (computed with a subset eigensolver, or ARPACK when
+        k << m, see :func:`top_eigenpairs`; much cheaper than the full decomposition).
+        Default: all m.
 
     Returns
     -------
     eigenvalues : ndarray, shape (k,)
-        Descending.
+        Descending; equal eigenvalues (to 12 significant digits) keep the solver's order.
     eigenvectors : ndarray, shape (m, k)
         Orthonormal columns, each with its largest-magnitude entry positive.
     """
-    A = as_square_symmetric(A, name=name)
+    A = as_square_symmetric(A, name=name)  # a fresh copy, so it may be overwritten
     m = A.shape[0]
-    if k is None or k == m:
-        values, vectors = np.linalg.eigh(A)
-    else:
-        k = check_k(k, m, why=f"{name} is {m} x {m}")
-        values, vectors = scipy.linalg.eigh(A, subset_by_index=(m - k, m - 1))
-    order = np.argsort(values)[::-1]
-    return values[order], fix_signs(vectors[:, order])
+    k = m if k is None else check_k(k, m, why=f"{name} is {m} x {m}")
+    return top_eigenpairs(A, k)
 
 
-def center_rows_and_columns(A: np.ndarray) -> np.ndarray:
+def center_rows_and_columns(A: np.ndarray, overwrite: bool = False) -> np.ndarray:
     """H A H with H = I - 11'/n, for a symmetric A of shape (n, n), without forming H.
 
     Entrywise A[i, j] - (mean of row i) - (mean of column j) + (grand mean); every row and
     column of the result sums to zero. Classical MDS applies it to -D2/2 (giving B) and
     kernel PCA to a kernel matrix (centring in feature space). The caller validates A.
+    ``overwrite=True`` centres A in place (no n x n temporary); the result is then
+    symmetric to the last bit only up to one rounding.
     """
     means = A.mean(axis=1)  # = column means, A being symmetric
-    return A - means[:, None] - means[None, :] + means.mean()
+    if not overwrite:
+        return A - means[:, None] - means[None, :] + means.mean()
+    A -= means[:, None]
+    A -= means[None, :]
+    A += means.mean()
+    return A
 
 
 def projector(basis) -> np.ndarray:

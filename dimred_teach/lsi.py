@@ -21,6 +21,7 @@ vectors, through a ``scipy.sparse.linalg.LinearOperator``.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -31,8 +32,8 @@ import scipy.sparse
 import scipy.sparse.linalg
 
 from ._results import read_only
-from ._validation import as_data_matrix_or_sparse, as_vector, check_choice, check_int, check_k, check_seed
-from .linalg import fix_signs
+from ._validation import as_data_matrix_or_sparse, as_vector, check_bool, check_choice, check_int, check_k, check_seed
+from .linalg import fix_signs, order_with_ties
 
 __all__ = [
     "STOP_WORDS",
@@ -92,7 +93,11 @@ def tokenize(text: str, stop_words=None) -> list[str]:
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a string, got {type(text).__name__}")
-    stop = _stop_set(stop_words)
+    return _words(text, _stop_set(stop_words))
+
+
+def _words(text: str, stop: frozenset) -> list[str]:
+    """The tokens of :func:`tokenize` with the stop words already resolved."""
     return [word for word in _WORD.findall(text.lower()) if word not in stop]
 
 
@@ -152,12 +157,10 @@ def term_document_matrix(docs, stop_words=None, min_df: int = 1, vocabulary=None
     """
     docs = _as_documents(docs)
     min_df = check_int(min_df, "min_df", minimum=1)
-    tokens = [tokenize(doc, stop_words) for doc in docs]
+    stop = _stop_set(stop_words)
+    tokens = [_words(doc, stop) for doc in docs]
     if vocabulary is None:
-        document_frequency: dict[str, int] = {}
-        for words in tokens:
-            for word in set(words):
-                document_frequency[word] = document_frequency.get(word, 0) + 1
+        document_frequency = Counter(word for words in tokens for word in set(words))
         vocabulary = sorted(word for word, df in document_frequency.items() if df >= min_df)
         if not vocabulary:
             raise ValueError(
@@ -169,15 +172,12 @@ def term_document_matrix(docs, stop_words=None, min_df: int = 1, vocabulary=None
         if len(set(vocabulary)) != len(vocabulary):
             raise ValueError("vocabulary must not contain a word twice")
     column = {word: j for j, word in enumerate(vocabulary)}
-    rows, cols = [], []
-    for i, words in enumerate(tokens):
-        hits = [column[word] for word in words if word in column]
-        rows.extend([i] * len(hits))
-        cols.extend(hits)
-    counts = scipy.sparse.csr_array(
-        (np.ones(len(rows), dtype=np.int64), (np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64))),
-        shape=(len(docs), len(vocabulary)),
-    )
+    hits = [[j for j in map(column.get, words) if j is not None] for words in tokens]
+    lengths = np.fromiter(map(len, hits), dtype=np.int64, count=len(hits))
+    cols = np.fromiter((j for row in hits for j in row), dtype=np.int64, count=int(lengths.sum()))
+    indptr = np.concatenate(([0], np.cumsum(lengths)))
+    counts = scipy.sparse.csr_array((np.ones(cols.size, dtype=np.int64), cols, indptr),
+                                    shape=(len(docs), len(vocabulary)))
     counts.sum_duplicates()
     return TermDocument(counts, tuple(vocabulary))
 
@@ -351,6 +351,10 @@ def _document_matrix(docs_or_matrix, stop_words, min_df, vocabulary):
     return weighted.matrix, bag.vocabulary, weighted.idf
 
 
+DENSE_SVD_ENTRIES = 2**22
+"""Document matrices with at most this many entries (32 MB dense) get a dense SVD."""
+
+
 def lsi(docs_or_matrix, k: int, *, stop_words=None, min_df: int = 1, vocabulary=None,
         center: bool = False, seed: int = 0) -> LSIResult:
     """Latent semantic indexing: the k leading singular triplets of the document matrix.
@@ -378,28 +382,34 @@ def lsi(docs_or_matrix, k: int, *, stop_words=None, min_df: int = 1, vocabulary=
 
     Notes
     -----
-    The SVD is computed by ``scipy.sparse.linalg.svds`` (ARPACK, Lanczos iterations that only
-    multiply the sparse matrix by vectors) when k < min(n, p), else by a dense SVD. A
+    A matrix with more than :data:`DENSE_SVD_ENTRIES` entries is decomposed by
+    ``scipy.sparse.linalg.svds`` with PROPACK (Lanczos bidiagonalisation, which only
+    multiplies the sparse matrix and its transpose by vectors; about three times faster than
+    ARPACK here, to the same accuracy; ARPACK takes over when PROPACK does not converge); a
+    smaller one by a dense SVD. A
     ``ValueError`` is raised when k exceeds the rank of the matrix: the extra components
     would have singular value 0 and arbitrary directions.
     """
     seed = check_seed(seed)
-    if not isinstance(center, (bool, np.bool_)):
-        raise TypeError(f"center must be True or False, got {center!r}")
+    center = check_bool(center, "center")
     X, vocabulary, idf = _document_matrix(docs_or_matrix, stop_words, min_df, vocabulary)
     n, p = X.shape
     k = check_k(k, min(n, p), why=f"the document matrix has n={n} documents and p={p} words")
     if X.count_nonzero() == 0:
         raise ValueError("the document matrix is all zero (every document is empty or has only zero-weight words)")
     mean = np.asarray(X.mean(axis=0)).ravel() if center else None
-    if k < min(n, p):
+    if n * p > DENSE_SVD_ENTRIES:
         operator = X if mean is None else _centred_operator(X, mean)
-        v0 = np.random.default_rng(seed).standard_normal(min(n, p))
-        U, s, Vt = scipy.sparse.linalg.svds(operator, k=k, v0=v0, solver="arpack")
+        v0 = np.random.default_rng(seed).standard_normal(n)
+        steps = min(n, p, max(10 * k, 300))  # PROPACK's Lanczos steps (kmax)
+        try:
+            U, s, Vt = scipy.sparse.linalg.svds(operator, k=k, v0=v0, solver="propack", maxiter=steps)
+        except np.linalg.LinAlgError:  # a flat spectrum: ARPACK restarts until it converges
+            U, s, Vt = scipy.sparse.linalg.svds(operator, k=k, v0=v0[:min(n, p)], solver="arpack")
     else:
         dense = X.toarray() if mean is None else X.toarray() - mean
         U, s, Vt = np.linalg.svd(dense, full_matrices=False)
-    order = np.argsort(s)[::-1][:k]
+    order = order_with_ties(s)[:k]
     U, s, Vt = U[:, order], s[order], Vt[order]
     tolerance = max(n, p) * np.finfo(float).eps * s[0]
     if s[-1] <= tolerance:
@@ -458,7 +468,9 @@ def top_terms(result: LSIResult, component: int, n: int | None = None) -> pd.Dat
     pandas.DataFrame, n rows (index "rank", 1 to n)
         ``positive`` / ``positive_weight``: the n words with the largest weights, largest
         first; ``negative`` / ``negative_weight``: the n words with the smallest weights,
-        smallest first. Ties are broken alphabetically. When every weight has one sign
+        smallest first. Weights equal to 12 significant digits (relative to the largest
+        weight of the component) are ties, broken alphabetically, so rounding noise never
+        reorders words. When every weight has one sign
         (the first uncentred component), the "negative" end is simply the lowest weights.
     """
     result = _check_result(result)
@@ -467,9 +479,9 @@ def top_terms(result: LSIResult, component: int, n: int | None = None) -> pd.Dat
     n = check_int(min(10, p) if n is None else n, "n", minimum=1, maximum=p)
     weights = result.term_coordinates[:, component]
     words = np.array(result.vocabulary, dtype=object)
-    alphabetical = np.argsort(words, kind="stable")
-    top = alphabetical[np.argsort(-weights[alphabetical], kind="stable")[:n]]
-    bottom = alphabetical[np.argsort(weights[alphabetical], kind="stable")[:n]]
+    alphabetical_rank = np.argsort(np.argsort(words, kind="stable"), kind="stable")
+    top = order_with_ties(weights, descending=True, tie_break=alphabetical_rank)[:n]
+    bottom = order_with_ties(weights, descending=False, tie_break=alphabetical_rank)[:n]
     frame = pd.DataFrame({
         "positive": words[top], "positive_weight": weights[top],
         "negative": words[bottom], "negative_weight": weights[bottom],
@@ -529,7 +541,8 @@ def search(result: LSIResult, query, n: int | None = None, space: str = "latent"
     -------
     pandas.DataFrame, n rows (index "rank", 1 to n)
         ``document`` (row number in the corpus) and ``score`` (cosine in [-1, 1]),
-        best first; ties (scores equal to 12 decimals) go to the lower row number, so
+        best first; ties (scores equal to 12 significant digits, relative to the largest
+        score) go to the lower row number, so
         rounding noise never reorders documents. A document with no coordinates (all zero)
         scores 0.
     """
@@ -543,5 +556,5 @@ def search(result: LSIResult, query, n: int | None = None, space: str = "latent"
     else:
         centred = vector if result.mean is None else vector - result.mean
         scores = _cosines(result.document_coordinates, centred @ result.term_coordinates)
-    order = np.argsort(-np.round(scores, 12), kind="stable")[:n]  # noise-level differences are ties
+    order = order_with_ties(scores)[:n]  # noise-level differences are ties
     return pd.DataFrame({"document": order, "score": scores[order]}, index=pd.RangeIndex(1, n + 1, name="rank"))

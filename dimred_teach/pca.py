@@ -12,10 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.linalg
 
 from ._results import read_only
-from ._validation import as_data_matrix, as_square_symmetric, as_vector, check_choice, check_int, check_k, check_seed
-from .linalg import fix_signs, sorted_eigh
+from ._validation import (POSITIVE, Interval, as_data_matrix, as_square_symmetric, as_vector, check_bool, check_choice,
+                          check_int, check_k, check_real, check_seed)
+from .linalg import first_best, fix_signs, sign_flips, sorted_eigh
 
 __all__ = [
     "center",
@@ -62,10 +64,10 @@ def covariance(X, ddof: int = 1) -> np.ndarray:
     ``ddof=1`` (the default) is the Oxford notes' 1/(n-1); ``ddof=0`` gives the 1/n of the
     CMU and MML notes.
     """
-    X = as_data_matrix(X)
+    X = as_data_matrix(X)  # a fresh copy, centred in place
     ddof = check_int(ddof, "ddof", minimum=0, maximum=X.shape[0] - 1)
-    Xc = X - X.mean(axis=0)
-    return Xc.T @ Xc / (X.shape[0] - ddof)
+    X -= X.mean(axis=0)
+    return X.T @ X / (X.shape[0] - ddof)
 
 
 @dataclass(frozen=True)
@@ -136,6 +138,24 @@ class PCAResult:
         return X + self.mean
 
 
+def _centred(X: np.ndarray, scale: bool):
+    """(mean, column standard deviations or None, centred (scaled) data) of a validated X
+    that the caller owns: without scaling X is centred in place, no copy."""
+    mean = X.mean(axis=0)
+    if scale:
+        return mean, X.std(axis=0, ddof=1), standardize(X)
+    X -= mean
+    return mean, None, X
+
+
+def _signed_svd(Xc: np.ndarray, k: int):
+    """The k leading singular triplets of Xc (shape (n, p), overwritten) with the course's
+    signs: U (n, k), d (k,), V (p, k), each column of V with its largest entry positive."""
+    U, d, Vt = scipy.linalg.svd(Xc, full_matrices=False, overwrite_a=True, check_finite=False)
+    signs = sign_flips(Vt[:k].T)
+    return U[:, :k] * signs, d[:k], Vt[:k].T * signs
+
+
 def pca(X, k: int | None = None, method: str = "svd", scale: bool = False) -> PCAResult:
     """Principal component analysis of X, rows are points.
 
@@ -165,19 +185,13 @@ def pca(X, k: int | None = None, method: str = "svd", scale: bool = False) -> PC
     if k is None:
         k = max(1, min(n - 1, p))
     k = check_k(k, min(n, p), why=f"X has n={n} rows and p={p} columns")
-    mean = X.mean(axis=0)
-    column_scale = None
-    if scale:
-        Xc = standardize(X)
-        column_scale = X.std(axis=0, ddof=1)
-    else:
-        Xc = X - mean
-    total_variance = float(np.sum(Xc**2) / (n - 1))
+    scale = check_bool(scale, "scale")
+    mean, column_scale, Xc = _centred(X, scale)
+    total_variance = float(np.einsum("ij,ij->", Xc, Xc)) / (n - 1)
 
     if method == "svd":
-        U, d, Vt = np.linalg.svd(Xc, full_matrices=False)
-        components, scores = fix_signs(Vt[:k].T, U[:, :k] * d[:k])
-        singular_values = d[:k]
+        U, singular_values, components = _signed_svd(Xc, k)
+        scores = U * singular_values
         eigenvalues = singular_values**2 / (n - 1)
     elif method == "eig":
         eigenvalues, components = sorted_eigh(Xc.T @ Xc / (n - 1), k=k)
@@ -186,14 +200,16 @@ def pca(X, k: int | None = None, method: str = "svd", scale: bool = False) -> PC
         singular_values = np.sqrt(eigenvalues * (n - 1))
     else:
         gram_values, U = sorted_eigh(Xc @ Xc.T, k=k)
-        singular_values = np.sqrt(np.clip(gram_values, 0.0, None))
-        tiny = singular_values <= 1e-10 * max(1.0, singular_values[0])
+        # rounding leaves eigenvalues of about eps * n * largest where the true value is 0,
+        # so a component is only recoverable above 1e-12 of the largest eigenvalue
+        tiny = gram_values <= 1e-12 * gram_values[0] if gram_values[0] > 0 else np.ones(k, bool)
         if tiny.any():
             rank = int(np.argmax(tiny))
             raise ValueError(
                 f"k={k} exceeds the rank of the centred data ({rank}); method='gram' can only "
                 "recover components with non-zero variance"
             )
+        singular_values = np.sqrt(gram_values)
         components, scores = fix_signs(Xc.T @ U / singular_values, U * singular_values)
         eigenvalues = singular_values**2 / (n - 1)
 
@@ -260,8 +276,7 @@ def power_iteration(A, seed: int = 0, max_iter: int = 1000, tol: float = 1e-10) 
     A = as_square_symmetric(A)
     seed = check_seed(seed)
     max_iter = check_int(max_iter, "max_iter", minimum=1)
-    if not (isinstance(tol, (int, float)) and tol > 0):
-        raise ValueError(f"tol must be a positive number, got {tol!r}")
+    tol = check_real(tol, "tol", POSITIVE)
     rng = np.random.default_rng(seed)
     v = rng.standard_normal(A.shape[0])
     v /= np.linalg.norm(v)
@@ -300,7 +315,8 @@ def choose_k(eigenvalues, threshold: float = 0.9, method: str = "variance") -> i
         notes' tolerance rule).
     method : {"variance", "gap"}
         "gap": the k with the largest drop lambda_k / lambda_{k+1} (the elbow of the
-        scree plot); ``threshold`` is ignored.
+        scree plot); ``threshold`` is ignored. Drops equal to 12 significant digits are
+        ties, won by the smaller k, so the answer does not depend on the machine.
 
     Returns
     -------
@@ -316,8 +332,7 @@ def choose_k(eigenvalues, threshold: float = 0.9, method: str = "variance") -> i
         raise ValueError("eigenvalues are all zero: the data has no variance")
     values = np.clip(values, 0.0, None)
     if method == "variance":
-        if not (isinstance(threshold, (int, float)) and 0 < threshold <= 1):
-            raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
+        threshold = check_real(threshold, "threshold", Interval(0.0, 1.0, "right"), why="a fraction of the variance")
         kept = np.cumsum(values) / values.sum()
         return int(np.searchsorted(kept, threshold - 1e-12) + 1)
     if values.size < 2:
@@ -325,4 +340,4 @@ def choose_k(eigenvalues, threshold: float = 0.9, method: str = "variance") -> i
     positive = values[values > 1e-12 * values[0]]
     if positive.size < 2:
         return 1
-    return int(np.argmax(positive[:-1] / positive[1:]) + 1)
+    return first_best(positive[:-1] / positive[1:]) + 1  # equal drops (at 1e-12): the smaller k

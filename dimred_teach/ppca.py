@@ -25,7 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._results import read_only
-from ._validation import as_data_matrix, as_vector, check_choice, check_int, check_k, check_positive, check_seed
+from ._validation import (POSITIVE, as_data_matrix, as_vector, check_bool, check_choice, check_int, check_k, check_real,
+                          check_seed, check_size, require_finite_result)
 from .linalg import fix_signs
 from .pca import pca
 
@@ -70,7 +71,7 @@ class PPCAModel:
         read_only(W, mean)
         object.__setattr__(self, "W", W)
         object.__setattr__(self, "mean", mean)
-        object.__setattr__(self, "sigma2", check_positive(self.sigma2, "sigma2"))
+        object.__setattr__(self, "sigma2", check_real(self.sigma2, "sigma2", POSITIVE))
 
     @property
     def d(self) -> int:
@@ -154,7 +155,11 @@ def _log_likelihood_centred(R: np.ndarray, W: np.ndarray, sigma2: float) -> floa
     """Log-likelihood of the rows of the residuals R = X - mean (shape (n, d)); O(n d q)."""
     n, d = R.shape
     RW = R @ W
-    return _log_likelihood_from_moments(n, d, float(np.sum(R**2)) / n, RW.T @ RW / n, W.T @ W, sigma2)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):  # reported below, naming sigma2
+        value = _log_likelihood_from_moments(n, d, float(np.sum(R**2)) / n, RW.T @ RW / n, W.T @ W, sigma2)
+    require_finite_result(value, f"the log-likelihood with sigma2={sigma2:g}",
+                          "sigma2 is too small for the residuals of X (choose a larger sigma2)")
+    return value
 
 
 def log_likelihood(X, W, mean, sigma2) -> float:
@@ -179,10 +184,12 @@ def log_likelihood(X, W, mean, sigma2) -> float:
     identity gives C^-1 and the matrix determinant lemma gives log|C| from the q x q
     matrix M = W'W + sigma2 I (see the notebook 07 for the derivation).
     """
-    model = PPCAModel(W, mean, sigma2)
     X = as_data_matrix(X, min_rows=1)
-    if X.shape[1] != model.d:
-        raise ValueError(f"X must have {model.d} columns (the rows of W), got {X.shape[1]}")
+    W = as_data_matrix(W, name="W", min_rows=2)
+    if W.shape[0] != X.shape[1]:
+        raise ValueError(f"X has {X.shape[1]} columns but W has {W.shape[0]} rows; they must match "
+                         "(W maps the latent space to the columns of X)")
+    model = PPCAModel(W, mean, sigma2)
     return _log_likelihood_centred(X - model.mean, model.W, model.sigma2)
 
 
@@ -240,7 +247,7 @@ def ppca_mle(X, q: int, sigma2: float | None = None, method: str = "svd") -> PPC
                 "likelihood sigma2 is 0 and the likelihood is unbounded; choose a smaller q"
             )
     else:
-        sigma2 = check_positive(sigma2, "sigma2")
+        sigma2 = check_real(sigma2, "sigma2", POSITIVE)
     W = fix_signs(fit.components * np.sqrt(np.clip(kept - sigma2, 0.0, None)))
     loglik = _log_likelihood_centred(X - fit.mean, W, sigma2)
     return PPCAResult(W=W, mean=fit.mean, sigma2=sigma2, log_likelihood=loglik, n_samples=n)
@@ -289,7 +296,7 @@ def ppca_em(X, q: int, seed: int = 0, max_iter: int = 5000, tol: float = 1e-10) 
     q = _check_q(q, n, d)
     seed = check_seed(seed)
     max_iter = check_int(max_iter, "max_iter", minimum=1)
-    tol = check_positive(tol, "tol")
+    tol = check_real(tol, "tol", POSITIVE)
     mean = X.mean(axis=0)
     Xc = X - mean
     trace_S = float(np.sum(Xc**2)) / n
@@ -350,6 +357,8 @@ def sample(model: PPCAModel, n: int, seed: int, return_latent: bool = False):
     """
     model = _as_model(model)
     n = check_int(n, "n", minimum=1)
+    return_latent = check_bool(return_latent, "return_latent")
+    check_size(n * (model.d + model.q), f"n = {n} draws of {model.d} + {model.q} numbers", "lower n")
     rng = np.random.default_rng(check_seed(seed))
     Z = rng.standard_normal((n, model.q))
     noise = rng.standard_normal((n, model.d)) * np.sqrt(model.sigma2)

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._results import read_only
-from ._validation import as_data_matrix, as_vector, check_int, check_k, check_seed
+from ._validation import NONNEGATIVE, as_data_matrix, as_vector, check_bool, check_int, check_k, check_real, check_seed
+from .linalg import TIE_RTOL, first_best, order_with_ties
 
 __all__ = [
     "misclassification_rate",
@@ -200,7 +201,7 @@ def discretize(X, bins: int = 10) -> np.ndarray:
     does not depend on the units of a column.
     """
     X = as_data_matrix(X, min_rows=1)
-    bins = check_int(bins, "bins", minimum=2)
+    bins = check_int(bins, "bins", minimum=2, maximum=2**31)
     low, high = X.min(axis=0), X.max(axis=0)
     width = np.where(high > low, (high - low) / bins, 1.0)
     return np.clip(np.floor((X - low) / width), 0, bins - 1).astype(int)
@@ -217,8 +218,12 @@ def discrete_mutual_information(a, b) -> float:
         raise ValueError(f"a and b must be 1-D of the same length, got shapes {a.shape} and {b.shape}")
     if a.size == 0:
         raise ValueError("a and b must not be empty")
-    _, a_codes = np.unique(a, return_inverse=True)
-    _, b_codes = np.unique(b, return_inverse=True)
+    for name, values in (("a", a), ("b", b)):
+        if values.dtype.kind == "f" and not np.all(np.isfinite(values)):
+            raise ValueError(f"{name} contains NaN or inf; every entry needs a label")
+    # labels of mixed types (an object array of numbers and strings) are compared as text
+    _, a_codes = np.unique(a.astype(str) if a.dtype == object else a, return_inverse=True)
+    _, b_codes = np.unique(b.astype(str) if b.dtype == object else b, return_inverse=True)
     joint = np.zeros((a_codes.max() + 1, b_codes.max() + 1))
     np.add.at(joint, (a_codes, b_codes), 1.0)
     joint /= a.size
@@ -245,16 +250,20 @@ def mutual_information(X, y, bins: int = 10) -> np.ndarray:
 
 
 def top_k(scores, k: int, higher_is_better: bool = True) -> np.ndarray:
-    """Indices of the k best scores, best first (ties: the smaller index first), shape (k,)."""
+    """Indices of the k best scores, best first, shape (k,). Scores equal to 12 significant
+    digits (relative to the largest) tie, and ties go to the smaller index."""
+    higher_is_better = check_bool(higher_is_better, "higher_is_better")
+    values = np.asarray(scores)
+    if values.dtype.kind == "c":
+        raise TypeError("scores must be real numbers, got complex numbers")
     try:
-        values = np.asarray(scores, dtype=float)
+        values = values.astype(float)
     except (TypeError, ValueError):
         raise TypeError(f"scores must be numbers, got {type(scores).__name__}") from None
     if values.ndim != 1 or np.isnan(values).any():
         raise ValueError(f"scores must be a 1-D array of numbers without NaN (inf is allowed), got shape {values.shape}")
     k = check_k(k, values.size, why=f"there are {values.size} scores")
-    key = -values if higher_is_better else values
-    return np.argsort(key, kind="stable")[:k]
+    return order_with_ties(values, descending=higher_is_better)[:k]
 
 
 @dataclass(frozen=True)
@@ -312,8 +321,7 @@ def select_incremental_mi(X, y, k: int, beta: float = 1.0, bins: int = 10) -> In
     labels = _as_labels(y, X.shape[0])
     p = X.shape[1]
     k = check_k(k, p, why=f"X has {p} columns")
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not np.isfinite(beta) or beta < 0:
-        raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
+    beta = check_real(beta, "beta", NONNEGATIVE)
     bins = check_int(bins, "bins", minimum=2)
     codes = discretize(X, bins)
     relevance = np.array([discrete_mutual_information(codes[:, j], labels) for j in range(p)])
@@ -327,7 +335,7 @@ def select_incremental_mi(X, y, k: int, beta: float = 1.0, bins: int = 10) -> In
     for _ in range(k):
         criterion = relevance - beta * penalty
         criterion[selected] = -np.inf
-        best = int(np.argmax(criterion))  # first maximum: ties go to the smaller index
+        best = first_best(criterion)  # ties (at 12 significant digits) go to the smaller index
         selected.append(best)
         criteria.append(float(criterion[best]))
         penalty += redundancy[:, best]
@@ -358,8 +366,13 @@ class NearestCentroid:
         X = as_data_matrix(X, min_rows=1)
         if X.shape[1] != self.centroids.shape[1]:
             raise ValueError(f"X must have {self.centroids.shape[1]} columns like the training data, got {X.shape[1]}")
-        distances = ((X[:, None, :] - self.centroids[None, :, :]) ** 2).sum(axis=2)
-        return self.classes[np.argmin(distances, axis=1)]
+        # ||x - c||^2 = ||x||^2 - 2 x'c + ||c||^2; the first term is the same for every class
+        centroid_norms = np.einsum("ij,ij->i", self.centroids, self.centroids)
+        relative = centroid_norms - 2.0 * (X @ self.centroids.T)
+        # distances within TIE_RTOL of the terms' size are ties, won by the class listed first
+        size = np.einsum("ij,ij->i", X, X) + centroid_norms.max()
+        nearest = relative <= relative.min(axis=1, keepdims=True) + TIE_RTOL * size[:, None]
+        return self.classes[np.argmax(nearest, axis=1)]
 
     def accuracy(self, X, y) -> float:
         """Fraction of the rows of X whose predicted label equals y."""
@@ -375,9 +388,9 @@ def fit_nearest_centroid(X, y) -> NearestCentroid:
     X = as_data_matrix(X, min_rows=1)
     labels = _as_labels(y, X.shape[0])
     classes, codes = np.unique(labels, return_inverse=True)
-    centroids = np.zeros((classes.size, X.shape[1]))
-    np.add.at(centroids, codes, X)
-    centroids /= np.bincount(codes)[:, None]
+    membership = np.zeros((classes.size, X.shape[0]))
+    membership[codes, np.arange(X.shape[0])] = 1.0
+    centroids = membership @ X / np.bincount(codes)[:, None]
     read_only(classes, centroids)
     return NearestCentroid(classes, centroids)
 
@@ -404,7 +417,8 @@ def cross_val_accuracy(X, y, folds: int = 5, seed: int = 0) -> float:
         train = np.ones(X.shape[0], bool)
         train[test] = False
         if np.unique(labels[train]).size < 2:
-            raise ValueError("a training fold holds only one class; use fewer folds or more data")
+            raise ValueError(f"y leaves a training part with only the class {labels[train][0]!r} (a class with "
+                             f"too few members for folds={folds}); use fewer folds or more data")
         model = fit_nearest_centroid(X[train], labels[train])
         correct += int(np.sum(model.predict(X[test]) == labels[test]))
     return correct / X.shape[0]
@@ -448,7 +462,7 @@ def forward_selection(X, y, k: int, folds: int = 5, seed: int = 0) -> ForwardSel
     for _ in range(k):
         candidates = [j for j in range(p) if j not in selected]
         scores = [cross_val_accuracy(X[:, selected + [j]], labels, folds, seed) for j in candidates]
-        best = int(np.argmax(scores))
+        best = first_best(scores)
         selected.append(candidates[best])
         accuracies.append(scores[best])
     result = ForwardSelectionResult(np.array(selected), np.array(accuracies))

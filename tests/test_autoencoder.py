@@ -128,7 +128,7 @@ def test_bad_inputs_are_reported():
     X = gaussian_data(0, n=20)
     with pytest.raises(ValueError, match="k must be between 1 and 5"):
         ae.train_linear_autoencoder(X, 6)
-    with pytest.raises(ValueError, match="learning_rate must be a finite number greater than 0"):
+    with pytest.raises(ValueError, match=r"learning_rate must lie in \(0, inf\)"):
         ae.train_linear_autoencoder(X, 2, learning_rate=0)
     with pytest.raises(ValueError, match="epochs must be at least 1"):
         ae.train_linear_autoencoder(X, 2, epochs=0)

@@ -5,7 +5,8 @@ import pytest
 import scipy.sparse
 
 from dimred_teach._validation import (as_data_matrix, as_distance_matrix, as_square_symmetric, as_vector,
-                                      check_choice, check_int, check_k, check_open_unit, check_seed)
+                                      OPEN_UNIT, check_bool, check_choice, check_int, check_k, check_real,
+                                      check_seed)
 from dimred_teach.linalg import center_rows_and_columns, fix_signs, projector, sorted_eigh
 
 GOOD_D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.5], [2.0, 1.5, 0.0]])
@@ -45,8 +46,10 @@ def test_distance_matrix_accepts_non_euclidean_and_returns_a_copy():
     (lambda: check_choice("x", ("a", "b"), "kind"), ValueError, "kind must be one of 'a', 'b'"),
     (lambda: check_seed(None), TypeError, "seed must be an integer"),
     (lambda: check_seed(-1), ValueError, "seed must be non-negative"),
-    (lambda: check_open_unit(1.0, "eps"), ValueError, "eps must lie strictly between 0 and 1"),
-    (lambda: check_open_unit("0.5", "delta"), TypeError, "delta must be a real number"),
+    (lambda: check_real(1.0, "eps", OPEN_UNIT), ValueError, r"eps must lie in \(0, 1\), got 1.0"),
+    (lambda: check_real("0.5", "delta", OPEN_UNIT), TypeError, "delta must be a real number"),
+    (lambda: check_real(float("nan"), "tol"), ValueError, "tol must lie in"),
+    (lambda: check_bool("no", "scale"), TypeError, "scale must be True or False, got str 'no'"),
 ])
 def test_refusals_name_the_argument(call, error, message):
     with pytest.raises(error, match=message):
@@ -94,3 +97,55 @@ def test_center_rows_and_columns_is_h_a_h():
     centred = center_rows_and_columns(A)
     np.testing.assert_allclose(centred, H @ A @ H, atol=1e-12)
     np.testing.assert_allclose(centred.sum(axis=0), 0, atol=1e-12)
+
+
+def test_orderings_treat_noise_level_differences_as_ties():
+    from dimred_teach.linalg import first_best, order_with_ties
+
+    values = np.array([0.5, 0.5 * (1 + 1e-15), 0.9, 0.5 * (1 - 1e-15), 0.1])
+    assert order_with_ties(values).tolist() == [2, 0, 1, 3, 4]  # the three near-equal keep index order
+    assert order_with_ties(values, descending=False).tolist() == [4, 0, 1, 3, 2]
+    assert order_with_ties(values, tie_break=np.array([0, 0, 0, -1, 0])).tolist() == [2, 3, 0, 1, 4]  # then index
+    assert order_with_ties([0.5, 0.5 + 1e-9]).tolist() == [1, 0]  # a real difference still counts
+    assert first_best([1.0, 3.0, 3.0 + 1e-14]) == 1 and first_best([2.0, 1.0, 1.0 - 1e-15], descending=False) == 1
+    assert order_with_ties([np.inf, 1.0, np.inf, -np.inf]).tolist() == [0, 2, 1, 3]
+
+
+def test_sign_rule_takes_the_first_of_near_equal_magnitudes():
+    column = np.array([[0.6], [-0.6 * (1 + 1e-15)], [0.1]])
+    assert fix_signs(column)[0, 0] > 0  # the noise-level larger -0.6 does not decide
+    assert fix_signs(-column)[0, 0] > 0
+
+
+def test_interval_and_check_real():
+    from dimred_teach._validation import NONNEGATIVE, POSITIVE, Interval
+
+    assert str(Interval(0.0, 1.0, "right")) == "(0, 1]" and str(POSITIVE) == "(0, inf)" and str(NONNEGATIVE) == "[0, inf)"
+    assert check_real(np.float32(0.5), "x", OPEN_UNIT) == 0.5 and check_real(np.array(2.0), "x") == 2.0
+    for bad, error in ((np.inf, ValueError), (0.0, ValueError), (np.True_, TypeError), (1 + 0j, TypeError)):
+        with pytest.raises(error, match="x must"):
+            check_real(bad, "x", POSITIVE)
+    assert check_bool(np.False_, "flag") is False
+
+
+def test_symmetrisation_in_strips_matches_the_textbook_formula():
+    rng = np.random.default_rng(1)
+    for m in (1, 2, 700, 1500):  # 1500 spans two strips of rows
+        A = rng.standard_normal((m, m))
+        A = A + A.T + 1e-12 * rng.standard_normal((m, m))
+        out = as_square_symmetric(A)
+        assert np.array_equal(out, out.T)
+        np.testing.assert_allclose(out, (A + A.T) / 2, rtol=0, atol=1e-15)
+    with pytest.raises(ValueError, match="A needs at least 1 rows"):
+        as_square_symmetric(np.zeros((0, 0)))
+
+
+def test_size_and_magnitude_guards_name_what_is_too_big():
+    from dimred_teach._validation import MAX_ABS_VALUE, check_size
+
+    with pytest.raises(ValueError, match="n = 10 rows asks for 1e\\+12 numbers"):
+        check_size(1e12, "n = 10 rows")
+    check_size(1000, "a small array")  # no error
+    with pytest.raises(ValueError, match="X has entries as large as 1e\\+200"):
+        as_data_matrix(np.full((2, 2), 1e200))
+    assert as_data_matrix(np.full((2, 2), MAX_ABS_VALUE))[0, 0] == MAX_ABS_VALUE

@@ -20,22 +20,27 @@ def benchmarks():
     def agreement():
         ours = kernel_pca(X, k, kernel="rbf", gamma=gamma).scores
         theirs = KernelPCA(k, kernel="rbf", gamma=gamma, eigen_solver="dense").fit_transform(X)
-        return f"kernel_pca vs sklearn: max |score| difference up to sign {np.abs(np.abs(ours) - np.abs(theirs)).max():.1e}"
+        return (f"ARPACK route; max |score| difference from sklearn dense up to sign "
+                f"{np.abs(np.abs(ours) - np.abs(theirs)).max():.1e}")
 
-    yield Benchmark(
-        f"kernel_pca(rbf, k={k}), n={n} p=10",
-        ours=lambda: kernel_pca(X, k, kernel="rbf", gamma=gamma),
-        baselines={
-            "sklearn KernelPCA(eigen_solver='dense')": lambda: KernelPCA(
-                k, kernel="rbf", gamma=gamma, eigen_solver="dense").fit_transform(X),
-            "sklearn KernelPCA(eigen_solver='arpack')": lambda: KernelPCA(
-                k, kernel="rbf", gamma=gamma, eigen_solver="arpack", random_state=0).fit_transform(X),
-            "scipy.linalg.eigh(subset) on the centred kernel alone": lambda: scipy.linalg.eigh(
-                centred, subset_by_index=(n - k, n - 1)),
-        },
-        notes=agreement,
-        repeat=2,
-    )
+    # k = 5: 20 k <= n, the ARPACK route; k = 150: 20 k > n, LAPACK's subset solver
+    for components, route in ((k, "ARPACK route"), (150, "LAPACK route")):
+        yield Benchmark(
+            f"kernel_pca(rbf, k={components}), n={n} p=10 ({route})",
+            ours=lambda c=components: kernel_pca(X, c, kernel="rbf", gamma=gamma),
+            baselines={
+                "sklearn KernelPCA(eigen_solver='dense')": lambda c=components: KernelPCA(
+                    c, kernel="rbf", gamma=gamma, eigen_solver="dense").fit_transform(X),
+                "sklearn KernelPCA(eigen_solver='arpack')": lambda c=components: KernelPCA(
+                    c, kernel="rbf", gamma=gamma, eigen_solver="arpack", random_state=0).fit_transform(X),
+            },
+            floor=("LAPACK dsyevr subset on the centred kernel", lambda c=components: scipy.linalg.eigh(
+                centred, subset_by_index=(n - c, n - 1))),
+            why="the peer's own LAPACK/ARPACK call on the same matrix; the gap is within the +-20 % timing noise "
+                "of a shared machine (interleaved runs: k=5 1.01-1.12, k=150 0.75-1.17)",
+            notes=agreement if components == k else None,
+            repeat=2 if components == k else 1,
+        )
     tall = rng.standard_normal((20000, 50)) @ rng.standard_normal((50, 50))
     tall_centred = tall - tall.mean(axis=0)
     yield Benchmark(
@@ -43,6 +48,6 @@ def benchmarks():
         ours=lambda: whiten(tall),
         baselines={
             "sklearn PCA(whiten=True, svd_solver='full')": lambda: PCA(whiten=True, svd_solver="full").fit_transform(tall),
-            "numpy.linalg.svd alone": lambda: np.linalg.svd(tall_centred, full_matrices=False),
         },
+        floor=("numpy.linalg.svd", lambda: np.linalg.svd(tall_centred, full_matrices=False)),
     )

@@ -31,9 +31,9 @@ def benchmarks():
         ours=lambda: classical_mds(D, k=k),
         baselines={
             "sklearn ClassicalMDS (precomputed)": lambda: ClassicalMDS(n_components=k, metric="precomputed").fit(D),
-            "numpy.linalg.eigh(B) alone": lambda: np.linalg.eigh(B),
-            "scipy eigh(B, subset top-k) alone": lambda: scipy.linalg.eigh(B, subset_by_index=(n - k, n - 1)),
+            "numpy.linalg.eigh(B) (all pairs, as ours reports all eigenvalues)": lambda: np.linalg.eigh(B),
         },
+        floor=("LAPACK dsyevr subset top-k on B", lambda: scipy.linalg.eigh(B, subset_by_index=(n - k, n - 1))),
         notes=agreement,
         repeat=1,
     )

@@ -34,6 +34,7 @@ def benchmarks():
         baselines={"ppca_em(tol=1e-8)": em},
         notes=iterations,
         repeat=1,
+        warmup=False,  # EM takes minutes; one run is enough to see the factor
     )
     fit = ppca_mle(X[:, :500], q, method="eig")
     small = X[:2000, :500]

@@ -1,14 +1,18 @@
 """The protocol every ``tests/benchmarks/bench_*.py`` module follows.
 
 A module defines ``benchmarks()`` yielding :class:`Benchmark` objects. Each compares the
-course's function (``ours``) with one or more baselines on the same data, prepared
-before timing. The runner times every callable (best of ``repeat`` runs, after one
-warm-up) and prints one table of ratios ours / baseline: below 1 means ours is faster.
+course's function (``ours``) with its peers (scikit-learn, SciPy) on the same data,
+prepared before timing, and optionally with the bare LAPACK (or sparse-kernel) call that
+does the numerical work alone: the physical limit no wrapper can beat. The runner times
+every callable (best of ``repeat`` runs, after one warm-up), measures the peak memory of
+one more run with ``tracemalloc``, and prints one table of ratios ours / peer: below 1
+means ours is faster. Benchmarks report; they never fail.
 """
 
 from __future__ import annotations
 
 import time
+import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -19,9 +23,11 @@ class Benchmark:
 
     label : what is compared and on which data, e.g. "pca svd, n=5000 p=200"
     ours : the course's call
-    baselines : name -> call doing the same job (scikit-learn, the bare LAPACK call, ...)
+    baselines : name -> call doing the same job (scikit-learn, SciPy, ...)
+    floor : optional (name, call): the bare LAPACK / sparse call alone, the physical limit
+    why : one line saying why the ratio cannot be <= 1 (empty when it can)
     notes : optional callable returning a short string shown under the table (accuracy
-            agreement, peak memory, iteration counts, ...)
+            agreement, iteration counts, ...)
     repeat : timed runs per callable (the best is kept)
     warmup : run each callable once untimed first (turn off for calls that take minutes)
     """
@@ -29,6 +35,8 @@ class Benchmark:
     label: str
     ours: Callable[[], object]
     baselines: dict[str, Callable[[], object]]
+    floor: tuple[str, Callable[[], object]] | None = None
+    why: str = ""
     notes: Callable[[], str] | None = None
     repeat: int = 3
     warmup: bool = True
@@ -44,3 +52,14 @@ def best_time(function: Callable[[], object], repeat: int, warmup: bool = True) 
         function()
         best = min(best, time.perf_counter() - start)
     return best
+
+
+def peak_megabytes(function: Callable[[], object]) -> float:
+    """Peak memory (MB) allocated through Python and NumPy during one run of ``function``
+    (``tracemalloc``; BLAS/LAPACK's own small work buffers are not seen)."""
+    tracemalloc.start()
+    try:
+        function()
+        return tracemalloc.get_traced_memory()[1] / 1e6
+    finally:
+        tracemalloc.stop()
