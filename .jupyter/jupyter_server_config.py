@@ -73,6 +73,9 @@ class CourseContentsManager(AsyncLargeFileManager):
 c.ServerApp.contents_manager_class = CourseContentsManager
 c.ContentsManager.hide_globs = ["__pycache__", "*.pyc", "*.pyo", ".DS_Store", "*~",
                                 *([] if LECTURER else STUDENT_HIDDEN)]
+# jupyter_server's default pong timeout (3 pings) is longer than Tornado now allows, which
+# logs a warning for every kernel connection; one ping interval (30 s) is Tornado's limit.
+c.ServerApp.tornado_settings = {"ws_ping_timeout": 30_000}
 c.LabApp.default_url = "/lab/tree/START_HERE.md"
 c.LabApp.news_url = None  # no announcements feed
 c.LabApp.check_for_updates_class = "jupyterlab.handlers.announcements.NeverCheckForUpdate"

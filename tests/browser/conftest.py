@@ -138,11 +138,17 @@ class Lab:
             return error.code, json.loads(error.read() or b"{}")
 
     def shut_down_kernels(self) -> None:
-        """Stop every running kernel (a test's notebooks must not hold memory for the next)."""
-        for kernel in self.api("kernels")[1]:
-            request = urllib.request.Request(f"{self.base_url}/api/kernels/{kernel['id']}", method="DELETE",
-                                             headers={"Authorization": f"token {self.token}"})
-            urllib.request.urlopen(request, timeout=30).close()
+        """End every session and its kernel (a test's notebooks must not hold memory, or a
+        kernel, for the next test that opens the same notebook)."""
+        for kind in ("sessions", "kernels"):
+            for entry in self.api(kind)[1]:
+                request = urllib.request.Request(f"{self.base_url}/api/{kind}/{entry['id']}", method="DELETE",
+                                                 headers={"Authorization": f"token {self.token}"})
+                try:
+                    urllib.request.urlopen(request, timeout=30).close()
+                except urllib.error.HTTPError as error:
+                    if error.code != 404:  # a session's kernel is gone with its session
+                        raise
 
 
 def _free_port() -> int:

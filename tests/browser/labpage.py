@@ -14,10 +14,12 @@ _CELL_STATE = """() => {
   const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
   if (!panel) return null;
   const indicator = panel.querySelector('.jp-Notebook-ExecutionIndicator');
+  const kernel = panel.querySelector('.jp-KernelName');
   const prompts = [...panel.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')].map(p => p.textContent.trim());
   const errors = [...panel.querySelectorAll('.jp-OutputArea-output')]
       .filter(o => o.textContent.includes('Traceback (most recent call last)')).length;
-  return {status: indicator ? indicator.getAttribute('data-status') : null, prompts, errors};
+  return {status: indicator ? indicator.getAttribute('data-status') : null,
+          kernel: kernel ? kernel.textContent.trim() : null, prompts, errors};
 }"""
 
 _IMAGES = """() => [...document.querySelectorAll(
@@ -43,8 +45,16 @@ def open_notebook(page: Page, lab, path: str) -> None:
     """Open ``path`` in a fresh workspace and wait until its kernel is idle."""
     page.goto(lab.url(path))
     page.wait_for_selector(f"{NOTEBOOK} .jp-Cell", timeout=90_000)
-    wait_until(page, lambda state: state and state["status"] == "idle", timeout=90, what=f"{path}: kernel idle")
+    wait_until(page, lambda state: state and state["kernel"] == "Python 3 (ipykernel)" and state["status"] == "idle",
+               timeout=90, what=f"{path}: its kernel started and idle")
     dismiss_dialogs(page)
+
+
+def leave(page: Page, lab) -> None:
+    """Close the lab page, then stop its kernels (in this order: a page still connected
+    to a kernel that disappears makes the server log an error)."""
+    page.goto("about:blank")
+    lab.shut_down_kernels()
 
 
 def dismiss_dialogs(page: Page) -> None:
@@ -75,7 +85,10 @@ def menu(page: Page, top: str, item: str) -> None:
 
 
 def run_all(page: Page, timeout: float = 240) -> tuple[float, dict]:
-    """Run > Run All Cells; returns (seconds until every code cell ran or one failed, state)."""
+    """Edit > Clear Outputs of All Cells, then Run > Run All Cells; returns (seconds until
+    every code cell ran or one failed, the cells' state)."""
+    menu(page, "Edit", "Clear Outputs of All Cells")
+    wait_until(page, lambda state: all(prompt == "[ ]:" for prompt in state["prompts"]), 30, "cleared prompts")
     count = len(cell_state(page)["prompts"])
     start = time.monotonic()
     menu(page, "Run", "Run All Cells")
@@ -83,8 +96,9 @@ def run_all(page: Page, timeout: float = 240) -> tuple[float, dict]:
     def finished(state):
         if state["errors"]:
             return True
-        numbers = [p for p in state["prompts"] if re.fullmatch(r"\[\d+\]:", p)]
-        return state["status"] == "idle" and len(numbers) == count and state["prompts"][-1] == f"[{count}]:"
+        numbers = [int(p[1:-2]) for p in state["prompts"] if re.fullmatch(r"\[\d+\]:", p)]
+        return (state["status"] == "idle" and len(numbers) == count
+                and numbers == sorted(numbers) and len(set(numbers)) == count)
 
     state = wait_until(page, finished, timeout, "Run All to finish")
     return time.monotonic() - start, state

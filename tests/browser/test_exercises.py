@@ -52,12 +52,12 @@ def solve(page, lab, exercise: str, screenshot: str | None = None) -> Path:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / screenshot))
     labpage.save(page)
-    lab.shut_down_kernels()
+    labpage.leave(page, lab)
 
     labpage.open_notebook(page, lab, path)  # reopened: the answer is in the editor and on disk
     assert lines[1] in labpage.code_cell(page, stub).locator(".cm-content").inner_text()
     assert lines[1] in stored_source(lab.root / path, stub)
-    lab.shut_down_kernels()
+    labpage.leave(page, lab)
     return lab.root / path
 
 

@@ -38,10 +38,10 @@ def wait_for_images(page, expected: int, timeout: float = 30) -> list[dict]:
 def test_start_page_is_the_course_map(page, lab):
     page.goto(f"{lab.base_url}/?token={lab.token}")  # the course's default URL: START_HERE.md, rendered
     page.wait_for_selector(".jp-RenderedMarkdown table", timeout=90_000)
-    links = page.locator(".jp-RenderedMarkdown a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
-    for name in LECTURES:
-        assert f"notebooks/{name}.ipynb" in links
-        assert f"my-work/{name}.ipynb" in links
+    links = " ".join(page.locator(".jp-RenderedMarkdown a").evaluate_all("links => links.map(a => a.href)"))
+    for name in LECTURES:  # JupyterLab resolves them to /files/... and opens them in the lab when clicked
+        assert f"/files/notebooks/{name}.ipynb" in links
+        assert f"/files/my-work/{name}.ipynb" in links
     listing = page.locator(".jp-DirListing-itemName").all_inner_texts()
     assert {"my-work", "notebooks", "solutions", "START_HERE.md"} <= set(listing)
     hidden = [name for name in listing if name.endswith((".py", ".egg-info")) or name in ("exercises", "tests")]
@@ -52,8 +52,8 @@ def test_start_page_is_the_course_map(page, lab):
     page.screenshot(path=str(SCREENSHOTS / "start-page.png"))
     page.locator(".jp-RenderedMarkdown a", has_text=re.compile("PCA from the Lagrangian")).click()
     page.wait_for_selector(f"{labpage.NOTEBOOK} .jp-Cell", timeout=60_000)
-    assert page.locator(f"{labpage.NOTEBOOK} .jp-Toolbar").inner_text().count("read-only") == 1
-    lab.shut_down_kernels()
+    page.locator(f"{labpage.NOTEBOOK} .jp-Toolbar", has_text="read-only").wait_for(timeout=30_000)
+    labpage.leave(page, lab)
 
 
 @pytest.mark.parametrize("name", LECTURES)
@@ -77,7 +77,7 @@ def test_lecture_notebook_runs_in_the_browser(page, lab, name, run_all_seconds):
 
     if name in WIDGET_NOTEBOOKS:
         move_each_slider(page)
-    lab.shut_down_kernels()
+    labpage.leave(page, lab)
     assert (lab.root / path).read_bytes() == on_disk, "a course notebook changed on disk"
 
 
@@ -116,7 +116,7 @@ def test_notebooks_open_whichever_twin_is_newer(page, lab):
         assert status == 200, f"{twin}: {model}"
     for path in ("exercises/04_mds.ipynb", "notebooks/04_mds.ipynb"):
         labpage.open_notebook(page, lab, path)  # fails on any dialog
-    lab.shut_down_kernels()
+    labpage.leave(page, lab)
 
 
 @pytest.mark.parametrize("path", ["notebooks/03_biplots.ipynb", "solutions/05_lsi.ipynb", "exercises/07_ppca.ipynb"])
@@ -127,7 +127,7 @@ def test_jupyterlab_saves_generated_notebooks_unchanged(page, lab, path):
     shutil.copyfile(lab.root / path, copy)
     labpage.open_notebook(page, lab, copy.relative_to(lab.root).as_posix())
     labpage.save(page)
-    lab.shut_down_kernels()
+    labpage.leave(page, lab)
     assert copy.read_bytes() == (lab.root / path).read_bytes()
     shutil.rmtree(copy.parent)
 
