@@ -44,10 +44,15 @@ _RAW_MATH = """() => {
 def open_notebook(page: Page, lab, path: str) -> None:
     """Open ``path`` in a fresh workspace and wait until its kernel is idle."""
     page.goto(lab.url(path))
+    wait_for_kernel(page, path)
+    dismiss_dialogs(page)
+
+
+def wait_for_kernel(page: Page, path: str) -> None:
+    """Wait until the open notebook shows its cells and its kernel has started and is idle."""
     page.wait_for_selector(f"{NOTEBOOK} .jp-Cell", timeout=90_000)
     wait_until(page, lambda state: state and state["kernel"] == "Python 3 (ipykernel)" and state["status"] == "idle",
                timeout=90, what=f"{path}: its kernel started and idle")
-    dismiss_dialogs(page)
 
 
 def leave(page: Page, lab) -> None:
