@@ -17,6 +17,7 @@ for you.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -72,11 +73,17 @@ def run(*command: str | Path, env: dict | None = None) -> None:
 
 
 def install(extra: str) -> None:
+    """Install the package (with ``extra``) into .venv, unless this very install was done already."""
     if not (BIN / "python").exists() and not (BIN / "python.exe").exists():
         print(f"creating {VENV}", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
     target = f".[{extra}]" if extra else "."
+    stamp = VENV / f"course-installed-{extra.replace(',', '-') or 'base'}"
+    recipe = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + (ROOT / "constraints.txt").read_bytes()).hexdigest()
+    if stamp.is_file() and stamp.read_text() == recipe:
+        return
     run(BIN / "python", "-m", "pip", "install", "--quiet", "-c", "constraints.txt", "-e", target)
+    stamp.write_text(recipe)
 
 
 def headless() -> bool:

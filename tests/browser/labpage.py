@@ -127,6 +127,15 @@ def wait_for_math(page: Page, timeout: float = 30) -> dict:
         page.wait_for_timeout(250)
 
 
+def cell_index(page: Page, text: str) -> int:
+    """The index of the first cell of the open notebook whose source contains ``text``."""
+    index = page.evaluate("""text => [...document.querySelectorAll(
+        '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell')].findIndex(
+        cell => (cell.querySelector('.cm-content') || {textContent: ''}).textContent.includes(text))""", text)
+    assert index >= 0, f"no cell contains {text!r}"
+    return index
+
+
 def code_cell(page: Page, index: int):
     """The ``index``-th cell (counting every cell) of the open notebook."""
     return page.locator(f"{NOTEBOOK} .jp-Cell").nth(index)

@@ -13,15 +13,15 @@ from support import git, load_course_script
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
-# (notebook, stub cell, check cell, exercise, typed answer): two lines, typed as a user types them
+# exercise: (notebook, the answer typed into the cell whose source starts like its first line)
 ANSWERS = {
-    "01.sample_covariance": ("01_pca_lagrangian", 3, 4, [
+    "01.sample_covariance": ("01_pca_lagrangian", [
         "def sample_covariance(X):",
         "return (X - X.mean(axis=0)).T @ (X - X.mean(axis=0)) / (len(X) - 1)"]),
-    "01.lagrangian_gradient": ("01_pca_lagrangian", 6, 7, [
+    "01.lagrangian_gradient": ("01_pca_lagrangian", [
         "def lagrangian_gradient(S, w, lam):",
         "return 2 * S @ w - 2 * lam * w"]),
-    "02.eigenvalues_from_svd": ("02_eig_vs_svd", 3, 4, [
+    "02.eigenvalues_from_svd": ("02_eig_vs_svd", [
         "def eigenvalues_from_svd(X):",
         "return np.linalg.svd(X - X.mean(axis=0), compute_uv=False) ** 2 / (len(X) - 1)"]),
 }
@@ -33,9 +33,10 @@ def stored_source(path: Path, index: int) -> str:
 
 def solve(page, lab, exercise: str, screenshot: str | None = None) -> Path:
     """Open the student's copy, see [not yet], type the answer, see [passed], save, reopen."""
-    name, stub, check, lines = ANSWERS[exercise]
+    name, lines = ANSWERS[exercise]
     path = f"my-work/{name}.ipynb"
     labpage.open_notebook(page, lab, path)
+    stub, check = labpage.cell_index(page, lines[0]), labpage.cell_index(page, f'check("{exercise}"')
     _, state = labpage.run_all(page)
     assert state["errors"] == 0, labpage.error_text(page)
     blank = labpage.output_text(page, check)
@@ -55,6 +56,7 @@ def solve(page, lab, exercise: str, screenshot: str | None = None) -> Path:
     labpage.leave(page, lab)
 
     labpage.open_notebook(page, lab, path)  # reopened: the answer is in the editor and on disk
+    stub = labpage.cell_index(page, lines[0])
     assert lines[1] in labpage.code_cell(page, stub).locator(".cm-content").inner_text()
     assert lines[1] in stored_source(lab.root / path, stub)
     labpage.leave(page, lab)
