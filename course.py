@@ -1,16 +1,25 @@
 """Set up and run the course from a clean clone, with nothing but Python and pip.
 
-    python course.py lab     install into .venv and open the course in JupyterLab
-    python course.py test    install into .venv (with the test extra) and run every test
+    python3 course.py lab                open the course in JupyterLab (your exercises: my-work/)
+    python3 course.py lab --lecturer     the same, with every file visible and writable
+    python3 course.py grade [FILE ...]   grade your exercises in my-work/ (reports in grading-out/)
+    python3 course.py test [ARGS ...]    run every test except the browser tests (ARGS go to pytest)
+    python3 course.py browser-test       drive JupyterLab in Chromium (tests/browser)
+    python3 course.py build [--check]    regenerate exercises/ from solutions/ (--check: verify only)
+    python3 course.py execute PATH.py... execute lecture or solution sources into their .ipynb
 
-Both create ``.venv`` on first use and install the package with the pinned versions in
-``constraints.txt``, so every student and every CI run gets the same library versions and
-hence the same printed digits.
+Every command creates ``.venv`` on first use and installs the package with the pinned
+versions in ``constraints.txt``, so every student and every CI run gets the same library
+versions and hence the same printed digits. The course's tools then live in
+``.venv/bin`` (``.venv/bin/dimred-teach``, ``.venv/bin/pytest``); this script calls them
+for you.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -19,8 +28,43 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+WORK_FOLDER = "my-work"
 PINNED_THREADS = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                   "VECLIB_MAXIMUM_THREADS": "1", "NUMEXPR_NUM_THREADS": "1"}
+UNSET = ("MPLBACKEND",)  # the stored figures come from the kernels' inline backend
+EXTRAS = {"lab": "", "grade": "", "build": "", "execute": "", "test": "test", "browser-test": "test,browser"}
+
+
+def course_environment(base: dict | None = None) -> dict:
+    """The environment the committed outputs came from: BLAS on one thread, no MPLBACKEND."""
+    env = dict(os.environ if base is None else base, **PINNED_THREADS)
+    for name in UNSET:
+        env.pop(name, None)
+    return env
+
+
+def lab_environment(root: Path, lecturer: bool = False, base: dict | None = None) -> dict:
+    """The environment of the course's JupyterLab: its own settings in ``root/.jupyter``."""
+    return dict(course_environment(base), JUPYTER_CONFIG_DIR=str(root / ".jupyter"),
+                DIMRED_TEACH_LAB="lecturer" if lecturer else "student")
+
+
+def seed_work_folder(root: Path) -> list[str]:
+    """Copy into ``root/my-work`` every exercise notebook it does not hold yet.
+
+    A file already there is never touched, so a student's answers survive every course
+    update, and a set added by an update arrives on the next ``lab``. Deleting a copy
+    brings back a blank one. Returns the names copied.
+    """
+    work = root / WORK_FOLDER
+    work.mkdir(exist_ok=True)
+    copied = []
+    for exercise in sorted((root / "exercises").glob("[0-9][0-9]_*.ipynb")):
+        target = work / exercise.name
+        if not target.exists():
+            shutil.copyfile(exercise, target)
+            copied.append(exercise.name)
+    return copied
 
 
 def run(*command: str | Path, env: dict | None = None) -> None:
@@ -29,35 +73,62 @@ def run(*command: str | Path, env: dict | None = None) -> None:
 
 
 def install(extra: str) -> None:
+    """Install the package (with ``extra``) into .venv, unless this very install was done already."""
     if not (BIN / "python").exists() and not (BIN / "python.exe").exists():
         print(f"creating {VENV}", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
     target = f".[{extra}]" if extra else "."
+    stamp = VENV / f"course-installed-{extra.replace(',', '-') or 'base'}"
+    recipe = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + (ROOT / "constraints.txt").read_bytes()).hexdigest()
+    if stamp.is_file() and stamp.read_text() == recipe:
+        return
     run(BIN / "python", "-m", "pip", "install", "--quiet", "-c", "constraints.txt", "-e", target)
+    stamp.write_text(recipe)
 
 
 def headless() -> bool:
     return sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def lab(args: list[str]) -> None:
+    lecturer = args == ["--lecturer"]
+    if args and not lecturer:
+        raise SystemExit(f"usage: python3 course.py lab [--lecturer] (got {' '.join(args)})")
+    copied = seed_work_folder(ROOT)
+    if copied:
+        print(f"Copied {len(copied)} exercise notebook(s) into {WORK_FOLDER}/ (your own copies; "
+              f"git ignores them): {', '.join(copied)}", flush=True)
+    options = ["--no-browser"] if headless() else []
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        options.append("--allow-root")  # containers and cloud shells often run as root
+    if headless():
+        print("No screen here: JupyterLab serves on localhost; open the URL it prints below.", flush=True)
+    run(BIN / "jupyter", "lab", "--ip=127.0.0.1", *options, env=lab_environment(ROOT, lecturer))
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 1 or argv[0] not in ("lab", "test"):
+    if not argv or argv[0] not in EXTRAS:
         print(__doc__, file=sys.stderr)
         return 2
-    env = dict(os.environ, **PINNED_THREADS)
+    command, args = argv[0], argv[1:]
+    env = course_environment()
     try:
-        if argv[0] == "lab":
-            install("")
-            options = ["--no-browser", "--ip=127.0.0.1"] if headless() else []
-            if hasattr(os, "geteuid") and os.geteuid() == 0:
-                options.append("--allow-root")  # containers and cloud shells often run as root
-            if options:
-                print("No screen here: JupyterLab serves on localhost; open the URL it prints below.", flush=True)
-            run(BIN / "jupyter", "lab", *options, env=env)
-        else:
-            install("test")
+        install(EXTRAS[command])
+        if command == "lab":
+            lab(args)
+        elif command == "grade":
+            submissions = args or [WORK_FOLDER]
+            if not args and not (ROOT / WORK_FOLDER).is_dir():
+                print(f"{WORK_FOLDER}/ does not exist yet: run `python3 course.py lab` first", file=sys.stderr)
+                return 2
+            run(BIN / "dimred-teach", "grade", *submissions, "--out", "grading-out", env=env)
+        elif command in ("build", "execute"):
+            run(BIN / "dimred-teach", command, *args, env=env)
+        elif command == "test":
             run(BIN / "dimred-teach", "build", "--check", env=env)
-            run(BIN / "python", "-m", "pytest", env=env)
+            run(BIN / "python", "-m", "pytest", *args, env=env)
+        else:
+            run(BIN / "python", "-m", "pytest", "tests/browser", "--browser", *args, env=env)
     except subprocess.CalledProcessError as error:
         return error.returncode or 1
     except KeyboardInterrupt:

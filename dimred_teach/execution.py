@@ -4,6 +4,14 @@ each .py / .ipynb pair holds the same cells.
 The .py (py:percent) is the source of truth. ``dimred-teach execute notebooks/01_pca.py``
 runs it in a fresh kernel, in its own folder, with BLAS pinned to one thread, and writes
 ``notebooks/01_pca.ipynb`` with the outputs nbval will compare.
+
+Every notebook the course generates is written exactly as JupyterLab 4 saves it, so that
+opening and saving one in JupyterLab changes no byte: nbformat's JSON (indent 1, sorted
+keys, non-ASCII kept, a final newline), the metadata a kernel start sets (``kernelspec``
+and the kernel's full ``language_info``), consecutive stream outputs of one name merged
+into one, no widget views, and no jupytext pairing (a paired notebook is rewritten by jupytext on save and
+refused when git makes it newer than its twin). The ``.py`` stays the lecturer's source:
+``pair_problems`` (run by ``dimred-teach build --check``) catches a pair that drifted.
 """
 
 from __future__ import annotations
@@ -15,7 +23,8 @@ import jupytext
 import nbformat
 from nbclient import NotebookClient
 
-__all__ = ["PINNED_THREADS", "pinned_environment", "read_source", "execute_source", "pair_problems"]
+__all__ = ["PINNED_THREADS", "KERNELSPEC", "pinned_environment", "read_source", "execute_source", "notebook_text",
+           "pair_problems"]
 
 PINNED_THREADS = {
     "OMP_NUM_THREADS": "1",
@@ -26,23 +35,56 @@ PINNED_THREADS = {
 }
 """One BLAS thread: results then do not depend on the machine's core count."""
 
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+"""The kernelspec JupyterLab records for the course's kernel."""
+
+UNSET_FOR_KERNELS = ("MPLBACKEND",)
+"""Variables a kernel must not inherit: the stored figures come from the inline backend."""
+
 
 def pinned_environment(base: dict | None = None) -> dict:
-    """A copy of the environment with BLAS threads pinned and a non-interactive backend."""
+    """A copy of the environment with BLAS threads pinned and the kernels' inline backend kept."""
     env = dict(os.environ if base is None else base)
     env.update(PINNED_THREADS)
+    for name in UNSET_FOR_KERNELS:
+        env.pop(name, None)
     env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     return env
 
 
 def read_source(path: Path) -> nbformat.NotebookNode:
-    """Read a py:percent source as a notebook with deterministic cell ids."""
+    """Read a py:percent source as an unpaired notebook with deterministic cell ids."""
     notebook = jupytext.read(path)
     for index, cell in enumerate(notebook.cells):
         cell.id = f"cell-{index:03d}"
-    notebook.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
-    notebook.metadata.setdefault("jupytext", {})["formats"] = "ipynb,py:percent"
+    notebook.metadata.pop("jupytext", None)
+    notebook.metadata["kernelspec"] = dict(KERNELSPEC)
     return notebook
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def _stored_outputs(outputs: list) -> list:
+    """The outputs as JupyterLab keeps them: consecutive stream outputs of one name merged
+    into one; widget views left out (their models live only in a running kernel, so a
+    stored view could never show)."""
+    merged: list = []
+    for output in outputs:
+        if WIDGET_VIEW in output.get("data", {}):
+            continue
+        previous = merged[-1] if merged else None
+        if (output.output_type == "stream" and previous is not None and previous.output_type == "stream"
+                and previous.name == output.name):
+            previous.text += output.text
+        else:
+            merged.append(output)
+    return merged
+
+
+def notebook_text(notebook: nbformat.NotebookNode) -> str:
+    """The exact text JupyterLab 4 (jupyter_server's contents manager) saves for ``notebook``."""
+    return nbformat.writes(notebook) + "\n"
 
 
 def execute_source(path: Path, timeout: int = 120) -> Path:
@@ -55,20 +97,14 @@ def execute_source(path: Path, timeout: int = 120) -> Path:
     if path.suffix != ".py":
         raise ValueError(f"path must be a jupytext .py source, got {path}")
     notebook = read_source(path)
-    saved = {key: os.environ.get(key) for key in PINNED_THREADS}
-    os.environ.update(PINNED_THREADS)  # the kernel inherits this process's environment
-    try:
-        NotebookClient(notebook, timeout=timeout, kernel_name="python3",
-                       resources={"metadata": {"path": str(path.parent.resolve())}}).execute()
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+    NotebookClient(notebook, timeout=timeout, kernel_name="python3", record_timing=False,
+                   resources={"metadata": {"path": str(path.parent.resolve())}}).execute(env=pinned_environment())
     notebook.metadata.pop("widgets", None)
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs = _stored_outputs(cell.outputs)
     target = path.with_suffix(".ipynb")
-    nbformat.write(notebook, target)
+    target.write_text(notebook_text(notebook), encoding="utf-8")
     return target
 
 
@@ -83,8 +119,12 @@ def pair_problems(source: Path) -> list[str]:
     if not paired.exists():
         return [f"{source} has no paired {paired.name}"]
     expected = _cells(jupytext.read(source))
-    actual = _cells(nbformat.read(paired, as_version=4))
+    text = paired.read_text(encoding="utf-8")
+    notebook = nbformat.reads(text, as_version=4)
+    actual = _cells(notebook)
     if expected == actual:
+        if "jupytext" in notebook.metadata or notebook_text(notebook) != text:
+            return [f"{paired} is not in the form JupyterLab saves: re-run `dimred-teach execute {source}`"]
         return []
     for index, (want, got) in enumerate(zip(expected, actual)):
         if want != got:

@@ -10,6 +10,11 @@ a single line ending in ``# SOLUTION``. Generating the exercise:
 * a markdown cell tagged ``solution`` becomes an empty answer cell;
 * outputs are cleared, and the notebook is tagged with its exercise set.
 
+The notebook carries the ``kernelspec`` and ``language_info`` of the executed solution
+(what a kernel start in JupyterLab records) and no jupytext pairing, so opening and saving
+a copy in JupyterLab changes nothing. The py:percent text returned beside it is a
+readable, unpaired copy for reviewing the generated exercise.
+
 A check cell is a code cell holding exactly one ``check("NN.name", answer)`` call; its
 points come from the cell metadata (``# %% points=2``, default 1). The check cells are
 also written to ``dimred_teach/exercise_specs/NN_topic.json``, which the grader uses to
@@ -29,6 +34,7 @@ import jupytext
 import nbformat
 
 from .checks import get_check
+from .execution import KERNELSPEC
 
 __all__ = ["strip_solutions", "build_exercise", "load_spec", "spec_path", "SPECS_DIR", "CHECK_CALL"]
 
@@ -36,7 +42,6 @@ BEGIN, END, LINE = "# BEGIN SOLUTION", "# END SOLUTION", "# SOLUTION"
 CHECK_CALL = re.compile(r"""^\s*check\(\s*["'](?P<id>\d\d\.\w+)["']\s*,""")
 SPECS_DIR = Path(__file__).parent / "exercise_specs"
 ANSWER_MARKDOWN = "**Your answer:** *(write it here)*"
-KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
 class SolutionMarkupError(ValueError):
@@ -176,9 +181,8 @@ def build_exercise(solution: Path) -> tuple[nbformat.NotebookNode, str, dict]:
         raise SolutionMarkupError(f"{solution.name} has no check cells")
     notebook = nbformat.v4.new_notebook(cells=cells)
     notebook.metadata = {
-        "kernelspec": KERNELSPEC,
-        "language_info": {"name": "python"},
-        "jupytext": {"formats": "ipynb,py:percent", "notebook_metadata_filter": "dimred_teach,-all"},
+        "kernelspec": dict(KERNELSPEC),
+        "language_info": _language_info(solution.with_suffix(".ipynb")),
         "dimred_teach": {"exercise_set": stem, "generated_from": f"solutions/{solution.name}"},
     }
     spec = {
@@ -187,7 +191,22 @@ def build_exercise(solution: Path) -> tuple[nbformat.NotebookNode, str, dict]:
         "max_score": sum(c.points for c in checks),
         "checks": [c.__dict__ for c in checks],
     }
-    return notebook, jupytext.writes(notebook, fmt="py:percent"), spec
+    readable = nbformat.from_dict(notebook)
+    readable.metadata = {"jupytext": {"notebook_metadata_filter": "-all"}}
+    return notebook, jupytext.writes(readable, fmt="py:percent"), spec
+
+
+def _language_info(executed_solution: Path) -> dict:
+    """The ``language_info`` the kernel recorded in the executed solution notebook.
+
+    JupyterLab writes the kernel's full ``language_info`` into a notebook when its kernel
+    starts; taking it from the committed solution keeps ``dimred-teach build --check``
+    independent of the Python running it. Before the solution is first executed, only the
+    language's name is known.
+    """
+    if not executed_solution.is_file():
+        return {"name": "python"}
+    return nbformat.read(executed_solution, as_version=4).metadata.get("language_info", {"name": "python"})
 
 
 def spec_path(exercise_set: str) -> Path:

@@ -1,10 +1,3 @@
-# ---
-# jupyter:
-#   dimred_teach:
-#     exercise_set: 01_pca_lagrangian
-#     generated_from: solutions/01_pca_lagrangian.py
-# ---
-
 # %% [markdown]
 # # Exercises 01 · PCA from the Lagrangian
 #

@@ -1,10 +1,3 @@
-# ---
-# jupyter:
-#   dimred_teach:
-#     exercise_set: 02_eig_vs_svd
-#     generated_from: solutions/02_eig_vs_svd.py
-# ---
-
 # %% [markdown]
 # # Exercises 02 · Eigendecomposition versus SVD
 #

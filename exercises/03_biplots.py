@@ -1,10 +1,3 @@
-# ---
-# jupyter:
-#   dimred_teach:
-#     exercise_set: 03_biplots
-#     generated_from: solutions/03_biplots.py
-# ---
-
 # %% [markdown]
 # # Exercises 03 · Biplots on the crabs data
 #

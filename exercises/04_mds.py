@@ -1,10 +1,3 @@
-# ---
-# jupyter:
-#   dimred_teach:
-#     exercise_set: 04_mds
-#     generated_from: solutions/04_mds.py
-# ---
-
 # %% [markdown]
 # # Exercises 04 · Multidimensional scaling
 #

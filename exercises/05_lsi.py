@@ -1,10 +1,3 @@
-# ---
-# jupyter:
-#   dimred_teach:
-#     exercise_set: 05_lsi
-#     generated_from: solutions/05_lsi.py
-# ---
-
 # %% [markdown]
 # # Exercises 05 · Latent semantic indexing
 #

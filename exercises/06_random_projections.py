@@ -1,10 +1,3 @@
-# ---
-# jupyter:
-#   dimred_teach:
-#     exercise_set: 06_random_projections
-#     generated_from: solutions/06_random_projections.py
-# ---
-
 # %% [markdown]
 # # Exercises 06 · Random projections and the Johnson-Lindenstrauss bound
 #

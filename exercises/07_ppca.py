@@ -1,10 +1,3 @@
-# ---
-# jupyter:
-#   dimred_teach:
-#     exercise_set: 07_ppca
-#     generated_from: solutions/07_ppca.py
-# ---
-
 # %% [markdown]
 # # Exercises 07 · Probabilistic PCA
 #

@@ -1,10 +1,3 @@
-# ---
-# jupyter:
-#   dimred_teach:
-#     exercise_set: 08_whitening_kernel_pca
-#     generated_from: solutions/08_whitening_kernel_pca.py
-# ---
-
 # %% [markdown]
 # # Exercises 08 · Standardising, whitening and kernel PCA
 #

@@ -1,10 +1,3 @@
-# ---
-# jupyter:
-#   dimred_teach:
-#     exercise_set: 09_feature_selection
-#     generated_from: solutions/09_feature_selection.py
-# ---
-
 # %% [markdown]
 # # 09 Exercises: feature selection versus feature extraction
 #

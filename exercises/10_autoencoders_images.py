@@ -1,10 +1,3 @@
-# ---
-# jupyter:
-#   dimred_teach:
-#     exercise_set: 10_autoencoders_images
-#     generated_from: solutions/10_autoencoders_images.py
-# ---
-
 # %% [markdown]
 # # 10 Exercises: autoencoders and PCA; PCA on images
 #

@@ -312,13 +312,14 @@ plt.show()
 # %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 import ipywidgets
 
-
-def draw(alpha=0.5):
-    plot_biplot(biplot_coordinates(X, alpha), groups=group)
-    plt.show()
+from dimred_teach.display import figure_with_sliders
 
 
-ipywidgets.interact(draw, alpha=ipywidgets.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.05));
+def draw(alpha):
+    return plot_biplot(biplot_coordinates(X, alpha), groups=group).figure
+
+
+figure_with_sliders(draw, alpha=ipywidgets.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.05, description="alpha"))
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## Summary

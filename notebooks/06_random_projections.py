@@ -379,7 +379,10 @@ plt.show()
 # 50 points of section 6, the dashed lines the bound's $[1-\epsilon, 1+\epsilon]$ for the chosen $\delta$.
 
 # %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
-def explore(q=200, delta=0.05, seed=0):
+from dimred_teach.display import figure_with_sliders
+
+
+def explore(q, delta, seed):
     result = distortion(X_small, random_projection(X_small, q, seed=seed).embedding)
     eps_bound = jl_epsilon(X_small.shape[0], q, delta)
     fig, ax = plt.subplots(figsize=(6, 3))
@@ -388,11 +391,12 @@ def explore(q=200, delta=0.05, seed=0):
         ax.axvline(edge, ls="--", color="black")
     ax.set_title(f"q = {q}: worst {result.worst:.3f}, bound's eps {eps_bound:.3f}")
     ax.set_xlabel("squared-distance ratio")
-    plt.show()
+    return fig
 
 
-widgets.interact(explore, q=widgets.IntSlider(200, 10, 2000, 10), delta=widgets.FloatLogSlider(0.05, min=-4, max=-0.1),
-                 seed=widgets.IntSlider(0, 0, 50));
+figure_with_sliders(explore, q=widgets.IntSlider(200, 10, 2000, 10, description="q"),
+                    delta=widgets.FloatLogSlider(0.05, min=-4, max=-0.1, description="delta"),
+                    seed=widgets.IntSlider(0, 0, 50, description="seed"))
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 9. Sparse projections: the same guarantee, much less work

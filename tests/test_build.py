@@ -9,6 +9,7 @@ import nbformat
 import pytest
 
 from dimred_teach import cli
+from dimred_teach.execution import KERNELSPEC, WIDGET_VIEW, notebook_text
 from dimred_teach.exercises import SolutionMarkupError, build_exercise, strip_solutions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,3 +123,55 @@ def test_specs_match_the_exercise_notebooks():
         for entry in spec["checks"]:
             cell = notebook.cells[entry["cell_index"]]
             assert cell.id == entry["cell_id"] and cell.source == entry["source"]
+
+
+GENERATED = sorted(ROOT.glob("notebooks/[0-9][0-9]_*.ipynb")) + sorted(ROOT.glob("solutions/[0-9][0-9]_*.ipynb")) \
+    + sorted(ROOT.glob("exercises/[0-9][0-9]_*.ipynb"))
+
+
+@pytest.mark.parametrize("path", GENERATED, ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_notebooks_are_stored_as_jupyterlab_saves_them(path):
+    """Open + save in JupyterLab must change no byte: its JSON form, its kernel metadata, no pairing."""
+    text = path.read_text(encoding="utf-8")
+    notebook = nbformat.reads(text, as_version=4)
+    assert notebook_text(notebook) == text
+    assert "jupytext" not in notebook.metadata
+    assert notebook.metadata["kernelspec"] == KERNELSPEC
+    assert {"codemirror_mode", "file_extension", "mimetype", "name", "pygments_lexer", "version"} <= set(
+        notebook.metadata["language_info"])
+    for cell in notebook.cells:
+        outputs = cell.get("outputs", [])
+        assert not any(WIDGET_VIEW in output.get("data", {}) for output in outputs)
+        assert not any(a.output_type == b.output_type == "stream" and a.name == b.name
+                       for a, b in zip(outputs, outputs[1:])), "JupyterLab merges consecutive streams"
+
+
+def test_exercises_take_the_kernel_metadata_of_their_executed_solution():
+    for exercise in sorted(ROOT.glob("exercises/[0-9][0-9]_*.ipynb")):
+        solution = ROOT / "solutions" / exercise.name
+        assert (nbformat.read(exercise, as_version=4).metadata.language_info
+                == nbformat.read(solution, as_version=4).metadata.language_info)
+
+
+def test_build_check_detects_a_notebook_in_another_form(tmp_path, capsys):
+    for folder in ("solutions", "exercises", "notebooks"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    shutil.copyfile(ROOT / "START_HERE.md", tmp_path / "START_HERE.md")
+    assert cli.main(["build", "--check", "--root", str(tmp_path)]) == 0
+    lecture = tmp_path / "notebooks" / "02_eig_vs_svd.ipynb"
+    notebook = nbformat.read(lecture, as_version=4)
+    notebook.metadata["jupytext"] = {"formats": "ipynb,py:percent"}  # a pairing a save would drop
+    nbformat.write(notebook, lecture)
+    solution = tmp_path / "solutions" / "03_biplots.ipynb"
+    solution.write_text(json.dumps(json.loads(solution.read_text()), indent=2))  # not JupyterLab's JSON layout
+    assert cli.main(["build", "--check", "--root", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "notebooks/02_eig_vs_svd.ipynb is not in the form JupyterLab saves" in out
+    assert "solutions/03_biplots.ipynb is not in the form JupyterLab saves" in out
+
+
+def test_start_page_links_every_lecture_exercise_and_solution():
+    text = (ROOT / "START_HERE.md").read_text()
+    for lecture in sorted(ROOT.glob("notebooks/[0-9][0-9]_*.py")):
+        assert f"(notebooks/{lecture.stem}.ipynb)" in text
+        assert f"(my-work/{lecture.stem}.ipynb)" in text and f"(solutions/{lecture.stem}.ipynb)" in text

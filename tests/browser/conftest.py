@@ -1,23 +1,42 @@
-"""Shared fixtures of the browser tests: Playwright driving the system Chromium.
+"""Shared fixtures of the browser tests: Playwright driving the system Chromium, and the
+course's own JupyterLab serving a fresh clone of the course.
 
 ``playwright install`` cannot download a browser here, so the tests launch Debian's
 Chromium (``apt-get install -y chromium``) through ``executable_path``. The browser runs
 headless with the background networking that would try to reach the internet switched
 off. A failing test leaves a full-page screenshot in ``test-artifacts/screenshots/``
 (CI keeps that folder).
+
+``course_clone`` copies the working tree's course files (tracked and new, not ignored)
+into a temporary git repository ("origin") and clones it as a student would ("student",
+with ``my-work/`` seeded by course.py), so nothing the tests do touches the worktree.
+``lab`` serves the student's clone with the settings ``python3 course.py lab`` uses, on
+127.0.0.1 with a random token; its log goes to ``test-artifacts/jupyterlab.log``.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import secrets
 import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from support import git, load_course_script
 
 ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+ARTIFACTS = ROOT / "test-artifacts"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+RUN_ALL_SECONDS = ARTIFACTS / "run-all-seconds.json"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--disable-dev-shm-usage"]
@@ -69,3 +88,127 @@ def page(browser, request):
         except Exception:  # a crashed page cannot be photographed; the failure itself is reported
             pass
     context.close()
+
+
+# --------------------------------------------------------------------------- the course and its JupyterLab
+
+
+@dataclass(frozen=True)
+class CourseClone:
+    origin: Path
+    student: Path
+
+
+@pytest.fixture(scope="session")
+def course_clone(tmp_path_factory) -> CourseClone:
+    base = tmp_path_factory.mktemp("course")
+    origin, student = base / "origin", base / "student"
+    listed = git("ls-files", "-co", "--exclude-standard", "-z", cwd=ROOT).split("\0")
+    for name in filter(None, listed):
+        source = ROOT / name
+        if source.is_file():  # a tracked file deleted in the worktree is left out, as a commit would
+            (origin / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, origin / name)
+    git("init", "-q", cwd=origin)
+    git("add", "-A", cwd=origin)
+    git("commit", "-q", "-m", "the course", cwd=origin)
+    git("clone", "-q", str(origin), str(student), cwd=base)
+    load_course_script().seed_work_folder(student)
+    return CourseClone(origin, student)
+
+
+@dataclass(frozen=True)
+class Lab:
+    base_url: str
+    token: str
+    root: Path
+    log: Path
+
+    def url(self, path: str) -> str:
+        """A lab page opening ``path`` in a fresh workspace (no tabs restored)."""
+        return f"{self.base_url}/lab/tree/{path}?reset&token={self.token}"
+
+    def api(self, path: str) -> tuple[int, dict]:
+        request = urllib.request.Request(f"{self.base_url}/api/{path}",
+                                         headers={"Authorization": f"token {self.token}"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"{}")
+
+    def shut_down_kernels(self) -> None:
+        """End every session and its kernel (a test's notebooks must not hold memory, or a
+        kernel, for the next test that opens the same notebook)."""
+        for kind in ("sessions", "kernels"):
+            for entry in self.api(kind)[1]:
+                request = urllib.request.Request(f"{self.base_url}/api/{kind}/{entry['id']}", method="DELETE",
+                                                 headers={"Authorization": f"token {self.token}"})
+                try:
+                    urllib.request.urlopen(request, timeout=30).close()
+                except urllib.error.HTTPError as error:
+                    if error.code != 404:  # a session's kernel is gone with its session
+                        raise
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def lab(course_clone) -> Lab:
+    """The course's JupyterLab (student mode) on the student's clone."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    port, token = _free_port(), secrets.token_hex(16)
+    log = ARTIFACTS / "jupyterlab.log"
+    command = [str(Path(sys.executable).with_name("jupyter-lab")), "--no-browser", "--ip=127.0.0.1",
+               f"--port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")
+    env = load_course_script().lab_environment(course_clone.student)
+    with open(log, "w") as log_file:
+        server = subprocess.Popen(command, cwd=course_clone.student, env=env, stdout=log_file,
+                                  stderr=subprocess.STDOUT)
+    instance = Lab(f"http://127.0.0.1:{port}", token, course_clone.student, log)
+    deadline = time.monotonic() + 90
+    while instance_status(instance) != 200:
+        if server.poll() is not None or time.monotonic() > deadline:
+            server.kill()
+            raise RuntimeError(f"JupyterLab did not start; see {log}")
+        time.sleep(0.3)
+    yield instance
+    server.terminate()
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+def instance_status(instance: Lab) -> int | None:
+    try:
+        return instance.api("status")[0]
+    except OSError:
+        return None
+
+
+_RUN_ALL: dict[str, float] = {}
+
+
+@pytest.fixture(scope="session")
+def run_all_seconds() -> dict[str, float]:
+    """Seconds of Run All per notebook, measured in the browser; written to
+    test-artifacts/run-all-seconds.json and printed at the end of the run."""
+    yield _RUN_ALL
+    if _RUN_ALL:
+        ARTIFACTS.mkdir(exist_ok=True)
+        RUN_ALL_SECONDS.write_text(json.dumps(_RUN_ALL, indent=1, sort_keys=True) + "\n")
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _RUN_ALL:
+        terminalreporter.section("Run All in JupyterLab (seconds)")
+        for name, value in sorted(_RUN_ALL.items()):
+            terminalreporter.write_line(f"{name:40s} {value:7.1f}")
+        terminalreporter.write_line(f"{'total':40s} {sum(_RUN_ALL.values()):7.1f}")

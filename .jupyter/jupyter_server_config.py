@@ -1,0 +1,85 @@
+"""The course's own JupyterLab settings.
+
+``python3 course.py lab`` (and the browser tests) point JUPYTER_CONFIG_DIR at this folder,
+so neither the user's global Jupyter configuration nor anything written here touches the
+other. JupyterLab's own state (user settings, workspaces) lands in ``.jupyter/lab/``,
+which git ignores; ``labconfig/default_setting_overrides.json`` holds the course's
+defaults (no news or update pop-up; Markdown opens rendered, so the start page is a map).
+
+Two modes, chosen by ``DIMRED_TEACH_LAB`` (course.py sets it):
+
+* ``student`` (default): everything outside ``my-work/`` is read-only. Course notebooks
+  open read-only (run and change cells freely; "Save as..." keeps a copy in my-work), so
+  no git operation ever meets a modified course file. The ``.py`` sources, the generated
+  ``exercises/`` (the student works on the copies in ``my-work/``) and the package's
+  internals are left out of the file browser.
+* ``lecturer`` (``python3 course.py lab --lecturer``): every file is visible and writable,
+  and jupytext opens a ``.py`` source as a notebook ("Open With > Jupytext Notebook").
+"""
+
+import os
+
+from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
+from tornado.web import HTTPError
+
+c = get_config()  # noqa: F821 (defined by the config loader)
+
+WORK_FOLDER = "my-work"
+LECTURER = os.environ.get("DIMRED_TEACH_LAB", "student") == "lecturer"
+STUDENT_HIDDEN = ["*.py", "*.egg-info", "exercises", "dimred_teach", "tests", "test-artifacts", "grading-out",
+                  "build", "dist", "constraints.txt", "pyproject.toml"]
+
+
+class CourseContentsManager(AsyncLargeFileManager):
+    """Files with the course's write rules, and without the trust warning on every open."""
+
+    def _writable(self, path: str) -> bool:
+        return LECTURER or path.strip("/").split("/")[0] == WORK_FOLDER
+
+    def _refuse(self, path: str) -> None:
+        if not self._writable(path):
+            raise HTTPError(403, f"{path} belongs to the course and is read-only here: "
+                                 f"use File > Save Notebook As... to keep a copy in {WORK_FOLDER}/")
+
+    async def get(self, path, content=True, type=None, format=None, **kwargs):
+        model = await super().get(path, content=content, type=type, format=format, **kwargs)
+        if not self._writable(path):
+            model["writable"] = False
+        return model
+
+    async def save(self, model, path=""):
+        self._refuse(path)
+        return await super().save(model, path)
+
+    async def delete_file(self, path):
+        self._refuse(path)
+        return await super().delete_file(path)
+
+    async def rename_file(self, old_path, new_path):
+        self._refuse(old_path)
+        self._refuse(new_path)
+        return await super().rename_file(old_path, new_path)
+
+    def mark_trusted_cells(self, nb, path=""):
+        # Same as the base class without its "Notebook ... is not trusted" warning on every
+        # open: untrusted notebooks still show text and figures; only HTML/JS is held back.
+        self.notary.mark_cells(nb, self.notary.check_signature(nb))
+
+    def check_and_sign(self, nb, path="", **kwargs):
+        if self.notary.check_cells(nb):
+            self.notary.sign(nb)
+
+
+c.ServerApp.contents_manager_class = CourseContentsManager
+c.ContentsManager.hide_globs = ["__pycache__", "*.pyc", "*.pyo", ".DS_Store", "*~",
+                                *([] if LECTURER else STUDENT_HIDDEN)]
+# jupyter_server's default pong timeout (3 pings) is longer than Tornado now allows, which
+# logs a warning for every kernel connection; one ping interval (30 s) is Tornado's limit.
+c.ServerApp.tornado_settings = {"ws_ping_timeout": 30_000}
+c.LabApp.default_url = "/lab/tree/START_HERE.md"
+c.LabApp.news_url = None  # no announcements feed
+c.LabApp.check_for_updates_class = "jupyterlab.handlers.announcements.NeverCheckForUpdate"
+if os.name != "nt":
+    # IPC sockets instead of TCP: nothing listens on the network, and ipykernel has no
+    # reason to print "Kernel is running over TCP without encryption" for every kernel.
+    c.KernelManager.transport = "ipc"

@@ -1,0 +1,140 @@
+"""The course in JupyterLab as a student meets it (python3 course.py lab): the start page,
+every lecture notebook run in the browser, the widgets, notebooks whose twin is older or
+newer, files that JupyterLab saves unchanged, and a quiet server log."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+
+import labpage
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+LECTURES = sorted(path.stem for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+WIDGET_NOTEBOOKS = {"03_biplots", "06_random_projections"}
+
+
+def stored_figures(path: Path) -> int:
+    notebook = json.loads(path.read_text())
+    return sum("image/png" in output.get("data", {})
+               for cell in notebook["cells"] for output in cell.get("outputs", []))
+
+
+def wait_for_images(page, expected: int, timeout: float = 30) -> list[dict]:
+    deadline = time.monotonic() + timeout
+    while True:
+        found = labpage.images(page)
+        if (len(found) >= expected and all(image["loaded"] for image in found)) or time.monotonic() > deadline:
+            return found
+        page.wait_for_timeout(250)
+
+
+def test_start_page_is_the_course_map(page, lab):
+    page.goto(f"{lab.base_url}/?token={lab.token}")  # the course's default URL: START_HERE.md, rendered
+    page.wait_for_selector(".jp-RenderedMarkdown table", timeout=90_000)
+    links = " ".join(page.locator(".jp-RenderedMarkdown a").evaluate_all("links => links.map(a => a.href)"))
+    for name in LECTURES:  # JupyterLab resolves them to /files/... and opens them in the lab when clicked
+        assert f"/files/notebooks/{name}.ipynb" in links
+        assert f"/files/my-work/{name}.ipynb" in links
+    listing = page.locator(".jp-DirListing-itemName").all_inner_texts()
+    assert {"my-work", "notebooks", "solutions", "START_HERE.md"} <= set(listing)
+    hidden = [name for name in listing if name.endswith((".py", ".egg-info")) or name in ("exercises", "tests")]
+    assert not hidden, f"the student's file browser shows {hidden}"
+    page.wait_for_timeout(3000)  # JupyterLab asks about news a moment after start when allowed to
+    assert page.locator(".jp-toast-message, .Toastify__toast").count() == 0, "a notification pop-up appeared"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "start-page.png"))
+    page.locator(".jp-RenderedMarkdown a", has_text=re.compile("PCA from the Lagrangian")).click()
+    labpage.wait_for_kernel(page, "notebooks/01_pca_lagrangian.ipynb")
+    page.locator(f"{labpage.NOTEBOOK} .jp-Toolbar", has_text="read-only").wait_for(timeout=30_000)
+    labpage.leave(page, lab)
+
+
+@pytest.mark.parametrize("name", LECTURES)
+def test_lecture_notebook_runs_in_the_browser(page, lab, name, run_all_seconds):
+    path = f"notebooks/{name}.ipynb"
+    on_disk = (lab.root / path).read_bytes()
+    figures = stored_figures(lab.root / path)
+    labpage.open_notebook(page, lab, path)
+
+    shown = wait_for_images(page, figures)
+    assert len(shown) == figures and all(image["loaded"] for image in shown), f"stored figures not rendered: {shown}"
+    math = labpage.wait_for_math(page)
+    assert not math["raw"], f"LaTeX left raw: {math['raw'][:5]}"
+    assert math["typeset"] > 0, "no formula was typeset by MathJax"
+
+    seconds, state = labpage.run_all(page)
+    run_all_seconds[name] = round(seconds, 1)
+    assert state["errors"] == 0, f"Run All raised: {labpage.error_text(page)}"
+    shown = wait_for_images(page, figures)
+    assert len(shown) == figures and all(image["loaded"] for image in shown), f"figures after Run All: {shown}"
+
+    if name in WIDGET_NOTEBOOKS:
+        move_each_slider(page, name)
+    labpage.leave(page, lab)
+    assert (lab.root / path).read_bytes() == on_disk, "a course notebook changed on disk"
+
+
+def move_each_slider(page, name: str) -> None:
+    """Every slider of the widget figure redraws it (the image changes)."""
+    cell = page.locator(f"{labpage.NOTEBOOK} .jp-CodeCell").filter(has=page.locator(".widget-slider"))
+    assert cell.count() == 1, "the widget cell shows no slider"
+    handles = cell.locator(".noUi-handle")
+    assert handles.count() >= 1
+    for index in range(handles.count()):
+        before = cell.locator(".jp-OutputArea-output img").first.get_attribute("src")
+        handles.nth(index).focus()
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")
+        deadline = time.monotonic() + 30
+        while cell.locator(".jp-OutputArea-output img").first.get_attribute("src") == before:
+            assert time.monotonic() < deadline, f"slider {index} did not change the figure"
+            page.wait_for_timeout(250)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    cell.screenshot(path=str(SCREENSHOTS / f"{name}-widget-after-sliders.png"))
+
+
+def test_notebooks_open_whichever_twin_is_newer(page, lab):
+    """git sets file times in any order: no notebook kind may refuse to open ("File Load Error")."""
+    kinds = ["notebooks", "solutions", "exercises", "my-work"]
+    notebooks = [path for kind in kinds for path in sorted(lab.root.glob(f"{kind}/[0-9][0-9]_*.ipynb"))[:3]]
+    assert len(notebooks) == 12
+    for shift in (+120, -120):
+        for notebook in notebooks:
+            twin = notebook.with_suffix(".py")
+            reference = twin.stat().st_mtime if twin.exists() else time.time()
+            os.utime(notebook, (reference + shift, reference + shift))
+            status, model = lab.api(f"contents/{notebook.relative_to(lab.root).as_posix()}?content=1")
+            assert status == 200, f"{notebook.name} (ipynb {shift:+d} s against its twin): {model}"
+            twin_path = twin.relative_to(lab.root).as_posix()
+            if twin.exists():  # a lecturer opens the source with jupytext, as a notebook
+                status, model = lab.api(f"contents/{twin_path}?content=1&type=notebook")
+                assert status == 200, f"{twin_path} (ipynb {shift:+d} s against it): {model}"
+    labpage.open_notebook(page, lab, "exercises/04_mds.ipynb")  # in the browser too: fails on any dialog
+    labpage.leave(page, lab)
+
+
+@pytest.mark.parametrize("path", ["notebooks/03_biplots.ipynb", "solutions/05_lsi.ipynb", "exercises/07_ppca.ipynb"])
+def test_jupyterlab_saves_generated_notebooks_unchanged(page, lab, path):
+    """Open + save (with the kernel started) writes the very bytes the course generated."""
+    copy = lab.root / "my-work" / "save-check" / Path(path).name
+    copy.parent.mkdir(exist_ok=True)
+    shutil.copyfile(lab.root / path, copy)
+    labpage.open_notebook(page, lab, copy.relative_to(lab.root).as_posix())
+    labpage.save(page)
+    labpage.leave(page, lab)
+    assert copy.read_bytes() == (lab.root / path).read_bytes()
+    shutil.rmtree(copy.parent)
+
+
+def test_server_log_is_quiet(lab):
+    """Run last in this module, after kernels started and notebooks were opened and saved."""
+    log = lab.log.read_text()
+    for noise in ("without encryption", "is not trusted", "websocket_ping_timeout", "Uncaught exception GET"):
+        assert noise not in log, f"the JupyterLab log says {noise!r}"

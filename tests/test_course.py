@@ -1,0 +1,48 @@
+"""course.py, the student's entry point: the my-work folder and the environments it runs with."""
+
+import importlib.util
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+spec = importlib.util.spec_from_file_location("course_script", ROOT / "course.py")
+course = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(course)
+
+
+def make_course(root: Path, names) -> None:
+    (root / "exercises").mkdir(parents=True, exist_ok=True)
+    for name in names:
+        (root / "exercises" / f"{name}.ipynb").write_text(f"blank {name}\n")
+        (root / "exercises" / f"{name}.py").write_text("# readable copy\n")
+
+
+def test_seeding_copies_blank_exercises_once_and_never_overwrites(tmp_path):
+    make_course(tmp_path, ["01_a", "02_b"])
+    assert course.seed_work_folder(tmp_path) == ["01_a.ipynb", "02_b.ipynb"]
+    assert sorted(p.name for p in (tmp_path / "my-work").iterdir()) == ["01_a.ipynb", "02_b.ipynb"]
+    (tmp_path / "my-work" / "01_a.ipynb").write_text("my answers\n")
+    (tmp_path / "exercises" / "01_a.ipynb").write_text("updated blank\n")  # a course update changes the set
+    make_course(tmp_path, ["03_c"])  # and adds one
+    assert course.seed_work_folder(tmp_path) == ["03_c.ipynb"]
+    assert (tmp_path / "my-work" / "01_a.ipynb").read_text() == "my answers\n"
+    (tmp_path / "my-work" / "02_b.ipynb").unlink()  # deleting a copy brings back a blank one
+    assert course.seed_work_folder(tmp_path) == ["02_b.ipynb"]
+
+
+def test_environments_match_the_stored_outputs():
+    base = {"MPLBACKEND": "Agg", "PATH": "/bin", "OMP_NUM_THREADS": "8"}
+    env = course.course_environment(base)
+    assert "MPLBACKEND" not in env and env["OMP_NUM_THREADS"] == "1" and env["PATH"] == "/bin"
+    lab = course.lab_environment(ROOT, base=base)
+    assert lab["JUPYTER_CONFIG_DIR"] == str(ROOT / ".jupyter") and lab["DIMRED_TEACH_LAB"] == "student"
+    assert course.lab_environment(ROOT, lecturer=True, base=base)["DIMRED_TEACH_LAB"] == "lecturer"
+
+
+def test_my_work_and_jupyterlab_state_are_ignored_by_git():
+    ignored = ["my-work/01_pca_lagrangian.ipynb", ".jupyter/lab/workspaces/default.jupyterlab-workspace",
+               ".jupyter/lab/user-settings/x.jupyterlab-settings"]
+    tracked = [".jupyter/jupyter_server_config.py", ".jupyter/labconfig/default_setting_overrides.json"]
+    result = subprocess.run(["git", "check-ignore", "--no-index", *ignored, *tracked], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert result.stdout.split() == ignored

@@ -1,0 +1,55 @@
+"""The course's printing: aligned 4-decimal columns, never -0.0000."""
+
+import numpy as np
+import pytest
+
+import dimred_teach as dr
+
+
+@pytest.fixture
+def course_printing():
+    saved = np.get_printoptions()
+    dr.setup_notebook()
+    yield
+    np.set_printoptions(**saved)
+
+
+def test_matrix_columns_align_and_negative_zero_is_zero(course_printing):
+    text = str(np.array([[1.0, -0.00001, 12.5], [-3.25, 100.0, -0.0]]))
+    assert text == "[[  1.0000   0.0000  12.5000]\n [ -3.2500 100.0000   0.0000]]"
+    assert "-0.0000" not in str(np.array([-4e-5, 1e-9, -0.0]))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_rounding_follows_the_printed_precision(course_printing, dtype):
+    assert repr(np.array([0.12346, -0.00004], dtype=dtype)).startswith("array([0.1235, 0.0000]")
+    with np.printoptions(precision=2):
+        assert str(np.array([1.005, -0.001], dtype=dtype)) in ("[1.00 0.00]", "[1.01 0.00]")
+
+
+def test_non_finite_values_print(course_printing):
+    assert str(np.array([np.nan, -np.inf, 1.0])) == "[   nan   -inf 1.0000]"
+
+
+def test_figure_with_sliders_redraws_on_every_move(capsys):
+    import ipywidgets
+    import matplotlib.pyplot as plt
+    from IPython.core.interactiveshell import InteractiveShell
+
+    InteractiveShell.instance()  # display() needs an IPython shell, as in a notebook
+
+    calls = []
+
+    def draw(alpha, k):
+        calls.append((alpha, k))
+        figure, _ = plt.subplots()
+        return figure
+
+    alpha, k = ipywidgets.FloatSlider(value=0.5), ipywidgets.IntSlider(value=2)
+    dr.display.figure_with_sliders(draw, alpha=alpha, k=k)
+    alpha.value = 0.75
+    k.value = 3
+    assert calls == [(0.5, 2), (0.75, 2), (0.75, 3)]
+    assert plt.get_fignums() == [], "every figure is closed after it is shown"
+    with pytest.raises(ValueError, match="sliders"):
+        dr.display.figure_with_sliders(draw)
