@@ -124,7 +124,7 @@ def test_low_rank_beats_item_means_on_held_out_ratings():
     (np.ones((5, 3)), {"k": 3, "center": False}, None, None),
     (np.ones((5, 3)), {"k": 0}, ValueError, "k must be between"),
     (np.ones((5, 3)), {"k": 1, "max_iter": 0}, ValueError, "max_iter must be at least 1"),
-    (np.ones((5, 3)), {"k": 1, "tol": -1.0}, ValueError, "tol must be"),
+    (np.ones((5, 3)), {"k": 1, "tol": -1.0}, ValueError, "tol must lie in"),
     (np.ones((1, 3)), {"k": 1}, ValueError, "X needs at least 2 rows"),
 ])
 def test_bad_input_is_refused_with_a_message_naming_the_argument(X, kwargs, error, pattern):
@@ -152,8 +152,8 @@ def test_make_ratings_is_seeded_low_rank_and_mostly_missing():
 
 @pytest.mark.parametrize("kwargs, pattern", [
     ({"n_users": 1}, "n_users must be at least 2"), ({"rank": 0}, "rank must be at least 1"),
-    ({"n_items": 5, "rank": 6}, "rank must be at most 5"), ({"observed": 1.0}, "observed must lie strictly"),
-    ({"noise": -0.1}, "noise must be"), ({"seed": -1}, "seed must be non-negative"),
+    ({"n_items": 5, "rank": 6}, "rank must be at most 5"), ({"observed": 1.0}, "observed must lie in \\(0, 1\\)"),
+    ({"noise": -0.1}, "noise must lie in"), ({"seed": -1}, "seed must be non-negative"),
 ])
 def test_make_ratings_refuses_bad_arguments(kwargs, pattern):
     with pytest.raises((ValueError, TypeError), match=pattern):
