@@ -3,8 +3,9 @@
 Rows are points (X has shape (n, p)); covariances divide by n - 1 unless said otherwise;
 eigenpairs are sorted descending and every vector's largest-magnitude entry is positive.
 Topic modules: ``pca``, ``biplot``, ``mds``, ``lsi``, ``jl``, ``ppca``, ``kernel``,
-``selection``, ``autoencoder``; shared: ``linalg``, ``datasets``, ``plotting``,
-``display``, ``checks``.
+``selection``, ``autoencoder``, ``manifold``, ``imputation``; shared: ``linalg``,
+``datasets``, ``plotting``, ``display``, ``checks``; course tools: ``execution``,
+``exercises``, ``grading``, ``site``, ``slides``, ``cli``.
 """
 
 from .checks import check
