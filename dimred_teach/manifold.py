@@ -27,7 +27,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse
 from scipy.sparse.csgraph import connected_components, laplacian, shortest_path
-from scipy.sparse.linalg import LinearOperator, eigsh
+from scipy.sparse.linalg import LinearOperator, eigsh, splu
 from scipy.spatial import cKDTree
 
 from ._results import read_only
@@ -214,7 +214,13 @@ def _smallest_eigenpairs(L: scipy.sparse.csr_array, k: int):
     if _use_lapack(n, k):
         values, vectors = scipy.linalg.eigh(L.toarray(), subset_by_index=(0, k - 1))
     else:
-        values, vectors = eigsh(L.tocsc(), k=k, sigma=LAPLACIAN_SHIFT, which="LM", v0=_seeded_start(n), tol=0.0)
+        # L - shift I is symmetric positive definite: a sparse LU in symmetric mode, without pivoting,
+        # factors it in about half the time of eigsh's own general-purpose factorisation
+        shifted = (L - LAPLACIAN_SHIFT * scipy.sparse.identity(n, format="csc")).tocsc()
+        factor = splu(shifted, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0, options={"SymmetricMode": True})
+        inverse = LinearOperator((n, n), matvec=factor.solve, dtype=float)
+        values, vectors = eigsh(L, k=k, sigma=LAPLACIAN_SHIFT, which="LM", OPinv=inverse, v0=_seeded_start(n),
+                                tol=0.0)
     order = np.argsort(values)
     return values[order], vectors[:, order]
 
