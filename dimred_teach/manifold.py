@@ -7,10 +7,16 @@ nearest points (WashU notes, section 5.3: "both use distance of pairs of points"
   distances along the manifold) and embeds those by classical MDS (notebook 04).
 - Laplacian eigenmaps keep neighbours close: they minimise sum_ij W_ij ||y_i - y_j||^2
   under y' D y = 1, which is the generalised eigenproblem L y = lambda D y with the graph
-  Laplacian L = D - W, solved through the normalised matrix D^-1/2 W D^-1/2.
+  Laplacian L = D - W, solved through the normalised Laplacian I - D^-1/2 W D^-1/2.
 
 Rows are points. Embedding columns have their largest-magnitude entry positive
 (:func:`dimred_teach.linalg.fix_signs`).
+
+Speed: the graph comes from a k-d tree (no n x n distance matrix), stays sparse, and only the
+few eigenpairs an embedding needs are computed. Above :data:`DENSE_MAX_POINTS` points (and
+for k < :data:`ITERATIVE_MAX_K`) by ARPACK's Lanczos iteration from a seeded start vector,
+converged to machine precision; below, by LAPACK's subset solver. Both give the same pairs to
+rounding (``tests/benchmarks/bench_manifold.py`` compares with scikit-learn).
 """
 
 from __future__ import annotations
@@ -18,13 +24,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.linalg
 import scipy.sparse
-from scipy.sparse.csgraph import connected_components, shortest_path
+from scipy.sparse.csgraph import connected_components, laplacian, shortest_path
+from scipy.sparse.linalg import LinearOperator, eigsh, splu
+from scipy.spatial import cKDTree
 
 from ._results import read_only
 from ._validation import as_data_matrix, check_int, check_k
-from .linalg import fix_signs, sorted_eigh
-from .mds import classical_mds, squared_distances
+from .linalg import center_rows_and_columns, fix_signs, sorted_eigh
+
+DENSE_MAX_POINTS = 200
+"""Up to this many points the eigenpairs come from LAPACK (``scipy.linalg.eigh``), above it from ARPACK."""
+ITERATIVE_MAX_K = 10
+"""ARPACK is used only for fewer eigenpairs than this (scikit-learn's rule for both methods)."""
+LAPLACIAN_SHIFT = -1e-3
+"""Shift-invert point for the smallest eigenvalues of the normalised Laplacian (eigenvalues in
+[0, 2], the smallest 0): L - shift I is positive definite, and (L - shift I)^-1 spreads the
+wanted eigenvalues far apart, so Lanczos converges in a few steps."""
 
 __all__ = ["NeighbourhoodGraph", "neighbourhood_graph", "geodesic_distances", "IsomapResult", "isomap",
            "LaplacianEigenmapsResult", "laplacian_eigenmaps"]
@@ -88,19 +105,45 @@ def neighbourhood_graph(X, n_neighbors: int) -> NeighbourhoodGraph:
     X = as_data_matrix(X)
     n = X.shape[0]
     n_neighbors = check_int(n_neighbors, "n_neighbors", minimum=1, maximum=n - 1)
-    D2 = squared_distances(X)
-    np.fill_diagonal(D2, np.inf)  # a point is not its own neighbour
-    nearest = np.argsort(D2, axis=1, kind="stable")[:, :n_neighbors]
+    nearest, lengths = _nearest_neighbours(X, n_neighbors)
     rows = np.repeat(np.arange(n), n_neighbors)
     cols = nearest.ravel()
-    chosen = scipy.sparse.csr_array((np.ones(rows.size), (rows, cols)), shape=(n, n))
-    connectivity = ((chosen + chosen.T) / 2).tocsr()
-    edge_rows, edge_cols = connectivity.nonzero()
-    lengths = np.sqrt(np.maximum(D2[edge_rows, edge_cols], 0.0))
-    distances = scipy.sparse.csr_array((lengths, (edge_rows, edge_cols)), shape=(n, n))
+    # each undirected edge once, as (smaller index, larger index); chosen by one point or by both
+    keys, first, times_chosen = np.unique(np.minimum(rows, cols) * n + np.maximum(rows, cols),
+                                          return_index=True, return_counts=True)
+    low, high = np.divmod(keys, n)
+    distances = _symmetric_sparse(low, high, lengths.ravel()[first], n)
+    connectivity = _symmetric_sparse(low, high, times_chosen / 2, n)
     n_components, labels = connected_components(connectivity, directed=False)
     read_only(labels)
     return NeighbourhoodGraph(distances, connectivity, n_neighbors, int(n_components), labels)
+
+
+def _nearest_neighbours(X: np.ndarray, n_neighbors: int):
+    """Each point's ``n_neighbors`` nearest other points, nearest first, ties to the smaller index.
+
+    Returns indices and distances, both of shape (n, n_neighbors). A k-d tree finds one
+    neighbour more than needed; a row whose extra neighbour is as far as its last one may
+    have more tied points than were returned, and is recomputed from all n distances.
+    """
+    n = X.shape[0]
+    found = min(n_neighbors + 2, n)  # the point itself, its neighbours, one more
+    distances, indices = cKDTree(X).query(X, k=found)
+    distances[indices == np.arange(n)[:, None]] = -1.0  # the point itself sorts first
+    order = np.lexsort((indices, distances))
+    indices, distances = np.take_along_axis(indices, order, 1), np.take_along_axis(distances, order, 1)
+    for i in np.flatnonzero((found < n) & (distances[:, -1] <= distances[:, n_neighbors])):
+        row = np.sqrt(np.sum((X - X[i]) ** 2, axis=1))
+        row[i] = -1.0
+        indices[i, :found] = np.lexsort((np.arange(n), row))[:found]
+        distances[i] = row[indices[i]]
+    return indices[:, 1:n_neighbors + 1], distances[:, 1:n_neighbors + 1]
+
+
+def _symmetric_sparse(low: np.ndarray, high: np.ndarray, values: np.ndarray, n: int) -> scipy.sparse.csr_array:
+    """The symmetric n x n sparse matrix with ``values`` at (low, high) and (high, low)."""
+    return scipy.sparse.csr_array((np.concatenate([values, values]),
+                                   (np.concatenate([low, high]), np.concatenate([high, low]))), shape=(n, n))
 
 
 def geodesic_distances(X, n_neighbors: int) -> np.ndarray:
@@ -129,8 +172,57 @@ def geodesic_distances(X, n_neighbors: int) -> np.ndarray:
 
 
 def _shortest_paths(graph: NeighbourhoodGraph) -> np.ndarray:
-    paths = shortest_path(graph.distances, method="D", directed=False)
-    return (paths + paths.T) / 2  # exact symmetry (the two directions can differ in the last bit)
+    # The stored graph holds every edge in both directions, so a directed search already follows
+    # each edge both ways (an undirected one would also scan the transpose: twice the work).
+    paths = shortest_path(graph.distances, method="D", directed=True)
+    paths += paths.T  # exact symmetry (the two directions can differ in the last bit)
+    paths *= 0.5
+    return paths
+
+
+def _use_lapack(n: int, k: int) -> bool:
+    return n <= DENSE_MAX_POINTS or k >= ITERATIVE_MAX_K
+
+
+def _seeded_start(n: int) -> np.ndarray:
+    """ARPACK's start vector, fixed so that every run takes the same steps."""
+    return np.random.default_rng(0).uniform(-1.0, 1.0, n)
+
+
+def _top_eigenpairs_of_centred(G2: np.ndarray, k: int):
+    """The k largest eigenpairs of B = -1/2 H G2 H (G2 symmetric, shape (n, n)), largest first,
+    signs fixed: eigenvalues shape (k,), eigenvectors shape (n, k). ARPACK only needs products
+    B v = -1/2 H (G2 (H v)), so B itself is never formed."""
+    n = G2.shape[0]
+    if _use_lapack(n, k):
+        return sorted_eigh(-0.5 * center_rows_and_columns(G2), k=k, name="B")
+
+    def times_B(V):
+        product = G2 @ (V - V.mean(axis=0))
+        return -0.5 * (product - product.mean(axis=0))
+
+    B = LinearOperator((n, n), matvec=times_B, matmat=times_B, dtype=float)
+    values, vectors = eigsh(B, k=k, which="LA", v0=_seeded_start(n), tol=0.0)
+    order = np.argsort(values)[::-1]
+    return values[order], fix_signs(vectors[:, order])
+
+
+def _smallest_eigenpairs(L: scipy.sparse.csr_array, k: int):
+    """The k smallest eigenpairs of the sparse symmetric positive semi-definite L (shape
+    (n, n)), smallest first: eigenvalues shape (k,), eigenvectors shape (n, k), orthonormal."""
+    n = L.shape[0]
+    if _use_lapack(n, k):
+        values, vectors = scipy.linalg.eigh(L.toarray(), subset_by_index=(0, k - 1))
+    else:
+        # L - shift I is symmetric positive definite: a sparse LU in symmetric mode, without pivoting,
+        # factors it in about half the time of eigsh's own general-purpose factorisation
+        shifted = (L - LAPLACIAN_SHIFT * scipy.sparse.identity(n, format="csc")).tocsc()
+        factor = splu(shifted, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0, options={"SymmetricMode": True})
+        inverse = LinearOperator((n, n), matvec=factor.solve, dtype=float)
+        values, vectors = eigsh(L, k=k, sigma=LAPLACIAN_SHIFT, which="LM", OPinv=inverse, v0=_seeded_start(n),
+                                tol=0.0)
+    order = np.argsort(values)
+    return values[order], vectors[:, order]
 
 
 @dataclass(frozen=True)
@@ -141,10 +233,12 @@ class IsomapResult:
     ----------
     embedding : ndarray, shape (n, k)
         Classical MDS of the geodesic distances: U_k Lambda_k^1/2 of
-        B = -1/2 H G2 H, with G2 the squared geodesic distances.
-    eigenvalues : ndarray, shape (n,)
-        All eigenvalues of B, descending (negative ones show how far the geodesic
-        distances are from Euclidean).
+        B = -1/2 H G2 H, with G2 the squared geodesic distances (a column whose
+        eigenvalue is not positive is zero).
+    eigenvalues : ndarray, shape (k,)
+        The k largest eigenvalues of B, descending. For the whole spectrum (negative
+        eigenvalues show how far the geodesic distances are from Euclidean) use
+        ``classical_mds(geodesic_distances).eigenvalues``.
     geodesic_distances : ndarray, shape (n, n)
     n_neighbors : int
     """
@@ -178,10 +272,10 @@ def isomap(X, k: int = 2, n_neighbors: int = 10) -> IsomapResult:
     graph = neighbourhood_graph(X, n_neighbors)
     graph.require_connected("isomap")
     geodesics = _shortest_paths(graph)
-    mds = classical_mds(geodesics, k=k)
-    embedding = fix_signs(mds.embedding)
-    read_only(embedding, geodesics)
-    return IsomapResult(embedding, mds.eigenvalues, geodesics, graph.n_neighbors)
+    values, vectors = _top_eigenpairs_of_centred(geodesics**2, k)
+    embedding = vectors * np.sqrt(np.clip(values, 0.0, None))
+    read_only(embedding, values, geodesics)
+    return IsomapResult(embedding, values, geodesics, graph.n_neighbors)
 
 
 @dataclass(frozen=True)
@@ -214,8 +308,9 @@ def laplacian_eigenmaps(X, k: int = 2, n_neighbors: int = 10) -> LaplacianEigenm
     embedding minimises sum_ij W_ij ||y_i - y_j||^2 subject to Y' D Y = I and Y' D 1 = 0.
     The solutions are generalised eigenvectors, L y = lambda D y, for the smallest
     eigenvalues after the trivial constant one. They are computed as y = D^-1/2 u from the
-    largest eigenvectors u of the normalised affinity D^-1/2 W D^-1/2, whose eigenvalues
-    are 1 - lambda. Same method as scikit-learn's ``SpectralEmbedding`` (which counts the
+    eigenvectors u of the smallest eigenvalues of the sparse normalised Laplacian
+    I - D^-1/2 W D^-1/2, which has the same eigenvalues lambda (ARPACK in shift-invert mode
+    around :data:`LAPLACIAN_SHIFT`). Same method as scikit-learn's ``SpectralEmbedding`` (which counts the
     point itself among its ``n_neighbors``).
 
     Parameters
@@ -242,11 +337,9 @@ def laplacian_eigenmaps(X, k: int = 2, n_neighbors: int = 10) -> LaplacianEigenm
     graph = neighbourhood_graph(X, n_neighbors)
     graph.require_connected("laplacian_eigenmaps")
     W = graph.connectivity
-    degree = np.asarray(W.sum(axis=1)).ravel()
-    scale = 1.0 / np.sqrt(degree)
-    affinity = (W.toarray() * scale[:, None]) * scale[None, :]
-    values, vectors = sorted_eigh(affinity, k=k + 1, name="normalised affinity D^-1/2 W D^-1/2")
-    eigenvalues = np.clip(1.0 - values, 0.0, None)
-    embedding = fix_signs(vectors[:, 1:] * scale[:, None])
+    normalised, sqrt_degree = laplacian(W, normed=True, return_diag=True)  # I - D^-1/2 W D^-1/2, sqrt(diag D)
+    values, vectors = _smallest_eigenpairs(normalised, k + 1)
+    eigenvalues = np.clip(values, 0.0, None)
+    embedding = fix_signs(vectors[:, 1:] / sqrt_degree[:, None])
     read_only(embedding, eigenvalues)
     return LaplacianEigenmapsResult(embedding, eigenvalues, W, graph.n_neighbors)

@@ -150,10 +150,10 @@ print("95% of far pairs within", dr.rounded(np.percentile(np.abs(G[far] / S[far]
 
 # %%
 result = isomap(X, k=2, n_neighbors=10)
-by_hand = classical_mds(G, k=2).embedding
+by_hand = classical_mds(G, k=2)  # isomap itself computes only the k eigenpairs it needs; this gives all eigenvalues
 print("isomap = classical_mds(geodesic distances) up to sign:",
-      np.allclose(np.abs(result.embedding), np.abs(by_hand)))
-values = result.eigenvalues
+      np.allclose(np.abs(result.embedding), np.abs(by_hand.embedding)))
+values = by_hand.eigenvalues
 print("eigenvalues of B / largest:", dr.rounded(values[:4] / values[0]))
 
 # %% [markdown]

@@ -41,10 +41,34 @@ def test_every_point_keeps_its_nearest_neighbours(seed, n, n_neighbors):
     W = graph.distances.toarray()
     np.testing.assert_array_equal(W, W.T)
     assert np.all(np.diag(W) == 0)
-    D = np.sqrt(squared_distances(X))
+    D = np.sqrt(np.sum((X[:, None, :] - X[None, :, :]) ** 2, axis=-1))
     np.testing.assert_allclose(W[W > 0], D[W > 0], rtol=1e-12)
     assert np.all((W > 0).sum(axis=1) >= n_neighbors)
     assert graph.labels.shape == (n,) and graph.n_components == np.unique(graph.labels).size
+
+
+@pytest.mark.parametrize("n_neighbors", [1, 2, 3])
+def test_ties_in_distance_go_to_the_smaller_index(n_neighbors):
+    X = np.repeat(np.arange(12.0)[:, None], 2, axis=1)  # equally spaced on a line: every inner point has ties
+    chosen = np.zeros((12, 12))
+    for i in range(12):
+        others = sorted((abs(i - j), j) for j in range(12) if j != i)  # by distance, then index
+        chosen[i, [j for _, j in others[:n_neighbors]]] = 1.0
+    graph = manifold.neighbourhood_graph(X, n_neighbors)
+    np.testing.assert_array_equal(graph.connectivity.toarray(), (chosen + chosen.T) / 2)
+
+
+def test_duplicate_points_are_joined_at_distance_zero():
+    X = np.array([[0.0, 0.0]] * 4 + [[1.0, 0.0], [2.0, 0.0]])  # points 0-3 coincide
+    graph = manifold.neighbourhood_graph(X, 1)
+    # choices: 0 -> 1, 1 -> 0, 2 -> 0, 3 -> 0, 4 -> 0 (ties with 5), 5 -> 4
+    edges = {(0, 1): 1.0, (0, 2): 0.5, (0, 3): 0.5, (0, 4): 0.5, (4, 5): 0.5}
+    expected = np.zeros((6, 6))
+    for (i, j), weight in edges.items():
+        expected[i, j] = expected[j, i] = weight
+    np.testing.assert_array_equal(graph.connectivity.toarray(), expected)
+    assert graph.distances.nnz == graph.connectivity.nnz == 10  # edges of length 0 are kept, not dropped
+    assert graph.is_connected
 
 
 def test_two_far_clusters_give_two_components_and_a_clear_error():
