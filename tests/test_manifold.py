@@ -232,8 +232,8 @@ def test_swiss_roll_is_seeded_and_its_sheet_is_an_isometry_locally():
 
 
 @pytest.mark.parametrize("kwargs, pattern", [
-    ({"n": 1}, "n must be at least 2"), ({"noise": -1.0}, "noise must be"), ({"turns": 0.0}, "turns must be"),
-    ({"height": -2.0}, "height must be"), ({"seed": 1.5}, "seed must be an integer"),
+    ({"n": 1}, "n must be at least 2"), ({"noise": -1.0}, "noise must lie in"), ({"turns": 0.0}, "turns must lie in"),
+    ({"height": -2.0}, "height must lie in"), ({"seed": 1.5}, "seed must be an integer"),
 ])
 def test_swiss_roll_refuses_bad_arguments(kwargs, pattern):
     with pytest.raises((ValueError, TypeError), match=pattern):
