@@ -1,10 +1,3 @@
-# ---
-# jupyter:
-#   dimred_teach:
-#     exercise_set: 11_manifold_learning
-#     generated_from: solutions/11_manifold_learning.py
-# ---
-
 # %% [markdown]
 # # Exercises 11 · Manifold learning
 #

@@ -1,10 +1,3 @@
-# ---
-# jupyter:
-#   dimred_teach:
-#     exercise_set: 12_missing_values_recommenders
-#     generated_from: solutions/12_missing_values_recommenders.py
-# ---
-
 # %% [markdown]
 # # Exercises 12 · Missing values and recommender systems
 #

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # # 11 · Manifold learning
 #
 # **A rolled-up sheet has two dimensions, but no projection shows them. Distances measured along the sheet do:
@@ -29,7 +29,7 @@
 # representation*; Weinberger and Saul (2006), *Unsupervised learning of image manifolds by semidefinite
 # programming*.
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 import numpy as np
 import matplotlib.pyplot as plt
 
@@ -42,14 +42,14 @@ from dimred_teach.pca import pca
 
 dr.setup_notebook()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 1. The Swiss roll
 #
 # `make_swiss_roll` draws 800 points uniformly on a $89\times 20$ rectangle and rolls it up along an
 # Archimedean spiral $r = \theta$, for $\theta$ from $3\pi/2$ through one and a half turns: the notes' 3-D spiral
 # (WashU Figure 4). It also returns each point's sheet coordinates $(s, h)$, the answer a method should find.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 X, sheet = make_swiss_roll(800, seed=0)
 s = sheet[:, 0]
 print("X:", X.shape, "| sheet size:", dr.rounded(np.ptp(sheet, axis=0), 1))
@@ -62,11 +62,11 @@ ax.set_yticks([0, 10, 20])
 ax.set_title("Swiss roll, coloured by the position s along the sheet")
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Close together, the roll is flat: the straight-line distance between nearby points is their distance on the
 # sheet. Far apart, it is not: a straight line cuts through the roll, between its layers.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 D = np.sqrt(squared_distances(X))
 S = np.sqrt(squared_distances(sheet))
 near = (S > 0) & (S < 1.0)
@@ -74,7 +74,7 @@ far = S > 30
 print("pairs closer than 1 on the sheet: largest |straight / sheet - 1| =", dr.rounded(np.max(np.abs(D[near] / S[near] - 1))))
 print("pairs farther than 30: median straight / sheet =", dr.rounded(np.median(D[far] / S[far])))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Nearby pairs agree to 0.1%; far pairs are on median only about a third as far apart in space as on the sheet.
 # Any method that starts from straight-line distances (PCA, classical MDS) sees the roll, not the sheet.
 #
@@ -84,7 +84,7 @@ print("pairs farther than 30: median straight / sheet =", dr.rounded(np.median(D
 # into a feature space first; with an RBF kernel its components are smooth functions of position in $\mathbb R^3$,
 # which also do not follow the sheet. A summary number: the absolute correlation of each coordinate with $s$.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 def correlation_with_s(Z):
     """|correlation| of each column of Z with the position s along the roll."""
     return np.array([abs(np.corrcoef(column, s)[0, 1]) for column in Z.T])
@@ -95,15 +95,15 @@ kpca_scores = kernel_pca(X, 2, "rbf", gamma=0.01).scores
 print("PCA:        |corr with s| per coordinate", dr.rounded(correlation_with_s(pca_scores)))
 print("kernel PCA: |corr with s| per coordinate", dr.rounded(correlation_with_s(kpca_scores)))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Neither comes near 1. Other kernel widths do no better:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 for gamma in (0.05, 0.5):
     other = kernel_pca(X, 2, "rbf", gamma=gamma).scores
     print(f"kernel PCA, gamma = {gamma}: |corr with s| per coordinate", dr.rounded(correlation_with_s(other)))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # No linear projection, and no RBF kernel PCA we tried, lays the sheet out flat.
 #
 # ## 3. The neighbourhood graph
@@ -112,34 +112,34 @@ for gamma in (0.05, 0.5):
 # Join every point to its $k$ nearest neighbours and keep the edge when either end chose it. The graph must be
 # connected, or some points have no path between them. For the roll:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 for n_neighbors in (1, 2, 3, 4):
     graph = neighbourhood_graph(X, n_neighbors)
     print(f"n_neighbors = {n_neighbors}: {graph.n_components} connected component(s)")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # With one neighbour each, the points pair off into hundreds of small pieces; four neighbours connect all 800.
 # Asking for geodesic distances on a disconnected graph is an error that says so:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 try:
     geodesic_distances(X, 3)
 except ValueError as error:
     print(error)
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 4. Geodesic distances
 #
 # A path along graph edges stays on the sheet, so the shortest path (Dijkstra's algorithm,
 # `scipy.sparse.csgraph.shortest_path`) approximates the distance *along the manifold*. With 10 neighbours:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 G = geodesic_distances(X, 10)
 print("pairs farther than 30: median graph / sheet =", dr.rounded(np.median(G[far] / S[far])))
 print("95% of far pairs within", dr.rounded(np.percentile(np.abs(G[far] / S[far] - 1), 95) * 100, 1),
       "% of the sheet distance")
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Where straight lines were a third of the true distance, graph paths are within a few percent (on median 3%
 # longer, since a path zigzags from point to point).
 #
@@ -148,7 +148,7 @@ print("95% of far pairs within", dr.rounded(np.percentile(np.abs(G[far] / S[far]
 # Isomap (Tenenbaum et al. 2000) is notebook 04 with the distances replaced: $\mathbf B = -\tfrac12\mathbf H
 # \mathbf G^{(2)}\mathbf H$ and $Z = U_k\Lambda_k^{1/2}$. The library's `isomap` is exactly that:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 result = isomap(X, k=2, n_neighbors=10)
 by_hand = classical_mds(G, k=2)  # isomap itself computes only the k eigenpairs it needs; this gives all eigenvalues
 print("isomap = classical_mds(geodesic distances) up to sign:",
@@ -156,18 +156,18 @@ print("isomap = classical_mds(geodesic distances) up to sign:",
 values = by_hand.eigenvalues
 print("eigenvalues of B / largest:", dr.rounded(values[:4] / values[0]))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Two eigenvalues stand out: the geodesic distances are nearly those of a flat 2-D sheet. How close is the
 # embedding to the true sheet, up to a rigid motion (Procrustes, notebook 04)?
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 fit = procrustes(sheet, result.embedding, scale=False)
 print("relative residual after rigid alignment:", dr.rounded(fit.relative_residual))
 print("|corr with s| per coordinate:", dr.rounded(correlation_with_s(result.embedding)))
 print("extent of the aligned embedding:", dr.rounded(np.ptp(fit.aligned, axis=0), 1), "| of the sheet:",
       dr.rounded(np.ptp(sheet, axis=0), 1))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The residual is 0.3% of the sheet's spread, and the first coordinate *is* the position along the roll: Isomap
 # has unrolled it, with the right lengths.
 #
@@ -182,7 +182,7 @@ print("extent of the aligned embedding:", dr.rounded(np.ptp(fit.aligned, axis=0)
 # vector has $\lambda = 0$ and says nothing; the next eigenvectors, $\mathbf D$-orthogonal to it, are the embedding
 # (Belkin and Niyogi 2003). Check all of this:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 eigenmap = laplacian_eigenmaps(X, k=2, n_neighbors=10)
 W = eigenmap.weights.toarray()
 degrees = W.sum(axis=1)
@@ -195,11 +195,11 @@ print("Y' D 1 = 0 (orthogonal to the constant):", np.allclose(Y.T @ degrees, 0))
 costs = [0.5 * np.sum(W * (y[:, None] - y[None, :]) ** 2) for y in Y.T]
 print("cost of each eigenvector = its eigenvalue:", np.allclose(costs, eigenmap.eigenvalues[1:]))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Laplacian eigenmaps keep the *order* along the roll, not the lengths. So we measure the first coordinate by rank
 # (Spearman) correlation:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 def rank_correlation_with_s(Z):
     """|Spearman correlation| of each column of Z with s (ties have probability zero here)."""
     ranks_s = np.argsort(np.argsort(s))
@@ -209,20 +209,20 @@ def rank_correlation_with_s(Z):
 print("Laplacian eigenmaps: |rank corr with s|", dr.rounded(rank_correlation_with_s(Y)))
 print("Isomap:              |rank corr with s|", dr.rounded(rank_correlation_with_s(result.embedding)))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The first eigenmap coordinate orders the points along the roll as well as Isomap does, but the second is not
 # the height $h$. On a long strip of length $\ell$ the smoothest functions (those of smallest cost) are the
 # vibration modes $\cos(\pi m s/\ell)$ along its length; one across its height, $\cos(\pi h/20)$, costs as much
 # as $m = \ell/20 \approx 4.5$ and comes much later. The coordinates are these modes:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 length = np.ptp(s)
 modes = {"cos(pi s / l)": np.cos(np.pi * (s - s.min()) / length),
          "cos(2 pi s / l)": np.cos(2 * np.pi * (s - s.min()) / length), "h": sheet[:, 1]}
 for name, mode in modes.items():
     print(f"|corr| with {name:16s}", dr.rounded(np.array([abs(np.corrcoef(y, mode)[0, 1]) for y in Y.T])))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # So Laplacian eigenmaps keep neighbourhoods and order, but a 2-D plot of them bends the strip into an arc
 # (the curve $(\cos t, \cos 2t)$) instead of showing its width.
 #
@@ -231,7 +231,7 @@ for name, mode in modes.items():
 # The WashU notes' Figures 3 and 4 in one picture: each panel colours the points by $s$. A method that unrolls
 # the sheet shows the colours in order from one side to the other.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 panels = [("PCA", pca_scores), ("kernel PCA (RBF, gamma = 0.01)", kpca_scores),
           ("Isomap (10 neighbours)", result.embedding), ("Laplacian eigenmaps (10 neighbours)", Y)]
 fig, axes = plt.subplots(2, 2, figsize=(10, 8))
@@ -243,7 +243,7 @@ for ax, (title, Z) in zip(axes.ravel(), panels):
 plt.tight_layout()
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # PCA shows the roll seen end-on, still rolled up: it only drops the height. Kernel PCA bends the picture but
 # puts points from different layers side by side (dark among green). Isomap shows a rectangle of 93 by 21
 # (the sheet: 89 by 20, section 5; the panel stretches it) with the colours in order; Laplacian eigenmaps order
@@ -256,7 +256,7 @@ plt.show()
 # all paths through it much too short. Count the edges whose length on the sheet is more than twice their
 # straight length, and watch what happens to Isomap:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 print(" k | components | short-circuit edges | Isomap |corr| with s | rigid residual vs sheet")
 rows = []
 for n_neighbors in (3, 4, 6, 10, 12, 15, 20, 40):
@@ -272,7 +272,7 @@ for n_neighbors in (3, 4, 6, 10, 12, 15, 20, 40):
     rows.append((n_neighbors, correlation, residual))
     print(f"{n_neighbors:2d} | {1:10d} | {shortcuts:19d} | {correlation:21.4f} | {residual:.4f}")
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 ks, correlations, residuals = map(np.array, zip(*rows))
 fig, ax = plt.subplots(figsize=(7, 3.5))
 ax.plot(ks, correlations, "o-", label="|corr(first coordinate, s)|")
@@ -282,7 +282,7 @@ ax.set_title("Isomap on the Swiss roll: the neighbourhood size")
 ax.legend()
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Between 4 and 12 neighbours there is no short circuit, and Isomap recovers the sheet (correlation above 0.999,
 # residual at most 4%). At 15 neighbours the first short circuits appear and the residual jumps to 20%; by 40
 # neighbours the first coordinate no longer follows the roll. The usable range depends on the sampling density

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # # 12 · Missing values and recommender systems
 #
 # **Most of a ratings matrix is missing. A low-rank model fitted to the ratings that exist predicts the ones that
@@ -28,7 +28,7 @@
 # Reduction" lecture A2; Roweis (1998), *EM algorithms for PCA and SPCA*; Mazumder, Hastie and Tibshirani (2010),
 # *Spectral regularization algorithms for learning large incomplete matrices*.
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 import numpy as np
 import matplotlib.pyplot as plt
 
@@ -38,23 +38,23 @@ from dimred_teach.imputation import low_rank_impute
 
 dr.setup_notebook()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 1. The Netflix problem
 #
 # The notes' numbers: Netflix released $10^8$ ratings by $4.8\times 10^5$ users of $1.8\times 10^4$ movies, and
 # offered a prize for a 10% lower RMSE on a test set. How full was that matrix?
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 print("fraction of the Netflix matrix observed:", dr.rounded(1e8 / (4.8e5 * 1.8e4)))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # About 1%: a method that needs a complete matrix cannot even start. For this notebook the course makes its own
 # ratings matrix, small enough to compute with and with a known answer: 300 users, 120 items, a true rank-3 model
 # (each user has 3 "tastes", each item 3 "features", plus an item mean near 3), noise of standard deviation 0.5,
 # and each rating observed with probability 0.2 (`make_ratings`). `truth` holds the noise-free ratings, which a
 # real data set never gives us.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 ratings, truth = make_ratings(n_users=300, n_items=120, rank=3, observed=0.2, noise=0.5, seed=0)
 observed = ~np.isnan(ratings)
 print("shape:", ratings.shape, "| observed:", dr.rounded(observed.mean()),
@@ -63,7 +63,7 @@ centred_truth = truth - truth.mean(axis=0)
 print("singular values of the centred truth / largest:",
       dr.rounded(np.linalg.svd(centred_truth, compute_uv=False)[:5] / np.linalg.norm(centred_truth, 2)))
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 fig, ax = plt.subplots(figsize=(8, 3.5))
 ax.imshow(ratings[:60], cmap="viridis", aspect="auto", interpolation="nearest")
 ax.set_xlabel("item")
@@ -71,14 +71,14 @@ ax.set_ylabel("user (first 60)")
 ax.set_title("Observed ratings; white = missing (80%)")
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The truth has rank 3 after centring (the fourth singular value is zero), but we only see a fifth of it, with
 # noise.
 #
 # To measure predictions honestly, hide a random tenth of the observed ratings (the *held-out* set), fit on the
 # rest, and compare predictions with the hidden ratings: the notes' "RMSE on a testing set".
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 rows, cols = np.nonzero(observed)
 held = np.random.default_rng(1).permutation(rows.size)[: int(0.1 * rows.size)]
 train = ratings.copy()
@@ -93,19 +93,19 @@ def held_out_rmse(prediction):
 
 print("held-out ratings:", held.size, "| training ratings:", int(np.sum(~np.isnan(train))))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Two reference numbers. The **baseline** predicts every rating of an item by the item's mean rating. The **noise
 # floor** is the error of the true model itself: the held-out ratings contain noise no method can predict, so no
 # RMSE can be much below 0.5.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 item_means = np.nanmean(train, axis=0)
 baseline = held_out_rmse(np.broadcast_to(item_means, ratings.shape))
 floor = held_out_rmse(truth)
 print("item means: held-out RMSE", dr.rounded(baseline))
 print("the truth (noise floor): held-out RMSE", dr.rounded(floor))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## 2. Question 1: are users features for items, or items features for users?
 #
 # Rows are users and columns items, so PCA would describe users by their ratings of the items. But a rank-$k$
@@ -113,12 +113,12 @@ print("the truth (noise floor): held-out RMSE", dr.rounded(floor))
 # the centring picks a side: subtracting **column** means removes each item's average rating, the baseline above.
 # Check the symmetry without centring:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 by_users = low_rank_impute(train, 3, center=False, max_iter=50, tol=0.0)
 by_items = low_rank_impute(train.T, 3, center=False, max_iter=50, tol=0.0)
 print("rank-3 fit of R' = (rank-3 fit of R)':", np.allclose(by_items.completed, by_users.completed.T))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # So the answer to the first question is "both": the user scores and the item loadings come out of the same
 # decomposition. The choice that matters is what to subtract first; item means are the natural one here, since
 # items differ in average quality.
@@ -139,22 +139,22 @@ print("rank-3 fit of R' = (rank-3 fit of R)':", np.allclose(by_items.completed, 
 # for probabilistic PCA (notebook 07) with the noise variance taken to zero (Roweis 1998), also called *hard
 # impute*.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 result = low_rank_impute(train, 3, max_iter=100, tol=1e-5)
 print("iterations:", result.n_iter, "| converged:", result.converged)
 print("training RMSE: start", dr.rounded(result.history[0]), "-> end", dr.rounded(result.history[-1]))
 print("never increases:", bool(np.all(np.diff(result.history) <= 0)))
 print("observed ratings untouched:", np.array_equal(result.completed[~np.isnan(train)], train[~np.isnan(train)]))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Compare with filling by item means and truncating the SVD once (the first iteration alone):
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 one_step = low_rank_impute(train, 3, max_iter=1)
 print("held-out RMSE: item means", dr.rounded(baseline), "| one fill + SVD", dr.rounded(held_out_rmse(one_step.completed)),
       "| iterated", dr.rounded(held_out_rmse(result.completed)), "| noise floor", dr.rounded(floor))
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 fig, ax = plt.subplots(figsize=(7, 3.5))
 ax.plot(result.history, label="observed (training) entries")
 ax.axhline(baseline, color="grey", linestyle=":", label="held-out RMSE of item means")
@@ -166,7 +166,7 @@ ax.set_title("Hard impute, rank 3: the training error falls monotonically")
 ax.legend()
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # One fill-and-truncate step already helps; iterating takes the held-out error from 1.07 (item means) to 0.60,
 # close to the noise floor 0.51. The training error ends below the noise level: the fit has absorbed some of the
 # noise of the ratings it saw, which is why only held-out ratings give an honest number.
@@ -174,7 +174,7 @@ plt.show()
 # Because this data set is made by the course, we can also compare with the truth on **every** entry, including
 # the 80% nobody rated:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 def rmse_against_truth(prediction):
     return float(np.sqrt(np.mean((prediction - truth) ** 2)))
 
@@ -185,7 +185,7 @@ print("RMSE against the noise-free truth, all entries: item means",
 print("sqrt(floor^2 + error^2):", dr.rounded(np.sqrt(floor**2 + rmse_against_truth(result.fit) ** 2)),
       "| measured held-out RMSE:", dr.rounded(held_out_rmse(result.completed)))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The recovered ratings are within about 0.27 of the truth (the item means are 0.98 off). The held-out error,
 # 0.60, is close to the noise floor and this recovery error added in quadrature (0.58): what remains is mostly
 # noise. (The small excess: the held-out entries are among those the fit never saw.)
@@ -199,7 +199,7 @@ print("sqrt(floor^2 + error^2):", dr.rounded(np.sqrt(floor**2 + rmse_against_tru
 # inner product of the user's scores with the item's loadings. For user 0, recommend the unrated item with the
 # highest prediction:
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 user = 0
 predicted = result.means + result.scores[user] @ result.components.T
 print("prediction = m + s_user V':", np.allclose(predicted, result.fit[user]))
@@ -209,7 +209,7 @@ print(f"user {user} rated {np.sum(~np.isnan(ratings[user]))} items; best unrated
       dr.rounded(predicted[best]), "| true", dr.rounded(truth[user, best]),
       "| its mean", dr.rounded(result.means[best]))
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The recommendation is well above the item's average, because this user's tastes match the item's features; the
 # truth confirms it.
 #
@@ -218,7 +218,7 @@ print(f"user {user} rated {np.sum(~np.isnan(ratings[user]))} items; best unrated
 # In practice the rank is unknown. The training error always falls as $k$ grows (more parameters fit the observed
 # ratings better), so it cannot choose $k$; the held-out error can.
 
-# %%
+# %% slideshow={"slide_type": "fragment"}
 ranks = np.arange(1, 7)
 training, testing = [], []
 for k in ranks:
@@ -228,7 +228,7 @@ for k in ranks:
     print(f"k = {k}: training RMSE {training[-1]:.4f} | held-out RMSE {testing[-1]:.4f}")
 print("rank with the smallest held-out RMSE:", int(ranks[np.argmin(testing)]))
 
-# %%
+# %% slideshow={"slide_type": "subslide"}
 fig, ax = plt.subplots(figsize=(7, 3.5))
 ax.plot(ranks, training, "o-", label="training (observed) RMSE")
 ax.plot(ranks, testing, "s-", label="held-out RMSE")
@@ -239,7 +239,7 @@ ax.set_title("Choosing the rank by held-out error")
 ax.legend()
 plt.show()
 
-# %% [markdown]
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # The held-out error is smallest at $k = 3$, the true rank, and grows again beyond it as the extra factors fit
 # noise, while the training error keeps falling. (Hard impute with a large $k$ also converges slowly; soft impute,
 # which shrinks the singular values instead of cutting them, regularises this, Mazumder et al. 2010.)
