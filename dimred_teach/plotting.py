@@ -228,7 +228,7 @@ def label_points(ax, points, texts, directions=None, fontsize: float = 8, color=
                 unit = np.array([np.cos(base + turn), np.sin(base + turn)])
                 candidate = anchor + unit * (gap + 0.5 * np.abs(unit * size).sum() + 4.0 * ring)
                 if free(candidate, size):
-                    centre, leader = candidate, ring > 1
+                    centre, leader = candidate, ring > 0 or abs(turn) > np.radians(50)
                     break
             if centre is not None:
                 break
