@@ -186,8 +186,9 @@ def label_points(ax, points, texts, directions=None, fontsize: float = 8, color=
 
     Each label goes just beyond its point, in the direction ``directions[i]`` (shape (n, 2);
     default: away from the centroid of the points). Where that spot overlaps a label already
-    placed, covers a point or leaves the axes, the next candidate is tried: the direction
-    turned by 20, 40, ... degrees either way, then the same at a larger distance. The
+    placed, covers a point, leaves the axes or lies nearer to another point than to its own,
+    the next candidate is tried: the direction turned by 20, 40, ... degrees either way, then
+    the same at a larger distance (dropping the "nearest" rule if nothing else fits). The
     placement is computed in points on the screen, with text sizes measured from the font
     outline, so the same figure always gets the same labels. A label that had to move away
     from its point gets a thin leader line. Returns the list of ``Annotation`` objects.
@@ -217,29 +218,40 @@ def label_points(ax, points, texts, directions=None, fontsize: float = 8, color=
         clash = np.all(np.abs(np.array(placed_centres) - centre) < (np.array(placed_sizes) + size) / 2, axis=1)
         return inside and not clash.any()
 
+    def gap_to_box(anchor, centre, size):
+        return np.linalg.norm(np.maximum(np.abs(anchor - centre) - size / 2, 0.0), axis=-1)
+
     turns = np.radians([0, 20, -20, 40, -40, 60, -60, 90, -90, 120, -120, 150, -150, 180])
     annotations = []
-    for point, anchor, size, text, direction in zip(points, anchors, sizes, texts, directions):
+    for index, (point, anchor, size, text, direction) in enumerate(zip(points, anchors, sizes, texts, directions)):
         screen = ax.transData.transform(point + 1e-6 * direction) * to_points - anchor
         base = np.arctan2(screen[1], screen[0]) if np.any(screen) else np.pi / 2
-        centre, leader = None, False
-        for ring in range(12):
-            for turn in turns:
+        others = np.delete(anchors, index, axis=0)
+        candidates = [(ring, turn) for ring in range(12) for turn in turns]
+        centre, leader = None, True
+        # first choice: a free spot nearer to its own point than to any other point, so it reads unambiguously
+        for unambiguous in (True, False):
+            for ring, turn in candidates:
                 unit = np.array([np.cos(base + turn), np.sin(base + turn)])
                 candidate = anchor + unit * (gap + 0.5 * np.abs(unit * size).sum() + 4.0 * ring)
-                if free(candidate, size):
-                    centre, leader = candidate, ring > 0 or abs(turn) > np.radians(50)
+                if not free(candidate, size):
+                    continue
+                own = gap_to_box(anchor, candidate, size)
+                nearest = others.size == 0 or own < gap_to_box(others, candidate, size).min()
+                if nearest or not unambiguous:
+                    centre, leader = candidate, not (nearest and ring == 0 and abs(turn) <= np.radians(50))
                     break
             if centre is not None:
                 break
         if centre is None:  # nowhere free nearby: the first choice, overlapping
             unit = np.array([np.cos(base), np.sin(base)])
             centre = anchor + unit * (gap + 0.5 * np.abs(unit * size).sum())
+            leader = False
         placed_centres.append(centre)
         placed_sizes.append(size)
         annotations.append(ax.annotate(
             text, point, xytext=tuple(centre - anchor), textcoords="offset points", ha="center", va="center",
             fontsize=fontsize, color=color,
-            arrowprops={"arrowstyle": "-", "color": "0.5", "lw": 0.5, "shrinkA": 0, "shrinkB": 2} if leader else None,
+            arrowprops={"arrowstyle": "-", "color": "0.35", "lw": 0.6, "shrinkA": 0, "shrinkB": 2} if leader else None,
         ))
     return annotations

@@ -23,8 +23,7 @@
 # latent semantic analysis", and Landauer and Dumais (1997), "A solution to Plato's problem".
 #
 # **Conventions.** Rows are points: the document matrix $X$ is $n \times p$ with one row per document and one
-# column per word (some texts call its transpose the term-document matrix). The notes run PCA, which centres
-# the columns; classic LSI does not centre. Section 5 compares the two.
+# column per word. The notes run PCA, which centres the columns; classic LSI does not. Section 5 compares them.
 
 # %%
 import time
@@ -180,9 +179,8 @@ print(f"share of ||X||^2 kept by k = 10: {dr.rounded(space.explained_ratio.sum()
 # ## 5. To centre or not to centre
 #
 # The notes run PCA (`prcomp`), which subtracts the mean document first. Classic LSI takes the SVD of $X$ itself,
-# and so does `lsi.lsi` by default, for two reasons: centring destroys sparsity (every zero becomes minus a
-# column mean, so a 5,000 x 5,000 matrix with 1% non-zeros becomes 100% non-zeros), and search compares
-# documents by cosine, which does not need centred data. What does the first uncentred component look like?
+# and so does `lsi.lsi` by default: centring destroys sparsity (every zero becomes minus a column mean), and search
+# by cosine does not need centred data. What does the first uncentred component look like?
 
 # %%
 mean_document = np.asarray(X.mean(axis=0)).ravel()
@@ -205,9 +203,8 @@ print("distance between the subspaces:",
 # %% [markdown]
 # The distance is the sine of the largest angle between the two subspaces (0: the same, 1: some direction of one
 # is orthogonal to the other); about 15 degrees here. Centring mostly removes the average-document direction and
-# keeps the contrasts. Comparing single components would be misleading: uncentred components 3 and 4 have almost
-# equal singular values (2.91 and 2.89), so any rotation within their plane is nearly as good, and centring picks
-# a different pair of directions in it.
+# keeps the contrasts. (Single components need not match: uncentred components 3 and 4 have almost equal singular
+# values, so centring may pick another pair of directions in their plane.)
 #
 # ### Music against art, as in the notes
 #
@@ -261,8 +258,8 @@ plt.show()
 
 # %% [markdown]
 # Music (top left), art (bottom left) and sport (right) lie far apart, cooking near the middle; the mixed stories
-# sit between their two topics. Sport splits in two: football on the far right, and tennis, cycling and running
-# nearer the centre, since they share fewer words with the football stories than those share with each other. As
+# sit between their two topics. Sport splits in two: football on the far right, the other sports nearer the
+# centre (they share fewer words with the football stories than those share with each other). As
 # in the notes, two components are enough to separate the topics. Cooking is not lost in the middle: the next
 # component picks it out.
 

@@ -123,9 +123,8 @@ print("singular values of W^2 + s2: ", np.linalg.svd(model.W, compute_uv=False) 
 # $$\ell(W,\mu,\sigma^2) = -\frac n2\Big[d\log(2\pi) + \log|C| + \operatorname{tr}(C^{-1} S_\mu)\Big],\qquad
 #   S_\mu = \frac1n\sum_{i=1}^n (x_i-\mu)(x_i-\mu)^\top .$$
 #
-# Two remarks on the notes' version: the constant is $-\frac{nd}{2}\log 2\pi$ (the notes write $r$ for $d$ there; the
-# density lives in $\mathbb R^d$), and $S_\mu$ divides by $n$ and is taken about $\mu$, not about the sample mean; it
-# becomes the $1/n$ sample covariance once $\mu$ is set to its estimate.
+# (The notes write $r$ for $d$ in the constant; the density lives in $\mathbb R^d$. $S_\mu$ divides by $n$ and is
+# taken about $\mu$: it becomes the $1/n$ sample covariance once $\mu$ is estimated.)
 #
 # Forming and inverting the $d\times d$ matrix $C$ costs $O(d^3)$. The structure "low rank plus a multiple of the
 # identity" avoids it. With the small $q\times q$ matrix $M = W^\top W + \sigma^2 I_q$:
@@ -183,9 +182,8 @@ print("same likelihood after rotating W:",
 # 4. $\partial\ell/\partial\sigma^2 = 0$ then gives the average of the discarded eigenvalues: the noise variance is
 #    the variance "left over" per discarded direction.
 #
-# **The covariance normaliser.** The likelihood is a sum over the $n$ points, so $S$ divides by $n$.
-# `pca()` in this course divides by $n-1$; the library's `ppca_mle` reuses `pca()` for the eigenvectors and
-# multiplies its eigenvalues by $(n-1)/n$. We fit a model to data drawn from a known one ($d=10$, $q=3$).
+# **The covariance normaliser.** The likelihood is a sum over the $n$ points, so $S$ divides by $n$, not by the
+# $n-1$ of `pca()`; `ppca_mle` rescales `pca()`'s eigenvalues by $(n-1)/n$. We fit a model to data drawn from a known one ($d=10$, $q=3$).
 
 # %%
 truth = ppca.PPCAModel(W=np.random.default_rng(2).normal(0.0, 1.5, (10, 3)), mean=np.arange(10.0), sigma2=0.5)
