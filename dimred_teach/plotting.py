@@ -191,8 +191,10 @@ def label_points(ax, points, texts, directions=None, fontsize: float = 8, color=
     the same at a larger distance (dropping the "nearest" rule if nothing else fits). The
     placement is computed in points on the screen, with text sizes measured from the font
     outline, so the same figure always gets the same labels. A label that had to move away
-    from its point gets a thin leader line. Returns the list of ``Annotation`` objects.
+    from its point gets a thin leader line. Returns the list of ``Text`` objects.
     """
+    from matplotlib import transforms
+    from matplotlib.patches import ConnectionPatch
     from matplotlib.textpath import TextPath
 
     points = np.asarray(points, dtype=float).reshape(-1, 2)
@@ -222,7 +224,7 @@ def label_points(ax, points, texts, directions=None, fontsize: float = 8, color=
         return np.linalg.norm(np.maximum(np.abs(anchor - centre) - size / 2, 0.0), axis=-1)
 
     turns = np.radians([0, 20, -20, 40, -40, 60, -60, 90, -90, 120, -120, 150, -150, 180])
-    annotations = []
+    labels = []
     for index, (point, anchor, size, text, direction) in enumerate(zip(points, anchors, sizes, texts, directions)):
         screen = ax.transData.transform(point + 1e-6 * direction) * to_points - anchor
         base = np.arctan2(screen[1], screen[0]) if np.any(screen) else np.pi / 2
@@ -249,9 +251,10 @@ def label_points(ax, points, texts, directions=None, fontsize: float = 8, color=
             leader = False
         placed_centres.append(centre)
         placed_sizes.append(size)
-        annotations.append(ax.annotate(
-            text, point, xytext=tuple(centre - anchor), textcoords="offset points", ha="center", va="center",
-            fontsize=fontsize, color=color,
-            arrowprops={"arrowstyle": "-", "color": "0.35", "lw": 0.6, "shrinkA": 0, "shrinkB": 2} if leader else None,
-        ))
-    return annotations
+        offset = centre - anchor  # in points, so the label stays beside its point whatever the zoom
+        place = transforms.offset_copy(ax.transData, fig=ax.figure, x=offset[0], y=offset[1], units="points")
+        labels.append(ax.text(*point, text, transform=place, ha="center", va="center", fontsize=fontsize, color=color))
+        if leader:
+            ax.add_artist(ConnectionPatch(point, point, coordsA=ax.transData, coordsB=place, color="0.35", lw=0.6,
+                                          shrinkB=0.5 * size.min()))
+    return labels

@@ -318,9 +318,9 @@ for ax, gamma in zip(axes, gammas):
     scores = kernel.kernel_pca(X_circles, k=3, kernel="rbf", gamma=gamma).scores
     for group, marker in [(0, "o"), (1, "^")]:
         mask = labels == group
-        ax.scatter(scores[mask, 0], scores[mask, 1], s=8, marker=marker)
+        ax.scatter(scores[mask, 0], scores[mask, 1], s=8, marker=marker, label=["outer circle", "inner circle"][group])
     ax.set(title=f"gamma = {gamma:g}", xlabel="kernel PC1", ylabel="kernel PC2")
-axes[0].legend(["outer circle", "inner circle"], loc="best")
+axes[1].legend(loc="center")  # the empty middle of the gamma = 2 panel
 fig.tight_layout()
 plt.show()
 
