@@ -368,7 +368,7 @@ for name, Z in maps.items():
 #   table is from any arrangement of points (the optional section: a violated triangle inequality guarantees
 #   them, and a metric can still be non-Euclidean).
 # - Metric, Sammon and non-metric MDS trade the fit of long distances, short distances and order; SMACOF lowers
-#   each stress monotonically, and Shepard diagrams show where each one bends.
+#   each stress monotonically (to a local minimum), and Shepard diagrams show where each one bends.
 #
 # **Next:** notebook 05 applies the same eigen-machinery to documents (latent semantic indexing). Exercises:
 # `exercises/04_mds.ipynb`.

@@ -89,8 +89,8 @@ print("first words of the vocabulary:", vocabulary[:6])
 # %% [markdown]
 # About one entry in eighteen is non-zero: each document uses a few dozen of the vocabulary's words. A sparse
 # matrix stores only the non-zero entries (value, column, and a pointer per row). Here that hardly matters, but
-# for the standard-library corpus of section 9 the dense matrix would be about a hundred times larger than the
-# sparse one. A quick check that the counts are right: each row sums to the number of words the tokenizer kept.
+# for the standard-library corpus of the optional last section the dense matrix would be about a hundred times
+# larger than the sparse one. A quick check that the counts are right: each row sums to the number of words the tokenizer kept.
 
 # %%
 words_per_document = np.array([len(lsi.tokenize(text, stop_words="english")) for text in corpus["text"]])

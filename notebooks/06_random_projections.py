@@ -190,8 +190,8 @@ plt.show()
 # Nothing in the bound mentions $p$ or the data. To see it, take $n = 205$ sparse points (think of word counts) in
 # $p = 1{,}000$ and in $p = 472{,}500$ dimensions (the size of the notes' homework data), and project both to the
 # $q = 1365$ dimensions the bound asks for at $\epsilon = 0.2$, $\delta = 0.05$. With $p$ that large a dense Gaussian
-# $\mathbf U$ would hold 645 million numbers, so we use the sparse projection of section 9 (its entries still have mean 0
-# and variance $1/q$, so section 2 applies unchanged).
+# $\mathbf U$ would hold 645 million numbers, so we use the sparse projection of the optional last section (its
+# entries still have mean 0 and variance $1/q$, so section 2 applies unchanged).
 
 # %%
 def mean_fourth_moment_ratio(X):
