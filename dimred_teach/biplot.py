@@ -26,7 +26,7 @@ import numpy as np
 from ._results import read_only
 from ._validation import Interval, as_data_matrix, check_bool, check_k, check_real
 from .pca import _centred, _signed_svd
-from .plotting import PALETTE, score_scatter
+from .plotting import PALETTE, label_points, score_scatter
 
 __all__ = ["BiplotCoordinates", "biplot_coordinates", "plot_biplot"]
 
@@ -179,11 +179,12 @@ def plot_biplot(coordinates: BiplotCoordinates, groups=None, ax=None, components
     arrows = coordinates.loadings[:, [i, j]]
     reach = np.abs(coordinates.scores[:, [i, j]]).max()
     factor = 0.9 * reach / np.abs(arrows).max()
-    for (x, y), name in zip(arrows * factor, coordinates.variable_names):
+    for x, y in arrows * factor:
         ax.annotate("", xy=(x, y), xytext=(0, 0),
                     arrowprops={"arrowstyle": "->", "color": PALETTE[6], "lw": 1.2})
-        ax.text(x * 1.08, y * 1.08, name, color=PALETTE[6], ha="center", va="center", fontsize=9)
+    ax.update_datalim(arrows * factor * 1.15)  # room beyond the arrow tips for their labels
     ax.set_aspect("equal", adjustable="datalim")
+    label_points(ax, arrows * factor, coordinates.variable_names, directions=arrows, fontsize=9, color=PALETTE[6])
     to_loading = (lambda v: v / factor, lambda v: v * factor)
     ax.secondary_xaxis("top", functions=to_loading).set_xlabel("loadings", color=PALETTE[6])
     ax.secondary_yaxis("right", functions=to_loading)

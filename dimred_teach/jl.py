@@ -82,11 +82,13 @@ def jl_min_dim(n: int, eps: float, delta: float) -> int:
     Notes
     -----
     The constant 8 matches the tails of ||U x||^2 / ||x||^2 (a chi-square(q) / q) only for
-    small eps. The upper tail is heavier (Dasgupta and Gupta, 2002); through the same union
-    bound it gives q >= 8 / (eps^2 (1 - 2 eps / 3)) * log(n / sqrt(delta)). So for eps near 1
-    the notes' bound is optimistic (notebook 06 measures this); for eps <= 0.3 it holds.
-    scikit-learn's ``johnson_lindenstrauss_min_dim``, 4 log(n) / (eps^2 / 2 - eps^3 / 3), is
-    that exact-tail form with delta = 1 (no delta term), truncated to an integer.
+    small eps. The upper tail is heavier: Dasgupta and Gupta (2002) bound it by
+    exp(-q (eps^2 / 4 - eps^3 / 6)) (an upper bound, not the exact tail), which through the
+    same union bound gives q >= 8 / (eps^2 (1 - 2 eps / 3)) * log(n / sqrt(delta)), valid for
+    every eps < 1. So for eps near 1 the notes' bound is optimistic (notebook 06 measures
+    this); for eps <= 0.3 it holds. scikit-learn's ``johnson_lindenstrauss_min_dim``,
+    4 log(n) / (eps^2 / 2 - eps^3 / 3), is that Dasgupta-Gupta form with delta = 1 (no delta
+    term), truncated to an integer.
     """
     n = check_int(n, "n", minimum=2)
     eps = check_real(eps, "eps", OPEN_UNIT)

@@ -8,7 +8,8 @@ import numpy as np
 
 from ._validation import as_data_matrix, as_vector
 
-__all__ = ["use_style", "scree_plot", "score_scatter", "shepard_diagram", "procrustes_overlay", "image_grid"]
+__all__ = ["use_style", "scree_plot", "score_scatter", "shepard_diagram", "procrustes_overlay", "image_grid",
+           "label_points"]
 
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"]
 """The Okabe-Ito colour-blind safe palette; index 6 (black) is for annotations such as biplot arrows."""
@@ -136,10 +137,9 @@ def procrustes_overlay(A, aligned, labels=None, ax=None, title: str = "Procruste
         ax.plot([start[0], end[0]], [start[1], end[1]], color="0.6", linewidth=0.8)
     ax.scatter(A[:, 0], A[:, 1], s=18, color=PALETTE[0], label=names[0])
     ax.scatter(aligned[:, 0], aligned[:, 1], s=30, marker="x", color=PALETTE[1], label=names[1])
-    if labels is not None:
-        for (x, y), label in zip(A, labels):
-            ax.annotate(str(label), (x, y), fontsize=7, xytext=(3, 3), textcoords="offset points")
     ax.set_aspect("equal", adjustable="datalim")
+    if labels is not None:
+        label_points(ax, A, labels, directions=A - aligned, fontsize=7)
     ax.set_title(title)
     ax.legend(loc="best")
     return ax
@@ -178,3 +178,83 @@ def image_grid(images, image_shape, titles=None, ncols: int = 8, cmap: str = "gr
             ax.set_title(str(titles[index]), fontsize=8)
     fig.tight_layout()
     return fig
+
+
+
+def label_points(ax, points, texts, directions=None, fontsize: float = 8, color=None, gap: float = 3.0):
+    """Write ``texts`` next to ``points`` (shape (n, 2), data coordinates) so that no two labels overlap.
+
+    Each label goes just beyond its point, in the direction ``directions[i]`` (shape (n, 2);
+    default: away from the centroid of the points). Where that spot overlaps a label already
+    placed, covers a point, leaves the axes or lies nearer to another point than to its own,
+    the next candidate is tried: the direction turned by 20, 40, ... degrees either way, then
+    the same at a larger distance (dropping the "nearest" rule if nothing else fits). The
+    placement is computed in points on the screen, with text sizes measured from the font
+    outline, so the same figure always gets the same labels. A label that had to move away
+    from its point gets a thin leader line. Returns the list of ``Text`` objects.
+    """
+    from matplotlib import transforms
+    from matplotlib.patches import ConnectionPatch
+    from matplotlib.textpath import TextPath
+
+    points = np.asarray(points, dtype=float).reshape(-1, 2)
+    texts = [str(text) for text in texts]
+    if len(texts) != points.shape[0]:
+        raise ValueError(f"texts must have one entry per point ({points.shape[0]}), got {len(texts)}")
+    if directions is None:
+        directions = points - points.mean(axis=0)
+    directions = np.asarray(directions, dtype=float).reshape(-1, 2)
+    ax.autoscale_view()
+    ax.apply_aspect()  # the final data-to-screen map, including an equal aspect ratio
+    to_points = 72.0 / ax.figure.dpi
+    anchors = ax.transData.transform(points) * to_points
+    frame = ax.get_window_extent()
+    low, high = np.array([frame.x0, frame.y0]) * to_points, np.array([frame.x1, frame.y1]) * to_points
+    sizes = np.array([[TextPath((0, 0), text, size=fontsize).get_extents().width + 2.0, 1.25 * fontsize]
+                      for text in texts])
+    dot = np.full(2, 5.0)  # the points are dots about this wide
+    placed_centres, placed_sizes = [anchor for anchor in anchors], [dot for _ in anchors]
+
+    def free(centre, size):
+        inside = np.all(centre - size / 2 >= low) and np.all(centre + size / 2 <= high)
+        clash = np.all(np.abs(np.array(placed_centres) - centre) < (np.array(placed_sizes) + size) / 2, axis=1)
+        return inside and not clash.any()
+
+    def gap_to_box(anchor, centre, size):
+        return np.linalg.norm(np.maximum(np.abs(anchor - centre) - size / 2, 0.0), axis=-1)
+
+    turns = np.radians([0, 20, -20, 40, -40, 60, -60, 90, -90, 120, -120, 150, -150, 180])
+    labels = []
+    for index, (point, anchor, size, text, direction) in enumerate(zip(points, anchors, sizes, texts, directions)):
+        screen = ax.transData.transform(point + 1e-6 * direction) * to_points - anchor
+        base = np.arctan2(screen[1], screen[0]) if np.any(screen) else np.pi / 2
+        others = np.delete(anchors, index, axis=0)
+        candidates = [(ring, turn) for ring in range(12) for turn in turns]
+        centre, leader = None, True
+        # first choice: a free spot nearer to its own point than to any other point, so it reads unambiguously
+        for unambiguous in (True, False):
+            for ring, turn in candidates:
+                unit = np.array([np.cos(base + turn), np.sin(base + turn)])
+                candidate = anchor + unit * (gap + 0.5 * np.abs(unit * size).sum() + 4.0 * ring)
+                if not free(candidate, size):
+                    continue
+                own = gap_to_box(anchor, candidate, size)
+                nearest = others.size == 0 or own < gap_to_box(others, candidate, size).min()
+                if nearest or not unambiguous:
+                    centre, leader = candidate, not (nearest and ring == 0 and abs(turn) <= np.radians(50))
+                    break
+            if centre is not None:
+                break
+        if centre is None:  # nowhere free nearby: the first choice, overlapping
+            unit = np.array([np.cos(base), np.sin(base)])
+            centre = anchor + unit * (gap + 0.5 * np.abs(unit * size).sum())
+            leader = False
+        placed_centres.append(centre)
+        placed_sizes.append(size)
+        offset = centre - anchor  # in points, so the label stays beside its point whatever the zoom
+        place = transforms.offset_copy(ax.transData, fig=ax.figure, x=offset[0], y=offset[1], units="points")
+        labels.append(ax.text(*point, text, transform=place, ha="center", va="center", fontsize=fontsize, color=color))
+        if leader:
+            ax.add_artist(ConnectionPatch(point, point, coordsA=ax.transData, coordsB=place, color="0.35", lw=0.6,
+                                          shrinkB=0.5 * size.min()))
+    return labels

@@ -185,12 +185,15 @@ left.scatter(*cloud_c.T, s=8, alpha=0.5)
 top = pca(cloud, k=1).components[:, 0]
 left.axline((0, 0), top, color="C1", label="direction of max variance")
 left.set_aspect("equal")
+left.set_xlabel("$x_1$ (centred)")
+left.set_ylabel("$x_2$ (centred)")
 left.legend()
 left.set_title("centred data")
 right.plot(np.degrees(angles), variance, label="variance of scores  $w^T S w$")
 right.plot(np.degrees(angles), errors / (len(cloud) - 1), label="reconstruction error / (n-1)")
 right.axvline(np.degrees(best_variance), color="k", ls=":")
 right.set_xlabel("angle of w (degrees)")
+right.set_ylabel("variance, error / (n-1)")
 right.legend()
 right.set_title("one maximum, one minimum, same angle")
 plt.show()
@@ -250,9 +253,15 @@ assert rank2_error <= min(random_errors)
 # $2 S w - 4\mu (w^\top w - 1)\, w = 0$, so $w$ is still an eigenvector, but its squared length is
 # $1 + \lambda/(2\mu)$: **the constraint fails for every finite $\mu$**, and the maximised "variance" is inflated.
 # The multiplier of a Lagrangian is not a fixed weight but an unknown solved for together with $w$; the condition
-# $\partial \mathcal L / \partial \lambda = 0$ gives back the constraint exactly. (The CMU slides ask why one should
-# not put the constraint squared into the Lagrangian: with $(f(w) - c)^2$ the derivative in $\lambda$ no longer
-# returns the constraint, and maximising over $\lambda$ is unbounded unless the constraint already holds.)
+# $\partial \mathcal L / \partial \lambda = 0$ gives back the constraint exactly.
+#
+# The CMU slides also ask why one should not square the constraint *inside* the Lagrangian,
+# $\mathcal L(w, \lambda) = L(w) + \lambda (f(w) - c)^2$. The derivative in $\lambda$ is $(f(w) - c)^2$, so setting it
+# to zero still gives the constraint $f(w) = c$. The trouble is the derivative in $w$,
+# $\partial L/\partial w + 2\lambda (f(w) - c)\, \partial f/\partial w$: on the constraint its second term vanishes,
+# so it reduces to $\partial L / \partial w = 0$, the *unconstrained* condition, and $\lambda$ drops out and is left
+# undetermined. For PCA that condition is $2 S w = 0$, which has no unit-length solution: all eigenvalues of $S$
+# printed above are positive, so $S w = 0$ only for $w = 0$. The squared form can never produce $S w = \lambda w$.
 #
 # We maximise the penalised objective numerically, starting from $v_1$ itself.
 

@@ -51,7 +51,9 @@ dr.setup_notebook()
 # %% slideshow={"slide_type": "fragment"}
 crabs = load_crabs()
 measurements = list(CRABS_MEASUREMENTS)
-group = (crabs["species"].astype(str) + " " + crabs["sex"].astype(str)).to_numpy()
+species_names = {"B": "blue", "O": "orange"}  # the two colour forms, now two species
+group = (crabs["species"].map(species_names).astype(str) + " "
+         + crabs["sex"].map({"F": "female", "M": "male"}).astype(str)).to_numpy()
 X = crabs[measurements]
 n, p = X.shape
 print(crabs.head(3))
@@ -155,13 +157,19 @@ plot_biplot(unscaled, groups=group, ax=axes[0])
 plot_biplot(scaled, groups=group, ax=axes[1])
 fig.tight_layout()
 plt.show()
+print("alpha = 0 arrow lengths in 2-D (a full row of V has length 1):")
+print(pd.Series(np.linalg.norm(unscaled.loadings, axis=1), index=measurements).to_string())
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # The two panels mirror the notes' Figure 1. Left ($\alpha = 0$): the points keep their real spread, so the cloud
-# is a long thin streak along PC1 (98.2% of the variance) and the arrows are unit-length weights. Right ($\alpha =
+# is a long thin streak along PC1 (98.2% of the variance) and each arrow is the first two entries of a row of $V$,
+# the weights PC1 and PC2 give that variable. (A full row of $V$ has unit length; its first two entries are shorter,
+# from 0.33 for `BD` to 0.89 for `RW`, as printed below the figure: the rest of each row sits on components 3-5.)
+# Right ($\alpha =
 # 1$): the points are rescaled so that both axes have the same variance, and the arrows now carry the singular
 # values; all five point almost the same way, because all five measurements are strongly correlated. (The arrows
-# are stretched by a common factor to fit the cloud; the top and right axes give their own units.)
+# are stretched by a common factor to fit the cloud; the top and right axes give their own units. The colours are
+# the four species-sex groups named in the legend, not the crabs' colours.)
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 4. What the scaled biplot guarantees
@@ -244,8 +252,9 @@ print("within-group standard deviation:")
 print(scores.groupby(group).std().mean())
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# * **PC1** orders the groups by mean size (blue females are the smallest), but the spread within each group
-#   (about 2) is larger than the differences between the group means: size does not tell species or sex.
+# * **PC1** orders the groups by mean size (blue females are the smallest, orange females the largest), but the
+#   group means are at most about 2.3 apart, hardly more than the spread within each group (about 2): the groups
+#   overlap heavily, and size does not tell species or sex.
 # * **PC2** has the same sign pattern for both species: positive for females, negative for males, with means about
 #   0.66 apart against a within-group spread of about 0.2. PC2 is the **sex** contrast.
 # * **PC3** is positive for blue and negative for orange crabs, in both sexes: means about 0.37 apart against a
@@ -277,8 +286,8 @@ print(pd.DataFrame(standardised.components[:, :3], index=measurements, columns=[
 #
 # **Removing size by taking logarithms.** Growth is roughly multiplicative: a bigger crab is a scaled-up smaller
 # one. On the log scale, size becomes an additive shift shared by all five measurements and the shape differences
-# become differences of logs (ratios). PCA of the log measurements shows the same three roles, with an even
-# cleaner size axis:
+# become differences of logs (ratios). PCA of the log measurements shows the same three roles (its PC1 carries a
+# little less of the variance than the raw PC1, 96.9% against 98.2%):
 
 # %% slideshow={"slide_type": "fragment"}
 logs = pca(np.log(X))
@@ -289,7 +298,8 @@ print("group means of the log scores (x 100):")
 print(100 * log_scores.groupby(group).mean())
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# The log PC1 has nearly equal weights, so its score is (up to a constant) the log of the geometric mean size.
+# The log PC1 has roughly equal weights (0.39 to 0.50), so its score is close to a multiple of the log of the
+# geometric mean size.
 # PC2 again splits the sexes and PC3 the species. A biplot of the log measurements on PC2 and PC3 (leaving out the
 # size axis) shows which shape ratios drive each contrast:
 
@@ -332,5 +342,6 @@ figure_with_sliders(draw, alpha=ipywidgets.FloatSlider(value=0.5, min=0.0, max=1
 # * On the crabs, PC1 is size (98% of the variance); sex and species live in the small components PC2 and PC3,
 #   which show up once size is removed (leave out PC1, or take logs first).
 #
-# The exercise set `solutions/03_biplots.py` asks you to build the biplot factors yourself, check the two
-# scaled-biplot properties and name the species component with numbers.
+# **Exercises:** `exercises/03_biplots.ipynb` asks you to build the biplot factors yourself, check the two
+# scaled-biplot properties and name the species component with numbers (worked solutions:
+# `solutions/03_biplots.ipynb`; try first).

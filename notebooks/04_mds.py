@@ -4,7 +4,7 @@
 # **Points from their distances: classical MDS recovers them up to a rigid motion; stress functions measure the
 # rest.**
 #
-# *Time: about 75 minutes.* *Prerequisites: notebook 01 (PCA, eigenvectors), notebook 02 (the Gram matrix).*
+# *Time: about 60 minutes, plus about 15 for the optional last section.* *Prerequisites: notebook 01 (PCA, eigenvectors), notebook 02 (the Gram matrix).*
 #
 # **Learning objectives.** After this notebook you can
 # 1. recover the inner-product matrix $\mathbf B$ from a matrix of squared distances by double centring, and say
@@ -14,7 +14,7 @@
 # 3. explain why classical MDS with $k$ dimensions is PCA, and verify it on data;
 # 4. read from the eigenvalues of $\mathbf B$ whether a dissimilarity matrix is Euclidean and how far from it;
 # 5. fit metric (Kruskal), Sammon and non-metric MDS by SMACOF and compare them by stress and Shepard diagrams;
-# 6. connect the triangle inequality with Euclidean embeddability.
+# 6. (optional section) connect the triangle inequality with Euclidean embeddability.
 #
 # **Notes followed.** Oxford SC4/SM4 notes §1.4 (classical MDS, Exercise 1.1, the stress family); WashU A2 notes
 # §4.2 (MDS and PCA are equivalent); Georgia Tech ECE 6254 notes, "Multidimensional Scaling" (dissimilarity
@@ -40,7 +40,7 @@ from dimred_teach.datasets import load_eurodist
 from dimred_teach.mds import (classical_mds, double_center, metric_mds, nonmetric_mds, procrustes,
                               squared_distances, stress)
 from dimred_teach.pca import pca
-from dimred_teach.plotting import PALETTE, procrustes_overlay, shepard_diagram
+from dimred_teach.plotting import PALETTE, label_points, procrustes_overlay, shepard_diagram
 
 dr.setup_notebook()
 
@@ -141,6 +141,8 @@ fig, axes = plt.subplots(1, 2, figsize=(10, 4))
 procrustes_overlay(X_plane, Z_plane, ax=axes[0], title="MDS output as it comes", names=("points", "MDS"))
 procrustes_overlay(X_plane, plane_fit.aligned, ax=axes[1], title="after a rigid Procrustes alignment",
                    names=("points", "MDS, aligned"))
+for ax in axes:
+    ax.set(xlabel="coordinate 1", ylabel="coordinate 2")
 plt.show()
 
 # %% slideshow={"slide_type": "subslide"}
@@ -174,23 +176,7 @@ print("strain:", dr.rounded(strain), "| sum of squared dropped eigenvalues:",
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # So when the data matrix exists, classical MDS and PCA give the same picture; MDS needs only the distances.
 # Computing it costs an $n\times n$ eigenproblem, while PCA costs a $p\times p$ one: the WashU notes' rule, MDS
-# when $p > n$ and PCA when $n > p$. The library computes all $n$ eigenvalues but only the $k$ wanted
-# eigenvectors, from one tridiagonal reduction, which takes roughly half the time of a full eigendecomposition
-# (the figure below varies with the machine; `tests/benchmarks/bench_mds.py` compares with scikit-learn):
-
-# %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
-big = np.random.default_rng(1).normal(size=(1000, 5))
-D_big = np.sqrt(squared_distances(big))
-start = time.perf_counter()
-big_result = classical_mds(D_big, k=2)
-ours = time.perf_counter() - start
-start = time.perf_counter()
-full_values, _ = np.linalg.eigh(double_center(D_big**2))
-full = time.perf_counter() - start
-print(f"classical_mds (all eigenvalues, 2 vectors): {ours:.3f} s | full numpy eigh: {full:.3f} s")
-
-# %% slideshow={"slide_type": "subslide"}
-print("same spectrum as the full solver:", np.allclose(big_result.eigenvalues, full_values[::-1], atol=1e-8))
+# when $p > n$ and PCA when $n > p$. (The optional last section times the eigenproblem.)
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 5. Road distances between European cities
@@ -206,10 +192,11 @@ print(europe.iloc[:5, :5])
 europe_mds = classical_mds(D_europe, k=2)
 values = europe_mds.eigenvalues
 print("eigenvalues / largest:")
-print(dr.rounded(values / values[0], 3))
+print(dr.rounded(values / values[0], 4))
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# Nine eigenvalues are negative (and one is zero: $\mathbf B\mathbf 1 = 0$ always). A Gram matrix is positive
+# Nine eigenvalues are negative, from $-0.0005$ to $-0.115$ times the largest (and one is zero: $\mathbf B\mathbf 1 = 0$
+# always). A Gram matrix is positive
 # semi-definite, so **no set of points in any Euclidean space has these distances**. How much does it matter? Two
 # summaries: the most negative eigenvalue against the largest, and the share of $\sum_j|\lambda_j|$ that sits on
 # negative eigenvalues.
@@ -254,9 +241,8 @@ print("distances unchanged by the flips:", np.allclose(squared_distances(Z_europ
 # %% slideshow={"slide_type": "subslide"}
 fig, ax = plt.subplots(figsize=(7, 6))
 ax.scatter(Z_europe[:, 0], Z_europe[:, 1], s=18)
-for (x, y), name in zip(Z_europe, cities):
-    ax.annotate(name, (x, y), fontsize=8, xytext=(3, 3), textcoords="offset points")
 ax.set_aspect("equal")
+label_points(ax, Z_europe, cities, fontsize=8)
 ax.set_xlabel("west - east (km)")
 ax.set_ylabel("south - north (km)")
 ax.set_title("Classical MDS of the road distances")
@@ -286,59 +272,14 @@ print("worst pair:", cities[pairs[0][worst]], "-", cities[pairs[1][worst]],
 # 269 km, less than half their straight-line distance (about 690 km). That entry is an error in the table, and the
 # map, which has to agree with all the other distances too, puts the two cities much further apart. Fitting all
 # pairs at once averages out a single bad entry.
-#
-# ## 6. The triangle inequality
-#
-# Euclidean distances obey $D_{ij} \le D_{ik} + D_{kj}$. So a single violated triple already proves that
-# $\mathbf D$ is not Euclidean. The road table has many:
-
-# %% slideshow={"slide_type": "fragment"}
-slack = D_europe[:, :, None] + D_europe[None, :, :] - D_europe[:, None, :]  # D_ik + D_kj - D_ij at [i, k, j]
-i_idx, k_idx, j_idx = np.nonzero(slack < 0)
-upper = i_idx < j_idx
-print("violated (pair, via) combinations:", int(upper.sum()))
-worst = np.argmin(slack[i_idx[upper], k_idx[upper], j_idx[upper]])
-i, k_via, j = i_idx[upper][worst], k_idx[upper][worst], j_idx[upper][worst]
-print(f"worst: {cities[i]}-{cities[j]} {D_europe[i, j]:.0f} km > {cities[i]}-{cities[k_via]} "
-      f"{D_europe[i, k_via]:.0f} km + {cities[k_via]}-{cities[j]} {D_europe[k_via, j]:.0f} km")
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# Athens-Rome is listed as 817 km, less than the straight line between the cities (about 1050 km): it cannot be a
-# road distance (a ferry crossing, perhaps). Going "via Rome" then makes Athens closer to western Europe than its own row says, and no flat or
-# curved arrangement of points can honour both.
-#
-# The converse fails: satisfying the triangle inequality does **not** make $\mathbf D$ Euclidean. A centre at
-# distance 1 from three points that are 2 apart is a perfectly good metric (path lengths in a star), yet
-# $\mathbf B$ has a negative eigenvalue (exercise 6 asks why):
-
-# %% slideshow={"slide_type": "fragment"}
-star = np.array([[0.0, 1.0, 1.0, 1.0],
-                 [1.0, 0.0, 2.0, 2.0],
-                 [1.0, 2.0, 0.0, 2.0],
-                 [1.0, 2.0, 2.0, 0.0]])
-star_slack = star[:, :, None] + star[None, :, :] - star[:, None, :]
-print("triangle inequality holds:", bool(np.all(star_slack >= 0)))
-print("eigenvalues of B:", classical_mds(star, k=1).eigenvalues)
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# Non-metric MDS (below) only uses the *order* of the dissimilarities, so it is free to apply any increasing
-# function to them. Concave ones such as $D^{a}$, $a < 1$, shrink long distances more than short ones and repair
-# violated triangles; for these road distances $a = 1/4$ already gives a Euclidean matrix:
-
-# %% slideshow={"slide_type": "fragment"}
-for a in (1.0, 0.75, 0.5, 0.25):
-    D_a = D_europe**a
-    slack_a = D_a[:, :, None] + D_a[None, :, :] - D_a[:, None, :]
-    spectrum = classical_mds(D_a, k=2).eigenvalues
-    print(f"a = {a:4}: violated triples {int(np.sum(slack_a < -1e-9) // 2):3d} | "
-          f"most negative / largest {dr.rounded(spectrum[-1] / spectrum[0]):7.4f} | "
-          f"Euclidean: {classical_mds(D_a, k=2).is_euclidean}")
 
 # %% [markdown] slideshow={"slide_type": "slide"}
-# ## 7. The stress family
+# ## 6. The stress family
 #
 # Classical MDS fits inner products. Other members of the family fit the distances themselves, each with its own
-# *stress* (Oxford §1.4; sums over ordered pairs $i\ne j$, $d_{ij} = \|z_i - z_j\|$):
+# *stress* (Oxford §1.4; $d_{ij} = \|z_i - z_j\|$; the three distance stresses sum over ordered pairs $i\ne j$,
+# while the strain sums over all $n^2$ entries, diagonal included, because that is what classical MDS minimises
+# exactly; the notes leave out the diagonal):
 #
 # | method | stress | what it favours |
 # | --- | --- | --- |
@@ -389,14 +330,18 @@ print("each method is best at its own criterion:",
       [table[kind].idxmin() for kind in table.columns] == ["classical", "metric (Kruskal)", "Sammon", "non-metric"])
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# Each method wins its own column, as it must, and the differences are modest: for this table all four maps
-# tell the same story. Where they differ shows up in the Shepard diagrams, map distance against road distance
-# for every pair. Classical MDS fits inner products, not distances, and overshoots many mid-range distances;
-# metric MDS hugs the diagonal across the whole range; Sammon keeps the short distances tight and lets the
-# longest ones fall below the line, because an error of 200 km on a 4000 km distance costs it little. Non-metric
-# MDS only needs the dots to climb with $D$; its fitted increasing $g$ (the step line) stays close to a straight
-# line, a sign that the road distances are meaningful as numbers, not just as an order. The lone dot far above the
-# others near $D = 269$ km in every panel is the faulty Copenhagen - Hook of Holland entry.
+# Each method wins its own column here. That is not guaranteed: classical MDS is the exact minimiser of the strain,
+# but SMACOF only reaches a local minimum near its start (the classical map), and another start could end higher
+# or lower. The differences are modest: for this table all four maps tell the same story. Where they differ shows
+# up in the Shepard diagrams, map distance against road distance for every pair. Classical MDS fits inner
+# products, not distances, and scatters most around the diagonal; metric MDS hugs the diagonal across the whole
+# range; Sammon keeps the short distances tight and lets the longest ones fall below the line, because an error
+# of 200 km on a 4000 km distance costs it little. Non-metric MDS only needs the dots to climb with $D$; its
+# fitted increasing $g$ (the step line) stays close to a straight line, a sign that the road distances are
+# meaningful as numbers, not just as an order. The pairs farthest above and below the line are printed under the
+# figure: in every panel they are Athens-Rome (817 km in the table, less than the straight line between the
+# cities, about 1050 km) and Cologne-Geneva (1662 km in the table, three times their straight-line distance of
+# about 530 km). Both entries must be wrong, and every map disagrees with them.
 
 # %% slideshow={"slide_type": "fragment"}
 fig, axes = plt.subplots(2, 2, figsize=(10, 8.5))
@@ -404,8 +349,109 @@ for ax, (name, Z) in zip(axes.ravel(), maps.items()):
     shepard_diagram(D_europe, Z, ax=ax, fit="isotonic" if name == "non-metric" else "identity", title=name)
 fig.tight_layout()
 plt.show()
+pairs = np.triu_indices(len(cities), k=1)
+for name, Z in maps.items():
+    excess = np.sqrt(squared_distances(Z))[pairs] - D_europe[pairs]  # map distance minus road distance
+    above, below = np.argmax(excess), np.argmin(excess)
+    print(f"{name:17s} farthest above: {cities[pairs[0][above]]}-{cities[pairs[1][above]]} "
+          f"({excess[above]:+.0f} km) | farthest below: {cities[pairs[0][below]]}-{cities[pairs[1][below]]} "
+          f"({excess[below]:+.0f} km)")
+
+# %% [markdown] slideshow={"slide_type": "slide"}
+# ## Summary
+#
+# - Squared distances determine the centred Gram matrix, $\mathbf B = -\frac12\mathbf H\mathbf D^{(2)}\mathbf H$,
+#   and nothing more: the points come back up to rotation, reflection and translation.
+# - Classical MDS keeps the $k$ leading eigenpairs of $\mathbf B$; for Euclidean data it is PCA, and the strain
+#   left over is the sum of the squared dropped eigenvalues.
+# - A non-Euclidean $\mathbf D$ is legal: it shows up as negative eigenvalues, whose share measures how far the
+#   table is from any arrangement of points (the optional section: a violated triangle inequality guarantees
+#   them, and a metric can still be non-Euclidean).
+# - Metric, Sammon and non-metric MDS trade the fit of long distances, short distances and order; SMACOF lowers
+#   each stress monotonically (to a local minimum), and Shepard diagrams show where each one bends.
+#
+# **Next:** notebook 05 applies the same eigen-machinery to documents (latent semantic indexing). Exercises:
+# `exercises/04_mds.ipynb`.
+
+# %% [markdown] slideshow={"slide_type": "slide"}
+# ## Going further (optional)
+#
+# Three extensions, about 15 minutes: the cost of classical MDS, the triangle inequality and Euclidean
+# embeddability, and how far the cities move from one map to another.
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
+# ### How fast is classical MDS?
+#
+# The library computes all $n$ eigenvalues of $\mathbf B$ but only the $k$ wanted eigenvectors, from one
+# tridiagonal reduction, instead of all $n$ eigenvectors. How much time that saves depends on the machine and its
+# LAPACK: compare the two timings below (they vary from run to run; `tests/benchmarks/bench_mds.py` compares with
+# scikit-learn). The next cell checks that the spectrum is the same.
+
+# %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
+big = np.random.default_rng(1).normal(size=(1000, 5))
+D_big = np.sqrt(squared_distances(big))
+start = time.perf_counter()
+big_result = classical_mds(D_big, k=2)
+ours = time.perf_counter() - start
+start = time.perf_counter()
+full_values, _ = np.linalg.eigh(double_center(D_big**2))
+full = time.perf_counter() - start
+print(f"classical_mds (all eigenvalues, 2 vectors): {ours:.3f} s | full numpy eigh: {full:.3f} s")
+
+# %% slideshow={"slide_type": "subslide"}
+print("same spectrum as the full solver:", np.allclose(big_result.eigenvalues, full_values[::-1], atol=1e-8))
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# ### The triangle inequality
+#
+# Euclidean distances obey $D_{ij} \le D_{ik} + D_{kj}$. So a single violated triple already proves that
+# $\mathbf D$ is not Euclidean. The road table has many:
+
+# %% slideshow={"slide_type": "fragment"}
+slack = D_europe[:, :, None] + D_europe[None, :, :] - D_europe[:, None, :]  # D_ik + D_kj - D_ij at [i, k, j]
+i_idx, k_idx, j_idx = np.nonzero(slack < 0)
+upper = i_idx < j_idx
+print("violated (pair, via) combinations:", int(upper.sum()))
+worst = np.argmin(slack[i_idx[upper], k_idx[upper], j_idx[upper]])
+i, k_via, j = i_idx[upper][worst], k_idx[upper][worst], j_idx[upper][worst]
+print(f"worst: {cities[i]}-{cities[j]} {D_europe[i, j]:.0f} km > {cities[i]}-{cities[k_via]} "
+      f"{D_europe[i, k_via]:.0f} km + {cities[k_via]}-{cities[j]} {D_europe[k_via, j]:.0f} km")
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# Athens-Rome is listed as 817 km, less than the straight line between the cities (about 1050 km): it cannot be a
+# road distance (a ferry crossing, perhaps). Going "via Rome" then makes Athens closer to western Europe than its own row says, and no flat or
+# curved arrangement of points can honour both.
+#
+# The converse fails: satisfying the triangle inequality does **not** make $\mathbf D$ Euclidean. A centre at
+# distance 1 from three points that are 2 apart is a perfectly good metric (path lengths in a star), yet
+# $\mathbf B$ has a negative eigenvalue (exercise 6 asks why):
+
+# %% slideshow={"slide_type": "fragment"}
+star = np.array([[0.0, 1.0, 1.0, 1.0],
+                 [1.0, 0.0, 2.0, 2.0],
+                 [1.0, 2.0, 0.0, 2.0],
+                 [1.0, 2.0, 2.0, 0.0]])
+star_slack = star[:, :, None] + star[None, :, :] - star[:, None, :]
+print("triangle inequality holds:", bool(np.all(star_slack >= 0)))
+print("eigenvalues of B:", classical_mds(star, k=1).eigenvalues)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# Non-metric MDS (section 6) only uses the *order* of the dissimilarities, so it is free to apply any increasing
+# function to them. Concave ones such as $D^{a}$, $a < 1$, shrink long distances more than short ones and repair
+# violated triangles; for these road distances $a = 1/4$ already gives a Euclidean matrix:
+
+# %% slideshow={"slide_type": "fragment"}
+for a in (1.0, 0.75, 0.5, 0.25):
+    D_a = D_europe**a
+    slack_a = D_a[:, :, None] + D_a[None, :, :] - D_a[:, None, :]
+    spectrum = classical_mds(D_a, k=2).eigenvalues
+    print(f"a = {a:4}: violated triples {int(np.sum(slack_a < -1e-9) // 2):3d} | "
+          f"most negative / largest {dr.rounded(spectrum[-1] / spectrum[0]):7.4f} | "
+          f"Euclidean: {classical_mds(D_a, k=2).is_euclidean}")
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# ### How far the cities move between maps
+#
 # Aligning each map onto the (north-up) classical one, by Procrustes with scale, shows how much the cities actually
 # move:
 
@@ -427,20 +473,5 @@ fig, ax = plt.subplots(figsize=(7, 6))
 sammon_aligned = procrustes(Z_europe, fits["Sammon"].embedding, scale=True).aligned
 procrustes_overlay(Z_europe, sammon_aligned, labels=cities, ax=ax, title="Classical and Sammon maps",
                    names=("classical", "Sammon, aligned"))
+ax.set(xlabel="west - east (km)", ylabel="south - north (km)")
 plt.show()
-
-# %% [markdown] slideshow={"slide_type": "slide"}
-# ## Summary
-#
-# - Squared distances determine the centred Gram matrix, $\mathbf B = -\frac12\mathbf H\mathbf D^{(2)}\mathbf H$,
-#   and nothing more: the points come back up to rotation, reflection and translation.
-# - Classical MDS keeps the $k$ leading eigenpairs of $\mathbf B$; for Euclidean data it is PCA, and the strain
-#   left over is the sum of the squared dropped eigenvalues.
-# - A non-Euclidean $\mathbf D$ is legal: it shows up as negative eigenvalues, whose share measures how far the
-#   table is from any arrangement of points. A violated triangle inequality guarantees them; a metric can still
-#   be non-Euclidean.
-# - Metric, Sammon and non-metric MDS trade the fit of long distances, short distances and order; SMACOF lowers
-#   each stress monotonically, and Shepard diagrams show where each one bends.
-#
-# **Next:** notebook 05 applies the same eigen-machinery to documents (latent semantic indexing). Exercises:
-# `exercises/04_mds.ipynb`.

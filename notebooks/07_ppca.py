@@ -3,7 +3,7 @@
 #
 # **PCA as the maximum-likelihood fit of a Gaussian latent-variable model.**
 #
-# *Time: about 75 minutes.* *Prerequisites: notebooks 01-02 (PCA, eigendecompositions), the multivariate normal
+# *Time: about 60 minutes, plus about 15 for the optional last section.* *Prerequisites: notebooks 01-02 (PCA, eigendecompositions), the multivariate normal
 # density, the idea of maximum likelihood.*
 #
 # **Learning objectives.** After this notebook you can
@@ -13,7 +13,8 @@
 # 4. state the closed-form maximum-likelihood estimates (WashU eq. 24-26), including which covariance (1/n) they use;
 # 5. run the EM algorithm, see its log-likelihood rise monotonically to the closed form, and explain why it can be slow;
 # 6. show that as $\sigma^2 \to 0$ PPCA becomes PCA, and read the posterior mean as a shrunk PCA projection;
-# 7. choose the latent dimension $q$ by held-out log-likelihood, on simulated data and on the crabs.
+# 7. (optional section) choose the latent dimension $q$ by held-out log-likelihood, on simulated data and on the
+#    crabs.
 #
 # **Notes followed.** WashU A2 notes "USL - Dimensionality Reduction", §7 *Probabilistic PCA* (eq. 21-27) and the
 # appendix §8 (affine maps of Gaussians). The notes defer the derivations to Tipping and Bishop (1999); where they
@@ -61,6 +62,7 @@ on_line = z_toy @ toy.W.T + toy.mean
 fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4), gridspec_kw={"width_ratios": [1, 2]})
 left.hist(z_toy[:, 0], bins=20, color="C0", alpha=0.8)
 left.set_xlabel("latent z")
+left.set_ylabel("count")
 left.set_title("1. draw z ~ N(0, 1)")
 right.plot(on_line[:, 0], on_line[:, 1], ".", color="C2", label="W z + mu (on the line)")
 right.scatter(X_toy[:, 0], X_toy[:, 1], s=12, color="C0", label="x = W z + mu + noise")
@@ -74,7 +76,7 @@ right.legend(loc="upper left")
 plt.show()
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# The yellow points lie exactly on the line through $\mu=(1,-1)$ in the direction $W=(2,1)$; the noise (red
+# The green points lie exactly on the line through $\mu=(1,-1)$ in the direction $W=(2,1)$; the noise (red
 # segments for a few points) moves each one off the line by a round Gaussian step of variance $\sigma^2=0.25$ in every
 # direction. Fitting PPCA means going backwards: from the blue cloud alone, find the line and the noise level.
 
@@ -121,9 +123,8 @@ print("singular values of W^2 + s2: ", np.linalg.svd(model.W, compute_uv=False) 
 # $$\ell(W,\mu,\sigma^2) = -\frac n2\Big[d\log(2\pi) + \log|C| + \operatorname{tr}(C^{-1} S_\mu)\Big],\qquad
 #   S_\mu = \frac1n\sum_{i=1}^n (x_i-\mu)(x_i-\mu)^\top .$$
 #
-# Two remarks on the notes' version: the constant is $-\frac{nd}{2}\log 2\pi$ (the notes write $r$ for $d$ there; the
-# density lives in $\mathbb R^d$), and $S_\mu$ divides by $n$ and is taken about $\mu$, not about the sample mean; it
-# becomes the $1/n$ sample covariance once $\mu$ is set to its estimate.
+# (The notes write $r$ for $d$ in the constant; the density lives in $\mathbb R^d$. $S_\mu$ divides by $n$ and is
+# taken about $\mu$: it becomes the $1/n$ sample covariance once $\mu$ is estimated.)
 #
 # Forming and inverting the $d\times d$ matrix $C$ costs $O(d^3)$. The structure "low rank plus a multiple of the
 # identity" avoids it. With the small $q\times q$ matrix $M = W^\top W + \sigma^2 I_q$:
@@ -181,9 +182,8 @@ print("same likelihood after rotating W:",
 # 4. $\partial\ell/\partial\sigma^2 = 0$ then gives the average of the discarded eigenvalues: the noise variance is
 #    the variance "left over" per discarded direction.
 #
-# **The covariance normaliser.** The likelihood is a sum over the $n$ points, so $S$ divides by $n$.
-# `pca()` in this course divides by $n-1$; the library's `ppca_mle` reuses `pca()` for the eigenvectors and
-# multiplies its eigenvalues by $(n-1)/n$. We fit a model to data drawn from a known one ($d=10$, $q=3$).
+# **The covariance normaliser.** The likelihood is a sum over the $n$ points, so $S$ divides by $n$, not by the
+# $n-1$ of `pca()`; `ppca_mle` rescales `pca()`'s eigenvalues by $(n-1)/n$. We fit a model to data drawn from a known one ($d=10$, $q=3$).
 
 # %% slideshow={"slide_type": "fragment"}
 truth = ppca.PPCAModel(W=np.random.default_rng(2).normal(0.0, 1.5, (10, 3)), mean=np.arange(10.0), sigma2=0.5)
@@ -286,6 +286,7 @@ left.legend()
 right.semilogy(np.arange(gap.size - 1), gap[:-1], label="likelihood gap to the maximum")
 right.semilogy(steps, distances, "o", label="subspace distance to the closed form")
 right.set_xlabel("EM iteration")
+right.set_ylabel("gap or distance (log scale)")
 right.set_title("the subspace settles long before the scale")
 right.legend()
 plt.show()
@@ -374,14 +375,26 @@ ax.scatter(X_noisy[:, 0], X_noisy[:, 1], s=10, color="C0", alpha=0.4, label="dat
 for a, b in zip(pca_points, ppca_points):
     ax.plot([a[0], b[0]], [a[1], b[1]], color="grey", lw=0.6)
 ax.scatter(pca_points[:, 0], pca_points[:, 1], s=12, color="C1", label="PCA projection")
-ax.scatter(ppca_points[:, 0], ppca_points[:, 1], s=12, color="C4", label="PPCA posterior-mean reconstruction")
+ax.scatter(ppca_points[:, 0], ppca_points[:, 1], s=12, color="C2", label="PPCA posterior-mean reconstruction")
 ax.set_aspect("equal")
+ax.set(xlabel="x1", ylabel="x2")
 ax.set_title(f"shrinkage factor (lambda - sigma2) / lambda = {dr.rounded(1 - noisy_fit.sigma2 / noisy_lam)}")
 ax.legend(loc="upper left")
 plt.show()
 
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# **Summary.** PPCA is PCA with a likelihood: the maximum-likelihood subspace is the principal subspace, the noise
+# variance is the average discarded eigenvalue (of the $1/n$ covariance), EM reaches the same answer by cheap but
+# possibly many steps, and the posterior mean is the PCA projection shrunk towards the mean, with no shrinkage in
+# the limit $\sigma^2\to0$. The likelihood is the new tool: it compares models, picks $q$ on held-out data and
+# generates new samples (the optional section uses it to choose $q$).
+
 # %% [markdown] slideshow={"slide_type": "slide"}
-# ## 8. Choosing $q$ by held-out log-likelihood
+# ## Going further (optional)
+#
+# About 15 minutes: the likelihood as a tool for choosing $q$.
+#
+# ### Choosing $q$ by held-out log-likelihood
 #
 # A likelihood gives a principled way to choose $q$: fit on training points, evaluate the log-likelihood of points
 # the fit has not seen. The training likelihood always rises with $q$ (the models are nested); the held-out one
@@ -411,7 +424,7 @@ plt.show()
 # The held-out curve jumps up to $q=3$ and then flattens and dips slightly; the true dimension wins. Beyond it the
 # training curve keeps creeping up (extra parameters always help on the data they were fitted to).
 #
-# ## 9. PPCA on the crabs
+# ### PPCA on the crabs
 #
 # The five body measurements (mm) of the 200 Leptograpsus crabs (notebooks 01 and 03). Their covariance has one
 # huge eigenvalue (overall size) and four small ones. Which $q$ does the likelihood prefer? With only 200 crabs we
@@ -443,14 +456,8 @@ for k in range(1, 5):
 # %% slideshow={"slide_type": "fragment"}
 crab_fit = ppca.ppca_mle(Xc, 2)
 print("sigma2:", dr.rounded(crab_fit.sigma2), "| column lengths^2 of W:", (crab_fit.W**2).sum(axis=0))
-groups = crabs["species"].astype(str) + "/" + crabs["sex"].astype(str)
+groups = (crabs["species"].map({"B": "blue", "O": "orange"}).astype(str) + " "
+          + crabs["sex"].map({"F": "female", "M": "male"}).astype(str))
 score_scatter(ppca.posterior_mean(crab_fit, Xc), groups=groups.to_numpy(), labels=("E[z1 | x]", "E[z2 | x]"),
               title="crabs: PPCA posterior means, q = 2")
 plt.show()
-
-# %% [markdown] slideshow={"slide_type": "subslide"}
-# **Summary.** PPCA is PCA with a likelihood: the maximum-likelihood subspace is the principal subspace, the noise
-# variance is the average discarded eigenvalue (of the $1/n$ covariance), EM reaches the same answer by cheap but
-# possibly many steps, and the posterior mean is the PCA projection shrunk towards the mean, with no shrinkage in
-# the limit $\sigma^2\to0$. The likelihood is the new tool: it compares models, picks $q$ on held-out data and
-# generates new samples.

@@ -68,9 +68,11 @@ fig, axes = plt.subplots(1, 4, figsize=(13, 3.4))
 for ax, (name, Y) in zip(axes, versions.items()):
     ax.scatter(Y[:, 0], Y[:, 1], s=8)
     ax.set_title(name)
-    ax.set_xlabel("RW (transformed)")
     ax.set_aspect("equal", adjustable="datalim")
-axes[0].set_ylabel("CL (transformed)")
+    if name == "whitened":  # whitening rotates onto the principal axes: its axes are no longer RW and CL
+        ax.set(xlabel=r"PC1 / $\sqrt{\lambda_1}$", ylabel=r"PC2 / $\sqrt{\lambda_2}$")
+    else:
+        ax.set(xlabel="RW (transformed)", ylabel="CL (transformed)")
 fig.tight_layout()
 plt.show()
 
@@ -139,8 +141,9 @@ for j in range(2):
 
 # %% slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
-axes[0].scatter(X_spiral[:, 0], X_spiral[:, 1], c=t_spiral, s=10, cmap="viridis")
-axes[0].set_title("spiral, coloured by position t")
+colours = axes[0].scatter(X_spiral[:, 0], X_spiral[:, 1], c=t_spiral, s=10, cmap="viridis")
+fig.colorbar(colours, ax=axes[0], label="position t along the curve")
+axes[0].set(title="spiral, coloured by position t", xlabel="$x_1$", ylabel="$x_2$")
 axes[1].scatter(spiral_pca.scores[:, 0], t_spiral, s=10)
 axes[1].set(title="spiral: PC1 against t", xlabel="PC1 score", ylabel="t")
 for group, marker in [(0, "o"), (1, "^")]:
@@ -284,7 +287,8 @@ for j in range(3):
 
 # %% slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
-axes[0].scatter(spiral_kpca.scores[:, 0], spiral_kpca.scores[:, 1], c=t_spiral, s=10, cmap="viridis")
+colours = axes[0].scatter(spiral_kpca.scores[:, 0], spiral_kpca.scores[:, 1], c=t_spiral, s=10, cmap="viridis")
+fig.colorbar(colours, ax=axes[0], label="position t along the curve")
 axes[0].set(title="spiral: kernel PC1 and PC2, coloured by t", xlabel="kernel PC1", ylabel="kernel PC2")
 axes[1].scatter(spiral_kpca.scores[:, 2], t_spiral, s=10)
 axes[1].set(title="spiral: kernel PC3 against t", xlabel="kernel PC3", ylabel="t")
@@ -301,8 +305,11 @@ plt.show()
 # ## 6. The width of the RBF kernel
 #
 # $\gamma$ sets how far a point "sees": the kernel-induced squared distance is $2 - 2k(\mathbf x,\mathbf y)$, which
-# saturates at 2 once $\lVert\mathbf x-\mathbf y\rVert \gg \sigma$. Too wide (small $\gamma$) and the kernel is nearly
-# quadratic in the coordinates; too narrow (large $\gamma$) and every point looks equally far from every other.
+# saturates at 2 once $\lVert\mathbf x-\mathbf y\rVert \gg \sigma$. Too wide (small $\gamma$) and
+# $e^{-\gamma\|\mathbf x-\mathbf y\|^2} \approx 1 - \gamma\|\mathbf x\|^2 - \gamma\|\mathbf y\|^2 + 2\gamma\,\mathbf x^\top\mathbf y$;
+# centring the kernel matrix removes every term that depends on one point only, so what is left is
+# $2\gamma\,\mathbf x^\top\mathbf y$, the *linear* kernel: kernel PCA becomes ordinary PCA. Too narrow (large
+# $\gamma$) and every point looks equally far from every other.
 
 # %% slideshow={"slide_type": "fragment"}
 gammas = [0.1, 2.0, 10.0, 50.0]
@@ -311,8 +318,9 @@ for ax, gamma in zip(axes, gammas):
     scores = kernel.kernel_pca(X_circles, k=3, kernel="rbf", gamma=gamma).scores
     for group, marker in [(0, "o"), (1, "^")]:
         mask = labels == group
-        ax.scatter(scores[mask, 0], scores[mask, 1], s=8, marker=marker)
+        ax.scatter(scores[mask, 0], scores[mask, 1], s=8, marker=marker, label=["outer circle", "inner circle"][group])
     ax.set(title=f"gamma = {gamma:g}", xlabel="kernel PC1", ylabel="kernel PC2")
+axes[1].legend(loc="center")  # the empty middle of the gamma = 2 panel
 fig.tight_layout()
 plt.show()
 
@@ -321,10 +329,15 @@ print("gamma   separation along PC1, PC2, PC3")
 for gamma in gammas:
     scores = kernel.kernel_pca(X_circles, k=3, kernel="rbf", gamma=gamma).scores
     print(f"{gamma:5g}  ", [dr.rounded(separation(scores[:, j], labels), 2) for j in range(3)])
+wide, _ = np.linalg.qr(kernel.kernel_pca(X_circles, k=2, kernel="rbf", gamma=0.1).scores)
+linear, _ = np.linalg.qr(pca(X_circles, k=2).scores)
+print("gamma = 0.1: cosines of the angles between kernel PC1-2 and linear PC1-2:",
+      dr.rounded(np.linalg.svd(wide.T @ linear, compute_uv=False)))
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# With $\gamma = 0.1$ the kernel is so wide that the leading components are again the plane's two directions; the
-# radius only shows up in the third. At $\gamma = 2$ the ring contrast moves to the first component. At $\gamma = 10$ it
+# With $\gamma = 0.1$ the kernel is so wide that it acts like the linear kernel: the leading two components span
+# the same plane as linear PCA's (both cosines printed above are close to 1), and the radius only shows up in the
+# third, through the next, quadratic terms of the expansion. At $\gamma = 2$ the ring contrast moves to the first component. At $\gamma = 10$ it
 # is spread over several components, and at $\gamma = 50$ it is gone from the first three. With a narrow kernel
 # density matters: the inner ring holds as many points as the outer one on a circle 0.3 times as long, so its points
 # share many more close neighbours; the leading components then trace the inner ring's shape while the outer ring

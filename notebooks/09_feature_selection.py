@@ -84,7 +84,9 @@ print(X.shape, np.bincount(y))
 # - **misclassification rate** of the best one-feature threshold rule
 #   ("class 1 when $x_j > t$"), lower is better;
 # - **two-sample t statistic** $t_j = (\bar x_j^{(+)} - \bar x_j^{(-)}) / (s_j \sqrt{1/n_+ + 1/n_-})$
-#   with the pooled standard deviation $s_j$; rank by $|t_j|$;
+#   with the pooled standard deviation $s_j$; rank by $|t_j|$. (The notes divide by $s/\sqrt n$; we use the
+#   standard two-sample denominator, which is $2s_j/\sqrt n$ for two equal classes. The factor is the same for every
+#   feature, so the ranking does not change.)
 # - **margin**: the width of the empty gap between the classes along $x_j$ (negative:
 #   the width of their overlap), higher is better;
 # - **absolute correlation** $|\rho(x_j, y)|$ with $y$ coded 0/1;
@@ -147,9 +149,10 @@ pd.Series({f"{names[i]} + {names[j]}": value for (i, j), value in accuracy.items
 
 # %% slideshow={"slide_type": "fragment"}
 fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-score_scatter(X, y, ax=axes[0], components=(0, 1), labels=("strong", "strong_copy"),
+classes = np.where(y == 1, "class 1 (s = +1)", "class 0 (s = -1)")
+score_scatter(X, classes, ax=axes[0], components=(0, 1), labels=("strong", "strong_copy"),
               title="top two by |t|: redundant")
-score_scatter(X, y, ax=axes[1], components=(2, 3), labels=("pair_a", "pair_b"),
+score_scatter(X, classes, ax=axes[1], components=(2, 3), labels=("pair_a", "pair_b"),
               title="two weak features: jointly perfect")
 axes[1].plot([-1.2, 1.2], [1.2, -1.2], "k--", lw=1)
 plt.show()
@@ -188,9 +191,10 @@ for beta in (0.0, 0.5, 1.0):
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # With $\beta = 0$ the criterion is the plain ranking by mutual information and the copy
-# comes second. With $\beta > 0$ the copy is penalised away. The penalty is also
-# applied to `pair_b` once `pair_a` is chosen, because the two look redundant one pair
-# at a time, and the incremental filter never picks the perfect pair. This is the
+# comes second. With $\beta > 0$ the copy is penalised away. Whichever of `pair_a` and
+# `pair_b` is chosen first (`pair_a` at $\beta = 0.5$, `pair_b` at $\beta = 1$), the other
+# is then penalised for the 1.15 nats it shares with it, because the two look redundant
+# one pair at a time, and the incremental filter never picks the perfect pair. This is the
 # "drawback" of the notes: filters cannot capture interactions between features.
 #
 # With $\beta = 0$ the incremental procedure really is the ranking:
@@ -265,9 +269,10 @@ print("explained variance ratio:", crabs_pca.explained_variance_ratio)
 
 # %% slideshow={"slide_type": "fragment"}
 fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-score_scatter(X_crabs, species, ax=axes[0], components=(0, 4), labels=("FL (mm)", "BD (mm)"),
+species_names = np.where(species == "B", "blue species", "orange species")
+score_scatter(X_crabs, species_names, ax=axes[0], components=(0, 4), labels=("FL (mm)", "BD (mm)"),
               title="two selected measurements")
-score_scatter(components, species, ax=axes[1], components=(2, 1), labels=("PC3", "PC2"),
+score_scatter(components, species_names, ax=axes[1], components=(2, 1), labels=("PC3", "PC2"),
               title="two selected principal components")
 plt.show()
 

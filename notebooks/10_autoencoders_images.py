@@ -137,14 +137,36 @@ print("subspace distance after 500 epochs below 1e-5:", subspace_distance(model.
 print("final loss equals PCA's minimum:", np.isclose(model.losses[-1], pca_loss))
 print("W_e W_d is the projector onto the PCA subspace:",
       np.allclose(model.encoder @ model.decoder, projector(components), atol=1e-4))
-print("decoder rows are not orthonormal; W_d W_d' =")
+print("W_d W_d' =")
 print(model.decoder @ model.decoder.T)
 
+
+def imbalance(fit):
+    """||W_e' W_e - W_d W_d'||_F, which gradient descent on W_e W_d keeps nearly constant."""
+    return np.linalg.norm(fit.encoder.T @ fit.encoder - fit.decoder @ fit.decoder.T)
+
+
+for scale, rate, epochs in [(0.1, 0.1, 500), (1.0, 0.02, 3000)]:  # a smaller step keeps large weights stable
+    first = autoencoder.train_linear_autoencoder(X, k=2, learning_rate=rate, epochs=1, seed=0, init_scale=scale)
+    last = autoencoder.train_linear_autoencoder(X, k=2, learning_rate=rate, epochs=epochs, seed=0, init_scale=scale)
+    print(f"init_scale {scale}: imbalance after 1 step {dr.rounded(imbalance(first), 3)}, "
+          f"after {epochs} {dr.rounded(imbalance(last), 3)} | loss equals PCA's minimum: "
+          f"{np.isclose(last.losses[-1], pca_loss)} | W_d W_d' = {dr.rounded(last.decoder @ last.decoder.T, 3).tolist()}")
+
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# The autoencoder learns the *subspace*, not the principal directions: $W_e W_d$ is the
-# orthogonal projector of PCA, but $W_d W_d^\top$ is not the identity, so the code $z$ is
-# the PCA scores up to an invertible $2 \times 2$ map. Any such map gives the same loss,
-# so gradient descent has no reason to pick the orthonormal, variance-ordered basis.
+# The autoencoder learns the PCA *subspace*: $W_e W_d$ is the orthogonal projector of PCA.
+# The loss asks for nothing more: replacing $W_e$ by $W_e A$ and $W_d$ by $A^{-1} W_d$, for
+# any invertible $2\times 2$ matrix $A$, gives the same loss. Yet the trained decoder is
+# nearly orthonormal, $W_d W_d^\top \approx I$. The reason is the training, not the loss:
+# gradient descent on a product $W_e W_d$ keeps $W_e^\top W_e - W_d W_d^\top$ nearly
+# constant (exactly, for infinitesimal steps: both terms change by the same amount), and
+# small random starting weights make it nearly $0$. At a minimum $W_e = VA$ and
+# $W_d = A^{-1}V^\top$ with $V$ the principal directions, so this balance reads
+# $A^\top A = (A^\top A)^{-1}$, which forces $A^\top A = I$ and $W_d W_d^\top = I$. The
+# second run checks the explanation: started from large weights, it reaches the same loss
+# but keeps a large imbalance, and its $W_d W_d^\top$ is far from $I$. Even the balanced
+# decoder is only orthonormal, not the principal directions: $A$ is a rotation, so the
+# code is the PCA scores rotated, not ordered by variance.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 4. A nonlinear autoencoder for contrast
@@ -175,6 +197,7 @@ for ax, recon, title in [(axes[0], A_pca, "PCA, k = 1: a line"), (axes[1], A_tan
     order = np.argsort(angle)
     ax.plot(recon[order, 0], recon[order, 1], ".", ms=4, color="C1", label="reconstruction")
     ax.set_title(title)
+    ax.set(xlabel="$x_1$", ylabel="$x_2$")
     ax.set_aspect("equal")
 axes[0].legend(loc="lower center")
 plt.show()

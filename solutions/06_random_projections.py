@@ -129,8 +129,8 @@ print("measured failure rate:", dr.rounded(notes_rate),
 
 # %% [markdown] tags=["solution"]
 # The measured rate is about 0.12, four standard errors above 0.05: the promise is not kept. The constant 8 in the
-# bound matches the tails of $\chi^2_q/q$ only for small $\epsilon$; the upper tail is heavier, decaying like
-# $e^{-q(\epsilon^2/4 - \epsilon^3/6)}$ rather than $e^{-q\epsilon^2/4}$, and at $\epsilon = 0.74$ the difference
-# matters. With $\epsilon \le 0.3$ the bound holds comfortably (notebook 06, section 6). (The failure rate also
+# bound matches the tails of $\chi^2_q/q$ only for small $\epsilon$; the upper tail is heavier: the bound
+# Dasgupta and Gupta (2002) prove for it is $e^{-q(\epsilon^2/4 - \epsilon^3/6)}$, larger than $e^{-q\epsilon^2/4}$,
+# and at $\epsilon = 0.74$ the difference matters. With $\epsilon \le 0.3$ the bound holds comfortably (notebook 06, optional section). (The failure rate also
 # depends on the data: points spanning only a few dimensions fail less often, because their pairs are distorted
 # together. The bound covers the worst case.)

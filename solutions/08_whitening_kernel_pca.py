@@ -149,8 +149,10 @@ check("08.circle_gamma", gamma_circles)
 
 # %% [markdown] tags=["solution"]
 # With $\gamma = 0.1$ the kernel is much wider than the data ($\sigma \approx 2.2$); $\exp(-\gamma d^2)\approx 1-\gamma d^2$
-# is nearly quadratic, so the leading components are again close to the plane's two directions and the radius, which
-# separates the classes, only appears in a later component. With $\gamma = 50$ ($\sigma = 0.1$) each point's kernel
+# $= 1 - \gamma\|x\|^2 - \gamma\|y\|^2 + 2\gamma x^\top y$, and centring the kernel matrix removes the terms that
+# depend on one point only, leaving $2\gamma x^\top y$: the linear kernel. So kernel PCA is close to ordinary PCA,
+# the leading components are the plane's two directions, and the radius, which separates the classes, only appears
+# in a later component. With $\gamma = 50$ ($\sigma = 0.1$) each point's kernel
 # row is almost zero except for its close neighbours, and most feature-space distances are close to the maximum
 # $\sqrt 2$. The inner ring is denser (as many points on a circle 0.3 times as long), so its points share far more
 # neighbours: the leading components trace the inner ring's shape, the outer ring collapses to one spot, and the
