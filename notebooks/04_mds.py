@@ -463,10 +463,9 @@ for name, fitted in fits.items():
           f"largest move {shift_km.max():6.0f} km ({cities[int(np.argmax(shift_km))]})")
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# In the Sammon and non-metric maps Athens, whose row holds the impossible Athens-Rome entry, moves most. Sammon's
-# map pulls it about 350 km
-# towards the rest (its long distances matter little to Sammon) and spreads the tight cluster of Channel cities
-# (their short distances matter a lot):
+# In the Sammon map Athens, whose row holds the impossible Athens-Rome entry, moves most: about 330 km towards the
+# rest (its long distances matter little to Sammon). The metric and non-metric maps move Cherbourg most, at the
+# edge of the tight cluster of Channel cities whose short distances Sammon weights heavily and spreads apart:
 
 # %% slideshow={"slide_type": "fragment"}
 fig, ax = plt.subplots(figsize=(7, 6))
