@@ -331,12 +331,12 @@ def test_check_species_separation():
 
     def signed(scores, species):
         species = np.asarray(species)
-        a, b = scores[species == "B"], scores[species != "B"]
+        a, b = scores[species == species[0]], scores[species != species[0]]
         return (a.mean(axis=0) - b.mean(axis=0)) / np.sqrt((a.var(axis=0, ddof=1) + b.var(axis=0, ddof=1)) / 2)
 
     def overall_sd(scores, species):
         species = np.asarray(species)
-        diff = scores[species == "B"].mean(axis=0) - scores[species != "B"].mean(axis=0)
+        diff = scores[species == species[0]].mean(axis=0) - scores[species != species[0]].mean(axis=0)
         return np.abs(diff) / scores.std(axis=0, ddof=1)
 
     for wrong in (signed, overall_sd, lambda s, g: np.abs(s).mean(axis=0)):

@@ -381,7 +381,8 @@ def test_a_flood_of_output_ends_with_a_report(graded):
     assert result.graded
     # full marks, unless the flood ran into the time limit (how far the run gets then depends
     # on the machine's load: the kernel is still sending output when the next cells run)
-    assert all(t.passed for t in result.tests) or "interrupted" in result.output, result
+    out_of_time = "interrupted" in result.output or "ran out of time" in result.output
+    assert all(t.passed for t in result.tests) or out_of_time, result
     assert len(graded["reports"]["huge_output"]["output"]) < 10_000
 
 
