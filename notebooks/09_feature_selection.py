@@ -1,5 +1,5 @@
 # %% [markdown] slideshow={"slide_type": "slide"}
-# # 09 Feature selection versus feature extraction
+# # 09 · Feature selection versus feature extraction
 #
 # **Learning objectives.** After this notebook you can
 # - say what separates feature *selection* (keep some of the original columns) from

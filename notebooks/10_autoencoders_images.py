@@ -1,5 +1,5 @@
 # %% [markdown] slideshow={"slide_type": "slide"}
-# # 10 Autoencoders and PCA; PCA on images
+# # 10 · Autoencoders and PCA; PCA on images
 #
 # **Learning objectives.** After this notebook you can
 # - write PCA as an encoder-decoder pair, $z = B^\top (x - \mu)$ and $\tilde x = B z + \mu$;
