@@ -29,6 +29,8 @@ __all__ = [
     "PowerIterationResult",
     "power_iteration",
     "choose_k",
+    "BootstrapPCAResult",
+    "bootstrap_pca",
 ]
 
 METHODS = ("svd", "eig", "gram")
@@ -227,6 +229,66 @@ def pca(X, k: int | None = None, method: str = "svd", scale: bool = False) -> PC
         n_samples=n,
         method=method,
     )
+
+
+@dataclass(frozen=True)
+class BootstrapPCAResult:
+    """How much the first k principal components move when the rows are resampled.
+
+    Attributes
+    ----------
+    eigenvalues : ndarray, shape (n_boot, k)
+        The k leading eigenvalues of each bootstrap replicate, descending in each row.
+    angles : ndarray, shape (n_boot, k)
+        Angle in degrees, in [0, 90], between component j of each replicate and component
+        j of the full data: arccos |v_j^(b) . v_j|, folded so a sign flip counts as 0.
+    full : PCAResult
+        The PCA of the full data that the replicates are compared with.
+    """
+
+    eigenvalues: np.ndarray
+    angles: np.ndarray
+    full: PCAResult
+
+
+def bootstrap_pca(X, k: int, n_boot: int = 200, seed: int = 0, scale: bool = False) -> BootstrapPCAResult:
+    """Bootstrap the first k principal components of X: refit PCA on ``n_boot`` samples of
+    n rows drawn with replacement, and record each replicate's eigenvalues and the angle of
+    each of its components to the full-data component of the same rank.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, p)
+    k : int
+        Number of components, 1 <= k <= min(n, p).
+    n_boot : int
+        Number of bootstrap replicates, at least 1.
+    seed : int
+        Seed of ``numpy.random.default_rng`` that draws the rows; same seed, same result.
+    scale : bool
+        Standardise the columns (of the full data and of each replicate) first.
+
+    Returns
+    -------
+    BootstrapPCAResult
+        ``eigenvalues`` and ``angles``, both shape (n_boot, k), and the full-data PCA.
+    """
+    X = as_data_matrix(X)
+    n, p = X.shape
+    k = check_k(k, min(n, p), why=f"X has n={n} rows and p={p} columns")
+    n_boot = check_int(n_boot, "n_boot", minimum=1)
+    rng = np.random.default_rng(check_seed(seed))
+    scale = check_bool(scale, "scale")
+    full = pca(X, k, scale=scale)
+    eigenvalues = np.empty((n_boot, k))
+    angles = np.empty((n_boot, k))
+    for b in range(n_boot):
+        replicate = pca(X[rng.integers(0, n, size=n)], k, scale=scale)
+        eigenvalues[b] = replicate.eigenvalues
+        cosines = np.abs(np.einsum("pj,pj->j", replicate.components, full.components))
+        angles[b] = np.degrees(np.arccos(np.clip(cosines, 0.0, 1.0)))
+    read_only(eigenvalues, angles)
+    return BootstrapPCAResult(eigenvalues=eigenvalues, angles=angles, full=full)
 
 
 def reconstruction_error(X, result: PCAResult) -> float:

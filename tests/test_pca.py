@@ -9,7 +9,7 @@ from sklearn.decomposition import PCA
 
 from dimred_teach.datasets import load_crabs
 from dimred_teach.linalg import fix_signs, subspace_distance, first_best
-from dimred_teach.pca import (PCAResult, center, choose_k, covariance, pca, power_iteration,
+from dimred_teach.pca import (PCAResult, bootstrap_pca, center, choose_k, covariance, pca, power_iteration,
                               reconstruction_error, standardize)
 
 
@@ -206,3 +206,55 @@ def test_subspace_distance_ignores_basis_choice():
     B = A @ np.array([[2.0, 1.0], [-1.0, 3.0]])
     assert subspace_distance(A, B) < 1e-12
     assert np.isclose(subspace_distance(np.eye(3)[:, :1], np.eye(3)[:, 1:2]), 1.0)
+
+
+def test_bootstrap_of_repeated_identical_rows_has_zero_angles():
+    # points on a line: every resample (at least two distinct rows) has the same PC1
+    rng = np.random.default_rng(3)
+    t = rng.normal(size=40)
+    direction = np.array([3.0, -1.0, 2.0]) / np.sqrt(14)
+    X = np.outer(t, direction)
+    result = bootstrap_pca(X, k=1, n_boot=30, seed=1)
+    np.testing.assert_allclose(result.angles, 0.0, atol=1e-5)
+    assert result.angles.shape == result.eigenvalues.shape == (30, 1)
+
+
+def test_bootstrap_angles_are_folded_and_eigenvalues_descending():
+    X = np.random.default_rng(0).normal(size=(30, 4)) * [3.0, 2.0, 1.0, 0.5]
+    result = bootstrap_pca(X, k=3, n_boot=50, seed=2)
+    assert np.all((result.angles >= 0) & (result.angles <= 90))
+    assert np.all(np.diff(result.eigenvalues, axis=1) <= 1e-12)
+    assert not result.angles.flags.writeable and not result.eigenvalues.flags.writeable
+
+
+def test_bootstrap_is_deterministic_with_its_seed():
+    X = np.random.default_rng(1).normal(size=(25, 3))
+    a, b = bootstrap_pca(X, 2, n_boot=20, seed=5), bootstrap_pca(X, 2, n_boot=20, seed=5)
+    np.testing.assert_array_equal(a.angles, b.angles)
+    np.testing.assert_array_equal(a.eigenvalues, b.eigenvalues)
+    assert not np.array_equal(a.angles, bootstrap_pca(X, 2, n_boot=20, seed=6).angles)
+
+
+def test_bootstrap_eigenvalue_spread_shrinks_as_n_grows():
+    rng = np.random.default_rng(4)
+    spreads = []
+    for n in (50, 800):
+        X = rng.normal(size=(n, 3)) * [3.0, 1.5, 0.5]
+        spreads.append(bootstrap_pca(X, 3, n_boot=100, seed=0).eigenvalues.std(axis=0))
+    assert np.all(spreads[1] < spreads[0] / 2)
+
+
+def test_bootstrap_pins_down_a_dominant_component_but_not_two_tied_ones():
+    X = np.random.default_rng(6).normal(size=(200, 3)) * [5.0, 1.0, 1.0]
+    angles = bootstrap_pca(X, 3, n_boot=100, seed=0).angles
+    assert np.median(angles[:, 0]) < 5 < np.median(angles[:, 1])
+
+
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [({"k": 0}, "k"), ({"k": 2, "n_boot": 0}, "n_boot"), ({"k": 2, "n_boot": 2.5}, "n_boot"),
+     ({"k": 2, "seed": -1}, "seed"), ({"k": 2, "seed": None}, "seed"), ({"k": 2, "scale": "no"}, "scale")],
+)
+def test_bootstrap_bad_inputs_name_the_argument(kwargs, name):
+    with pytest.raises((TypeError, ValueError), match=name):
+        bootstrap_pca(np.random.default_rng(0).normal(size=(10, 3)), **kwargs)
