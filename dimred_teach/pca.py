@@ -242,12 +242,15 @@ class BootstrapPCAResult:
     angles : ndarray, shape (n_boot, k)
         Angle in degrees, in [0, 90], between component j of each replicate and component
         j of the full data: arccos |v_j^(b) . v_j|, folded so a sign flip counts as 0.
+    components : ndarray, shape (n_boot, p, k)
+        The components of each replicate, with the course's sign rule.
     full : PCAResult
         The PCA of the full data that the replicates are compared with.
     """
 
     eigenvalues: np.ndarray
     angles: np.ndarray
+    components: np.ndarray
     full: PCAResult
 
 
@@ -271,7 +274,8 @@ def bootstrap_pca(X, k: int, n_boot: int = 200, seed: int = 0, scale: bool = Fal
     Returns
     -------
     BootstrapPCAResult
-        ``eigenvalues`` and ``angles``, both shape (n_boot, k), and the full-data PCA.
+        ``eigenvalues`` and ``angles``, both shape (n_boot, k), the replicates'
+        ``components``, shape (n_boot, p, k), and the full-data PCA.
     """
     X = as_data_matrix(X)
     n, p = X.shape
@@ -282,13 +286,15 @@ def bootstrap_pca(X, k: int, n_boot: int = 200, seed: int = 0, scale: bool = Fal
     full = pca(X, k, scale=scale)
     eigenvalues = np.empty((n_boot, k))
     angles = np.empty((n_boot, k))
+    components = np.empty((n_boot, p, k))
     for b in range(n_boot):
         replicate = pca(X[rng.integers(0, n, size=n)], k, scale=scale)
         eigenvalues[b] = replicate.eigenvalues
+        components[b] = replicate.components
         cosines = np.abs(np.einsum("pj,pj->j", replicate.components, full.components))
         angles[b] = np.degrees(np.arccos(np.clip(cosines, 0.0, 1.0)))
-    read_only(eigenvalues, angles)
-    return BootstrapPCAResult(eigenvalues=eigenvalues, angles=angles, full=full)
+    read_only(eigenvalues, angles, components)
+    return BootstrapPCAResult(eigenvalues=eigenvalues, angles=angles, components=components, full=full)
 
 
 def reconstruction_error(X, result: PCAResult) -> float:
