@@ -4,7 +4,7 @@
 # **One picture for the points and the variables: how the singular values are shared between them decides what
 # the picture shows.**
 #
-# *Time: about 50 minutes.* *Prerequisites: notebook 01 (PCA) and 02 (PCA via the SVD).*
+# *Time: about 60 minutes.* *Prerequisites: notebook 01 (PCA) and 02 (PCA via the SVD).*
 #
 # **Learning objectives.** After this notebook you can
 # 1. explore a small morphometric data set and say why its first principal component is a "size" axis;
@@ -14,7 +14,8 @@
 # 4. read an unscaled ($\alpha = 0$) and a scaled ($\alpha = 1$) biplot, and verify that in the scaled one the scores
 #    have covariance $I/(n-1)$ and the cosine between two arrows is the correlation of the two variables (exactly
 #    with all components, approximately in two dimensions);
-# 5. find which components separate the species and the sexes once size is out of the way.
+# 5. find which components separate the species and the sexes once size is out of the way;
+# 6. bootstrap the components and tell a direction the data pin down from one they leave open.
 #
 # **Notes followed.** Oxford SC4/SM4 notes §1.2.4 (PCA via the SVD, eq. 1.14-1.15) and §1.3 (biplots, eq. 1.17-1.18
 # and Figure 1, the crabs biplots).
@@ -24,7 +25,8 @@
 # divides the loadings by a constant involving $\sqrt{n/(n-1)}$, which changes the axis numbers but no angle and no
 # shape).
 #
-# **References.** Oxford SC4/SM4 "Dimensionality Reduction" lecture notes, §1.2.4-1.3 (`seeds/000`);
+# **References.** Oxford SC4/SM4 "Dimensionality Reduction" lecture notes, §1.2.4-1.3 (`seeds/000`); CMU
+# 36-467/667 "Linear Dimension Reduction" slides, "PCA is exploratory analysis, not statistical inference" (`seeds/001`);
 # N. A. Campbell and R. J. Mahon (1974), *Aust. J. Zool.* 22, 417-425 (the data; see `data/README.md`).
 
 # %% slideshow={"slide_type": "subslide"}
@@ -36,7 +38,8 @@ import seaborn as sns
 import dimred_teach as dr
 from dimred_teach.biplot import biplot_coordinates, plot_biplot
 from dimred_teach.datasets import CRABS_MEASUREMENTS, load_crabs
-from dimred_teach.pca import center, covariance, pca
+from dimred_teach.linalg import subspace_distance
+from dimred_teach.pca import bootstrap_pca, center, covariance, pca
 from dimred_teach.plotting import score_scatter, scree_plot
 
 dr.setup_notebook()
@@ -332,6 +335,63 @@ def draw(alpha):
 figure_with_sliders(draw, alpha=ipywidgets.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.05, description="alpha"))
 
 # %% [markdown] slideshow={"slide_type": "slide"}
+# ## 7. How stable are the components?
+#
+# The CMU notes (`seeds/001`) stress that PCA describes the sample in hand; it is not by itself a statement about
+# the population. Only as the sample covariance approaches the true one do the components approach the true
+# eigenvectors, and nothing in the output says how close we are. The bootstrap gives a rough answer: draw $n$ crabs
+# with replacement, redo the PCA, and see how far each component turns. The angle between a replicate's
+# component $j$ and the full-data component $j$ is $\arccos|v_j^{(b)}\cdot v_j|$, folded into $[0°, 90°]$ because the
+# sign of a component is arbitrary.
+
+# %% slideshow={"slide_type": "fragment"}
+boot = bootstrap_pca(X, k=3, n_boot=200, seed=0)
+plane_angle = np.degrees(np.arcsin([subspace_distance(V[:, 1:3], raw.components[:, 1:3]) for V in boot.components]))
+spread = pd.DataFrame({"eigenvalue": raw.eigenvalues[:3],
+                       "bootstrap sd": boot.eigenvalues.std(axis=0),
+                       "median angle (deg)": np.median(boot.angles, axis=0),
+                       "95% of angles below": np.percentile(boot.angles, 95, axis=0)},
+                      index=["PC1", "PC2", "PC3"])
+print(spread.map(dr.rounded))
+print("PC2-PC3 plane: median angle", dr.rounded(np.median(plane_angle)),
+      "deg, 95% below", dr.rounded(np.percentile(plane_angle, 95)), "deg")
+print("lambda1/lambda2 =", dr.rounded(raw.eigenvalues[0] / raw.eigenvalues[1]),
+      " lambda2/lambda3 =", dr.rounded(raw.eigenvalues[1] / raw.eigenvalues[2]))
+boot_standardised = bootstrap_pca(X, k=3, n_boot=200, seed=0, scale=True)
+print("standardised: lambda2/lambda3 =",
+      dr.rounded(standardised.eigenvalues[1] / standardised.eigenvalues[2]),
+      " 95% of PC2, PC3 angles below", dr.rounded(np.percentile(boot_standardised.angles[:, 1:3], 95, axis=0)), "deg")
+
+# %% slideshow={"slide_type": "subslide"}
+fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+bins = np.linspace(0, 60, 31)
+for j in range(3):
+    axes[0].hist(boot.angles[:, j], bins=bins, histtype="step", linewidth=1.5, label=f"PC{j + 1}")
+axes[0].hist(plane_angle, bins=bins, histtype="stepfilled", alpha=0.3, color="grey", label="PC2-PC3 plane")
+axes[0].set(xlabel="angle to the full-data direction (degrees)", ylabel="bootstrap replicates",
+            title="How far each component turns")
+axes[0].legend()
+for j in (1, 2):
+    axes[1].hist(boot.eigenvalues[:, j], bins=30, histtype="step", linewidth=1.5, color=f"C{j}",
+                 label=f"$\\lambda_{j + 1}$ replicates")
+    axes[1].axvline(raw.eigenvalues[j], color=f"C{j}", linestyle="--", label=f"$\\lambda_{j + 1}$ full data")
+axes[1].set(xlabel="eigenvalue", ylabel="bootstrap replicates", title="The two small eigenvalues overlap")
+axes[1].legend()
+fig.tight_layout()
+plt.show()
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# PC1 is pinned down: $\lambda_1$ is about a hundred times $\lambda_2$, and 95% of the replicates turn the size axis
+# by less than one degree. PC2 and PC3 are another story: $\lambda_2/\lambda_3$ is only 1.3, the bootstrap
+# distributions of the two eigenvalues overlap, and the two directions swing by tens of degrees (median 9°, one
+# replicate in twenty beyond 30°). Yet the plane they span barely moves (a few degrees). When two eigenvalues are
+# close, the data determine their common subspace, not the individual directions inside it; a rotation within the
+# plane changes the variance along each axis only a little. So read "PC2 separates the sexes" with care on 200 crabs;
+# "the PC2-PC3 plane separates the groups" is the robust statement. Standardised data give a larger gap
+# ($\lambda_2/\lambda_3 \approx 3.3$), and there PC2 and PC3 turn about five times less (last line above).
+# The bootstrap itself is only an approximation (it treats the 200 crabs as the population), not a formal test.
+
+# %% [markdown] slideshow={"slide_type": "slide"}
 # ## Summary
 #
 # * $\mathbf X_c = (U D^{1-\alpha})(V D^{\alpha})^\top$ for every $\alpha$; a biplot draws the first two columns of
@@ -341,6 +401,8 @@ figure_with_sliders(draw, alpha=ipywidgets.FloatSlider(value=0.5, min=0.0, max=1
 #   components, approximately in 2-D: here within 0.052).
 # * On the crabs, PC1 is size (98% of the variance); sex and species live in the small components PC2 and PC3,
 #   which show up once size is removed (leave out PC1, or take logs first).
+# * The bootstrap shows PC1 fixed to about a degree, while PC2 and PC3, with nearly equal eigenvalues, wander by tens
+#   of degrees inside a stable plane: close eigenvalues leave their directions undetermined.
 #
 # **Exercises:** `exercises/03_biplots.ipynb` asks you to build the biplot factors yourself, check the two
 # scaled-biplot properties and name the species component with numbers (worked solutions:
