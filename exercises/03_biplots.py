@@ -1,7 +1,7 @@
 # %% [markdown]
 # # Exercises 03 · Biplots on the crabs data
 #
-# *Time: about 45 minutes.* Goes with `notebooks/03_biplots.ipynb`.
+# *Time: about 55 minutes.* Goes with `notebooks/03_biplots.ipynb`.
 #
 # **Objectives.** Build the biplot factors $U D^{1-\alpha}$ and $V D^{\alpha}$ yourself from the SVD; show that the
 # scaled ($\alpha = 1$) scores have covariance $I/(n-1)$; recover the correlations of the measurements from the
@@ -137,6 +137,37 @@ species_pc = ...
 
 # %% tags=["check"] points=1
 check("03.species_component", species_pc)
+
+
+# %% [markdown]
+# **Your answer:** *(write it here)*
+
+# %% [markdown]
+# ## Exercise 6 · How far does a component turn under the bootstrap?
+#
+# PCA describes the sample at hand; it does not say how much the components would move with another sample (CMU
+# notes, "PCA is exploratory analysis, not statistical inference", `seeds/001`). The bootstrap estimates it.
+# Write `bootstrap_angle(X, j, n_boot, seed)`: with `rng = np.random.default_rng(seed)`, repeat `n_boot` times:
+# draw $n$ rows of `X` with replacement, compute component $j$ of those rows (1 for PC1; centre, then SVD), and
+# record its angle in degrees to component $j$ of the full `X`. Since a component's sign is arbitrary, the angle is
+# $\arccos|v_j^{(b)}\cdot v_j|$, between 0 and 90. Return the `n_boot` angles, shape `(n_boot,)`. The check
+# calls it on clouds where one component is well determined and two are nearly tied.
+
+# %%
+def bootstrap_angle(X, j, n_boot, seed):
+    """Angles in degrees, shape (n_boot,), between component j of bootstrap replicates and of X."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("03.bootstrap_angle", bootstrap_angle)
+
+# %% [markdown]
+# On the crabs: the median angle of PC1, PC2 and PC3 over 200 replicates.
+
+# %%
+# YOUR CODE HERE
+...
 
 # %% [markdown]
 # **Your answer:** *(write it here)*

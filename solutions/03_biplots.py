@@ -1,7 +1,7 @@
 # %% [markdown]
 # # Exercises 03 · Biplots on the crabs data
 #
-# *Time: about 45 minutes.* Goes with `notebooks/03_biplots.ipynb`.
+# *Time: about 55 minutes.* Goes with `notebooks/03_biplots.ipynb`.
 #
 # **Objectives.** Build the biplot factors $U D^{1-\alpha}$ and $V D^{\alpha}$ yourself from the SVD; show that the
 # scaled ($\alpha = 1$) scores have covariance $I/(n-1)$; recover the correlations of the measurements from the
@@ -174,3 +174,47 @@ check("03.species_component", species_pc)
 # its loadings contrast carapace width (and length) with frontal lobe and body depth, so for a given size the
 # orange crabs have a larger frontal lobe and a deeper body. The largest components are not necessarily the
 # interesting ones.
+
+# %% [markdown]
+# ## Exercise 6 · How far does a component turn under the bootstrap?
+#
+# PCA describes the sample at hand; it does not say how much the components would move with another sample (CMU
+# notes, "PCA is exploratory analysis, not statistical inference", `seeds/001`). The bootstrap estimates it.
+# Write `bootstrap_angle(X, j, n_boot, seed)`: with `rng = np.random.default_rng(seed)`, repeat `n_boot` times:
+# draw $n$ rows of `X` with replacement, compute component $j$ of those rows (1 for PC1; centre, then SVD), and
+# record its angle in degrees to component $j$ of the full `X`. Since a component's sign is arbitrary, the angle is
+# $\arccos|v_j^{(b)}\cdot v_j|$, between 0 and 90. Return the `n_boot` angles, shape `(n_boot,)`. The check
+# calls it on clouds where one component is well determined and two are nearly tied.
+
+# %%
+def bootstrap_angle(X, j, n_boot, seed):
+    """Angles in degrees, shape (n_boot,), between component j of bootstrap replicates and of X."""
+    # BEGIN SOLUTION
+    X = np.asarray(X, dtype=float)
+    rng = np.random.default_rng(seed)
+
+    def component(rows):
+        return np.linalg.svd(rows - rows.mean(axis=0), full_matrices=False)[2][j - 1]
+
+    full = component(X)
+    cosines = [abs(component(X[rng.integers(0, len(X), len(X))]) @ full) for _ in range(n_boot)]
+    return np.degrees(np.arccos(np.clip(cosines, 0.0, 1.0)))
+    # END SOLUTION
+
+
+# %% points=1
+check("03.bootstrap_angle", bootstrap_angle)
+
+# %% [markdown]
+# On the crabs: the median angle of PC1, PC2 and PC3 over 200 replicates.
+
+# %%
+# BEGIN SOLUTION
+for j in (1, 2, 3):
+    print(f"PC{j}: median bootstrap angle", dr.rounded(np.median(bootstrap_angle(X, j, 200, seed=0))), "degrees")
+# END SOLUTION
+
+# %% [markdown] tags=["solution"]
+# **Reading.** PC1 (size, about 98% of the variance) hardly moves; PC2 and PC3 turn by several degrees, because
+# their eigenvalues are close ($\lambda_2/\lambda_3 \approx 1.3$) and the data do not fix their directions inside
+# the plane they span.

@@ -15,7 +15,7 @@ from . import register
 from .properties import (answer_array, answer_integer, answer_pair, expect, expect_close, expect_same_subspace,
                          in_random_order, is_close, tolerance)
 from ..datasets import CRABS_MEASUREMENTS, load_crabs, make_crabs_like
-from ..pca import pca
+from ..pca import bootstrap_pca, pca
 
 ALPHAS = (0.0, 0.3, 1.0)
 
@@ -177,3 +177,46 @@ def _species_component(answer, rng):
     expect(answer == best,
            f"PC{answer} separates the species by {separation[answer - 1]:.3f} pooled standard deviations, "
            f"but another component does much better (count from 1: PC1 is component 1)")
+
+
+def _stretched_cloud(rng: np.random.Generator, spreads) -> np.ndarray:
+    """Gaussian points, 150 <= n < 250, with the given standard deviations along random
+    orthogonal axes (so no component lies along a coordinate axis)."""
+    p = len(spreads)
+    rotation = np.linalg.qr(rng.normal(size=(p, p)))[0]
+    return (rng.normal(size=(int(rng.integers(150, 250)), p)) * spreads) @ rotation.T
+
+
+BOOT_REPLICATES = 100
+"""Replicates the check asks for; the reference uses three times as many."""
+
+
+@register("03.bootstrap_angle",
+          hint="for each replicate draw n row indices WITH replacement (rng.integers(0, n, n)), redo the PCA of "
+               "those rows, and take arccos(|v_j(replicate) . v_j(full)|) in degrees")
+def _bootstrap_angle(answer, rng):
+    cases = [((6.0, 1.0, 0.7, 0.3), 1), ((4.0, 1.0, 0.95, 0.3), 2), ((4.0, 1.0, 0.95, 0.3), 3)]
+    for spreads, j in in_random_order(rng, cases):
+        X = _stretched_cloud(rng, spreads)
+        seed = int(rng.integers(2**31))
+        call = f"bootstrap_angle(X, j={j}, n_boot={BOOT_REPLICATES}, seed={seed})"
+        angles = answer_array(answer(X.copy(), j, BOOT_REPLICATES, seed), call, (BOOT_REPLICATES,))
+        again = answer_array(answer(X.copy(), j, BOOT_REPLICATES, seed), call, (BOOT_REPLICATES,))
+        expect(is_close(again, angles, 1e-9, scale=90.0),
+               f"{call} gave different angles on a second call: draw with np.random.default_rng(seed)")
+        expect(bool(np.all(angles >= -tolerance(1e-9) * 90)), f"{call}: an angle is negative")
+        expect(bool(np.all(angles <= 90 * (1 + tolerance(1e-9)))),
+               f"{call}: an angle above 90 degrees ({float(angles.max()):.1f}); a component's sign is arbitrary, "
+               "so compare with |cosine| (fold the angle into [0, 90])")
+        reference = np.median(bootstrap_pca(X, j, n_boot=3 * BOOT_REPLICATES, seed=seed).angles[:, j - 1])
+        median = float(np.median(angles))
+        expect(median > 1e-3 * reference,
+               f"{call}: the angles are all about 0, so every replicate is the data itself: draw the rows "
+               "with replacement (some rows twice, some not at all)")
+        expect(median < 1.6 * reference,
+               f"{call}: median angle {median:.2f} degrees, but the bootstrap of component {j} gives about "
+               f"{reference:.2f}: resample the rows (points, not columns) with replacement and compare component "
+               f"{j} (counting from 1) of each replicate with component {j} of the full data")
+        expect(median > 0.6 * reference,
+               f"{call}: median angle {median:.2f} degrees, but the bootstrap of component {j} gives about "
+               f"{reference:.2f}: are the replicates n rows drawn with replacement from all n?")

@@ -8,6 +8,28 @@ from dimred_teach.checks.set03 import _crabs
 from . import Mutant, Variant, as_list, first_calls_then, float32, fortran, in_float32, returning, solution, strided
 
 
+def boot_angle(X, j, n_boot, seed, fold=True, draw="rows"):
+    X = np.asarray(X, dtype=float)
+    rng = np.random.default_rng(seed)
+    n, p = X.shape
+
+    def component(rows):
+        return np.linalg.svd(rows - rows.mean(axis=0), full_matrices=False)[2][j - 1]
+
+    full = component(X)
+    cosines = []
+    for _ in range(n_boot):
+        if draw == "rows":
+            v = component(X[rng.integers(0, n, n)])
+        elif draw == "permutation":
+            v = component(X[rng.permutation(n)])
+        else:  # resampled columns: the "replicate" mixes up the variables
+            v = component(X[:, rng.integers(0, p, p)])
+        v = v * rng.choice([-1.0, 1.0])  # an SVD's signs are arbitrary
+        cosines.append(abs(v @ full) if fold else v @ full)
+    return np.degrees(np.arccos(np.clip(cosines, -1.0, 1.0)))
+
+
 def centred(X):
     return X - X.mean(axis=0)
 
@@ -146,6 +168,24 @@ CASES = {
             Mutant("largest variance", lambda: 1, r"another component"),
             Mutant("float", lambda: 3.0, r"whole number"),
             Mutant("string", lambda: "PC3", r"whole number"),
+        ],
+    ),
+    "03.bootstrap_angle": (
+        [
+            Variant("float32", lambda: in_float32(solution("03.bootstrap_angle")())),
+            Variant("list output", lambda: returning(boot_angle, list)),
+            Variant("list input", lambda: lambda X, j, b, s: boot_angle(X.tolist(), j, b, s)),
+        ],
+        [
+            Mutant("sign not folded", lambda: lambda X, j, b, s: boot_angle(X, j, b, s, fold=False), r"90|sign"),
+            Mutant("columns resampled", lambda: lambda X, j, b, s: boot_angle(X, j, b, s, draw="columns"),
+                   r"rows|columns"),
+            Mutant("no replacement", lambda: lambda X, j, b, s: boot_angle(X, j, b, s, draw="permutation"),
+                   r"with replacement"),
+            Mutant("unseeded", lambda: lambda X, j, b, s: boot_angle(X, j, b, int(np.random.default_rng().integers(99))),
+                   r"default_rng\(seed\)"),
+            Mutant("zero-based j", lambda: lambda X, j, b, s: boot_angle(X, j + 1 if j < 3 else 1, b, s),
+                   r"component"),
         ],
     ),
 }
