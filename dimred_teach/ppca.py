@@ -124,7 +124,7 @@ class PPCAEMResult(PPCAResult):
     converged : bool
         Whether the relative increase of the log-likelihood fell below ``tol``.
     history : ndarray, shape (n_iter + 1,)
-        history[t] is the log-likelihood after t updates (history[0]: the random start).
+        history[t] is the log-likelihood after t updates (history[0]: the start).
         EM never decreases it.
     """
 
@@ -259,11 +259,22 @@ def _canonical(W: np.ndarray) -> np.ndarray:
     return fix_signs(U * s)
 
 
-def ppca_em(X, q: int, seed: int = 0, max_iter: int = 5000, tol: float = 1e-10) -> PPCAEMResult:
+def _start(start, d: int, q: int) -> np.ndarray:
+    """The validated starting W of :func:`ppca_em`: shape (d, q), finite, full column rank."""
+    W = as_data_matrix(start, name="start", min_rows=1)
+    if W.shape != (d, q):
+        raise ValueError(f"start must have shape (d, q) = ({d}, {q}) like W, got {W.shape}")
+    if np.linalg.matrix_rank(W) < q:
+        raise ValueError(f"start must have full column rank {q}: EM cannot leave a rank-deficient W")
+    return W
+
+
+def ppca_em(X, q: int, seed: int = 0, max_iter: int = 5000, tol: float = 1e-10, start=None) -> PPCAEMResult:
     """Maximum-likelihood PPCA by the EM algorithm of Tipping and Bishop (1999, eq. 29-30).
 
-    The mean is fixed at its MLE, the column means. From a seeded random start, each
-    update, with S = Xc'Xc / n and M = W'W + sigma2 I, is::
+    The mean is fixed at its MLE, the column means. From a seeded random start (or the
+    given ``start``) and sigma2 = tr(S) / d, each update, with S = Xc'Xc / n and
+    M = W'W + sigma2 I, is::
 
         W_new      = S W (sigma2 I + M^-1 W'S W)^-1
         sigma2_new = tr(S - S W M^-1 W_new') / d
@@ -277,7 +288,7 @@ def ppca_em(X, q: int, seed: int = 0, max_iter: int = 5000, tol: float = 1e-10) 
     q : int
         Latent dimension, 1 <= q < d and q < n.
     seed : int
-        Seed of the random starting W.
+        Seed of the random starting W (not used when ``start`` is given).
     max_iter : int
         Largest number of updates.
     tol : float
@@ -285,6 +296,10 @@ def ppca_em(X, q: int, seed: int = 0, max_iter: int = 5000, tol: float = 1e-10) 
         EM converges linearly, with a rate close to 1 when sigma2 is small compared with
         the kept eigenvalues; the gap left to the maximum is then many times tol
         (about tol / (1 - rate)).
+    start : array_like, shape (d, q), optional
+        The starting W instead of a random one, of full column rank (a W of rank below q
+        stays rank-deficient under every update). For studying the iteration from a
+        chosen, e.g. deliberately poor, start.
 
     Returns
     -------
@@ -302,9 +317,11 @@ def ppca_em(X, q: int, seed: int = 0, max_iter: int = 5000, tol: float = 1e-10) 
     trace_S = float(np.sum(Xc**2)) / n
     if trace_S <= 0.0:
         raise ValueError("X has no variance (all rows are equal); PPCA needs sigma2 > 0")
-    rng = np.random.default_rng(seed)
     sigma2 = trace_S / d
-    W = rng.standard_normal((d, q)) * np.sqrt(sigma2)
+    if start is None:
+        W = np.random.default_rng(seed).standard_normal((d, q)) * np.sqrt(sigma2)
+    else:
+        W = _start(start, d, q)
     identity = np.eye(q)
     history: list[float] = []
     converged = False

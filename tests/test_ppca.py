@@ -184,6 +184,33 @@ def test_em_is_seeded_and_stops_at_max_iter():
     assert not np.array_equal(a.history, ppca.ppca_em(X, 2, seed=4, max_iter=5).history)
 
 
+def test_em_from_a_given_start():
+    X = ppca_data(13, d=5)
+    n, d = X.shape
+    start = np.random.default_rng(5).standard_normal((d, 2))
+    em = ppca.ppca_em(X, 2, max_iter=3, start=start)
+    trace_S = np.sum((X - X.mean(axis=0)) ** 2) / n
+    assert np.isclose(em.history[0], ppca.log_likelihood(X, start, X.mean(axis=0), trace_S / d), rtol=1e-12)
+    # the seed plays no part once a start is given; the start is not modified
+    assert np.array_equal(em.history, ppca.ppca_em(X, 2, seed=7, max_iter=3, start=start.tolist()).history)
+    assert np.array_equal(start, np.random.default_rng(5).standard_normal((d, 2)))
+    assert np.all(np.diff(em.history) >= 0)
+
+
+def test_em_with_one_column_is_a_power_step_and_reaches_pc1_from_a_poor_start():
+    X = ppca_data(14, d=2, q=1)
+    S = np.cov(X, rowvar=False, ddof=0)
+    pc1 = pca(X, 1).components[:, 0]
+    poor = np.array([[-pc1[1]], [pc1[0]]]) + 0.01 * pc1[:, None]  # almost orthogonal to PC1
+    one = ppca.ppca_em(X, 1, max_iter=1, start=poor).W[:, 0]
+    power = S @ poor[:, 0]
+    assert abs(one @ power) / (np.linalg.norm(one) * np.linalg.norm(power)) == pytest.approx(1.0, abs=1e-12)
+    em = ppca.ppca_em(X, 1, start=poor, tol=1e-14)
+    assert em.converged
+    assert subspace_distance(em.W, pc1[:, None]) < 1e-8
+    assert np.isclose(em.log_likelihood, ppca.ppca_mle(X, 1).log_likelihood, rtol=1e-10)
+
+
 # ---------------------------------------------------------------- bad input
 
 def test_bad_inputs():
@@ -227,6 +254,12 @@ def test_bad_inputs():
         ppca.ppca_em(X, 2, tol=0.0)
     with pytest.raises(ValueError, match="no variance"):
         ppca.ppca_em(np.ones((10, 5)), 2)
+    with pytest.raises(ValueError, match=r"start must have shape \(d, q\) = \(5, 2\)"):
+        ppca.ppca_em(X, 2, start=np.ones((5, 3)))
+    with pytest.raises(ValueError, match="start must have full column rank"):
+        ppca.ppca_em(X, 2, start=np.ones((5, 2)))
+    with pytest.raises(ValueError, match="start contains NaN"):
+        ppca.ppca_em(X, 2, start=np.full((5, 2), np.nan))
     model = ppca.PPCAModel(W, mean, 1.0)
     with pytest.raises(TypeError, match="model must be a PPCAModel"):
         ppca.sample("model", 5, seed=0)
