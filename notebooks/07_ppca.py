@@ -3,7 +3,7 @@
 #
 # **PCA as the maximum-likelihood fit of a Gaussian latent-variable model.**
 #
-# *Time: about 60 minutes, plus about 15 for the optional last section.* *Prerequisites: notebooks 01-02 (PCA, eigendecompositions), the multivariate normal
+# *Time: about 60 minutes, plus about 25 for the optional last section.* *Prerequisites: notebooks 01-02 (PCA, eigendecompositions), the multivariate normal
 # density, the idea of maximum likelihood.*
 #
 # **Learning objectives.** After this notebook you can
@@ -13,8 +13,8 @@
 # 4. state the closed-form maximum-likelihood estimates (WashU eq. 24-26), including which covariance (1/n) they use;
 # 5. run the EM algorithm, see its log-likelihood rise monotonically to the closed form, and explain why it can be slow;
 # 6. show that as $\sigma^2 \to 0$ PPCA becomes PCA, and read the posterior mean as a shrunk PCA projection;
-# 7. (optional section) choose the latent dimension $q$ by held-out log-likelihood, on simulated data and on the
-#    crabs.
+# 7. (optional section) draw EM's iterations for a line in the plane, and choose the latent dimension $q$ by
+#    held-out log-likelihood, on simulated data and on the crabs.
 #
 # **Notes followed.** WashU A2 notes "USL - Dimensionality Reduction", §7 *Probabilistic PCA* (eq. 21-27) and the
 # appendix §8 (affine maps of Gaussians). The notes defer the derivations to Tipping and Bishop (1999); where they
@@ -26,7 +26,9 @@
 # points as columns).
 #
 # **References.** WashU A2 notes §7-8 (`seeds/002`); M. E. Tipping and C. M. Bishop, "Probabilistic principal
-# component analysis", *J. R. Statist. Soc. B* 61 (1999), eq. 29-30 and appendix A.
+# component analysis", *J. R. Statist. Soc. B* 61 (1999), eq. 29-30 and appendix A; S. Roweis, "EM algorithms for
+# PCA and SPCA", *NIPS* 10 (1998); C. M. Bishop, *Pattern Recognition and Machine Learning* (2006), §12.2.2 and
+# Figure 12.12 (EM drawn for a line in the plane, which the optional section redraws in its own way).
 
 # %% slideshow={"slide_type": "subslide"}
 import numpy as np
@@ -312,7 +314,8 @@ print("measured ratio of successive increments at iterations 100 and 280:",
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # When the noise is small compared with the kept eigenvalues, $\rho$ is close to 1 and EM needs many steps: the
 # notes' "EM is more efficient" holds per iteration ($O(ndq)$ against $O(nd^2)$), not necessarily in total
-# (see `tests/benchmarks/bench_ppca.py`: at $d=2000$, $n=5000$, $q=5$ the closed form wins).
+# (see `tests/benchmarks/bench_ppca.py`: at $d=2000$, $n=5000$, $q=5$ the closed form wins). The optional section
+# draws the iterations for a line in the plane.
 #
 # ## 6. $\sigma^2 \to 0$: back to PCA
 #
@@ -392,7 +395,136 @@ plt.show()
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## Going further (optional)
 #
-# About 15 minutes: the likelihood as a tool for choosing $q$.
+# About 25 minutes: EM drawn step by step for a line in the plane, then the likelihood as a tool for choosing $q$.
+#
+# ### EM in pictures: a poor line finds PC1
+#
+# In two dimensions with $q = 1$ every step of EM can be drawn. Bishop's PRML (Figure 12.12) draws it in the limit
+# $\sigma^2\to0$, Roweis's EM for PCA, where the steps read most simply. The model's line through the mean has
+# direction $W$ ($2\times1$).
+#
+# * **E-step**: each centred point $x_{c,i}$ gets its latent position $z_i = W^\top x_{c,i}/W^\top W$, so that
+#   $Wz_i$ is the foot of its perpendicular on the line (an orthogonal projection).
+# * **M-step**: the positions are held fixed and the line is refitted by least squares,
+#   $W_{\text{new}} = \sum_i x_{c,i} z_i / \sum_i z_i^2$: each point pulls the line towards itself, like a spring
+#   attached at its foot.
+#
+# PPCA's E-step (section 5) gives the same feet pulled towards the mean by the factor $W^\top W/(W^\top W + \sigma^2)$;
+# its M-step moves the line to the same new direction, as we check below. We start `ppca_em` from a deliberately
+# poor line, $85°$ away from PC1 (its `start` argument), on centred data from a model with one clear direction, and
+# record the angle to PC1 after each update.
+
+# %% slideshow={"slide_type": "fragment"}
+plane_model = ppca.PPCAModel(W=np.array([[1.5], [1.0]]), mean=np.zeros(2), sigma2=0.6)
+X_plane = ppca.sample(plane_model, 120, seed=6)
+X_plane = X_plane - X_plane.mean(axis=0)
+plane_pca = pca(X_plane, 2)
+pc1, pc2 = plane_pca.components.T
+lam_plane = plane_pca.eigenvalues * (len(X_plane) - 1) / len(X_plane)   # 1/n eigenvalues
+poor_angle = np.deg2rad(85.0)
+rotate = np.array([[np.cos(poor_angle), -np.sin(poor_angle)], [np.sin(poor_angle), np.cos(poor_angle)]])
+W_start = (rotate @ pc1)[:, None]
+
+
+def em_state(t):
+    """(W, sigma2) after t EM updates of ppca_em from W_start (t = 0: the start, sigma2 = tr(S) / d)."""
+    if t == 0:
+        return W_start, lam_plane.sum() / 2
+    state = ppca.ppca_em(X_plane, 1, max_iter=t, start=W_start)
+    assert state.n_iter == t
+    return state.W, state.sigma2
+
+
+def angle_to_pc1(W):
+    """Angle in degrees between the line spanned by W and PC1 (0 to 90), accurate also when tiny."""
+    return np.degrees(np.arctan2(abs(W[:, 0] @ pc2), abs(W[:, 0] @ pc1)))
+
+
+iterations = np.arange(11)
+angles = np.array([angle_to_pc1(em_state(t)[0]) for t in iterations])
+print("lambda_2 / lambda_1:", dr.rounded(lam_plane[1] / lam_plane[0]))
+for t in iterations:
+    print(f"after {t:2d} updates: angle to PC1 = {angles[t]:.4g} degrees")
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The angle drops from $85°$ to under $2°$ in three updates and keeps falling by a constant factor. The factor is no
+# accident. With $q = 1$, $M$ and $\sigma^2 I + M^{-1}W^\top SW$ are numbers, so the update
+# $W_{\text{new}} = SW(\sigma^2 I + M^{-1}W^\top SW)^{-1}$ points along $SW$: **the direction of the line follows
+# power iteration** (notebook 02), whatever $\sigma^2$ is. Writing $W = c_1v_1 + c_2v_2$ in the eigenvectors of $S$,
+# $SW = \lambda_1c_1v_1 + \lambda_2c_2v_2$, so the tangent of the angle to PC1 is multiplied by exactly
+# $\lambda_2/\lambda_1$ at every step. Roweis's M-step points along $\sum_i x_{c,i}x_{c,i}^\top W = nSW$ too, so
+# both versions draw the same lines:
+
+# %% slideshow={"slide_type": "fragment"}
+ratios = np.tan(np.deg2rad(angles[1:])) / np.tan(np.deg2rad(angles[:-1]))
+print("tan(angle after t + 1) / tan(angle after t), t = 0..9:", dr.rounded(ratios, 6))
+assert np.allclose(ratios, lam_plane[1] / lam_plane[0], rtol=1e-6)
+assert np.all(np.diff(angles) < 0)
+
+
+def roweis_step(W):
+    """One EM step for PCA in the limit sigma2 -> 0: feet of the perpendiculars, then least squares."""
+    z = X_plane @ W / (W.T @ W)                  # E-step: latent positions, shape (n, 1)
+    return X_plane.T @ z / (z.T @ z), z          # M-step: the new line, and the positions
+
+
+gaps = [subspace_distance(roweis_step(em_state(t)[0])[0], em_state(t + 1)[0]) for t in range(6)]
+print("largest distance between the sigma2 -> 0 line and ppca_em's next line:", dr.rounded(max(gaps), 12))
+shrink_early = [(W.T @ W).item() / ((W.T @ W).item() + s2) for W, s2 in map(em_state, range(4))]
+print("PPCA's pull of the feet towards the mean, W'W / (W'W + sigma2), updates 0-3:", dr.rounded(shrink_early, 3))
+converged = ppca.ppca_em(X_plane, 1, start=W_start, tol=1e-14)
+print("at convergence:", converged.n_iter, "updates, angle to PC1 =", dr.rounded(angle_to_pc1(converged.W), 10),
+      "degrees; sigma2 =", dr.rounded(converged.sigma2), "= lambda_2 =", dr.rounded(lam_plane[1]))
+assert max(gaps) < 1e-12
+assert converged.converged and angle_to_pc1(converged.W) < 1e-6
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The lines agree to rounding. PPCA's own E-step positions are bunched near the mean early on (the factor is 0.31
+# at the start and about 0.03 after one and two updates: from this start EM first shrinks $W$ and only then grows
+# it, the scale settling after the direction, as in section 5), so the picture draws the $\sigma^2\to0$ positions. In each of the first three panels: the current
+# line (solid), the E-step feet on it (orange, each joined to its point), and the line the M-step moves to (dashed),
+# which is the next panel's current line. The last panel lays the converged line over PC1.
+
+# %% slideshow={"slide_type": "fragment"}
+fig, axes = plt.subplots(1, 4, figsize=(14, 4.8), sharex=True, sharey=True)
+reach = 1.1 * np.abs(X_plane).max()
+ends = np.array([-reach, reach])
+for t, ax in enumerate(axes[:3]):
+    W_t = em_state(t)[0]
+    W_next, z = roweis_step(W_t)
+    feet = z @ W_t.T
+    for x, y in zip(X_plane, feet):
+        ax.plot([x[0], y[0]], [x[1], y[1]], color="grey", lw=0.4, zorder=1)
+    u, u_next = W_t[:, 0] / np.linalg.norm(W_t), W_next[:, 0] / np.linalg.norm(W_next)
+    ax.plot(ends * u[0], ends * u[1], color="k", lw=1.2, zorder=2, label="current line W")
+    ax.plot(ends * u_next[0], ends * u_next[1], color="C3", lw=1.8, ls="--", zorder=2, label="M-step: new line")
+    ax.scatter(X_plane[:, 0], X_plane[:, 1], s=9, color="C0", zorder=3, label="data (centred)")
+    ax.scatter(feet[:, 0], feet[:, 1], s=9, color="C1", zorder=4, label="E-step: positions W z on the line")
+    ax.set_title(f"update {t + 1}: from {dr.rounded(angles[t], 1)}° to {dr.rounded(angles[t + 1], 1)}°")
+last = axes[3]
+last.scatter(X_plane[:, 0], X_plane[:, 1], s=9, color="C0")
+u = converged.W[:, 0] / np.linalg.norm(converged.W)
+last.plot(ends * pc1[0], ends * pc1[1], color="C2", lw=5, alpha=0.5, label="PC1")
+last.plot(ends * u[0], ends * u[1], color="k", lw=1.2, label=f"after {converged.n_iter} updates")
+last.set_title("converged: the line is PC1")
+last.legend(loc="lower right", fontsize=8)
+for ax in axes:
+    ax.set_aspect("equal")
+    ax.set(xlim=(-reach, reach), ylim=(-reach, reach), xlabel="x1 (centred)")
+axes[0].set_ylabel("x2 (centred)")
+handles, texts = axes[0].get_legend_handles_labels()
+fig.legend(handles, texts, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncol=4, frameon=False)
+fig.suptitle("EM for a line in the plane (angles to PC1), from a start 85° off")
+fig.tight_layout(rect=(0, 0.08, 1, 0.96))
+plt.show()
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# In the first panel the line is nearly perpendicular to the cloud: the feet crowd near the centre, but the points
+# sit far off the line on either side in a tilted pattern, and the least-squares refit already swings the line by
+# $27°$. Two more updates and the dashed line lies along the cloud's long axis. At convergence $\sigma^2 = \lambda_2$,
+# as eq. 25 says for $d - q = 1$. With $q > 1$ the columns of $W$ mix within the subspace and EM behaves like the
+# block (subspace) version of power iteration; the subspace, not each column, converges at the rate set by
+# $\lambda_{q+1}/\lambda_q$.
 #
 # ### Choosing $q$ by held-out log-likelihood
 #
