@@ -3,7 +3,8 @@
 #
 # **Rescaling data before an analysis, and taking PCA beyond straight lines.**
 #
-# *Time: about 60 minutes.* *Prerequisites: notebooks 01, 02 and 04 (PCA, the Gram matrix, classical MDS).*
+# *Time: about 60 minutes, plus about 10 for the optional last section.* *Prerequisites: notebooks 01, 02 and 04
+# (PCA, the Gram matrix, classical MDS).*
 #
 # **Learning objectives.** After this notebook you can
 # 1. tell apart centring, standardising, whitening and min-max scaling, and say what each does to the covariance;
@@ -12,10 +13,11 @@
 # 4. compute kernel PCA: a kernel matrix, its centring in feature space, its eigenvectors, and the projection of new points;
 # 5. predict how the width of the RBF kernel changes what kernel PCA finds;
 # 6. show that kernel PCA with the linear kernel is PCA, and that kernel MDS gives the kernel PCA scores.
+# 7. (optional section) say, with numbers, what PCA and kernel PCA make of the notes' 3-D spiral.
 #
 # **Notes followed.** WashU A2 notes "USL - Dimensionality Reduction" (file 002), §4.3 (data standardisation and
-# whitening, eq. 14-16, Exercises 4.3 and 4.4) and §5 (non-linear dimensionality reduction: the spiral, kernel MDS
-# §5.1, kernel PCA §5.2, eq. 17-20).
+# whitening, eq. 14-16, Exercises 4.3 and 4.4) and §5 (non-linear dimensionality reduction: the 2-D spiral of
+# Figure 3 and the 3-D spiral of Figure 4, kernel MDS §5.1, kernel PCA §5.2, eq. 17-20).
 #
 # **Conventions.** The WashU notes store points as columns ($X$ is $d\times n$); here rows are points
 # ($\mathbf X$ is $n \times p$), so their formulas appear transposed. Variances divide by $n-1$; the notes' kernel PCA
@@ -30,7 +32,7 @@ from scipy.stats import spearmanr
 
 import dimred_teach as dr
 from dimred_teach import kernel
-from dimred_teach.datasets import load_crabs, make_circles, make_spiral
+from dimred_teach.datasets import load_crabs, make_circles, make_spiral, make_swiss_roll
 from dimred_teach.pca import center, covariance, pca, standardize
 
 dr.setup_notebook()
@@ -221,6 +223,49 @@ print("eigenvalues = variances of the scores:", np.allclose(kpca.eigenvalues, kp
 print("eigenvalues:", kpca.eigenvalues)
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
+# **Why one $K$ may be cancelled.** Substituting eq. 19 into eq. 18 and taking the inner product with each
+# $\phi(\mathbf x_l)$ gives, in matrix form, $\tilde K^2\mathbf a = n\lambda\,\tilde K\mathbf a$; the notes then
+# cancel one $\tilde K$ to reach $\tilde K\mathbf a = n\lambda\,\mathbf a$. But $\tilde K$ is singular: centring alone
+# makes $\tilde K\mathbf 1 = \mathbf 0$. Split $\mathbf a = \mathbf a_\parallel + \mathbf a_0$, with $\mathbf a_0$ in
+# the null space of $\tilde K$ and $\mathbf a_\parallel$ in its range (spanned by the eigenvectors with $\mu > 0$).
+# Both sides of the equation see only $\mathbf a_\parallel$, and on the range $\tilde K$ is invertible, so
+#
+# $$\tilde K^2\mathbf a = n\lambda\tilde K\mathbf a \iff \tilde K\mathbf a_\parallel = n\lambda\,\mathbf a_\parallel :$$
+#
+# every solution is an eigenvector of $\tilde K$ plus *any* null-space part. That part is harmless: its
+# feature-space vector $\sum_i a_{0i}\tilde\phi(\mathbf x_i)$ has squared length $\mathbf a_0^\top\tilde K\mathbf a_0 = 0$,
+# so it adds nothing to the direction $\mathbf u$, and the scores $\tilde K\mathbf a$ do not change. Choosing
+# $\mathbf a_0 = \mathbf 0$ gives the eigenvector, and then $\lVert\mathbf u\rVert^2 = \mathbf a^\top\tilde K\mathbf a =
+# n\lambda\,\mathbf a^\top\mathbf a$, so a unit component needs $n\lambda\,\mathbf a^\top\mathbf a = 1$. The check:
+# the first dual vector, and the same vector plus a multiple of $\mathbf 1$ (relative residuals; 0 means exact).
+
+# %% slideshow={"slide_type": "fragment"}
+n_circ = len(X_circles)
+mu = (n_circ - 1) * kpca.eigenvalues[0]         # eigenvalue of K_tilde; the notes' lambda is mu / n
+a = kpca.dual_coef[:, 0]
+a_shifted = a + 0.5 * np.ones(n_circ) / np.sqrt(n_circ)   # plus a null-space vector of K_tilde
+print("K_tilde is singular, K_tilde 1 = 0:", np.allclose(K_tilde @ np.ones(n_circ), 0))
+
+
+def relative(residual, reference):
+    return np.linalg.norm(residual) / np.linalg.norm(reference)
+
+
+print("                     K a = n lam a   K^2 a = n lam K a   change of scores   |u|^2 = a'K a   n lam a'a")
+for name, b in [("eigenvector a", a), ("a + null-space part", a_shifted)]:
+    rows = [relative(K_tilde @ b - mu * b, mu * b), relative(K_tilde @ (K_tilde @ b) - mu * (K_tilde @ b), K_tilde @ b),
+            relative(K_tilde @ b - K_tilde @ a, K_tilde @ a), b @ K_tilde @ b, mu * b @ b]
+    print(f"{name:20s}" + "".join(f"{dr.rounded(value, 4):>{width}.4f}" for value, width in zip(rows, (14, 20, 19, 16, 12))))
+    assert rows[1] < 1e-10 and rows[2] < 1e-10 and np.isclose(rows[3], 1.0)
+assert relative(K_tilde @ a - mu * a, mu * a) < 1e-10 and np.isclose(mu * a @ a, 1.0)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# Both vectors solve $\tilde K^2\mathbf a = n\lambda\tilde K\mathbf a$, give the same scores and the same unit-length
+# component; only the eigenvector solves $\tilde K\mathbf a = n\lambda\mathbf a$, and only for it does
+# $n\lambda\,\mathbf a^\top\mathbf a = 1$ measure the length of $\mathbf u$ (for the shifted vector it counts the
+# invisible null-space part too). That is why kernel PCA takes eigenvectors, divided by $\sqrt{n\lambda} = \sqrt\mu$.
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # ### 4.4 The linear kernel gives PCA
 #
 # With $k(\mathbf x,\mathbf y) = \mathbf x^\top\mathbf y$, $\tilde K = \mathbf X_c\mathbf X_c^\top$ is the Gram matrix of
@@ -369,3 +414,59 @@ print("MDS eigenvalues / (n - 1) = kernel PCA eigenvalues:",
 # * Kernel PCA is PCA of features reached only through a kernel: centre $K$ in feature space ($HKH$), take its leading
 #   eigenvectors, scale by $\sqrt{\mu}$; new points are centred with the training means.
 # * The linear kernel gives PCA; kernel MDS gives kernel PCA; the RBF width decides which structure comes first.
+
+# %% [markdown] slideshow={"slide_type": "slide"}
+# ## Going further (optional)
+#
+# About 10 minutes: the notes' 3-D spiral.
+#
+# ### The 3-D spiral: a rolled-up sheet
+#
+# The notes' Figure 4 shows a spiral in three dimensions: a flat sheet rolled up, which a good method should lay out
+# flat again. The course's generator is `make_swiss_roll` (notebook 11 uses the same 800 points): each point comes
+# with its position $s$ along the rolled direction of the sheet. As for the 2-D spiral, we ask how well the first
+# three components of PCA and of RBF kernel PCA (three widths) follow $s$, by the largest absolute rank correlation.
+
+# %% slideshow={"slide_type": "fragment"}
+X_roll, sheet = make_swiss_roll(800, seed=0)
+s_roll = sheet[:, 0]
+
+
+def best_rank_correlation(Z):
+    """The largest |Spearman correlation| between a column of Z and the position s, and its column number."""
+    rho = np.array([abs(spearmanr(column, s_roll)[0]) for column in Z.T])
+    return dr.rounded(rho.max(), 2), int(rho.argmax()) + 1
+
+
+roll_pca = pca(X_roll, k=3).scores
+print("PCA:                       best |rank corr with s|, component:", best_rank_correlation(roll_pca))
+roll_kpca = {}
+for gamma in (0.01, 0.1, 0.5):
+    roll_kpca[gamma] = kernel.kernel_pca(X_roll, k=3, kernel="rbf", gamma=gamma).scores
+    print(f"kernel PCA, gamma = {gamma:<4}:      best |rank corr with s|, component:",
+          best_rank_correlation(roll_kpca[gamma]))
+
+# %% slideshow={"slide_type": "subslide"}
+fig = plt.figure(figsize=(14, 4.2))
+ax3d = fig.add_subplot(1, 3, 1, projection="3d")
+dots = ax3d.scatter(X_roll[:, 0], X_roll[:, 1], X_roll[:, 2], c=s_roll, s=6, cmap="viridis")
+ax3d.view_init(elev=12, azim=-70)
+ax3d.set_yticks([0, 10, 20])
+ax3d.set(title="3-D spiral (Swiss roll), coloured by s", xlabel="$x_1$", ylabel="$x_2$ (axis)", zlabel="$x_3$")
+fig.colorbar(dots, ax=ax3d, label="position s along the roll", shrink=0.7, pad=0.1)
+panels = [(roll_pca, (0, 1), "PCA: PC1 and PC2", ("PC1", "PC2")),
+          (roll_kpca[0.1], (0, 2), "RBF kernel PCA (gamma = 0.1)", ("kernel PC1", "kernel PC3"))]
+for position, (Z, (i, j), title, (xlabel, ylabel)) in enumerate(panels, start=2):
+    ax = fig.add_subplot(1, 3, position)
+    ax.scatter(Z[:, i], Z[:, j], c=s_roll, s=6, cmap="viridis")
+    ax.set(title=title + ", coloured by s", xlabel=xlabel, ylabel=ylabel)
+fig.tight_layout()
+plt.show()
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# PCA looks at the roll along its axis: the plane of PC1 and PC2 shows the spiral end-on, still rolled up, so no
+# straight coordinate follows $s$ (best rank correlation 0.41). The RBF kernel does not help much: its components
+# are smooth functions of the position in space, not along the sheet; at $\gamma = 0.1$ they pick out single
+# stretches of the roll (the arms of the right panel), and the best of the three widths reaches 0.55. What unrolls the sheet is a notion of distance
+# measured *along* it: notebook 11 builds a neighbourhood graph, and Isomap and Laplacian eigenmaps lay this same
+# roll out flat with rank correlations close to 1.
