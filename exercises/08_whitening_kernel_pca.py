@@ -1,11 +1,12 @@
 # %% [markdown]
 # # Exercises 08 · Standardising, whitening and kernel PCA
 #
-# *Time: about 50 minutes.* Goes with `notebooks/08_whitening_kernel_pca.ipynb`.
+# *Time: about 60 minutes.* Goes with `notebooks/08_whitening_kernel_pca.ipynb`.
 #
 # **Objectives.** Whiten a data set and explain why its covariance is the identity (WashU Exercises 4.3-4.4);
 # centre a kernel matrix in feature space; compute the RBF kernel; show that kernel PCA with the linear kernel is
-# PCA; choose an RBF width that separates two concentric circles.
+# PCA; scale the dual coefficients so that each feature-space component has unit length; choose an RBF width that
+# separates two concentric circles.
 #
 # Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
 # on fresh random data) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the grader
@@ -105,7 +106,35 @@ check("08.linear_kpca_scores", kpca_scores)
 
 
 # %% [markdown]
-# ## Exercise 5 · An RBF width that separates the circles
+# ## Exercise 5 · Dual coefficients of unit-length components
+#
+# Kernel PCA never forms its feature-space directions $\mathbf u_j = \sum_i a_{ji}\,\tilde\phi(\mathbf x_i)$; it keeps
+# the dual coefficient vectors $\mathbf a_j$. Write `dual_coefficients(K, k)` that takes a kernel matrix `K`
+# ($n\times n$, not centred) and returns the $n\times k$ matrix whose column $j$ is $\mathbf a_j$: the eigenvector of
+# the centred matrix $\tilde K$ for its $j$-th largest eigenvalue $\mu_j = n\lambda_j$ (largest first), scaled so that
+# $\mathbf u_j$ has unit length, $\lVert\mathbf u_j\rVert^2 = \mathbf a_j^\top\tilde K\mathbf a_j =
+# n\lambda_j\,\mathbf a_j^\top\mathbf a_j = 1$ (notebook 08, §4.3). The check calls it on fresh kernel matrices and
+# judges the components: the scores $\tilde K\mathbf a_j$ and the lengths, any sign per column.
+
+# %%
+def dual_coefficients(K, k):
+    """Dual coefficients (n x k) of the k leading kernel principal components of the kernel matrix K (n x n)."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("08.dual_normalisation", dual_coefficients)
+
+
+# %% [markdown]
+# **Explain**: the check accepts $\mathbf a_j + c\,\mathbf 1$ for any number $c$ as well, although that vector is no
+# eigenvector of $\tilde K$ and its $n\lambda_j\,\mathbf a^\top\mathbf a$ is not 1. Why is that right?
+
+# %% [markdown]
+# **Your answer:** *(write it here)*
+
+# %% [markdown]
+# ## Exercise 6 · An RBF width that separates the circles
 #
 # `X_circles` (300 points, `labels` 0 for the outer and 1 for the inner circle) cannot be separated by PCA. Find a
 # value `gamma_circles` of the RBF parameter $\gamma$ for which the **first** kernel PCA component separates the two

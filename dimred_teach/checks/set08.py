@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import CheckFailure, register
-from .properties import answer_array, answer_number, expect, expect_close, in_random_order, is_close
+from .properties import answer_array, answer_number, expect, expect_close, expect_unlike, in_random_order, is_close
 from .set01 import crab_matrix, random_data
 
 CIRCLES = dict(n=300, noise=0.05, factor=0.3, seed=8)
@@ -136,3 +136,76 @@ def _circle_gamma(answer, rng):
     expect(overlap < 0,
            f"with gamma={gamma:.6g} the first kernel component does not separate the circles: the ranges of the "
            "two classes' scores overlap")
+
+
+def _random_kernel_matrix(rng: np.random.Generator, k: int) -> tuple[np.ndarray, str]:
+    """A fresh uncentred kernel matrix (linear, polynomial or RBF) whose centred version has
+    k + 1 leading eigenvalues that are positive and well apart (relative gaps of at least 5%)."""
+    while True:
+        n, p = int(rng.integers(12, 30)), int(rng.integers(k + 1, 5))
+        X = rng.standard_normal((n, p)) * rng.uniform(0.5, 2.0, p) + rng.normal(0, 2, p)
+        kind = str(rng.choice(["a linear", "a polynomial", "an RBF"]))
+        if kind == "a linear":
+            K = X @ X.T
+        elif kind == "a polynomial":
+            K = (X @ X.T / p + 1.0) ** 2
+        else:
+            K = np.exp(-float(rng.uniform(0.05, 0.5)) * np.sum((X[:, None] - X[None]) ** 2, axis=2))
+        top = np.sort(np.linalg.eigvalsh(_centred_kernel(K)))[::-1][: k + 1]
+        if top[k - 1] > 0 and np.all(-np.diff(top) > 0.05 * top[:k]):
+            return K, kind
+
+
+def _centred_kernel(K: np.ndarray) -> np.ndarray:
+    return K - K.mean(axis=0) - K.mean(axis=1)[:, None] + K.mean()
+
+
+def _top_eigenpairs(K: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The k largest eigenvalues of the symmetric K, descending, and their unit eigenvectors."""
+    values, vectors = np.linalg.eigh(K)
+    return values[::-1][:k], vectors[:, ::-1][:, :k]
+
+
+def _aligned(A: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """A with each column's sign chosen to agree with the same column of V."""
+    return A * np.where(np.sum(A * V, axis=0) < 0, -1.0, 1.0)
+
+
+@register("08.dual_normalisation",
+          hint="centre K (your Exercise 2), take the k largest eigenvalues mu_j = n lambda_j of the centred matrix "
+               "(largest first) and divide each unit eigenvector by sqrt(mu_j): then mu_j a_j'a_j = a_j' K a_j = 1")
+def _dual_normalisation(answer, rng):
+    ks = [2, 3] + [int(k) for k in rng.integers(1, 4, int(rng.integers(2, 4)))]
+    cases = [_random_kernel_matrix(rng, k) + (k,) for k in ks]
+    for K, kind, k in in_random_order(rng, cases):
+        n = K.shape[0]
+        call = f"dual_coefficients(K, k={k}) for {kind} kernel matrix of {n} points"
+        A = answer_array(answer(K.copy(), k), call, shape=(n, k))
+        K_c = _centred_kernel(K)
+        mu, V = _top_eigenpairs(K_c, k)
+        reference = V / np.sqrt(mu)
+        aligned = _aligned(A, V)
+        expect_unlike(aligned, V, reference,
+                      f"{call}: your columns have length 1, so each component u = sum_i a_i phi(x_i) has squared "
+                      "length a'Ka = mu; divide the unit eigenvector by sqrt(mu), so that n lambda a'a = 1", 1e-6)
+        expect_unlike(aligned, V * np.sqrt(mu), reference,
+                      f"{call} returns the scores sqrt(mu_j) v_j = K a_j; the dual coefficients are v_j / sqrt(mu_j)",
+                      1e-6)
+        for divisor, name in ((n, "n"), (n - 1, "n - 1")):
+            expect_unlike(aligned, V / np.sqrt(mu / divisor), reference,
+                          f"{call} divides by sqrt(mu_j / ({name})), the eigenvalue lambda of a covariance, so "
+                          f"a'Ka = {name}: the length of u is n lambda a'a with the notes' lambda = mu / n, i.e. "
+                          "divide by sqrt(n lambda) = sqrt(mu), the eigenvalue of K itself", 1e-6)
+        mu_raw, V_raw = _top_eigenpairs(K, k)
+        expect_unlike(_aligned(A, V_raw), V_raw / np.sqrt(mu_raw), reference,
+                      f"{call} uses the eigenvectors of K itself: centre K first (your Exercise 2), the features "
+                      "must have mean 0", 1e-6)
+        expect_unlike(_aligned(A, V[:, ::-1]), reference[:, ::-1], reference,
+                      f"{call} has its columns in ascending order of the eigenvalues: the largest comes first", 1e-6)
+        scores = K_c @ A
+        expect_close(_aligned(scores, V), V * np.sqrt(mu),
+                     f"{call}: the scores K_c a_j (K_c the centred K) = sqrt(mu_j) v_j, v_j the eigenvector of the "
+                     "j-th largest eigenvalue mu_j", scale=float(np.sqrt(mu[0])))
+        expect_close(A.T @ K_c @ A, np.eye(k),
+                     f"{call}: the components have unit length and are orthogonal, a_i' K_c a_j = 1 if i = j else 0",
+                     scale=1.0)

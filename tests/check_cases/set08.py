@@ -1,6 +1,7 @@
 """Variants and mutants of exercise set 08, standardising, whitening and kernel PCA."""
 
 import numpy as np
+import scipy.linalg
 import scipy.spatial.distance
 
 from dimred_teach.checks.set01 import crab_matrix
@@ -126,3 +127,55 @@ CASES = {
         ],
     ),
 }
+
+
+def dual(K, k, centre=True, divisor=None, ascending=False, scale="dual"):
+    """Dual coefficients of the k leading components of K, right or in a typical wrong way."""
+    mu, V = np.linalg.eigh(center(K) if centre else K)
+    top = np.argsort(mu)[::-1][:k]
+    if ascending:
+        top = top[::-1]
+    mu, V = mu[top], V[:, top]
+    if scale == "unit":
+        return V
+    if scale == "scores":
+        return V * np.sqrt(mu)
+    return V / np.sqrt(mu / divisor) if divisor else V / np.sqrt(mu)
+
+
+def dual_by_svd(K, k):
+    U, d, _ = np.linalg.svd(center(K))  # centred K is symmetric positive semi-definite: U are its eigenvectors
+    return U[:, :k] / np.sqrt(d[:k])
+
+
+def dual_from_scores(K, k):
+    mu, V = scipy.linalg.eigh(center(K), subset_by_index=[len(K) - k, len(K) - 1])
+    image = center(K) @ V[:, ::-1]                 # K v = mu v, so K v / mu^(3/2) = v / sqrt(mu)
+    return image / mu[::-1] ** 1.5
+
+
+def dual_plus_null_space(K, k):
+    A = dual(K, k)
+    return A + np.linspace(0.2, 0.5, k) * np.ones((len(K), 1)) / np.sqrt(len(K))
+
+
+CASES["08.dual_normalisation"] = (
+    [
+        Variant("float32", lambda: in_float32(solution("08.dual_normalisation")())),
+        Variant("sign flips", lambda: lambda K, k: dual(K, k) * (-1.0) ** np.arange(k)),
+        Variant("nested lists", lambda: returning(dual, as_list)),
+        Variant("SVD of the centred K", lambda: dual_by_svd),
+        Variant("scipy eigh of the top k, through K v", lambda: dual_from_scores),
+        Variant("plus a null-space part (the constant vector)", lambda: dual_plus_null_space),
+    ],
+    [
+        Mutant("unit-length eigenvectors", lambda: lambda K, k: dual(K, k, scale="unit"), r"length 1"),
+        Mutant("the scores", lambda: lambda K, k: dual(K, k, scale="scores"), r"returns the scores"),
+        Mutant("lambda of K / n", lambda: lambda K, k: dual(K, k, divisor=len(K)), r"mu_j / \(n\)"),
+        Mutant("lambda of K / (n - 1)", lambda: lambda K, k: dual(K, k, divisor=len(K) - 1), r"mu_j / \(n - 1\)"),
+        Mutant("K not centred", lambda: lambda K, k: dual(K, k, centre=False), r"centre K"),
+        Mutant("ascending order", lambda: lambda K, k: dual(K, k, ascending=True), r"ascending"),
+        Mutant("right for three calls, then zeros",
+               first_calls_then(dual, 3, lambda K, k: np.zeros((len(K), k))), r"scores K_c"),
+    ],
+)
