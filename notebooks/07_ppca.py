@@ -470,8 +470,10 @@ def roweis_step(W):
 
 gaps = [subspace_distance(roweis_step(em_state(t)[0])[0], em_state(t + 1)[0]) for t in range(6)]
 print("largest distance between the sigma2 -> 0 line and ppca_em's next line:", dr.rounded(max(gaps), 12))
-shrink_early = [(W.T @ W).item() / ((W.T @ W).item() + s2) for W, s2 in map(em_state, range(4))]
-print("PPCA's pull of the feet towards the mean, W'W / (W'W + sigma2), updates 0-3:", dr.rounded(shrink_early, 3))
+length2 = np.array([(em_state(t)[0] ** 2).sum() for t in range(4)])
+sigma2_early = np.array([em_state(t)[1] for t in range(4)])
+print("after 0-3 updates: W'W =", dr.rounded(length2, 3), "| sigma2 =", dr.rounded(sigma2_early, 3))
+print("PPCA's pull of the feet towards the mean, W'W / (W'W + sigma2):", dr.rounded(length2 / (length2 + sigma2_early), 3))
 converged = ppca.ppca_em(X_plane, 1, start=W_start, tol=1e-14)
 print("at convergence:", converged.n_iter, "updates, angle to PC1 =", dr.rounded(angle_to_pc1(converged.W), 10),
       "degrees; sigma2 =", dr.rounded(converged.sigma2), "= lambda_2 =", dr.rounded(lam_plane[1]))
