@@ -7,15 +7,14 @@
 #   and train it by gradient descent;
 # - show numerically that a trained linear autoencoder spans the PCA subspace (but its
 #   weights are not the principal directions), and see what a nonlinear one adds;
-# - tell under- from overcomplete codes, show that an unregularised overcomplete
-#   autoencoder copies its input, and fix it with a sparse, a denoising or a contractive
-#   regulariser (whose gradient you can derive and check);
+# - show that an overcomplete autoencoder copies its input, and stop it with a sparse,
+#   denoising or contractive regulariser;
 # - run PCA on images: mean image, eigen-images, reconstructions for growing $M$, the
 #   variance curve;
 # - follow the key steps in practice (centre, standardise, project, reconstruct,
 #   de-standardise) and handle pixels with zero variance.
 #
-# **Time:** about 60 minutes, plus about 10 for the optional last section.
+# **Time:** about 60 minutes, plus about 15 for the optional last section.
 #
 # **Follows:** WashU lecture A2 (notes file 002), section 6 "Neural networks for USL:
 # autoencoder" (6.1 relation to PCA, 6.2 nonlinear dimensionality reduction);
@@ -216,11 +215,10 @@ plt.show()
 #
 # The notes call an autoencoder **undercomplete** when its code is shorter than its input
 # ($m < d$ in their notation, $k < p$ in ours) and **overcomplete** when it is longer. So
-# far every code was undercomplete, and the narrow code did the work: to get through it, the
-# network had to find the directions (or the curve) that matter. With a code as long as the
-# input nothing forces that. A linear autoencoder with $k = 6$ code units on the
-# five-dimensional data of section 1 can make $W_e W_d$ the $5 \times 5$ identity, and
-# gradient descent finds it:
+# far every code was undercomplete: to get through it, the network had to find the
+# directions (or the curve) that matter. A longer code forces nothing. A linear
+# autoencoder with $k = 6$ code units on the five-dimensional data of section 1 can make
+# $W_e W_d$ the identity, and gradient descent finds it:
 
 # %% slideshow={"slide_type": "fragment"}
 copier = autoencoder.train_linear_autoencoder(X, k=6, learning_rate=0.1, epochs=500, seed=0)
@@ -228,21 +226,17 @@ print("final loss below 1e-8:", copier.losses[-1] < 1e-8)
 print("||W_e W_d - I|| below 1e-4:", np.linalg.norm(copier.encoder @ copier.decoder - np.eye(5)) < 1e-4)
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# The loss is (numerically) 0 and the encoder-decoder pair is the identity map: a perfect and useless
-# autoencoder, whose code is the input written in other coordinates.
+# The loss is (numerically) 0: the autoencoder is the identity map, perfect and useless.
 #
-# The same happens, less visibly, with nonlinear maps. Our test bed for the rest of this
-# part: **40 training points** near the arc of section 4 (the circle of radius 2, noise
-# 0.05), 200 clean held-out points from the same arc, and 200 **noisy** held-out points
-# (noise 0.3) that lie off the curve. For a point $x$, its distance to the circle is
-# $\bigl|\|x\| - 2\bigr|$. A model that has learned the curve should send a noisy point back
-# towards it; a model that copies leaves it where it is. We measure both errors and the
-# ratio of the mean distance to the circle after and before reconstruction.
+# Nonlinear maps do the same, less visibly. The test bed: **40 training points** near the
+# arc of section 4 (radius 2, noise 0.05), 200 clean held-out points, and 200 **noisy**
+# held-out points (noise 0.3). A point's distance to the circle is $\bigl|\|x\| - 2\bigr|$.
+# A model that has learned the curve sends a noisy point back towards it; a copier leaves
+# it in place. We print the ratio of the mean distance after and before reconstruction.
 #
-# The model, `autoencoder.train_tied_autoencoder`, is the simplest that can copy: one tanh
-# layer with **tied** weights, $z = \tanh\bigl((x - \mu) W + b\bigr)$ and
-# $\hat x = z W^\top + c + \mu$, with $W$ of shape $p \times m$. We give it $m = 32$ code
-# units for $p = 2$ inputs, 16 times overcomplete.
+# The model, `autoencoder.train_tied_autoencoder`, has one tanh layer with **tied**
+# weights: $z = \tanh\bigl((x - \mu) W + b\bigr)$, $\hat x = z W^\top + c + \mu$, with $W$ of
+# shape $p \times m$; here $m = 32$ code units for $p = 2$ inputs.
 
 # %% slideshow={"slide_type": "fragment"}
 def arc_points(rng, count, noise):
@@ -270,19 +264,18 @@ print("the same ratio for the undercomplete k = 1 model of section 4:",
       dr.rounded(distance_to_circle(curved.reconstruct(noisy)).mean() / before, 2))
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# The overcomplete model reconstructs its 40 training points almost exactly, and clean
-# held-out points too: on them the identity is the right answer. But it gives the noisy
-# points back almost unchanged: they end on average 0.198 from the circle, against 0.241
-# before, so it removes less than a fifth of the noise. The undercomplete model of section 4,
-# forced through one number, removes most of it (ratio 0.14). The notes' caution (section
-# 6.3): an overcomplete, or too flexible, autoencoder learns to represent its training data
-# and nothing about where data live. It needs a **regulariser**.
+# The overcomplete model reconstructs training and clean held-out points almost exactly
+# (on them the identity is right), but gives noisy points back nearly unchanged: 0.198
+# from the circle against 0.241 before, less than a fifth of the noise removed. The
+# undercomplete model of section 4, forced through one number, removes most of it (ratio
+# 0.14). This is the notes' caution (section 6.3): an overcomplete or too flexible
+# autoencoder represents its training data and learns nothing about where data live.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 6. Three regularisers: sparse, denoising, contractive
 #
-# The notes list three ways to make an overcomplete autoencoder learn structure. With
-# $n$ training points, codes $z_i$ and reconstructions $\hat x_i$:
+# The notes list three remedies. With $n$ training points, codes $z_i$ and
+# reconstructions $\hat x_i$:
 #
 # 1. **sparse**: add $\lambda\, r(z)$ to the loss, here the L1 norm,
 #    $L = \frac1n \sum_i \bigl(\|x_i - \hat x_i\|^2 + \lambda \|z_i\|_1\bigr)$, so that each
@@ -294,9 +287,8 @@ print("the same ratio for the undercomplete k = 1 model of section 4:",
 #    $r = \sum_{j=1}^m \|\nabla_x z_j\|^2 = \|\partial z / \partial x\|_F^2$, so the code
 #    can only vary along the directions the data vary in.
 #
-# Tying the decoder to the encoder matters for 1 and 3: with a free decoder, the network
-# could divide the code by 100 and multiply the decoder by 100, and both penalties would
-# shrink while the reconstructions stay the same.
+# Tying the decoder to the encoder matters for 1 and 3: a free decoder could grow by 100
+# while the code shrinks by 100, shrinking both penalties at no cost.
 #
 # For the tanh encoder the contractive penalty has a closed form. For one point,
 # $z_j = \tanh(a_j)$ with $a_j = (x - \mu)^\top W_{:j} + b_j$, so
@@ -304,31 +296,13 @@ print("the same ratio for the undercomplete k = 1 model of section 4:",
 #
 # $$ \Bigl\|\frac{\partial z}{\partial x}\Bigr\|_F^2 = \sum_{j=1}^m (1 - z_j^2)^2\, \|W_{:j}\|^2 . $$
 #
-# Its gradient has two parts: through the slopes, $\partial (1 - z_j^2)^2 / \partial a_j
-# = -4 z_j (1 - z_j^2)^2$, which then flows back like any other gradient of the code; and
-# directly through the column norms, $2 (1 - z_j^2)^2 W_{:j}$. `autoencoder.tied_ae_gradients`
-# adds these to the back-propagation of the reconstruction error. As always, we check the
-# derivative against finite differences, with both penalties switched on:
-
-# %% slideshow={"slide_type": "fragment"}
-gradient_rng = np.random.default_rng(4)
-weights = {"W": gradient_rng.standard_normal((2, 5)), "b": gradient_rng.standard_normal(5),
-           "c": gradient_rng.standard_normal(2)}
-noisy_inputs = train - train.mean(axis=0) + 0.3 * gradient_rng.standard_normal(train.shape)
-penalties = {"target": train - train.mean(axis=0), "sparsity": 0.1, "contraction": 0.1}
-_, analytic = autoencoder.tied_ae_gradients(noisy_inputs, weights, **penalties)
-for name in weights:
-    numeric = autoencoder.finite_difference_gradient(
-        lambda value, name=name: autoencoder.tied_ae_gradients(noisy_inputs, {**weights, name: value}, **penalties)[0],
-        weights[name])
-    print(name, "agrees with finite differences:", np.allclose(analytic[name], numeric, rtol=1e-5, atol=1e-8))
+# (`model.jacobian_norms` evaluates it; exercise 6 asks you to code it.)
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# Now the same overcomplete model (32 units, seed 0, 3000 epochs) with each regulariser in
-# turn: an L1 weight $\lambda = 0.1$; corruption by normal noise of standard deviation
-# 0.3 (five corrupted copies of every training point, drawn once); a contractive weight of
-# 0.1. For each we print the two errors, the noisy points' distance ratio, the fraction of
-# code units active on a training point ($|z_j| > 0.1$) and the mean squared Jacobian norm
+# The same model (32 units, seed 0, 3000 epochs) with each regulariser in turn: L1
+# weight 0.1; normal corruption of standard deviation 0.3 (five corrupted copies of each
+# training point); contractive weight 0.1. We print both errors, the distance ratio, the
+# fraction of code units active on a training point ($|z_j| > 0.1$) and the mean
 # $\|\partial z/\partial x\|_F^2$ at the noisy points.
 
 # %% slideshow={"slide_type": "fragment"}
@@ -350,15 +324,13 @@ for name, model in models.items():
           f"{row['jacobian']:7.2f}")
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# Each regulariser turns the copier into a model of the curve: the noisy points now end
-# at about a third of their distance to the circle (ratios 0.36, 0.33, 0.35 against 0.82
-# without). The sparse model does it by using 9% of its units on a typical training point
-# (3 of 32) against 81% without. The contractive model halves the Jacobian norm (0.82
-# against 1.54), as asked; the other two halve it too without being asked, because a
-# model that follows a curve must be insensitive to moves across it. The price is a larger
-# error on clean points (0.008 to 0.016 instead of 0.0004), still small next to the noise
-# they remove (a squared distance of about $2 \times 0.3^2 = 0.18$).
-# The asserts record these claims:
+# Each regulariser turns the copier into a model of the curve: noisy points end at about
+# a third of their distance (ratios 0.36, 0.33, 0.35 against 0.82). The sparse model uses
+# 9% of its units per point (3 of 32) against 81%. The contractive model halves the
+# Jacobian norm (0.82 against 1.54); the other two do too, unasked, since a model that
+# follows a curve must be insensitive to moves across it. The price: a clean error of
+# 0.008 to 0.016 instead of 0.0004, small next to the noise removed (a squared distance
+# of about $2 \times 0.3^2 = 0.18$). The asserts record these claims:
 
 # %% slideshow={"slide_type": "fragment"}
 regularised = ["sparse", "denoising", "contractive"]
@@ -369,8 +341,7 @@ assert summary["contractive"]["jacobian"] < 0.6 * summary["none"]["jacobian"]
 assert all(summary["none"]["held_out"] < summary[name]["held_out"] < 0.02 for name in regularised)
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# The picture: 60 of the noisy held-out points, each joined to its reconstruction, with
-# the training points and the arc they were drawn from.
+# The picture: 60 noisy held-out points, each joined to its reconstruction.
 
 # %% slideshow={"slide_type": "fragment"}
 angles = np.linspace(-2.5, 2.5, 200)
@@ -395,17 +366,13 @@ plt.show()
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Without a regulariser the orange segments are short: every point is its own
-# reconstruction. With any of the three they point towards the arc. (Where the arc ends,
-# at the bottom, the models have seen no data and pull less.)
+# reconstruction. With any of the three they point towards the arc.
 #
-# **Deeper autoencoders.** The notes add a second caution: with more than two layers
-# ($l > 2$, a *deep* autoencoder) the maps become flexible enough to memorise even through
-# a narrow code, and the same three regularisers are the remedy. Deep autoencoders are
-# trained layer by layer or with stochastic gradients on mini-batches and automatic
-# differentiation, not by the hand-written full-batch gradients of this notebook; see
-# Goodfellow, Bengio and Courville, *Deep Learning* (2016), chapter 14, which treats all
-# three regularisers, and the papers that introduced denoising (Vincent et al., 2008) and
-# contractive (Rifai et al., 2011) autoencoders.
+# **Deeper autoencoders.** The notes' second caution: with more layers ($l > 2$) the maps
+# can memorise even through a narrow code, and the same regularisers are the remedy. Deep
+# autoencoders are trained with mini-batches and automatic differentiation; see
+# Goodfellow, Bengio and Courville, *Deep Learning* (2016), chapter 14, and Vincent et al.
+# (2008) and Rifai et al. (2011), who introduced denoising and contractive autoencoders.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 7. PCA on images: the digits
@@ -560,9 +527,8 @@ print("components for 90% of the variance, standardised:", choose_k(eigenvalues_
 # - The gradients are short matrix formulas, checked by finite differences.
 # - Nonlinear encoders and decoders can follow curved data that PCA cannot, at the cost
 #   of a harder, seed-dependent optimisation.
-# - An overcomplete code lets an autoencoder copy its input (the linear one reaches the
-#   identity); a sparse penalty, denoising or a contractive penalty makes it learn the
-#   curve instead, sending noisy points back towards it, at a small cost in clean error.
+# - An overcomplete autoencoder copies its input; a sparse penalty, denoising or a
+#   contractive penalty makes it learn the curve instead, at a small cost in clean error.
 # - On images, the mean image and eigen-images show what PCA finds; reconstructions
 #   improve with $M$ and the error is the sum of the dropped eigenvalues.
 # - In practice: centre, (maybe) standardise, project, reconstruct, de-standardise, and
@@ -571,21 +537,56 @@ print("components for 90% of the variance, standardised:", choose_k(eigenvalues_
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## Going further (optional)
 #
-# About 10 minutes: how strong should the regulariser be?
+# About 15 minutes: the gradient of the penalties, and how strong a regulariser should be.
+#
+# ### The gradient of the penalties
+#
+# Training needs the derivatives of the penalties of section 6. Write $a_j$ for the input
+# of unit $j$'s tanh, so $z_j = \tanh(a_j)$ and $\partial z_j / \partial a_j = 1 - z_j^2$.
+# The L1 term adds $\lambda\, \mathrm{sign}(z_j)$ to the gradient with respect to $z_j$.
+# The contractive term $(1 - z_j^2)^2 \|W_{:j}\|^2$ depends on $W$ twice: through the
+# slope, with $\partial (1 - z_j^2)^2 / \partial a_j = -4 z_j (1 - z_j^2)^2$, which then
+# flows back like any other gradient of $a_j$; and directly through the column norm, which
+# adds $2 (1 - z_j^2)^2 W_{:j}$ to the gradient of $W_{:j}$. `autoencoder.tied_ae_gradients`
+# adds both to the back-propagation of the reconstruction error. We check the result
+# against finite differences, with corrupted inputs, clean targets and both penalties on:
+
+# %% slideshow={"slide_type": "fragment"}
+gradient_rng = np.random.default_rng(4)
+weights = {"W": gradient_rng.standard_normal((2, 5)), "b": gradient_rng.standard_normal(5),
+           "c": gradient_rng.standard_normal(2)}
+noisy_inputs = train - train.mean(axis=0) + 0.3 * gradient_rng.standard_normal(train.shape)
+penalties = {"target": train - train.mean(axis=0), "sparsity": 0.1, "contraction": 0.1}
+_, analytic = autoencoder.tied_ae_gradients(noisy_inputs, weights, **penalties)
+for name in weights:
+    numeric = autoencoder.finite_difference_gradient(
+        lambda value, name=name: autoencoder.tied_ae_gradients(noisy_inputs, {**weights, name: value}, **penalties)[0],
+        weights[name])
+    print(name, "agrees with finite differences:", np.allclose(analytic[name], numeric, rtol=1e-5, atol=1e-8))
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# All three gradients (of $W$, $b$ and $c$) agree, so the training of section 6 descends
+# the loss it claims to.
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# ### How strong should the regulariser be?
 #
 # Section 6 used one strength per regulariser. We now train the overcomplete model of
-# section 6 with five strengths of each: the L1 weight and the contractive weight from 0.01
+# section 6 with four strengths of each: the L1 weight and the contractive weight from 0.01
 # to 1, the standard deviation of the corruption from 0.1 to 0.8. For every model we record
 # the noisy points' distance ratio, the clean held-out error, and the mean distance of the
 # noisy points' reconstructions from the centre (the arc has radius 2).
 
 # %% slideshow={"slide_type": "fragment"}
-strengths = {"sparse": ("sparsity", [0.01, 0.03, 0.1, 0.3, 1.0]),
-             "denoising": ("noise", [0.1, 0.2, 0.3, 0.5, 0.8]),
-             "contractive": ("contraction", [0.01, 0.03, 0.1, 0.3, 1.0])}
+strengths = {"sparse": ("sparsity", [0.01, 0.03, 0.1, 1.0]),
+             "denoising": ("noise", [0.1, 0.2, 0.3, 0.8]),
+             "contractive": ("contraction", [0.01, 0.03, 0.1, 1.0])}
+trained = {("sparsity", 0.1): models["sparse"], ("noise", 0.3): models["denoising"],
+           ("contraction", 0.1): models["contractive"]}  # section 6's models, not trained twice
 sweep = {}
 for name, (option, values) in strengths.items():
-    fits = [autoencoder.train_tied_autoencoder(train, m=32, seed=0, **{option: value}) for value in values]
+    fits = [trained.get((option, value)) or autoencoder.train_tied_autoencoder(train, m=32, seed=0, **{option: value})
+            for value in values]
     sweep[name] = {"ratio": np.array([distance_to_circle(fit.reconstruct(noisy)).mean() / before for fit in fits]),
                    "held_out": np.array([mean_error(fit, clean) for fit in fits]),
                    "radius": np.array([np.linalg.norm(fit.reconstruct(noisy), axis=1).mean() for fit in fits])}
