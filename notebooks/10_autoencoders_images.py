@@ -345,7 +345,7 @@ assert all(summary["none"]["held_out"] < summary[name]["held_out"] < 0.02 for na
 
 # %% slideshow={"slide_type": "fragment"}
 angles = np.linspace(-2.5, 2.5, 200)
-fig, axes = plt.subplots(2, 2, figsize=(10, 8.8), sharex=True, sharey=True)
+fig, axes = plt.subplots(2, 2, figsize=(10, 9.2), sharex=True, sharey=True, layout="constrained")
 for ax, (name, model) in zip(axes.ravel(), models.items()):
     shown = noisy[:60]
     moved = model.reconstruct(shown)
@@ -361,7 +361,7 @@ for ax in axes[1]:
     ax.set_xlabel("$x_1$")
 for ax in axes[:, 0]:
     ax.set_ylabel("$x_2$")
-axes[0, 0].legend(loc="center", fontsize=8)
+fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside lower center", ncol=4)
 plt.show()
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
