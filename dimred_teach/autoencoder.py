@@ -98,6 +98,18 @@ def _gradient_descent(loss_and_gradients: Callable, params: list[np.ndarray], le
     return params, losses
 
 
+def _descent_settings(learning_rate, epochs, seed) -> tuple[float, int, int]:
+    """The checked step size (> 0), number of epochs (>= 1) and seed every trainer takes."""
+    return (check_real(learning_rate, "learning_rate", POSITIVE), check_int(epochs, "epochs", minimum=1),
+            check_seed(seed))
+
+
+def _penalty_weights(sparsity, contraction) -> tuple[float, float]:
+    """The checked weights (>= 0) of the sparse and contractive penalties."""
+    return (check_real(sparsity, "sparsity", NONNEGATIVE, why="the weight of the L1 penalty on the code"),
+            check_real(contraction, "contraction", NONNEGATIVE, why="the weight of the contractive penalty"))
+
+
 def _points(X, p: int, name: str = "X") -> np.ndarray:
     """The rows of X (shape (m, p)) as a float array, refusing another number of columns."""
     X = as_data_matrix(X, name=name, min_rows=1)
@@ -235,10 +247,8 @@ def train_linear_autoencoder(X, k: int, learning_rate: float = 0.05, epochs: int
     X = as_data_matrix(X)
     n, p = X.shape
     k = check_int(k, "k", minimum=1)
-    learning_rate = check_real(learning_rate, "learning_rate", POSITIVE)
     init_scale = check_real(init_scale, "init_scale", POSITIVE)
-    epochs = check_int(epochs, "epochs", minimum=1)
-    seed = check_seed(seed)
+    learning_rate, epochs, seed = _descent_settings(learning_rate, epochs, seed)
     mean = X.mean(axis=0)
     Xc = X - mean
     rng = np.random.default_rng(seed)
@@ -380,9 +390,7 @@ def train_tanh_autoencoder(X, k: int, hidden: int = 16, learning_rate: float = 0
     n, p = X.shape
     k = check_int(k, "k", minimum=1)
     hidden = check_int(hidden, "hidden", minimum=1)
-    learning_rate = check_real(learning_rate, "learning_rate", POSITIVE)
-    epochs = check_int(epochs, "epochs", minimum=1)
-    seed = check_seed(seed)
+    learning_rate, epochs, seed = _descent_settings(learning_rate, epochs, seed)
     mean = X.mean(axis=0)
     Xc = X - mean
     rng = np.random.default_rng(seed)
@@ -456,8 +464,7 @@ def tied_ae_gradients(X, params: dict, target=None, sparsity: float = 0.0,
     target = X if target is None else as_data_matrix(target, name="target", min_rows=1)
     if target.shape != X.shape:
         raise ValueError(f"target must have the shape of X, {X.shape}, got {target.shape}")
-    sparsity = check_real(sparsity, "sparsity", NONNEGATIVE, why="the weight of the L1 penalty on the code")
-    contraction = check_real(contraction, "contraction", NONNEGATIVE, why="the weight of the contractive penalty")
+    sparsity, contraction = _penalty_weights(sparsity, contraction)
 
     def expected_shapes(values):
         m = values[0].shape[1] if values[0].ndim == 2 else 0
@@ -550,13 +557,10 @@ def train_tied_autoencoder(X, m: int, sparsity: float = 0.0, noise: float = 0.0,
     X = as_data_matrix(X)
     n, p = X.shape
     m = check_int(m, "m", minimum=1)
-    sparsity = check_real(sparsity, "sparsity", NONNEGATIVE, why="the weight of the L1 penalty on the code")
+    sparsity, contraction = _penalty_weights(sparsity, contraction)
     noise = check_real(noise, "noise", NONNEGATIVE, why="the standard deviation of the corruption")
-    contraction = check_real(contraction, "contraction", NONNEGATIVE, why="the weight of the contractive penalty")
     copies = check_int(copies, "copies", minimum=1)
-    learning_rate = check_real(learning_rate, "learning_rate", POSITIVE)
-    epochs = check_int(epochs, "epochs", minimum=1)
-    seed = check_seed(seed)
+    learning_rate, epochs, seed = _descent_settings(learning_rate, epochs, seed)
     rows = n * copies if noise > 0 else n
     check_size(float(rows) * (p + m), f"{rows} training rows (n = {n} times copies) times p + m = {p + m}",
                advice="lower copies or m")
