@@ -17,7 +17,8 @@
 # **Time:** about 60 minutes, plus about 15 for the optional last section.
 #
 # **Follows:** WashU lecture A2 (notes file 002), section 6 "Neural networks for USL:
-# autoencoder" (6.1 relation to PCA, 6.2 nonlinear dimensionality reduction);
+# autoencoder" (6.1 relation to PCA, 6.2 nonlinear dimensionality reduction, 6.3
+# under- and overcomplete codes and the sparse, denoising and contractive regularisers);
 # Stellenbosch MML lecture 9 (notes file 004), sections 10.1-10.3 (encoder/decoder view),
 # 10.4 ($\lambda_m = \sigma_m^2 / N$), 10.6 "Key steps of PCA in practice" and
 # "PCA on an image dataset".
@@ -25,7 +26,10 @@
 # **References:** M. Neumann, *USL: Dimensionality Reduction*, lecture A2, WashU (seeds
 # file 002); W. Brink, *Mathematics for Machine Learning*, lecture 9, Stellenbosch
 # University (seeds file 004), after Deisenroth, Faisal and Ong, *Mathematics for Machine
-# Learning*, chapter 10.
+# Learning*, chapter 10; I. Goodfellow, Y. Bengio and A. Courville, *Deep Learning*
+# (2016), chapter 14; P. Vincent et al., "Extracting and composing robust features with
+# denoising autoencoders", ICML 2008; S. Rifai et al., "Contractive auto-encoders:
+# explicit invariance during feature extraction", ICML 2011.
 
 # %% slideshow={"slide_type": "subslide"}
 import numpy as np
@@ -287,8 +291,9 @@ print("the same ratio for the undercomplete k = 1 model of section 4:",
 #    $r = \sum_{j=1}^m \|\nabla_x z_j\|^2 = \|\partial z / \partial x\|_F^2$, so the code
 #    can only vary along the directions the data vary in.
 #
-# Tying the decoder to the encoder matters for 1 and 3: a free decoder could grow by 100
-# while the code shrinks by 100, shrinking both penalties at no cost.
+# Tying the decoder to the encoder matters for 1 and 3: a free decoder could grow 100-fold
+# while the encoder shrinks 100-fold (keeping the tanh in its linear range), shrinking both
+# penalties at almost no cost.
 #
 # For the tanh encoder the contractive penalty has a closed form. For one point,
 # $z_j = \tanh(a_j)$ with $a_j = (x - \mu)^\top W_{:j} + b_j$, so
