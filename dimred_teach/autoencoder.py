@@ -8,6 +8,12 @@ error it recovers PCA: the best decoder spans the subspace of the first k princi
 components (the weights themselves need not be orthonormal, nor the principal
 directions).
 
+With a code as large as the input (k >= p, *overcomplete*) an unregularised autoencoder
+can simply copy its input. Section 6.3 of the notes lists three regularisers that stop
+it, all options of :func:`train_tied_autoencoder` (one tanh layer, tied weights): a
+sparsity penalty on the code, denoising (reconstruct clean points from corrupted ones),
+and a contractive penalty on the encoder's Jacobian.
+
 Conventions: rows are points (X has shape (n, p)); the loss is the mean over points of
 the squared reconstruction error, L = (1/n) sum_i ||x_i - x_hat_i||^2 (note 1/n, not the
 1/(n - 1) of the course's covariance); every random initialisation takes an explicit seed.
@@ -22,7 +28,8 @@ from types import MappingProxyType
 import numpy as np
 
 from ._results import read_only
-from ._validation import POSITIVE, as_data_matrix, as_finite_array, check_int, check_k, check_real, check_seed
+from ._validation import (NONNEGATIVE, POSITIVE, as_data_matrix, as_finite_array, check_int, check_real, check_seed,
+                          check_size)
 
 __all__ = [
     "finite_difference_gradient",
@@ -32,6 +39,9 @@ __all__ = [
     "tanh_ae_gradients",
     "TanhAutoencoder",
     "train_tanh_autoencoder",
+    "tied_ae_gradients",
+    "TiedAutoencoder",
+    "train_tied_autoencoder",
 ]
 
 
@@ -86,6 +96,43 @@ def _gradient_descent(loss_and_gradients: Callable, params: list[np.ndarray], le
         if epoch < epochs:
             params = [w - learning_rate * g for w, g in zip(params, gradients)]
     return params, losses
+
+
+def _descent_settings(learning_rate, epochs, seed) -> tuple[float, int, int]:
+    """The checked step size (> 0), number of epochs (>= 1) and seed every trainer takes."""
+    return (check_real(learning_rate, "learning_rate", POSITIVE), check_int(epochs, "epochs", minimum=1),
+            check_seed(seed))
+
+
+def _penalty_weights(sparsity, contraction) -> tuple[float, float]:
+    """The checked weights (>= 0) of the sparse and contractive penalties."""
+    return (check_real(sparsity, "sparsity", NONNEGATIVE, why="the weight of the L1 penalty on the code"),
+            check_real(contraction, "contraction", NONNEGATIVE, why="the weight of the contractive penalty"))
+
+
+def _points(X, p: int, name: str = "X") -> np.ndarray:
+    """The rows of X (shape (m, p)) as a float array, refusing another number of columns."""
+    X = as_data_matrix(X, name=name, min_rows=1)
+    if X.shape[1] != p:
+        what = "one per code unit" if name == "Z" else "like the training data"
+        raise ValueError(f"{name} must have {p} columns ({what}), got {X.shape[1]}")
+    return X
+
+
+def _named_params(params, names: tuple[str, ...], expected_shapes) -> list[np.ndarray]:
+    """The arrays ``params[name]`` for ``names``, checked to be finite numbers of the shapes
+    ``expected_shapes(values)`` returns (with a reason, e.g. the sizes p, h, k)."""
+    if not isinstance(params, Mapping):
+        raise TypeError(f"params must be a dict of the weights {', '.join(names)}, got {type(params).__name__}")
+    missing = [name for name in names if name not in params]
+    if missing:
+        raise ValueError(f"params is missing {missing}")
+    values = [as_finite_array(params[name], f"params[{name!r}]") for name in names]
+    shapes, sizes = expected_shapes(values)
+    for name, value, shape in zip(names, values, shapes):
+        if value.shape != shape:
+            raise ValueError(f"params[{name!r}] must have shape {shape} ({sizes}), got {value.shape}")
+    return values
 
 
 def linear_ae_gradients(X, encoder, decoder) -> tuple[float, np.ndarray, np.ndarray]:
@@ -160,17 +207,11 @@ class LinearAutoencoder:
 
     def encode(self, X) -> np.ndarray:
         """Codes of the rows of X (shape (m, p)), shape (m, k)."""
-        X = as_data_matrix(X, min_rows=1)
-        if X.shape[1] != self.mean.shape[0]:
-            raise ValueError(f"X must have {self.mean.shape[0]} columns like the training data, got {X.shape[1]}")
-        return (X - self.mean) @ self.encoder
+        return (_points(X, self.mean.shape[0]) - self.mean) @ self.encoder
 
     def decode(self, Z) -> np.ndarray:
         """Reconstructions of codes Z (shape (m, k)), shape (m, p)."""
-        Z = as_data_matrix(Z, name="Z", min_rows=1)
-        if Z.shape[1] != self.k:
-            raise ValueError(f"Z must have {self.k} columns (one per code unit), got {Z.shape[1]}")
-        return Z @ self.decoder + self.mean
+        return _points(Z, self.k, "Z") @ self.decoder + self.mean
 
     def reconstruct(self, X) -> np.ndarray:
         """decode(encode(X)), shape (m, p)."""
@@ -189,7 +230,8 @@ def train_linear_autoencoder(X, k: int, learning_rate: float = 0.05, epochs: int
     ----------
     X : array_like, shape (n, p)
     k : int
-        Code size, 1 <= k <= p (k < p for a reduction).
+        Code size, k >= 1: k < p is undercomplete (a reduction); k >= p is overcomplete,
+        and then the autoencoder learns to copy X (W_e W_d tends to the identity).
     learning_rate : float
         Step size. A stable step is below roughly 1 / (largest eigenvalue of the
         covariance); rescale X when its variances are large. Divergence raises.
@@ -204,11 +246,9 @@ def train_linear_autoencoder(X, k: int, learning_rate: float = 0.05, epochs: int
     """
     X = as_data_matrix(X)
     n, p = X.shape
-    k = check_k(k, p, why=f"X has {p} columns")
-    learning_rate = check_real(learning_rate, "learning_rate", POSITIVE)
+    k = check_int(k, "k", minimum=1)
     init_scale = check_real(init_scale, "init_scale", POSITIVE)
-    epochs = check_int(epochs, "epochs", minimum=1)
-    seed = check_seed(seed)
+    learning_rate, epochs, seed = _descent_settings(learning_rate, epochs, seed)
     mean = X.mean(axis=0)
     Xc = X - mean
     rng = np.random.default_rng(seed)
@@ -270,20 +310,15 @@ def tanh_ae_gradients(X, params: dict) -> tuple[float, dict]:
         The same keys and shapes as ``params`` (back-propagation by hand).
     """
     X = as_data_matrix(X, min_rows=1)
-    if not isinstance(params, Mapping):
-        raise TypeError(f"params must be a dict of the weights {', '.join(_TANH_NAMES)}, got {type(params).__name__}")
-    missing = [name for name in _TANH_NAMES if name not in params]
-    if missing:
-        raise ValueError(f"params is missing {missing}")
-    values = [as_finite_array(params[name], f"params[{name!r}]") for name in _TANH_NAMES]
     p = X.shape[1]
-    h = values[0].shape[1] if values[0].ndim == 2 else 0
-    k = values[2].shape[1] if values[2].ndim == 2 else 0
-    expected = [(p, h), (h,), (h, k), (k,), (k, h), (h,), (h, p), (p,)]
-    for name, value, shape in zip(_TANH_NAMES, values, expected):
-        if value.shape != shape:
-            raise ValueError(f"params[{name!r}] must have shape {shape} (p = {p} columns of X, h = {h} hidden "
-                             f"units, k = {k} code units), got {value.shape}")
+
+    def expected_shapes(values):
+        h = values[0].shape[1] if values[0].ndim == 2 else 0
+        k = values[2].shape[1] if values[2].ndim == 2 else 0
+        return ([(p, h), (h,), (h, k), (k,), (k, h), (h,), (h, p), (p,)],
+                f"p = {p} columns of X, h = {h} hidden units, k = {k} code units")
+
+    values = _named_params(params, _TANH_NAMES, expected_shapes)
     loss, gradients = _tanh_loss_and_gradients(X, values)
     return loss, dict(zip(_TANH_NAMES, gradients))
 
@@ -317,17 +352,11 @@ class TanhAutoencoder:
 
     def encode(self, X) -> np.ndarray:
         """Codes of the rows of X (shape (m, p)), shape (m, k)."""
-        X = as_data_matrix(X, min_rows=1)
-        if X.shape[1] != self.mean.shape[0]:
-            raise ValueError(f"X must have {self.mean.shape[0]} columns like the training data, got {X.shape[1]}")
-        return _tanh_forward(X - self.mean, self._weights())[1]
+        return _tanh_forward(_points(X, self.mean.shape[0]) - self.mean, self._weights())[1]
 
     def decode(self, Z) -> np.ndarray:
         """Reconstructions of codes Z (shape (m, k)), shape (m, p)."""
-        Z = as_data_matrix(Z, name="Z", min_rows=1)
-        k = self.params["W3"].shape[0]
-        if Z.shape[1] != k:
-            raise ValueError(f"Z must have {k} columns (one per code unit), got {Z.shape[1]}")
+        Z = _points(Z, self.params["W3"].shape[0], "Z")
         return np.tanh(Z @ self.params["W3"] + self.params["b3"]) @ self.params["W4"] + self.params["b4"] + self.mean
 
     def reconstruct(self, X) -> np.ndarray:
@@ -348,7 +377,7 @@ def train_tanh_autoencoder(X, k: int, hidden: int = 16, learning_rate: float = 0
     ----------
     X : array_like, shape (n, p)
     k : int
-        Code size, 1 <= k <= p.
+        Code size, k >= 1 (k >= p is overcomplete: see :func:`train_tied_autoencoder`).
     hidden : int
         Width h of each tanh layer (>= 1).
     learning_rate, epochs, seed : as in :func:`train_linear_autoencoder`.
@@ -359,11 +388,9 @@ def train_tanh_autoencoder(X, k: int, hidden: int = 16, learning_rate: float = 0
     """
     X = as_data_matrix(X)
     n, p = X.shape
-    k = check_k(k, p, why=f"X has {p} columns")
+    k = check_int(k, "k", minimum=1)
     hidden = check_int(hidden, "hidden", minimum=1)
-    learning_rate = check_real(learning_rate, "learning_rate", POSITIVE)
-    epochs = check_int(epochs, "epochs", minimum=1)
-    seed = check_seed(seed)
+    learning_rate, epochs, seed = _descent_settings(learning_rate, epochs, seed)
     mean = X.mean(axis=0)
     Xc = X - mean
     rng = np.random.default_rng(seed)
@@ -374,3 +401,180 @@ def train_tanh_autoencoder(X, k: int, hidden: int = 16, learning_rate: float = 0
                                        params, learning_rate, epochs)
     read_only(mean, losses, *params)
     return TanhAutoencoder(MappingProxyType(dict(zip(_TANH_NAMES, params))), mean, losses, learning_rate, seed)
+
+
+# ---------------------------------------------------------------- regularised (tied) variant
+
+_TIED_NAMES = ("W", "b", "c")
+
+
+def _tied_loss_and_gradients(X_in, target, params, sparsity, contraction):
+    W, b, c = params
+    n = X_in.shape[0]
+    Z = np.tanh(X_in @ W + b)
+    slope = 1 - Z**2                          # tanh'(a) = 1 - tanh(a)^2, shape (n, m)
+    R = Z @ W.T + c - target
+    column_norms = np.sum(W**2, axis=0)       # ||W_:j||^2, shape (m,)
+    jacobian_norms = slope**2 @ column_norms  # ||dz/dx||_F^2 of every point, shape (n,)
+    loss = float((np.sum(R**2) + sparsity * np.sum(np.abs(Z)) + contraction * np.sum(jacobian_norms)) / n)
+    d_out = (2 / n) * R                       # dL/dX_hat
+    d_code = d_out @ W + (sparsity / n) * np.sign(Z) - (4 * contraction / n) * slope * Z * column_norms
+    d_pre = d_code * slope                    # back through the tanh
+    grad_W = (d_out.T @ Z                     # W as the decoder
+              + X_in.T @ d_pre                # W as the encoder
+              + (2 * contraction / n) * W * np.sum(slope**2, axis=0))  # W inside ||dz/dx||^2
+    return loss, [grad_W, d_pre.sum(axis=0), d_out.sum(axis=0)]
+
+
+def tied_ae_gradients(X, params: dict, target=None, sparsity: float = 0.0,
+                      contraction: float = 0.0) -> tuple[float, dict]:
+    """Loss and gradients of the tied autoencoder of :class:`TiedAutoencoder`.
+
+    With Z = tanh(X W + b) (codes), X_hat = Z W' + c and S = 1 - Z**2 (the slopes of the
+    tanh), the loss adds to the mean squared error two penalties of section 6.3 of the
+    notes:
+
+        L = (1/n) [ ||X_hat - T||_F^2 + sparsity * sum_ij |Z_ij|
+                    + contraction * sum_i ||dz_i/dx_i||_F^2 ],
+
+    where T is ``target`` (X itself by default) and, for one point, dz_j/dx = S_j W_:j,
+    so ||dz/dx||_F^2 = sum_j S_j^2 ||W_:j||^2. A denoising autoencoder passes corrupted
+    points as X and the clean ones as ``target``.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, p)
+        Inputs (centred; corrupted ones for denoising).
+    params : dict
+        ``W`` (p, m), ``b`` (m,), ``c`` (p,).
+    target : array_like, shape (n, p), optional
+        What the reconstructions should match; X when omitted.
+    sparsity, contraction : float
+        Weights (>= 0) of the L1 penalty on the codes and of the contractive penalty.
+
+    Returns
+    -------
+    loss : float
+    gradients : dict
+        The same keys and shapes as ``params``. (At a code exactly 0 the L1 term uses
+        the subgradient 0.)
+    """
+    X = as_data_matrix(X, min_rows=1)
+    n, p = X.shape
+    target = X if target is None else as_data_matrix(target, name="target", min_rows=1)
+    if target.shape != X.shape:
+        raise ValueError(f"target must have the shape of X, {X.shape}, got {target.shape}")
+    sparsity, contraction = _penalty_weights(sparsity, contraction)
+
+    def expected_shapes(values):
+        m = values[0].shape[1] if values[0].ndim == 2 else 0
+        return [(p, m), (m,), (p,)], f"p = {p} columns of X, m = {m} code units"
+
+    values = _named_params(params, _TIED_NAMES, expected_shapes)
+    loss, gradients = _tied_loss_and_gradients(X, target, values, sparsity, contraction)
+    return loss, dict(zip(_TIED_NAMES, gradients))
+
+
+@dataclass(frozen=True)
+class TiedAutoencoder:
+    """A trained one-layer autoencoder with tied weights (the decoder is the encoder's
+    transpose), the classic setting of sparse, denoising and contractive autoencoders:
+
+        code            z = tanh((x - mean) W + b)          (m numbers; m > p is overcomplete)
+        reconstruction  x_hat = z W' + c + mean             (p numbers)
+
+    Attributes
+    ----------
+    params : mapping of ndarray (read-only)
+        ``W`` (p, m), ``b`` (m,), ``c`` (p,).
+    mean : ndarray, shape (p,)
+    losses : ndarray, shape (epochs + 1,)
+        The training loss (with its penalties) before each step and after the last.
+    learning_rate : float
+    seed : int
+        Seed of the initial weights and of the corruption.
+    sparsity, noise, contraction : float
+        The regularisation it was trained with (see :func:`train_tied_autoencoder`).
+    """
+
+    params: MappingProxyType
+    mean: np.ndarray
+    losses: np.ndarray
+    learning_rate: float
+    seed: int
+    sparsity: float
+    noise: float
+    contraction: float
+
+    def encode(self, X) -> np.ndarray:
+        """Codes of the rows of X (shape (n, p)), shape (n, m)."""
+        return np.tanh((_points(X, self.mean.shape[0]) - self.mean) @ self.params["W"] + self.params["b"])
+
+    def decode(self, Z) -> np.ndarray:
+        """Reconstructions of codes Z (shape (n, m)), shape (n, p)."""
+        return _points(Z, self.params["W"].shape[1], "Z") @ self.params["W"].T + self.params["c"] + self.mean
+
+    def reconstruct(self, X) -> np.ndarray:
+        """decode(encode(X)), shape (n, p)."""
+        return self.decode(self.encode(X))
+
+    def jacobian_norms(self, X) -> np.ndarray:
+        """||dz/dx||_F^2 at each row of X (shape (n, p)): sum_j (1 - z_j^2)^2 ||W_:j||^2, shape (n,)."""
+        return (1 - self.encode(X) ** 2) ** 2 @ np.sum(self.params["W"] ** 2, axis=0)
+
+
+def train_tied_autoencoder(X, m: int, sparsity: float = 0.0, noise: float = 0.0, contraction: float = 0.0,
+                           copies: int = 5, learning_rate: float = 0.05, epochs: int = 3000,
+                           seed: int = 0) -> TiedAutoencoder:
+    """Train the tied autoencoder of :class:`TiedAutoencoder`, optionally regularised.
+
+    The data are centred first; W starts from normal entries with variance 1 / p
+    (seeded), b and c at zero; full-batch gradient descent on the loss of
+    :func:`tied_ae_gradients`. With ``noise`` > 0 it is a denoising autoencoder: each
+    training point is repeated ``copies`` times, each copy corrupted once, before
+    training, by independent normal noise of standard deviation ``noise`` (drawn from
+    the same seeded generator), and the loss asks for the clean point back.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, p)
+    m : int
+        Code size (>= 1); m > p is overcomplete.
+    sparsity : float
+        Weight (>= 0) of the L1 penalty (1/n) sum |z| on the codes (sparse autoencoder).
+    noise : float
+        Standard deviation (>= 0, in the units of X) of the corruption (denoising autoencoder).
+    contraction : float
+        Weight (>= 0) of the penalty (1/n) sum ||dz/dx||_F^2 (contractive autoencoder).
+    copies : int
+        Corrupted copies of each point (>= 1); used only when ``noise`` > 0.
+    learning_rate, epochs, seed : as in :func:`train_linear_autoencoder`.
+
+    Returns
+    -------
+    TiedAutoencoder
+    """
+    X = as_data_matrix(X)
+    n, p = X.shape
+    m = check_int(m, "m", minimum=1)
+    sparsity, contraction = _penalty_weights(sparsity, contraction)
+    noise = check_real(noise, "noise", NONNEGATIVE, why="the standard deviation of the corruption")
+    copies = check_int(copies, "copies", minimum=1)
+    learning_rate, epochs, seed = _descent_settings(learning_rate, epochs, seed)
+    rows = n * copies if noise > 0 else n
+    check_size(float(rows) * (p + m), f"{rows} training rows (n = {n} times copies) times p + m = {p + m}",
+               advice="lower copies or m")
+    mean = X.mean(axis=0)
+    target = X - mean
+    rng = np.random.default_rng(seed)
+    params = [rng.standard_normal((p, m)) / np.sqrt(p), np.zeros(m), np.zeros(p)]
+    X_in = target
+    if noise > 0:
+        target = np.tile(target, (copies, 1))
+        X_in = target + noise * rng.standard_normal(target.shape)
+    params, losses = _gradient_descent(
+        lambda weights: _tied_loss_and_gradients(X_in, target, weights, sparsity, contraction),
+        params, learning_rate, epochs)
+    read_only(mean, losses, *params)
+    return TiedAutoencoder(MappingProxyType(dict(zip(_TIED_NAMES, params))), mean, losses, learning_rate, seed,
+                           sparsity, noise, contraction)

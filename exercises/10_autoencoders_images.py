@@ -8,7 +8,7 @@
 # **Time:** about 40 minutes.
 #
 # **Follows:** lecture notebook `10_autoencoders_images`; WashU lecture A2 (notes file
-# 002) section 6; Stellenbosch MML lecture 9 (notes file 004), sections 10.2-10.4 and 10.6.
+# 002) sections 6-6.3; Stellenbosch MML lecture 9 (notes file 004), sections 10.2-10.4 and 10.6.
 #
 # **References:** M. Neumann, *USL: Dimensionality Reduction*, lecture A2, WashU (seeds
 # file 002); W. Brink, *Mathematics for Machine Learning*, lecture 9, Stellenbosch
@@ -115,9 +115,58 @@ M_90 = ...
 # %% tags=["check"] points=1
 check("10.digits_m90", M_90)
 
+
 # %% [markdown]
 # **To think about.** How many components would you need if you first standardised the
 # pixels (leaving the three constant pixels unscaled)? Why does the number go up?
+
+# %% [markdown]
+# **Your answer:** *(write it here)*
+
+# %% [markdown]
+# ## Exercise 6: the contractive penalty of a tanh encoder
+#
+# The encoder of the lecture's tied autoencoder maps a point $x$ ($p$ numbers) to the code
+# $z = \tanh(x W + b)$ ($m$ numbers), with $W$ of shape $p \times m$. The contractive
+# autoencoder penalises the squared Frobenius norm of the encoder's Jacobian,
+# $\|\partial z / \partial x\|_F^2 = \sum_{j=1}^m \|\nabla_x z_j\|^2$. Write
+# `contractive_penalty(X, W, b)` returning its **mean over the rows** of `X` (shape
+# $(n, p)$), a single number. Derive $\nabla_x z_j$ first (the chain rule through the
+# tanh); the check compares your number with finite differences of the encoder.
+
+# %%
+def contractive_penalty(X, W, b):
+    """Mean over the rows x of X of ||dz/dx||_F^2 for z = tanh(x W + b)."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("10.contractive_penalty", contractive_penalty)
+
+
+# %% [markdown]
+# ## Exercise 7: the training pairs of a denoising autoencoder
+#
+# A denoising autoencoder is trained on pairs (corrupted input, clean target). Write
+# `denoising_pairs(X, noise, copies, seed)` returning `(inputs, targets)`, both of shape
+# $(n \cdot \text{copies}, p)$: every row of `X` appears `copies` times in `targets`, and the
+# matching row of `inputs` is that point plus independent normal noise of standard
+# deviation `noise`, drawn from `np.random.default_rng(seed)` (so the same seed gives the
+# same pairs). The check looks at the noise: where it is, how large, and whether the
+# copies of a point are corrupted independently.
+
+# %%
+def denoising_pairs(X, noise, copies, seed):
+    """(inputs, targets): targets repeat the rows of X copies times; inputs add N(0, noise^2) noise."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("10.denoising_pairs", denoising_pairs)
+
+# %% [markdown]
+# **To think about.** Why must the noise go on the inputs and not on the targets? What
+# would an overcomplete autoencoder learn from pairs (clean input, noisy target)?
 
 # %% [markdown]
 # **Your answer:** *(write it here)*

@@ -8,7 +8,7 @@
 # **Time:** about 40 minutes.
 #
 # **Follows:** lecture notebook `10_autoencoders_images`; WashU lecture A2 (notes file
-# 002) section 6; Stellenbosch MML lecture 9 (notes file 004), sections 10.2-10.4 and 10.6.
+# 002) sections 6-6.3; Stellenbosch MML lecture 9 (notes file 004), sections 10.2-10.4 and 10.6.
 #
 # **References:** M. Neumann, *USL: Dimensionality Reduction*, lecture A2, WashU (seeds
 # file 002); W. Brink, *Mathematics for Machine Learning*, lecture 9, Stellenbosch
@@ -141,3 +141,65 @@ check("10.digits_m90", M_90)
 # light up; their scattered, weakly correlated variation now counts as much as the
 # strongly correlated strokes in the middle, so the variance is spread over more
 # directions.
+
+# %% [markdown]
+# ## Exercise 6: the contractive penalty of a tanh encoder
+#
+# The encoder of the lecture's tied autoencoder maps a point $x$ ($p$ numbers) to the code
+# $z = \tanh(x W + b)$ ($m$ numbers), with $W$ of shape $p \times m$. The contractive
+# autoencoder penalises the squared Frobenius norm of the encoder's Jacobian,
+# $\|\partial z / \partial x\|_F^2 = \sum_{j=1}^m \|\nabla_x z_j\|^2$. Write
+# `contractive_penalty(X, W, b)` returning its **mean over the rows** of `X` (shape
+# $(n, p)$), a single number. Derive $\nabla_x z_j$ first (the chain rule through the
+# tanh); the check compares your number with finite differences of the encoder.
+
+# %%
+def contractive_penalty(X, W, b):
+    """Mean over the rows x of X of ||dz/dx||_F^2 for z = tanh(x W + b)."""
+    # BEGIN SOLUTION
+    Z = np.tanh(np.asarray(X) @ W + b)
+    slopes = 1 - Z**2                    # tanh'(a) = 1 - tanh(a)^2, one per point and unit
+    column_norms = np.sum(W**2, axis=0)  # ||W_:j||^2: grad_x z_j = (1 - z_j^2) W_:j
+    return float(np.mean(slopes**2 @ column_norms))
+    # END SOLUTION
+
+
+# %%
+check("10.contractive_penalty", contractive_penalty)
+
+# %% [markdown]
+# ## Exercise 7: the training pairs of a denoising autoencoder
+#
+# A denoising autoencoder is trained on pairs (corrupted input, clean target). Write
+# `denoising_pairs(X, noise, copies, seed)` returning `(inputs, targets)`, both of shape
+# $(n \cdot \text{copies}, p)$: every row of `X` appears `copies` times in `targets`, and the
+# matching row of `inputs` is that point plus independent normal noise of standard
+# deviation `noise`, drawn from `np.random.default_rng(seed)` (so the same seed gives the
+# same pairs). The check looks at the noise: where it is, how large, and whether the
+# copies of a point are corrupted independently.
+
+# %%
+def denoising_pairs(X, noise, copies, seed):
+    """(inputs, targets): targets repeat the rows of X copies times; inputs add N(0, noise^2) noise."""
+    # BEGIN SOLUTION
+    rng = np.random.default_rng(seed)
+    targets = np.tile(np.asarray(X, dtype=float), (copies, 1))
+    inputs = targets + noise * rng.standard_normal(targets.shape)
+    return inputs, targets
+    # END SOLUTION
+
+
+# %%
+check("10.denoising_pairs", denoising_pairs)
+
+# %% [markdown]
+# **To think about.** Why must the noise go on the inputs and not on the targets? What
+# would an overcomplete autoencoder learn from pairs (clean input, noisy target)?
+
+# %% [markdown] tags=["solution"]
+# The loss asks for the target given the input. With the noise on the input, the
+# identity no longer wins: the best map sends a corrupted point back to the clean one,
+# so it must know where clean points lie. With clean inputs and noisy targets the best
+# map, on average over the noise, is still the identity (the noise has mean 0 and cannot
+# be predicted), so the overcomplete autoencoder goes on copying; the noise only adds
+# to the loss.

@@ -121,13 +121,115 @@ def test_tanh_autoencoder_beats_pca_on_a_curve():
     np.testing.assert_array_equal(again.losses, model.losses[:51])
 
 
+# ---------------------------------------------------------------- overcomplete codes and regularisers
+
+
+def test_overcomplete_linear_autoencoder_learns_the_identity():
+    X = gaussian_data(8)
+    model = ae.train_linear_autoencoder(X, 6, learning_rate=0.1, epochs=500, seed=0)
+    np.testing.assert_allclose(model.encoder @ model.decoder, np.eye(5), atol=1e-4)
+    assert model.losses[-1] < 1e-8
+
+
+TIED_SHAPES = {"W": (3, 5), "b": (5,), "c": (3,)}
+
+
+@given(st.integers(0, 10_000), st.booleans(), st.floats(0.0, 2.0), st.floats(0.0, 2.0))
+def test_tied_gradients_match_finite_differences(seed, with_target, sparsity, contraction):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((8, 3))
+    target = rng.standard_normal((8, 3)) if with_target else None
+    params = {name: rng.standard_normal(shape) * 0.7 for name, shape in TIED_SHAPES.items()}
+    loss, gradients = ae.tied_ae_gradients(X, params, target=target, sparsity=sparsity, contraction=contraction)
+    for name in TIED_SHAPES:
+        numeric = ae.finite_difference_gradient(
+            lambda W, name=name: ae.tied_ae_gradients(X, {**params, name: W}, target=target, sparsity=sparsity,
+                                                      contraction=contraction)[0], params[name])
+        np.testing.assert_allclose(gradients[name], numeric, rtol=1e-5, atol=1e-7, err_msg=name)
+
+
+def test_tied_loss_is_the_written_formula():
+    rng = np.random.default_rng(1)
+    X, T = rng.standard_normal((6, 3)), rng.standard_normal((6, 3))
+    W, b, c = rng.standard_normal((3, 4)), rng.standard_normal(4), rng.standard_normal(3)
+    loss, _ = ae.tied_ae_gradients(X, {"W": W, "b": b, "c": c}, target=T, sparsity=0.3, contraction=0.7)
+    expected = 0.0
+    for x, t in zip(X, T):  # point by point, the Jacobian by finite differences of the encoder
+        z = np.tanh(x @ W + b)
+        jacobian = np.array([(np.tanh((x + h) @ W + b) - np.tanh((x - h) @ W + b)) / 2e-6 for h in 1e-6 * np.eye(3)])
+        expected += np.sum((z @ W.T + c - t) ** 2) + 0.3 * np.sum(np.abs(z)) + 0.7 * np.sum(jacobian**2)
+    assert loss == pytest.approx(expected / 6, rel=1e-7)
+
+
+def test_jacobian_norms_are_those_of_the_encoder():
+    X = arc_data(n=40)
+    model = ae.train_tied_autoencoder(X, 6, contraction=0.1, epochs=50, seed=2)
+    points = X[:5]
+    for point, norm in zip(points, model.jacobian_norms(points)):
+        jacobian = np.array([(model.encode((point + h)[None]) - model.encode((point - h)[None]))[0] / 2e-6
+                             for h in 1e-6 * np.eye(2)])
+        assert norm == pytest.approx(np.sum(jacobian**2), rel=1e-6)
+
+
+def arc_experiment(seed):
+    rng = np.random.default_rng(seed)
+
+    def points(count, noise):
+        angles = rng.uniform(-2.5, 2.5, count)
+        return 2 * np.column_stack([np.sin(angles), np.cos(angles)]) + noise * rng.standard_normal((count, 2))
+
+    return points(40, 0.05), points(200, 0.3)
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_regularisers_stop_an_overcomplete_autoencoder_copying(seed):
+    train, noisy = arc_experiment(seed)
+
+    def ratio(model):
+        distance = lambda P: np.abs(np.linalg.norm(P, axis=1) - 2)  # noqa: E731
+        return distance(model.reconstruct(noisy)).mean() / distance(noisy).mean()
+
+    plain = ae.train_tied_autoencoder(train, 32, seed=0)
+    assert plain.losses[-1] < 1e-3 and ratio(plain) > 0.7  # copies: noisy points stay noisy
+    sparse = ae.train_tied_autoencoder(train, 32, sparsity=0.1, seed=0)
+    denoising = ae.train_tied_autoencoder(train, 32, noise=0.3, seed=0)
+    contractive = ae.train_tied_autoencoder(train, 32, contraction=0.1, seed=0)
+    for model in (sparse, denoising, contractive):
+        assert ratio(model) < 0.5
+    active = lambda model: np.mean(np.abs(model.encode(train)) > 0.1)  # noqa: E731
+    assert active(sparse) < 0.3 * active(plain)
+    assert contractive.jacobian_norms(noisy).mean() < 0.7 * plain.jacobian_norms(noisy).mean()
+
+
+def test_denoising_corruption_is_seeded_and_uses_the_copies():
+    X = arc_data(n=20)
+    a = ae.train_tied_autoencoder(X, 4, noise=0.2, copies=3, epochs=5, seed=1)
+    b = ae.train_tied_autoencoder(X, 4, noise=0.2, copies=3, epochs=5, seed=1)
+    c = ae.train_tied_autoencoder(X, 4, noise=0.2, copies=4, epochs=5, seed=1)
+    np.testing.assert_array_equal(a.losses, b.losses)
+    assert not np.array_equal(a.losses, c.losses)
+    # without noise the copies are irrelevant, and the loss is the plain reconstruction error
+    plain = ae.train_tied_autoencoder(X, 4, copies=3, epochs=5, seed=1)
+    again = ae.train_tied_autoencoder(X, 4, copies=7, epochs=5, seed=1)
+    np.testing.assert_array_equal(plain.losses, again.losses)
+    assert np.mean(np.sum((plain.reconstruct(X) - X) ** 2, axis=1)) == pytest.approx(plain.losses[-1], rel=1e-6)
+    # the first loss is measured at the corrupted inputs: (almost surely) not the clean loss
+    assert a.losses[0] != plain.losses[0]
+    assert (a.sparsity, a.noise, a.contraction) == (0.0, 0.2, 0.0)
+    with pytest.raises(ValueError, match="read-only"):
+        a.params["W"][0, 0] = 1.0
+    assert a.decode(a.encode(X)).shape == (20, 2)
+    with pytest.raises(ValueError, match="Z must have 4 columns"):
+        a.decode(np.ones((2, 3)))
+
+
 # ---------------------------------------------------------------- bad inputs
 
 
 def test_bad_inputs_are_reported():
     X = gaussian_data(0, n=20)
-    with pytest.raises(ValueError, match="k must be between 1 and 5"):
-        ae.train_linear_autoencoder(X, 6)
+    with pytest.raises(ValueError, match="k must be at least 1"):
+        ae.train_linear_autoencoder(X, 0)
     with pytest.raises(ValueError, match=r"learning_rate must lie in \(0, inf\)"):
         ae.train_linear_autoencoder(X, 2, learning_rate=0)
     with pytest.raises(ValueError, match="epochs must be at least 1"):

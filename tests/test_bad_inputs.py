@@ -313,7 +313,7 @@ def _selection_table():
 
 def _autoencoder_table():
     from dimred_teach.autoencoder import (finite_difference_gradient, linear_ae_gradients, tanh_ae_gradients,
-                                          train_linear_autoencoder)
+                                          tied_ae_gradients, train_linear_autoencoder, train_tied_autoencoder)
 
     rng, X, _ = _data()
     W = rng.standard_normal((2, 3))
@@ -321,6 +321,7 @@ def _autoencoder_table():
     p, h, k = 4, 3, 2
     params = {"W1": np.zeros((p, h)), "b1": np.zeros(h), "W2": np.zeros((h, k)), "b2": np.zeros(k),
               "W3": np.zeros((k, h)), "b3": np.zeros(h), "W4": np.zeros((h, p)), "b4": np.zeros(p)}
+    tied = {"W": rng.standard_normal((p, 6)), "b": np.zeros(6), "c": np.zeros(p)}
     return _common_matrix_cases(lambda X: linear_ae_gradients(X, np.ones((4, 2)), np.ones((2, 4)))) + [
         ("finite_difference_gradient W with NaN", lambda: finite_difference_gradient(square, W * np.nan),
          error(ValueError, "W")),
@@ -353,6 +354,48 @@ def _autoencoder_table():
          answer(lambda model: model.learning_rate == float(np.float32(0.05)))),
         ("train_linear_autoencoder epochs=True", lambda: train_linear_autoencoder(X, 2, epochs=True),
          error(TypeError, "epochs")),
+        ("train_linear_autoencoder k=0", lambda: train_linear_autoencoder(X, 0), error(ValueError, "k")),
+        ("train_linear_autoencoder k=6 (overcomplete: copies X)",
+         lambda: train_linear_autoencoder(X, 6, learning_rate=0.5, epochs=300),
+         answer(lambda model: np.allclose(model.reconstruct(X), X, atol=1e-3))),
+        ("train_tied_autoencoder sparsity=-0.1", lambda: train_tied_autoencoder(X, 8, sparsity=-0.1, epochs=2),
+         error(ValueError, "sparsity")),
+        ("train_tied_autoencoder sparsity=nan", lambda: train_tied_autoencoder(X, 8, sparsity=np.nan, epochs=2),
+         error(ValueError, "sparsity")),
+        ("train_tied_autoencoder contraction=-1", lambda: train_tied_autoencoder(X, 8, contraction=-1.0, epochs=2),
+         error(ValueError, "contraction")),
+        ("train_tied_autoencoder contraction='0.1'", lambda: train_tied_autoencoder(X, 8, contraction="0.1", epochs=2),
+         error(TypeError, "contraction")),
+        ("train_tied_autoencoder noise=-0.3", lambda: train_tied_autoencoder(X, 8, noise=-0.3, epochs=2),
+         error(ValueError, "noise")),
+        ("train_tied_autoencoder noise=inf", lambda: train_tied_autoencoder(X, 8, noise=math.inf, epochs=2),
+         error(ValueError, "noise")),
+        ("train_tied_autoencoder noise=True", lambda: train_tied_autoencoder(X, 8, noise=True, epochs=2),
+         error(TypeError, "noise")),
+        ("train_tied_autoencoder copies=0", lambda: train_tied_autoencoder(X, 8, noise=0.1, copies=0, epochs=2),
+         error(ValueError, "copies")),
+        ("train_tied_autoencoder copies=10**9", lambda: train_tied_autoencoder(X, 8, noise=0.1, copies=10**9, epochs=2),
+         error(ValueError, "copies")),
+        ("train_tied_autoencoder m=0", lambda: train_tied_autoencoder(X, 0, epochs=2), error(ValueError, "m")),
+        ("train_tied_autoencoder m=2.5", lambda: train_tied_autoencoder(X, 2.5, epochs=2), error(TypeError, "m")),
+        ("train_tied_autoencoder X with NaN", lambda: train_tied_autoencoder(X * np.nan, 8, epochs=2),
+         error(ValueError, "X")),
+        ("train_tied_autoencoder noise=np.float32, m=np.int64",
+         lambda: train_tied_autoencoder(X, np.int64(8), noise=np.float32(0.1), epochs=2),
+         answer(lambda model: model.noise == float(np.float32(0.1)) and model.encode(X).shape == (12, 8))),
+        ("train_tied_autoencoder learning_rate=1e200", lambda: train_tied_autoencoder(X, 8, learning_rate=1e200, epochs=5),
+         error(ValueError, "learning_rate")),
+        ("tied_ae_gradients target of another shape",
+         lambda: tied_ae_gradients(X, tied, target=X[:, :3]), error(ValueError, "target")),
+        ("tied_ae_gradients target with inf", lambda: tied_ae_gradients(X, tied, target=X * np.inf),
+         error(ValueError, "target")),
+        ("tied_ae_gradients params['c'] of length 3", lambda: tied_ae_gradients(X, {**tied, "c": np.zeros(3)}),
+         error(ValueError, "params")),
+        ("tied_ae_gradients params missing b", lambda: tied_ae_gradients(X, {"W": tied["W"], "c": tied["c"]}),
+         error(ValueError, "params")),
+        ("tied_ae_gradients sparsity=-1", lambda: tied_ae_gradients(X, tied, sparsity=-1.0), error(ValueError, "sparsity")),
+        ("tied_ae_gradients contraction=inf", lambda: tied_ae_gradients(X, tied, contraction=math.inf),
+         error(ValueError, "contraction")),
     ]
 
 

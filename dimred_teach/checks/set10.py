@@ -154,3 +154,95 @@ def _digits_m90(answer, rng):
     expect(kept[M - 1] >= 0.9, f"{M} components keep only {kept[M - 1]:.6f} of the variance, less than 0.9")
     expect(M == 1 or kept[M - 2] < 0.9, f"{M - 1} components already keep {kept[M - 2]:.6f} of the variance: "
            "M_90 is the smallest M that reaches 0.9")
+
+
+def _encoder_jacobians(x, W, b, h=1e-5):
+    """The Jacobian dz/dx of z = tanh(x W + b) at one point x, by central differences, shape (m, p)."""
+    steps = h * np.eye(x.size)
+    return np.column_stack([(np.tanh((x + e) @ W + b) - np.tanh((x - e) @ W + b)) / (2 * h) for e in steps])
+
+
+@register("10.contractive_penalty", hint="grad_x z_j = (1 - z_j**2) W[:, j] (tanh' = 1 - tanh**2), so "
+          "||dz/dx||_F^2 = sum_j (1 - z_j**2)**2 ||W[:, j]||**2; average it over the rows of X")
+def _contractive_penalty(answer, rng):
+    expect(callable(answer), "the answer should be your function contractive_penalty(X, W, b)")
+    cases = []
+    for _ in range(int(rng.integers(4, 7))):
+        n, p = int(rng.integers(5, 12)), int(rng.integers(2, 5))
+        m = p + int(rng.integers(1, 5))
+        cases.append((rng.standard_normal((n, p)), rng.normal(0, 0.8, (p, m)), rng.normal(0, 0.5, m)))
+    for X, W, b in in_random_order(rng, cases):
+        (n, p), m = X.shape, W.shape[1]
+        call = f"contractive_penalty(X, W, b) for X of shape {X.shape} and W of shape {W.shape}"
+        value = answer_number(answer(X.copy(), W.copy(), b.copy()), call)
+        expected = float(np.mean([np.sum(_encoder_jacobians(x, W, b) ** 2) for x in X]))
+        Z = np.tanh(X @ W + b)
+        S, norms = 1 - Z**2, np.sum(W**2, axis=0)
+        per_point = S**2 @ norms
+        for mistaken, message in (
+                (np.mean((1 - Z) ** 2 @ norms), "uses 1 - z as the slope of the tanh; its derivative is "
+                                                "1 - tanh(a)**2 = 1 - z**2"),
+                (np.mean(S @ norms), "does not square the slopes: ||grad z_j||^2 = (1 - z_j**2)**2 ||W[:, j]||**2"),
+                (np.mean(S**2 @ np.sqrt(norms)), "uses ||W[:, j]|| where its SQUARE belongs: the penalty is a sum "
+                                                 "of squared norms"),
+                (np.sum(per_point), "sums over the points; the exercise asks for the MEAN over the rows of X"),
+                (np.mean((1 - np.tanh(X @ W) ** 2) ** 2 @ norms), "leaves out the bias b: z = tanh(x W + b)"),
+                (np.mean(np.sum(S**2, axis=1)) * np.sum(W**2), "multiplies the summed slopes by the summed "
+                                                                "weights; each unit's slope pairs with its OWN "
+                                                                "column W[:, j]"),
+                (np.mean(np.sum((S @ W.T) ** 2, axis=1)), "squares the norm of the SUM of the gradients "
+                                                          "(sum over j inside the square); the penalty is the "
+                                                          "sum over j of each squared norm"),
+                (np.mean(np.sum(W**2) * np.ones(n)), "forgets the slopes of the tanh (that is the penalty "
+                                                     "of a linear encoder): grad z_j = (1 - z_j**2) W[:, j]")):
+            expect_unlike(value, float(mistaken), expected, f"{call} = {value:.6g}: your penalty {message}",
+                          rtol=1e-6, scale=expected)
+        shown, wanted = distinct(value, expected)
+        expect(is_close(value, expected, 1e-6, scale=expected),
+               f"{call} = {shown}, but the mean of ||dz/dx||_F^2 over the rows (from finite differences of "
+               f"the encoder) is {wanted}")
+
+
+@register("10.denoising_pairs", hint="targets = np.tile(X, (copies, 1)); inputs = targets + noise * "
+          "rng.standard_normal(targets.shape) with rng = np.random.default_rng(seed)")
+def _denoising_pairs(answer, rng):
+    expect(callable(answer), "the answer should be your function denoising_pairs(X, noise, copies, seed)")
+    cases = []
+    for _ in range(int(rng.integers(3, 5))):
+        n, p, copies = int(rng.integers(100, 200)), int(rng.integers(3, 6)), int(rng.integers(4, 8))
+        cases.append((rng.normal(0, 2, (n, p)), float(rng.uniform(0.2, 0.5)), copies, int(rng.integers(0, 2**31))))
+    for X, noise, copies, seed in in_random_order(rng, cases):
+        (n, p), rows = X.shape, X.shape[0] * copies
+        call = f"denoising_pairs(X, noise={noise:.4g}, copies={copies}, seed={seed}) for X of shape {X.shape}"
+        inputs, targets = answer_pair(answer(X.copy(), noise, copies, seed), call, "(inputs, targets)")
+        inputs = answer_array(inputs, f"the inputs of {call}", (rows, p))
+        targets = answer_array(targets, f"the targets of {call}", (rows, p))
+        scale = float(np.abs(X).max())
+        squared = np.sum((targets[:, None, :] - X[None, :, :]) ** 2, axis=2)  # (rows, n)
+        source = squared.argmin(axis=1)                                      # the row of X each target is
+        expect(float(np.sqrt(squared.min(axis=1).max())) <= tolerance(1e-9) * scale * np.sqrt(p),
+               f"{call}: the targets are not rows of X. The targets are the CLEAN points; the noise goes on "
+               "the inputs only")
+        expect(bool(np.all(np.bincount(source, minlength=n) == copies)),
+               f"{call}: every row of X should appear exactly {copies} times among the targets")
+        residual = inputs - targets
+        spread = float(residual.std())
+        expect(spread > 0, f"{call}: the inputs equal the targets; add the noise to the inputs")
+        expect(abs(float(residual.mean())) < 6 * noise / np.sqrt(residual.size),
+               f"{call}: the noise (inputs - targets) has mean {residual.mean():.4g}; it should have mean 0")
+        expect(not np.isclose(spread, noise**2, rtol=0.15),
+               f"{call}: the noise has standard deviation {spread:.4g}, about noise**2; noise is the STANDARD "
+               "DEVIATION: multiply standard normal draws by noise, not by noise**2")
+        expect(np.isclose(spread, noise, rtol=0.15),
+               f"{call}: inputs - targets should be noise of standard deviation {noise:.4g}, got {spread:.4g}")
+        first_two = [residual[source == i][:2] for i in range(n)]
+        repeated = sum(bool(np.allclose(pair[0], pair[1])) for pair in first_two)
+        expect(repeated < n / 2, f"{call}: the copies of a point carry the same noise ({repeated} of {n} points); "
+               "draw fresh noise for every copy, or the copies add nothing")
+        again, _ = answer_pair(answer(X.copy(), noise, copies, seed), call, "(inputs, targets)")
+        expect(np.array_equal(answer_array(again, f"the inputs of {call}"), inputs),
+               f"{call} gave other inputs when called again with the same seed: draw the noise from "
+               "np.random.default_rng(seed)")
+        other, _ = answer_pair(answer(X.copy(), noise, copies, seed + 1), call, "(inputs, targets)")
+        expect(not np.array_equal(answer_array(other, f"the inputs of {call}"), inputs),
+               f"{call} gives the same noise for seed {seed} and seed {seed + 1}: use the seed argument")

@@ -1,5 +1,7 @@
 """Variants and mutants of exercise set 10, autoencoders and PCA, PCA on images."""
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -32,6 +34,43 @@ def fraction(X, M, centre=True, square=True, order=1):
     values = np.linalg.svd(X - X.mean(0) if centre else X, compute_uv=False)[::order]
     values = values**2 if square else values
     return float(values[:M].sum() / values.sum())
+
+
+def penalty(X, W, b, slope=lambda Z: 1 - Z**2, power=2, column_power=1.0, reduce=np.mean, bias=True):
+    Z = np.tanh(X @ W + (b if bias else 0.0))
+    return float(reduce(slope(Z) ** power @ np.sum(W**2, axis=0) ** column_power))
+
+
+def penalty_loops(X, W, b):
+    total = 0.0
+    for x in np.asarray(X).tolist():
+        for j in range(W.shape[1]):
+            z = math.tanh(sum(x[i] * W[i, j] for i in range(len(x))) + b[j])
+            total += (1 - z * z) ** 2 * sum(W[i, j] ** 2 for i in range(len(x)))
+    return total / len(X)
+
+
+def penalty_jacobians(X, W, b):
+    jacobians = [(1 - np.tanh(x @ W + b) ** 2)[:, None] * W.T for x in X]  # dz/dx, shape (m, p) per point
+    return float(np.mean([np.linalg.norm(J, "fro") ** 2 for J in jacobians]))
+
+
+def pairs(X, noise, copies, seed, scale=lambda noise: noise, on_target=False, shared=False, draw=None):
+    rng = np.random.default_rng(seed)
+    clean = np.tile(X, (copies, 1))
+    corruption = (np.tile(rng.standard_normal(X.shape), (copies, 1)) if shared else
+                  draw(rng, clean.shape) if draw else rng.standard_normal(clean.shape))
+    noisy = clean + scale(noise) * corruption
+    return (clean, noisy) if on_target else (noisy, clean)
+
+
+def pairs_by_copy(X, noise, copies, seed):
+    rng = np.random.default_rng(seed)
+    inputs, targets = [], []
+    for _ in range(copies):
+        inputs.append(X + rng.normal(0.0, noise, X.shape))
+        targets.append(X)
+    return np.vstack(inputs), np.vstack(targets)
 
 
 CASES = {
@@ -107,6 +146,59 @@ CASES = {
             Mutant("one too many", lambda: solution("10.digits_m90")() + 1, r"already keep"),
             Mutant("float", lambda: float(solution("10.digits_m90")()), r"whole number"),
             Mutant("standardised pixels", lambda: 31, r"already keep"),
+        ],
+    ),
+    "10.contractive_penalty": (
+        [
+            Variant("float32", lambda: in_float32(solution("10.contractive_penalty")())),
+            Variant("loops over points and units", lambda: penalty_loops),
+            Variant("explicit Jacobians, Frobenius norm", lambda: penalty_jacobians),
+            Variant("einsum", lambda: lambda X, W, b: np.einsum("ij,ij,kj->", 1 - np.tanh(X @ W + b) ** 2,
+                                                                  1 - np.tanh(X @ W + b) ** 2, W**2) / len(X)),
+            Variant("sech squared", lambda: lambda X, W, b: penalty(X, W, b, slope=lambda Z: 1 / np.cosh(
+                np.arctanh(Z)) ** 2)),
+            Variant("one-element array", lambda: returning(penalty, lambda value: np.array([value]))),
+        ],
+        [
+            Mutant("tanh' as 1 - z", lambda: lambda X, W, b: penalty(X, W, b, slope=lambda Z: 1 - Z), r"1 - z\*\*2"),
+            Mutant("slopes not squared", lambda: lambda X, W, b: penalty(X, W, b, power=1), r"does not square"),
+            Mutant("column norms not squared", lambda: lambda X, W, b: penalty(X, W, b, column_power=0.5),
+                   r"SQUARE belongs"),
+            Mutant("sum over points", lambda: lambda X, W, b: penalty(X, W, b, reduce=np.sum), r"MEAN"),
+            Mutant("bias left out", lambda: lambda X, W, b: penalty(X, W, b, bias=False), r"bias"),
+            Mutant("summed slopes times summed weights", lambda: lambda X, W, b: float(
+                np.mean(np.sum((1 - np.tanh(X @ W + b) ** 2) ** 2, axis=1)) * np.sum(W**2)), r"OWN column"),
+            Mutant("squared norm of the summed gradient", lambda: lambda X, W, b: float(
+                np.mean(np.sum(((1 - np.tanh(X @ W + b) ** 2) @ W.T) ** 2, axis=1))), r"SUM of the gradients"),
+            Mutant("linear encoder", lambda: lambda X, W, b: float(np.sum(W**2)), r"forgets the slopes"),
+            Mutant("right for three calls, then half", first_calls_then(penalty, 3, lambda X, W, b: penalty(X, W, b) / 2),
+                   r"finite differences"),
+        ],
+    ),
+    "10.denoising_pairs": (
+        [
+            Variant("float32", lambda: in_float32(solution("10.denoising_pairs")())),
+            Variant("nested lists", lambda: returning(pairs, as_list)),
+            Variant("one copy at a time, rng.normal", lambda: pairs_by_copy),
+            Variant("np.repeat (copies of a point together)", lambda: lambda X, noise, copies, seed: (
+                lambda clean: (clean + noise * np.random.default_rng(seed).standard_normal(clean.shape), clean))(
+                np.repeat(X, copies, axis=0))),
+            Variant("legacy RandomState", lambda: lambda X, noise, copies, seed: (
+                lambda clean: (clean + np.random.RandomState(seed).normal(0, noise, clean.shape), clean))(
+                np.tile(X, (copies, 1)))),
+        ],
+        [
+            Mutant("noise on the targets", lambda: lambda *a: pairs(*a, on_target=True), r"CLEAN"),
+            Mutant("variance for the standard deviation", lambda: lambda *a: pairs(*a, scale=lambda s: s**2),
+                   r"STANDARD DEVIATION"),
+            Mutant("one noise for all copies", lambda: lambda *a: pairs(*a, shared=True), r"same noise"),
+            Mutant("uniform noise in [-noise, noise]", lambda: lambda *a: pairs(
+                *a, draw=lambda rng, shape: rng.uniform(-1, 1, shape)), r"standard deviation"),
+            Mutant("no noise", lambda: lambda *a: pairs(*a, scale=lambda s: 0.0), r"add the noise"),
+            Mutant("unseeded generator", lambda: lambda X, noise, copies, seed: pairs(
+                X, noise, copies, int(np.random.default_rng().integers(2**31))), r"same seed"),
+            Mutant("seed ignored", lambda: lambda X, noise, copies, seed: pairs(X, noise, copies, 0), r"use the seed"),
+            Mutant("copies ignored", lambda: lambda X, noise, copies, seed: pairs(X, noise, 1, seed), r"shape"),
         ],
     ),
 }
