@@ -15,7 +15,8 @@
 #    explained by the first $k$ components;
 # 7. explain why a Lagrange multiplier is not the same as a squared penalty.
 #
-# **Notes followed.** Oxford SC4/SM4 notes §1.2 (eq. 1.3-1.13, the total sample variance $\operatorname{Tr}(S)$ and the proportion explained); CMU 36-467 slides, "Linear dimension reduction" (minimising MSE, the Lagrange multiplier trick, properties of the scores);
+# **Notes followed.** Oxford SC4/SM4 notes §1.2 (eq. 1.3-1.13, the total sample variance $\operatorname{Tr}(S)$ and the
+# proportion explained); CMU 36-467 slides, "Linear dimension reduction" (minimising MSE, the Lagrange multiplier trick, properties of the scores);
 # WashU A2 notes §3 (eq. 1-10); MML lecture 9 §10.2-10.3.
 #
 # **Conventions.** Rows are points: $\mathbf X$ is $n \times p$. The sample covariance is
