@@ -5,8 +5,8 @@
 #
 # **Objectives.** Compute a sample covariance; find the first component from the Lagrangian's stationarity
 # condition; derive PCA from the reconstruction error (WashU notes, Exercise 3.1); show that the scores'
-# covariance is $\Lambda$ (CMU slides' exercise); compute the proportion of the total variance $\operatorname{tr} S$
-# explained by the first $k$ components (Oxford notes §1.2.2).
+# covariance is $\Lambda$ (CMU slides' exercise); compute the proportion of the total variance
+# $\operatorname{tr} S$ explained by the first $k$ components (Oxford notes §1.2.2).
 #
 # Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
 # on fresh random data) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the grader

@@ -192,4 +192,5 @@ def _variance_explained(answer, rng):
         for mistaken, what in mistakes:
             expect(not is_close(share, mistaken, 1e-8, scale=1.0), f"{call} = {share:.6g} {what}")
         yours, wanted = distinct(share, expected)
-        expect(False, f"{call} = {yours}, but the first {k} eigenvalues of S make up the proportion {wanted} of trace S")
+        expect(False, f"{call} = {yours}, but the first {k} eigenvalues of S make up the proportion {wanted} of "
+                      "trace S")
