@@ -12,7 +12,8 @@
 # on fresh random data) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the grader
 # restores them.
 #
-# **Notes.** Oxford SC4/SM4 §1.2 (§1.2.2: the total sample variance); CMU 36-467 "Linear dimension reduction"; WashU A2 §3.
+# **Notes.** Oxford SC4/SM4 §1.2 (§1.2.2: the total sample variance); CMU 36-467 "Linear dimension reduction";
+# WashU A2 §3.
 
 # %%
 import numpy as np
