@@ -94,8 +94,8 @@ print("same subspace as pca(method='eig'):",
 # notes (§1.2.4) write the full one: $U$ is $n\times n$, $V$ is $p\times p$ and $D$ is $n\times p$, so when $p > n$
 # the diagonal block of $D$ is padded with $p - n$ columns of zeros. Then
 # $S = V\,\frac{D^\top D}{n-1}\,V^\top$ with the $p\times p$ diagonal matrix $D^\top D/(n-1)$, whose last $p - n$
-# entries are zero, and the scores $Z = \mathbf X_c V = UD$ have zero columns there (eq. 1.16). Centring removes one more
-# direction (the centred rows sum to zero), so the rank is at most $n - 1$. We look at it on $n = 4$ points in
+# entries are zero, and the scores $Z = \mathbf X_c V = UD$ have zero columns there (eq. 1.16). Centring removes one
+# more direction (the centred rows sum to zero), so the rank is at most $n - 1$. We look at it on $n = 4$ points in
 # $p = 6$ variables.
 
 # %% slideshow={"slide_type": "fragment"}
@@ -124,17 +124,17 @@ print("diagonal of D'D/(n-1):", padded)
 print("eigenvalues of S:     ", from_S)
 print("eigenvalues of G/(n-1):", from_gram)
 print(f"rank {rank}: S has p - rank = {p_tiny - rank} zero eigenvalues; the Gram matrix has n - rank = {n_tiny - rank}")
-V_full, U_signed = Vt_full.T.copy(), U_full.copy()
+V_full = Vt_full.T.copy()
 V_full[:, :n_tiny], U_signed = fix_signs(V_full[:, :n_tiny], U_full)  # the course's sign rule, U along with V
 Z_full = tiny @ V_full
 assert np.allclose(Z_full, U_signed @ D_full)
 print("scores Z = Xc V = U D (column 4: centring; columns 5-6: the zero padding of eq. 1.16):\n", Z_full)
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# The Gram matrix recovers the three nonzero eigenvalues to every printed digit; its extra zero and the covariance's three extra
-# zeros carry no information. Mapping back with $V = \mathbf X_c^\top U D^{-1}$ works only for the columns with
-# $d_j > 0$: dividing by the fourth, zero, singular value would be dividing by rounding noise. Deciding which
-# singular values count as zero is the job of a cutoff (the optional last section).
+# The Gram matrix recovers the three nonzero eigenvalues to every printed digit; its extra zero and the
+# covariance's three extra zeros carry no information. Mapping back with $V = \mathbf X_c^\top U D^{-1}$ works only
+# for the columns with $d_j > 0$: dividing by the fourth, zero, singular value would be dividing by rounding noise.
+# Deciding which singular values count as zero is the job of a cutoff (the optional last section).
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Now the cost. We time both routes for 5 components at $n = 100$ and growing $p$ (timings vary between machines, so
