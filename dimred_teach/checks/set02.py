@@ -142,7 +142,8 @@ def _matrix_of_rank(rng: np.random.Generator, m: int, n: int, rank: int) -> np.n
 
 
 def _pseudo_inverse_cases(rng: np.random.Generator) -> list[tuple[np.ndarray, int]]:
-    """Tall and wide matrices (never square), of full rank and rank-deficient, each with its rank."""
+    """Tall and wide matrices, of full rank and rank-deficient, each with its rank. Never square: then the shape
+    of an answer alone tells A+ (n x m) from A (m x n) and from (A'A)^-1 (n x n), so those mistakes are named."""
     cases = []
     for tall in (True, False, True, False, bool(rng.integers(2))):
         small, large = sorted(int(v) for v in rng.choice(np.arange(3, 9), 2, replace=False))
