@@ -1,17 +1,19 @@
 # %% [markdown]
 # # Exercises 01 · PCA from the Lagrangian
 #
-# *Time: about 45 minutes.* Goes with `notebooks/01_pca_lagrangian.ipynb`.
+# *Time: about 55 minutes.* Goes with `notebooks/01_pca_lagrangian.ipynb`.
 #
 # **Objectives.** Compute a sample covariance; find the first component from the Lagrangian's stationarity
 # condition; derive PCA from the reconstruction error (WashU notes, Exercise 3.1); show that the scores'
-# covariance is $\Lambda$ (CMU slides' exercise).
+# covariance is $\Lambda$ (CMU slides' exercise); compute the proportion of the total variance
+# $\operatorname{tr} S$ explained by the first $k$ components (Oxford notes §1.2.2).
 #
 # Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
 # on fresh random data) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the grader
 # restores them.
 #
-# **Notes.** Oxford SC4/SM4 §1.2; CMU 36-467 "Linear dimension reduction"; WashU A2 §3.
+# **Notes.** Oxford SC4/SM4 §1.2 (§1.2.2: the total sample variance); CMU 36-467 "Linear dimension reduction";
+# WashU A2 §3.
 
 # %%
 import numpy as np
@@ -106,6 +108,27 @@ print(score_covariance)
 
 # %% tags=["check"] points=1
 check("01.score_covariance", score_covariance)
+
+
+# %% [markdown]
+# **Your answer:** *(write it here)*
+
+# %% [markdown]
+# ## Exercise 5 · The proportion of variance explained
+#
+# Write `variance_explained(X, k)`: the proportion of the total variance $\operatorname{tr} S$ of the data `X`
+# ($n\times p$, rows are points) that its first `k` principal components explain, a number between 0 and 1
+# (notebook 01, section 7). Then say in the markdown cell why it does not matter whether the covariance divides by
+# $n - 1$ or by $n$.
+
+# %%
+def variance_explained(X, k):
+    """Proportion (between 0 and 1) of the total variance of X (n x p) explained by its first k components."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("01.variance_explained", variance_explained)
 
 # %% [markdown]
 # **Your answer:** *(write it here)*

@@ -1,11 +1,11 @@
 # %% [markdown]
 # # Exercises 02 · Eigendecomposition versus SVD
 #
-# *Time: about 45 minutes.* Goes with `notebooks/02_eig_vs_svd.ipynb`.
+# *Time: about 55 minutes.* Goes with `notebooks/02_eig_vs_svd.ipynb`.
 #
 # **Objectives.** Read the covariance eigenvalues off an SVD; get the components from the Gram matrix when
 # $p \gg n$ (WashU Exercise 4.1); show that the SVD gives the PCA solution (WashU Exercise 4.2); write power
-# iteration; choose $k$ by a tolerance.
+# iteration; choose $k$ by a tolerance; build the pseudo-inverse from the SVD (WashU notes, use [U1]).
 #
 # Every exercise asks for a function; its `check(...)` cell calls your function on fresh random data and prints
 # `[passed]` or `[not yet]` with a hint. Do not edit the check cells.
@@ -14,7 +14,7 @@
 # is our $\mathbf X_c^\top$, so their $U$ is our $V$ and their Exercise 4.1, $V_d = X^\top U D_d^{-1}$, reads
 # $U = \mathbf X_c V D^{-1}$ here, or, solved for the directions, $V = \mathbf X_c^\top U D^{-1}$.
 #
-# **Notes.** Oxford SC4/SM4 §1.2.4; WashU A2 §3.4-4.2.
+# **Notes.** Oxford SC4/SM4 §1.2.4; WashU A2 §3.4-4.2 (the pseudo-inverse $D^\dagger$ and use [U1]).
 
 # %%
 import numpy as np
@@ -112,3 +112,27 @@ def smallest_k(eigenvalues, tol):
 
 # %% tags=["check"] points=1
 check("02.smallest_k", smallest_k)
+
+
+# %% [markdown]
+# ## Exercise 6 · The pseudo-inverse from the SVD
+#
+# Write `pseudo_inverse(A)` for any $m\times n$ matrix `A` (tall or wide, of full rank or not): the $n\times m$
+# matrix $A^+ = V D^+ U^\top$, where $D^+$ holds $1/d_j$ for the singular values above the cutoff
+# $\max(m, n)\,\varepsilon\, d_1$ and 0 for the others (notebook 02, optional section). Take $\varepsilon$ from
+# `np.finfo(d.dtype).eps`, so that float32 input gets a float32 cutoff. Build it from `np.linalg.svd`;
+# `np.linalg.pinv` is the reference to compare with afterwards. The check tests the four Penrose conditions on
+# random tall and wide matrices, some of them rank-deficient. Then explain in the markdown cell why $x = A^+ b$
+# solves the least-squares problem $\min_x \|Ax - b\|$ with the smallest $\|x\|$.
+
+# %%
+def pseudo_inverse(A):
+    """Moore-Penrose pseudo-inverse (n x m) of A (m x n), from the SVD with a cutoff."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=2
+check("02.pseudo_inverse", pseudo_inverse)
+
+# %% [markdown]
+# **Your answer:** *(write it here)*

@@ -11,9 +11,12 @@
 # 3. derive the second component, including why its extra multiplier $\gamma_2$ is zero;
 # 4. show that the direction of maximum variance is the direction of minimum reconstruction error;
 # 5. reconstruct data from $k$ components and predict the error from the dropped eigenvalues;
-# 6. explain why a Lagrange multiplier is not the same as a squared penalty.
+# 6. show that the total variance $\operatorname{tr} S$ is the sum of the eigenvalues, and compute the proportion of it
+#    explained by the first $k$ components;
+# 7. explain why a Lagrange multiplier is not the same as a squared penalty.
 #
-# **Notes followed.** Oxford SC4/SM4 notes §1.2 (eq. 1.3-1.13); CMU 36-467 slides, "Linear dimension reduction" (minimising MSE, the Lagrange multiplier trick, properties of the scores);
+# **Notes followed.** Oxford SC4/SM4 notes §1.2 (eq. 1.3-1.13, the total sample variance $\operatorname{Tr}(S)$ and the
+# proportion explained); CMU 36-467 slides, "Linear dimension reduction" (minimising MSE, the Lagrange multiplier trick, properties of the scores);
 # WashU A2 notes §3 (eq. 1-10); MML lecture 9 §10.2-10.3.
 #
 # **Conventions.** Rows are points: $\mathbf X$ is $n \times p$. The sample covariance is
@@ -246,7 +249,93 @@ print("PCA rank-2 error:", dr.rounded(rank2_error), "| best of 200 random planes
 assert rank2_error <= min(random_errors)
 
 # %% [markdown] slideshow={"slide_type": "slide"}
-# ## 7. Why a multiplier and not a squared penalty
+# ## 7. Total variance and the proportion explained
+#
+# How much of the data does a component carry? The Oxford notes (§1.2.2) measure it against the **total sample
+# variance**, the trace of $S$. Three sums turn out to be the same number:
+#
+# * the diagonal entry $S_{jj}$ is the variance of variable $j$, so $\operatorname{tr} S = \sum_j S_{jj}$ is the
+#   sum of the variances of the original variables;
+# * the trace does not change under a cyclic shift of a product, so with $S = V\Lambda V^\top$ and $V^\top V = I$,
+#   $\operatorname{tr} S = \operatorname{tr}(\Lambda V^\top V) = \operatorname{tr}\Lambda = \lambda_1 + \dots + \lambda_p$;
+# * by section 5 the variance of the $j$-th score is $\lambda_j$, so the same sum is the sum of the variances of
+#   all $p$ scores.
+#
+# PCA redistributes the total variance over new axes; it neither creates nor loses any. Check it on the crabs:
+
+# %% slideshow={"slide_type": "fragment"}
+total_variance = np.trace(S)
+print("trace of S:                        ", dr.rounded(total_variance))
+print("sum of the eigenvalues:            ", dr.rounded(eigenvalues.sum()))
+print("sum of the variances of FL..BD:    ", dr.rounded(X.var(axis=0, ddof=1).sum()))
+print("sum of the variances of the scores:", dr.rounded(Z.var(axis=0, ddof=1).sum()))
+assert np.allclose([eigenvalues.sum(), X.var(axis=0, ddof=1).sum(), Z.var(axis=0, ddof=1).sum()], total_variance)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The **proportion of variance explained** by component $j$ is $\lambda_j / \operatorname{tr} S$, and by the
+# first $k$ components together
+#
+# $$\frac{\lambda_1 + \dots + \lambda_k}{\lambda_1 + \dots + \lambda_p}
+#   = 1 - \frac{\sum_{j>k}\lambda_j}{\operatorname{tr} S}
+#   = 1 - \frac{\sum_i \|x_i - \hat x_i\|^2}{\sum_i \|x_i - \bar x\|^2},$$
+#
+# where the last step multiplies the top and bottom of the middle fraction by $n-1$ and uses section 6 for the
+# top and $\sum_i \|x_i - \bar x\|^2 = (n-1)\operatorname{tr} S$ for the bottom. So "95% of the variance explained"
+# says "the rank-$k$ reconstruction leaves 5% of the squared distances to the mean". A $1/n$ covariance (the CMU
+# and MML notes) rescales every $\lambda_j$ by the same factor, which cancels in the ratio. We compute the table
+# both ways and compare it with the relative reconstruction error:
+
+# %% slideshow={"slide_type": "fragment"}
+proportion = eigenvalues / total_variance
+cumulative = np.cumsum(proportion)
+lam_over_n = np.linalg.eigvalsh(covariance(X, ddof=0))[::-1]
+total_squares = np.sum(Xc**2)
+relative_error = np.array([reconstruction_error(X, pca(X, k=k)) for k in range(1, p + 1)]) / total_squares
+print(" k | proportion of k-th | first k together | same with 1/n | 1 - relative reconstruction error")
+for k in range(1, p + 1):
+    print(f" {k} | {proportion[k - 1]:18.4f} | {cumulative[k - 1]:16.4f} | "
+          f"{lam_over_n[:k].sum() / lam_over_n.sum():13.4f} | {1 - relative_error[k - 1]:.4f}")
+assert np.allclose(cumulative, np.cumsum(lam_over_n) / lam_over_n.sum())
+assert np.allclose(cumulative, 1 - relative_error)
+assert np.allclose(proportion, pca(X).explained_variance_ratio)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The first component alone explains 98.2% of the crabs' variance: the five measurements mostly grow together with
+# the size of the crab. The figure shows the proportions on the usual linear scale (left) and, because the last four
+# are so small, the unexplained share $1 - \text{cumulative}$ on a logarithmic scale (right), where the measured
+# relative reconstruction errors fall on the curve.
+
+# %% slideshow={"slide_type": "fragment"}
+index = np.arange(1, p + 1)
+fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+left.bar(index, proportion, color="C0", alpha=0.8, label="proportion of component k")
+left.plot(index, cumulative, "o-", color="C1", label="cumulative proportion (first k)")
+for k, share in zip(index, proportion):  # small bars: label above; the tall one: label inside
+    inside = share > 0.5
+    left.annotate(f"{100 * share:.1f}%", (k, share / 2 if inside else share), xytext=(0, 0 if inside else 3),
+                  textcoords="offset points", ha="center", fontsize=8, color="white" if inside else "black")
+left.set_xticks(index)
+left.set_ylim(0, 1.12)
+left.set_xlabel("component k")
+left.set_ylabel("proportion of total variance")
+left.set_title("crabs: proportion of variance explained")
+left.legend(loc="center right")
+right.semilogy(index[:-1], 1 - cumulative[:-1], "o-", color="C1", label="1 - cumulative proportion")
+right.semilogy(index[:-1], relative_error[:-1], "x", color="k", markersize=9,
+               label="relative reconstruction error (measured)")
+right.set_xticks(index[:-1])
+right.set_xlabel("number of components kept k")
+right.set_ylabel("unexplained share (log scale)")
+right.set_title("what k components leave out")
+right.legend(loc="lower left")
+plt.show()
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# Two components keep 99.2% and three keep 99.9%. Whether that is "enough" is a modelling decision; notebook 02
+# (section 5) turns this proportion into rules for choosing $k$.
+
+# %% [markdown] slideshow={"slide_type": "slide"}
+# ## 8. Why a multiplier and not a squared penalty
 #
 # One might try to enforce $w^\top w = 1$ by penalising violations instead:
 # $\max_w\; w^\top S w - \mu (w^\top w - 1)^2$ with a large constant $\mu > 0$. Its stationarity condition is
@@ -283,6 +372,9 @@ for mu in [1.0, 10.0, 100.0, 1000.0]:
 # * Each later component is the next eigenvector; the orthogonality multipliers vanish because $S$ is symmetric.
 # * Maximising variance and minimising squared reconstruction error are one problem; the error of a rank-$k$
 #   reconstruction is $(n-1)$ times the sum of the dropped eigenvalues.
+# * The total variance $\operatorname{tr} S$ equals the sum of the eigenvalues, of the variances of the variables
+#   and of the variances of the scores; the first $k$ components explain the fraction
+#   $\sum_{j\le k}\lambda_j / \operatorname{tr} S$ of it, which is one minus the relative reconstruction error.
 # * The scores are uncorrelated with variances $\Lambda$.
 #
 # **Exercises:** `exercises/01_pca_lagrangian.ipynb`.

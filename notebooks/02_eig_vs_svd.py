@@ -3,18 +3,22 @@
 #
 # **Three roads to the same components, and when each one is the fast or the accurate one.**
 #
-# *Time: about 60 minutes.* *Prerequisites: notebook 01.*
+# *Time: about 60 minutes, plus about 20 for the optional last section.* *Prerequisites: notebook 01.*
 #
 # **Learning objectives.** After this notebook you can
 # 1. relate the eigendecomposition $S = V\Lambda V^\top$ to the SVD $\mathbf X_c = U D V^\top$, including $\lambda_j = d_j^2/(n-1)$;
-# 2. get the components from the $n\times n$ Gram matrix when $p \gg n$, and explain the $O(n^3)$ versus $O(p^3)$ cost;
+# 2. get the components from the $n\times n$ Gram matrix when $p \gg n$, explain the $O(n^3)$ versus $O(p^3)$ cost, and
+#    read the zero padding of the full SVD when $p > n$;
 # 3. recognise when forming $\mathbf X^\top\mathbf X$ loses digits that the SVD keeps;
 # 4. run power iteration and predict its convergence rate from $\lambda_2/\lambda_1$;
 # 5. choose the number of components by the drop in the eigenspectrum or by a variance tolerance;
-# 6. show that the projection from the Gram matrix (classical MDS) equals the PCA scores.
+# 6. show that the projection from the Gram matrix (classical MDS) equals the PCA scores;
+# 7. (optional section) build the pseudo-inverse $A^+ = V D^+ U^\top$ with a cutoff, check the four Penrose
+#    conditions, and use it for the minimum-norm least-squares solution.
 #
-# **Notes followed.** Oxford SC4/SM4 notes §1.2.4 (PCA via the SVD, the Gram matrix); WashU A2 notes §3.4-4.2
-# (choosing $r$, power iteration, SVD algorithms v1 and v2, MDS = PCA, Exercises 4.1-4.2); MML lecture 9 §10.4.
+# **Notes followed.** Oxford SC4/SM4 notes §1.2.4 (PCA via the SVD, the Gram matrix, the zero padding of eq. 1.16);
+# WashU A2 notes §3.4-4.2 (choosing $r$, power iteration, SVD algorithms v1 and v2, the pseudo-inverse $D^\dagger$ and
+# use [U1], MDS = PCA, Exercises 4.1-4.2); MML lecture 9 §10.4.
 #
 # **Layout.** The WashU notes store points as *columns* ($X$ is $d\times n$) and decompose $X = UDV^\top$, so their
 # $U$ holds the principal directions. We store points as rows, so in $\mathbf X_c = U D V^\top$ the directions are
@@ -84,6 +88,53 @@ V_from_gram = wide_c.T @ U_gram / np.sqrt(gram_values)
 print("columns orthonormal:", np.allclose(V_from_gram.T @ V_from_gram, np.eye(5)))
 print("same subspace as pca(method='eig'):",
       subspace_distance(V_from_gram, pca(wide, k=5, method="eig").components) < 1e-8)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# **What the full SVD looks like when $p > n$.** So far we used the *thin* SVD (`full_matrices=False`). The Oxford
+# notes (§1.2.4) write the full one: $U$ is $n\times n$, $V$ is $p\times p$ and $D$ is $n\times p$, so when $p > n$
+# the diagonal block of $D$ is padded with $p - n$ columns of zeros. Then
+# $S = V\,\frac{D^\top D}{n-1}\,V^\top$ with the $p\times p$ diagonal matrix $D^\top D/(n-1)$, whose last $p - n$
+# entries are zero, and the scores $Z = \mathbf X_c V = UD$ have zero columns there (eq. 1.16). Centring removes one
+# more direction (the centred rows sum to zero), so the rank is at most $n - 1$. We look at it on $n = 4$ points in
+# $p = 6$ variables.
+
+# %% slideshow={"slide_type": "fragment"}
+tiny = center(np.random.default_rng(4).standard_normal((4, 6)))
+n_tiny, p_tiny = tiny.shape
+U_full, d_tiny, Vt_full = np.linalg.svd(tiny, full_matrices=True)
+D_full = np.zeros((n_tiny, p_tiny))
+D_full[:, :n_tiny] = np.diag(d_tiny)  # the n x n diagonal block, then p - n zero columns
+print("shapes: U", U_full.shape, "| D", D_full.shape, "| V", Vt_full.T.shape)
+print("D =\n", D_full)
+assert np.allclose(U_full @ D_full @ Vt_full, tiny)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The fourth singular value is zero too (up to rounding): that is the direction centring removed. Now the three
+# ways to the eigenvalues: $D^\top D/(n-1)$ from the padded SVD, `eigvalsh` of the $6\times 6$ covariance, and the
+# Gram trick, which only ever sees the $4\times 4$ matrix $G = \mathbf X_c\mathbf X_c^\top$.
+
+# %% slideshow={"slide_type": "fragment"}
+S_tiny = tiny.T @ tiny / (n_tiny - 1)
+padded = np.diag(D_full.T @ D_full) / (n_tiny - 1)
+assert np.allclose(Vt_full.T @ np.diag(padded) @ Vt_full, S_tiny)
+from_S = np.linalg.eigvalsh(S_tiny)[::-1]
+from_gram = np.linalg.eigvalsh(tiny @ tiny.T)[::-1] / (n_tiny - 1)
+rank = np.linalg.matrix_rank(tiny)
+print("diagonal of D'D/(n-1):", padded)
+print("eigenvalues of S:     ", from_S)
+print("eigenvalues of G/(n-1):", from_gram)
+print(f"rank {rank}: S has p - rank = {p_tiny - rank} zero eigenvalues; the Gram matrix has n - rank = {n_tiny - rank}")
+V_full = Vt_full.T.copy()
+V_full[:, :n_tiny], U_signed = fix_signs(V_full[:, :n_tiny], U_full)  # the course's sign rule, U along with V
+Z_full = tiny @ V_full
+assert np.allclose(Z_full, U_signed @ D_full)
+print("scores Z = Xc V = U D (column 4: centring; columns 5-6: the zero padding of eq. 1.16):\n", Z_full)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The Gram matrix recovers the three nonzero eigenvalues to every printed digit; its extra zero and the
+# covariance's three extra zeros carry no information. Mapping back with $V = \mathbf X_c^\top U D^{-1}$ works only
+# for the columns with $d_j > 0$: dividing by the fourth, zero, singular value would be dividing by rounding noise.
+# Deciding which singular values count as zero is the job of a cutoff (the optional last section).
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Now the cost. We time both routes for 5 components at $n = 100$ and growing $p$ (timings vary between machines, so
@@ -179,7 +230,9 @@ print("eigenvalue:", dr.rounded(crab_top.eigenvalue), "| agrees with eigh:", np.
 # Two rules from the WashU notes: look for a **drop in the eigenspectrum** (the elbow of a scree plot; `choose_k`
 # measures a drop as the ratio $\lambda_k/\lambda_{k+1}$ and takes the largest), or fix a
 # **tolerance** $\varepsilon$ on the relative reconstruction error and take the smallest $r$ with
-# $\sum_{j>r}\lambda_j / \sum_j \lambda_j < \varepsilon$. Here are 10 variables driven by 3 hidden factors plus noise:
+# $\sum_{j>r}\lambda_j / \sum_j \lambda_j < \varepsilon$, that is, a proportion of variance explained above
+# $1 - \varepsilon$ (notebook 01, section 7, derives the proportion from $\operatorname{tr} S$). Here are 10
+# variables driven by 3 hidden factors plus noise:
 
 # %% slideshow={"slide_type": "fragment"}
 rng = np.random.default_rng(7)
@@ -226,8 +279,144 @@ print("first three points:\n", Z_v1[:3])
 # * The SVD is the accurate route: forming $\mathbf X^\top \mathbf X$ squares the condition number.
 # * Power iteration converges at rate $\lambda_2/\lambda_1$.
 # * Choose $k$ by the drop in the spectrum or by a tolerance on the relative error.
+# * For $p > n$ the full SVD pads $D$ with zeros: $S$ has at least $p - n + 1$ zero eigenvalues after centring, and
+#   the Gram matrix gives the nonzero ones.
 #
 # **Exercises:** `exercises/02_eig_vs_svd.ipynb`.
 #
 # **References.** Sejdinovic, Oxford SC4/SM4 notes §1.2.4; WashU lecture A2 §3.4-4.2; Stellenbosch MML lecture 9
-# §10.4; P. Läuchli (1961), "Jordan-Elimination und Ausgleichung nach kleinsten Quadraten", *Numer. Math.* 3.
+# §10.4; P. Läuchli (1961), "Jordan-Elimination und Ausgleichung nach kleinsten Quadraten", *Numer. Math.* 3;
+# R. Penrose (1955), "A generalized inverse for matrices", *Proc. Cambridge Philos. Soc.* 51, 406-413.
+
+# %% [markdown] slideshow={"slide_type": "slide"}
+# ## Going further (optional)
+#
+# About 20 minutes: the pseudo-inverse from the SVD, checked by the four Penrose conditions and used for the
+# minimum-norm least-squares solution. Exercise 6 asks you to write it.
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# ### The pseudo-inverse from the SVD
+#
+# The WashU notes list matrix inversion as the first use of the SVD besides reducing dimension ([U1]). If
+# $A = UDV^\top$ is square and invertible, $A^{-1} = V D^{-1} U^\top$: invert the singular values and swap the
+# orthogonal factors. A rectangular or singular $A$ has no inverse, but the same recipe with
+#
+# $$A^+ = V D^+ U^\top, \qquad D^+ = \operatorname{diag}(1/d_j \text{ for } d_j > \text{cutoff},\; 0 \text{ otherwise})$$
+#
+# gives the **Moore-Penrose pseudo-inverse** ($D^+$ is the notes' $D^\dagger$; in our layout $A$ is $m\times n$ and
+# $A^+$ is $n\times m$). In exact arithmetic the cutoff is zero. In floating point a singular value that should be
+# zero comes out as rounding noise of order $\varepsilon_{\text{mach}}\, d_1$, so we count as zero every
+# $d_j \le \max(m, n)\,\varepsilon_{\text{mach}}\, d_1$ (the rule of NumPy's `matrix_rank`).
+#
+# Our example is a regression that cannot be solved uniquely: predict the crabs' body depth BD from an intercept,
+# the frontal lobe FL in mm, the carapace length CL in mm, and FL again, recorded in cm. The fourth column is the
+# second divided by 10, so $A$ ($200\times 4$) has rank 3.
+
+# %% slideshow={"slide_type": "fragment"}
+crabs = load_crabs()
+FL, CL, BD = (crabs[name].to_numpy() for name in ("FL", "CL", "BD"))
+A = np.column_stack([np.ones(len(FL)), FL, CL, FL / 10])  # FL in mm and again in cm
+U_A, d_A, Vt_A = np.linalg.svd(A, full_matrices=False)
+cutoff = max(A.shape) * np.finfo(float).eps * d_A[0]
+kept = d_A > cutoff
+d_plus = np.divide(1.0, d_A, out=np.zeros_like(d_A), where=kept)  # 1/d above the cutoff, 0 below
+A_plus = Vt_A.T @ np.diag(d_plus) @ U_A.T
+print("shape of A:", A.shape, "| shape of A+:", A_plus.shape)
+print("singular values:", d_A, f"| cutoff {cutoff:.1e} | kept: {kept}")
+print("rank by the cutoff:", int(kept.sum()), "| np.linalg.matrix_rank:", np.linalg.matrix_rank(A))
+print("d_4 / d_1 below 1e-12:", d_A[-1] / d_A[0] < 1e-12, "| 1 / d_4 above 1e12:", 1 / d_A[-1] > 1e12)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# **The four Penrose conditions.** Penrose (1955) showed that exactly one matrix $G$ satisfies
+# (1) $AGA = A$, (2) $GAG = G$, (3) $(AG)^\top = AG$ and (4) $(GA)^\top = GA$: conditions (3) and (4) say that
+# $AG$ and $GA$ are orthogonal projections (onto the column space of $A$ and onto its row space). So checking the
+# four conditions proves that a matrix is *the* pseudo-inverse, whatever way it was computed. We print each residual
+# relative to the size of the matrices involved, and the gap to NumPy's `np.linalg.pinv`: all are zero to 12 decimals.
+
+# %% slideshow={"slide_type": "fragment"}
+conditions = {
+    "(1) A A+ A = A": (A @ A_plus @ A - A) / np.abs(A).max(),
+    "(2) A+ A A+ = A+": (A_plus @ A @ A_plus - A_plus) / np.abs(A_plus).max(),
+    "(3) (A A+)' = A A+": (A @ A_plus).T - A @ A_plus,
+    "(4) (A+ A)' = A+ A": (A_plus @ A).T - A_plus @ A,
+}
+for name, residual in conditions.items():
+    print(f"{name:20s} largest relative residual, to 12 decimals: {dr.rounded(np.abs(residual).max(), 12)}")
+    assert np.abs(residual).max() < 1e-12
+gap = np.abs(A_plus - np.linalg.pinv(A)).max() / np.abs(A_plus).max()
+print("relative gap to np.linalg.pinv:", dr.rounded(gap, 12))
+assert gap < 1e-12
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# **Why the cutoff matters.** The figure shows the singular values on a logarithmic scale (left): three of them
+# between 3 and 520, and one more than $10^{12}$ times smaller than the largest, far below the cutoff. On the right
+# are the diagonal entries of $D^+$: with the cutoff the fourth is 0; inverting it anyway puts an entry above
+# $10^{12}$ into the "inverse", which amplifies rounding noise instead of data.
+
+# %% slideshow={"slide_type": "fragment"}
+with np.errstate(divide="ignore"):
+    d_plus_no_cutoff = 1 / d_A
+positions = np.arange(1, len(d_A) + 1)
+fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+left.semilogy(positions[kept], d_A[kept], "o", color="C0", markersize=8, label="kept (inverted)")
+left.semilogy(positions[~kept], d_A[~kept], "X", color="C3", markersize=9, label="treated as zero")
+left.axhline(cutoff, color="k", ls="--", label=f"cutoff max(m, n) eps d_1 = {cutoff:.1e}")
+left.set_xticks(positions)
+left.set_xlabel("index j")
+left.set_ylabel("singular value d_j (log scale)")
+left.set_title("singular values of the regression matrix A")
+left.legend(loc="center left")
+right.semilogy(positions, d_plus_no_cutoff, "s--", color="C3", label="1/d_j for every j (no cutoff)")
+right.semilogy(positions[kept], d_plus[kept], "o", color="C0", markersize=8, label="entries of D+ (cutoff)")
+right.set_xticks(positions)
+right.set_xlabel("index j")
+right.set_ylabel("diagonal entry (log scale)")
+right.set_title("diagonal of D+ with and without the cutoff")
+right.legend(loc="upper left")
+plt.show()
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# **Use: the minimum-norm least-squares solution.** The least-squares problem $\min_x \|Ax - b\|$ has a whole line
+# of solutions here: the null vector $v_4$ (the last right singular vector, here $\propto (0, -1, 0, 10)$: one
+# mm-coefficient less, ten cm-coefficients more) changes $x$ without changing $Ax$. Among all the solutions,
+# $x^+ = A^+ b$ is the one of smallest length, because it has no component along the null space. `np.linalg.lstsq`
+# computes the same vector (also by the SVD, with a cutoff).
+
+# %% slideshow={"slide_type": "fragment"}
+x_plus = A_plus @ BD
+x_lstsq = np.linalg.lstsq(A, BD, rcond=None)[0]
+null_vector = fix_signs(Vt_A[~kept].T)[:, 0]
+x_other = x_plus + 2.0 * null_vector  # another least-squares solution
+print("A+ b:            ", x_plus)
+print("np.linalg.lstsq: ", x_lstsq, "| same:", np.allclose(x_plus, x_lstsq))
+print("null vector v4:  ", null_vector, "| |A v4| =", dr.rounded(np.linalg.norm(A @ null_vector), 10))
+print("residual |Ax - b|:  A+ b", dr.rounded(np.linalg.norm(A @ x_plus - BD)),
+      "| A+ b + 2 v4", dr.rounded(np.linalg.norm(A @ x_other - BD)))
+print("length |x|:         A+ b", dr.rounded(np.linalg.norm(x_plus)),
+      "| A+ b + 2 v4", dr.rounded(np.linalg.norm(x_other)))
+print("x+ . v4 =", dr.rounded(x_plus @ null_vector, 10))
+assert np.allclose(x_plus, x_lstsq) and np.isclose(np.linalg.norm(A @ x_other - BD), np.linalg.norm(A @ x_plus - BD))
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# Both vectors fit equally well, but $x^+$ is shorter and orthogonal to $v_4$. Its two FL coefficients, 0.5845 per mm
+# and 0.0585 per cm, split the effect of FL in the ratio 10 : 1 of the null vector, the shortest split; together they
+# make $0.5845 + 0.0585/10 \approx 0.5903$ per mm, the coefficient of FL in the regression without the duplicate.
+# Without the cutoff, the solution is dominated by the noise direction:
+
+# %% slideshow={"slide_type": "fragment"}
+x_plain = np.linalg.lstsq(A[:, :3], BD, rcond=None)[0]
+print("FL per mm from the pseudo-inverse:", dr.rounded(x_plus[1] + x_plus[3] / 10),
+      "| without the cm column:", dr.rounded(x_plain[1]))
+assert np.isclose(x_plus[1] + x_plus[3] / 10, x_plain[1])
+x_no_cutoff = Vt_A.T @ (d_plus_no_cutoff * (U_A.T @ BD))
+print("no cutoff: largest |coefficient| above 1e10:", np.abs(x_no_cutoff).max() > 1e10,
+      "| residual larger than the least-squares minimum:",
+      np.linalg.norm(A @ x_no_cutoff - BD) > np.linalg.norm(A @ x_plus - BD) + 1e-6)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The pseudo-inverse agrees with the regression that simply drops the duplicate, to every printed digit. Inverting the
+# noise singular value gives coefficients above $10^{10}$ and a *worse* fit: the huge coefficients cancel only up to
+# rounding. The same cutoff is what the Gram trick of section 2 needs when it divides by $d_j$.
+#
+# **In short.** $A^+ = V D^+ U^\top$ inverts only the singular values above a cutoff; it is the unique matrix that
+# satisfies the four Penrose conditions, and $A^+ b$ is the minimum-norm least-squares solution.

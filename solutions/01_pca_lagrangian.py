@@ -1,17 +1,19 @@
 # %% [markdown]
 # # Exercises 01 · PCA from the Lagrangian
 #
-# *Time: about 45 minutes.* Goes with `notebooks/01_pca_lagrangian.ipynb`.
+# *Time: about 55 minutes.* Goes with `notebooks/01_pca_lagrangian.ipynb`.
 #
 # **Objectives.** Compute a sample covariance; find the first component from the Lagrangian's stationarity
 # condition; derive PCA from the reconstruction error (WashU notes, Exercise 3.1); show that the scores'
-# covariance is $\Lambda$ (CMU slides' exercise).
+# covariance is $\Lambda$ (CMU slides' exercise); compute the proportion of the total variance
+# $\operatorname{tr} S$ explained by the first $k$ components (Oxford notes §1.2.2).
 #
 # Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
 # on fresh random data) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the grader
 # restores them.
 #
-# **Notes.** Oxford SC4/SM4 §1.2; CMU 36-467 "Linear dimension reduction"; WashU A2 §3.
+# **Notes.** Oxford SC4/SM4 §1.2 (§1.2.2: the total sample variance); CMU 36-467 "Linear dimension reduction";
+# WashU A2 §3.
 
 # %%
 import numpy as np
@@ -120,3 +122,30 @@ check("01.score_covariance", score_covariance)
 # **Why.** With $Z = \mathbf X_c V$ and $S = V\Lambda V^\top$,
 # $\frac{1}{n-1}Z^\top Z = V^\top \frac{\mathbf X_c^\top \mathbf X_c}{n-1} V = V^\top V \Lambda V^\top V = \Lambda$,
 # because $V^\top V = I$ for the orthonormal eigenvectors of the symmetric matrix $S$.
+
+
+# %% [markdown]
+# ## Exercise 5 · The proportion of variance explained
+#
+# Write `variance_explained(X, k)`: the proportion of the total variance $\operatorname{tr} S$ of the data `X`
+# ($n\times p$, rows are points) that its first `k` principal components explain, a number between 0 and 1
+# (notebook 01, section 7). Then say in the markdown cell why it does not matter whether the covariance divides by
+# $n - 1$ or by $n$.
+
+# %%
+def variance_explained(X, k):
+    """Proportion (between 0 and 1) of the total variance of X (n x p) explained by its first k components."""
+    # BEGIN SOLUTION
+    eigenvalues = np.linalg.eigvalsh(sample_covariance(X))[::-1]  # largest first
+    return float(eigenvalues[:k].sum() / eigenvalues.sum())
+    # END SOLUTION
+
+
+# %% points=1
+check("01.variance_explained", variance_explained)
+
+# %% [markdown] tags=["solution"]
+# **Why $n$ or $n - 1$ does not matter.** Dividing by $n$ instead of $n - 1$ multiplies $S$, and so every
+# eigenvalue, by $(n-1)/n$. The proportion $\sum_{j\le k}\lambda_j / \sum_j \lambda_j$ has that factor in its
+# top and its bottom, and it cancels. Any other scaling of the data (mm to cm, say) cancels the same way; only
+# scaling the variables *differently* (standardising, notebook 03) changes the proportions.

@@ -1,11 +1,11 @@
 # %% [markdown]
 # # Exercises 02 · Eigendecomposition versus SVD
 #
-# *Time: about 45 minutes.* Goes with `notebooks/02_eig_vs_svd.ipynb`.
+# *Time: about 55 minutes.* Goes with `notebooks/02_eig_vs_svd.ipynb`.
 #
 # **Objectives.** Read the covariance eigenvalues off an SVD; get the components from the Gram matrix when
 # $p \gg n$ (WashU Exercise 4.1); show that the SVD gives the PCA solution (WashU Exercise 4.2); write power
-# iteration; choose $k$ by a tolerance.
+# iteration; choose $k$ by a tolerance; build the pseudo-inverse from the SVD (WashU notes, use [U1]).
 #
 # Every exercise asks for a function; its `check(...)` cell calls your function on fresh random data and prints
 # `[passed]` or `[not yet]` with a hint. Do not edit the check cells.
@@ -14,7 +14,7 @@
 # is our $\mathbf X_c^\top$, so their $U$ is our $V$ and their Exercise 4.1, $V_d = X^\top U D_d^{-1}$, reads
 # $U = \mathbf X_c V D^{-1}$ here, or, solved for the directions, $V = \mathbf X_c^\top U D^{-1}$.
 #
-# **Notes.** Oxford SC4/SM4 §1.2.4; WashU A2 §3.4-4.2.
+# **Notes.** Oxford SC4/SM4 §1.2.4; WashU A2 §3.4-4.2 (the pseudo-inverse $D^\dagger$ and use [U1]).
 
 # %%
 import numpy as np
@@ -139,3 +139,37 @@ def smallest_k(eigenvalues, tol):
 
 # %%
 check("02.smallest_k", smallest_k)
+
+
+# %% [markdown]
+# ## Exercise 6 · The pseudo-inverse from the SVD
+#
+# Write `pseudo_inverse(A)` for any $m\times n$ matrix `A` (tall or wide, of full rank or not): the $n\times m$
+# matrix $A^+ = V D^+ U^\top$, where $D^+$ holds $1/d_j$ for the singular values above the cutoff
+# $\max(m, n)\,\varepsilon\, d_1$ and 0 for the others (notebook 02, optional section). Take $\varepsilon$ from
+# `np.finfo(d.dtype).eps`, so that float32 input gets a float32 cutoff. Build it from `np.linalg.svd`;
+# `np.linalg.pinv` is the reference to compare with afterwards. The check tests the four Penrose conditions on
+# random tall and wide matrices, some of them rank-deficient. Then explain in the markdown cell why $x = A^+ b$
+# solves the least-squares problem $\min_x \|Ax - b\|$ with the smallest $\|x\|$.
+
+# %%
+def pseudo_inverse(A):
+    """Moore-Penrose pseudo-inverse (n x m) of A (m x n), from the SVD with a cutoff."""
+    # BEGIN SOLUTION
+    A = np.asarray(A)
+    U, d, Vt = np.linalg.svd(A, full_matrices=False)
+    cutoff = max(A.shape) * np.finfo(d.dtype).eps * d.max(initial=0.0)
+    d_plus = np.divide(1, d, out=np.zeros_like(d), where=d > cutoff)
+    return Vt.T @ (d_plus[:, None] * U.T)
+    # END SOLUTION
+
+
+# %% points=2
+check("02.pseudo_inverse", pseudo_inverse)
+
+# %% [markdown] tags=["solution"]
+# **Why $A^+ b$ is the minimum-norm least-squares solution.** Write $A = U D V^\top$ with all $m$ columns of $U$ and
+# all $n$ of $V$, and change variables to $y = V^\top x$ and $c = U^\top b$; both changes keep lengths. Then
+# $\|Ax - b\|^2 = \|D y - c\|^2 = \sum_{d_j > 0} (d_j y_j - c_j)^2 + \sum_{\text{other } j} c_j^2$. The residual is
+# smallest when $y_j = c_j / d_j$ for every $d_j > 0$, and the other $y_j$ do not change it; $\|x\| = \|y\|$ is
+# smallest when those are 0. That $y$ is $D^+ c$, so $x = V D^+ U^\top b = A^+ b$.

@@ -11,8 +11,8 @@ import functools
 import numpy as np
 
 from . import register
-from .properties import (answer_array, distinct, expect, expect_close, expect_same_subspace, expect_unit_columns,
-                         in_random_order, is_close)
+from .properties import (answer_array, answer_number, distinct, expect, expect_close, expect_same_subspace,
+                         expect_unit_columns, in_random_order, is_close)
 
 CRAB_MEASUREMENTS = ["FL", "RW", "CL", "CW", "BD"]
 
@@ -151,3 +151,46 @@ def _score_covariance(answer, rng):
            f"the diagonal holds the eigenvalues of the covariance with 1/n {N_VERSUS_N_MINUS_1}")
     expect_close(diagonal, eigenvalues, "the diagonal should be the eigenvalues of S = Xc'Xc / (n - 1):",
                  scale=scale)
+
+
+def _shares(values: np.ndarray, k: int) -> float:
+    """The share of the first k of ``values`` in their sum."""
+    return float(values[:k].sum() / values.sum())
+
+
+@register("01.variance_explained",
+          hint="the first k eigenvalues of S (largest first) divided by the sum of ALL p eigenvalues, trace S")
+def _variance_explained(answer, rng):
+    cases = []
+    for _ in range(int(rng.integers(4, 7))):
+        X = random_data(rng)
+        cases.append((X, int(rng.integers(2, X.shape[1]))))  # 2 <= k < p: no mistake gives the right value
+    X = random_data(rng)
+    cases += [(X, 1), (X, X.shape[1])]
+    for X, k in in_random_order(rng, cases):
+        call = f"variance_explained(X, {k}) for X of shape {X.shape}"
+        share = answer_number(answer(X.copy(), k), call)
+        eigenvalues = np.linalg.eigvalsh(covariance(X))[::-1]
+        expected = _shares(eigenvalues, k)
+        if is_close(share, expected, 1e-8, scale=1.0):
+            continue
+        expect(not (1 < share <= 100 and is_close(share / 100, expected, 1e-8, scale=1.0)),
+               f"{call} = {share:.6g} is a percentage: return the proportion, a number between 0 and 1")
+        expect(0 <= share <= 1, f"{call} = {share:.6g}: a proportion of the total variance lies between 0 and 1")
+        mistakes = [
+            (_shares(np.linalg.eigvalsh(X.T @ X)[::-1], k),
+             "uses the eigenvalues of X'X without centring the columns: subtract the column means first"),
+            (_shares(np.linalg.svd(X - X.mean(axis=0), compute_uv=False), k),
+             "adds up singular values without squaring them: the eigenvalues are lambda_j = d_j**2 / (n - 1)"),
+            (1.0, "divides by the sum of the k kept eigenvalues: divide by the total variance, the sum of ALL p "
+                  "eigenvalues (trace S)"),
+            (_shares(eigenvalues[::-1], k),
+             "adds up the k SMALLEST eigenvalues (np.linalg.eigh sorts them in ascending order): take the largest"),
+            (float(eigenvalues[k - 1] / eigenvalues.sum()),
+             f"gives the share of component {k} alone: add up the first k components together"),
+        ]
+        for mistaken, what in mistakes:
+            expect(not is_close(share, mistaken, 1e-8, scale=1.0), f"{call} = {share:.6g} {what}")
+        yours, wanted = distinct(share, expected)
+        expect(False, f"{call} = {yours}, but the first {k} eigenvalues of S make up the proportion {wanted} of "
+                      "trace S")

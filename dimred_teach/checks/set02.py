@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import register
+from . import CheckFailure, register
 from .properties import (answer_array, answer_integer, answer_pair, distinct, expect, expect_close,
-                         expect_same_subspace, expect_unit_columns, in_random_order, is_close, tolerance)
+                         expect_same_subspace, expect_unit_columns, expect_unlike, in_random_order, is_close,
+                         tolerance)
 from .set01 import N_VERSUS_N_MINUS_1, covariance, random_data
 
 
@@ -128,3 +129,66 @@ def _smallest_k(answer, rng):
             shown, limit = distinct(before, tol)
             expect(before >= tol, f"{call} = {r} is not the smallest: r - 1 = {r - 1} already has relative error "
                                   f"{shown} < tol = {limit}")
+
+
+def _matrix_of_rank(rng: np.random.Generator, m: int, n: int, rank: int) -> np.ndarray:
+    """A random m x n matrix of the given rank with whole-number entries (so float32 holds it exactly) times a
+    power of 2, its nonzero singular values within a factor of 30 of each other."""
+    while True:
+        A = rng.integers(-3, 4, (m, rank)) @ rng.integers(-3, 4, (rank, n))
+        d = np.linalg.svd(A, compute_uv=False)
+        if d[rank - 1] > d[0] / 30:
+            return np.ldexp(A.astype(float), int(rng.integers(-6, 7)))
+
+
+def _pseudo_inverse_cases(rng: np.random.Generator) -> list[tuple[np.ndarray, int]]:
+    """Tall and wide matrices, of full rank and rank-deficient, each with its rank. Never square: then the shape
+    of an answer alone tells A+ (n x m) from A (m x n) and from (A'A)^-1 (n x n), so those mistakes are named."""
+    cases = []
+    for tall in (True, False, True, False, bool(rng.integers(2))):
+        small, large = sorted(int(v) for v in rng.choice(np.arange(3, 9), 2, replace=False))
+        m, n = (large, small) if tall else (small, large)
+        for rank in (small, int(rng.integers(1, small))):
+            cases.append((_matrix_of_rank(rng, m, n, rank), rank))
+    return cases
+
+
+@register("02.pseudo_inverse",
+          hint="A+ = V D+ U' from the thin SVD A = U D V': D+ holds 1/d_j for d_j above max(m, n) * eps * d_1, "
+               "0 for the others; A+ has the transposed shape of A")
+def _pseudo_inverse(answer, rng):
+    for A, rank in in_random_order(rng, _pseudo_inverse_cases(rng)):
+        m, n = A.shape
+        call = f"pseudo_inverse(A) for A of shape {A.shape} and rank {rank}"
+        try:
+            result = answer(A.copy())
+        except np.linalg.LinAlgError as error:
+            raise CheckFailure(f"{call} raised LinAlgError ({error}): A'A is singular when A does not have full "
+                               "column rank, so (A'A)^-1 does not exist; the SVD with a cutoff works for every A") \
+                from None
+        try:
+            finite = bool(np.all(np.isfinite(np.asarray(result, dtype=float))))
+        except (TypeError, ValueError):
+            finite = True  # answer_array below says what is wrong
+        expect(finite or rank == min(m, n),
+               f"{call} contains inf or NaN: it divided by a singular value of A that is zero (up to rounding); "
+               "invert only the singular values above a cutoff, and use 0 for the others")
+        expect(np.shape(result) != (m, n),
+               f"{call} has the shape of A, {(m, n)}; A+ has the transposed shape {(n, m)}: are the SVD factors in "
+               "the wrong order? A+ = V D+ U', not U D+ V'")
+        expect(np.shape(result) != (n, n),
+               f"{call} has the shape {(n, n)} of A'A: (A'A)^-1 alone is not A+ (for full column rank "
+               f"A+ = (A'A)^-1 A', of shape {(n, m)})")
+        G = answer_array(result, call, shape=(n, m))
+        U, d, Vt = np.linalg.svd(A, full_matrices=False)
+        reference = Vt[:rank].T @ (U[:, :rank] / d[:rank]).T
+        expect_unlike(G, A.T, reference, f"{call} is A' = V D U': the singular values are not inverted (D+ holds "
+                                         "1/d_j where D holds d_j)")
+        beyond = np.linalg.svd(G, compute_uv=False)[rank:]
+        expect(not np.any(beyond > tolerance(1e-6) / d[rank - 1]),
+               f"{call} has more than {rank} nonzero singular values: it inverted a singular value of A that is zero "
+               "up to rounding; invert only the singular values above a cutoff such as max(m, n) * eps * d_1")
+        expect_close(A @ G @ A, A, f"{call}: the Penrose condition (1) A A+ A = A", scale=d[0])
+        expect_close(G @ A @ G, G, f"{call}: the Penrose condition (2) A+ A A+ = A+", scale=1 / d[rank - 1])
+        expect_close((A @ G).T, A @ G, f"{call}: the Penrose condition (3) (A A+)' = A A+", scale=1.0)
+        expect_close((G @ A).T, G @ A, f"{call}: the Penrose condition (4) (A+ A)' = A+ A", scale=1.0)

@@ -37,6 +37,26 @@ def best_projection_rotated(X, r):
     return best_projection_svd(X, r) @ Q
 
 
+def explained_svd(X, k, squared=True):
+    d = np.linalg.svd(centred(X), compute_uv=False)
+    d = d**2 if squared else d
+    return d[:k].sum() / d.sum()
+
+
+def explained_over_n(X, k):
+    values = np.linalg.eigvalsh(np.cov(X, rowvar=False, ddof=0))[::-1]
+    return values[:k].sum() / values.sum()
+
+
+def explained_trace_loop(X, k):
+    """Top-k eigenvalues over the sum of the variables' variances, in a loop."""
+    values = sorted(np.linalg.eigvalsh(cov(X)), reverse=True)
+    kept = 0.0
+    for value in values[:k]:
+        kept += value
+    return kept / sum(np.var(column, ddof=1) for column in np.asarray(X).T)
+
+
 CASES = {
     "01.sample_covariance": (
         [
@@ -121,6 +141,32 @@ CASES = {
             Mutant("eigenvalues of X'X",
                    lambda: np.diag(np.linalg.eigvalsh(crab_matrix().T @ crab_matrix() / 199)[::-1]),
                    r"centre"),
+        ],
+    ),    "01.variance_explained": (
+        [
+            Variant("float32", lambda: in_float32(solution("01.variance_explained")())),
+            Variant("numpy float32 result", lambda: returning(solution("01.variance_explained")(), np.float32)),
+            Variant("array of one number", lambda: returning(solution("01.variance_explained")(), np.atleast_1d)),
+            Variant("squared singular values", lambda: explained_svd),
+            Variant("1/n covariance", lambda: explained_over_n),
+            Variant("sum of the variables' variances as the total, loop", lambda: explained_trace_loop),
+            Variant("pandas", lambda: lambda X, k: (lambda v: v[:k].sum() / v.sum())(
+                np.linalg.eigvalsh(pd.DataFrame(X).cov().to_numpy())[::-1])),
+        ],
+        [
+            Mutant("no centring", lambda: lambda X, k: (lambda v: v[:k].sum() / v.sum())(
+                np.linalg.eigvalsh(X.T @ X)[::-1]), r"without centring"),
+            Mutant("singular values not squared", lambda: lambda X, k: explained_svd(X, k, squared=False),
+                   r"without squaring"),
+            Mutant("divided by the kept sum", lambda: lambda X, k: (lambda v: v[:k].sum() / v[:k].sum())(
+                np.linalg.eigvalsh(cov(X))[::-1]), r"ALL p eigenvalues"),
+            Mutant("smallest k (ascending order)", lambda: lambda X, k: (lambda v: v[:k].sum() / v.sum())(
+                np.linalg.eigvalsh(cov(X))), r"SMALLEST"),
+            Mutant("k-th component alone", lambda: lambda X, k: (lambda v: v[k - 1] / v.sum())(
+                np.linalg.eigvalsh(cov(X))[::-1]), r"alone"),
+            Mutant("percentage", lambda: lambda X, k: 100 * explained_svd(X, k), r"percentage"),
+            Mutant("right for three calls, then the first eigenvalue",
+                   first_calls_then(explained_svd, 3, lambda X, k: explained_svd(X, 1)), r"make up"),
         ],
     ),
 }

@@ -64,6 +64,32 @@ def smallest_k_loop(values, tol):
     return len(values)
 
 
+def pinv_eigh(A):
+    """A+ = (A'A)+ A' from the eigendecomposition of A'A, with a cutoff on its eigenvalues."""
+    values, V = np.linalg.eigh(A.T @ A)
+    keep = values > 1e-10 * values.max()
+    return V[:, keep] @ ((V[:, keep].T @ A.T) / values[keep][:, None])
+
+
+def pinv_triplets(A):
+    """The sum of v_j u_j' / d_j over the singular triplets above the cutoff, in a loop."""
+    U, d, Vt = np.linalg.svd(A, full_matrices=False)
+    total = np.zeros((A.shape[1], A.shape[0]))
+    for u, value, v in zip(U.T, d, Vt):
+        if value > max(A.shape) * np.finfo(float).eps * d[0]:
+            total += np.outer(v, u) / value
+    return total
+
+
+def svd_parts(A, invert=True, cutoff=True):
+    """(U, the diagonal of D+ (or of D), V') of the thin SVD."""
+    U, d, Vt = np.linalg.svd(A, full_matrices=False)
+    if invert:
+        with np.errstate(divide="ignore"):
+            d = np.where(d > max(A.shape) * np.finfo(float).eps * d[0], 1 / d, 0.0) if cutoff else 1 / d
+    return U, d, Vt
+
+
 CASES = {
     "02.eigenvalues_from_svd": (
         [
@@ -147,6 +173,30 @@ CASES = {
                    r"not below|not the smallest"),
             Mutant("right for three calls, then all",
                    first_calls_then(smallest_k_loop, 3, lambda v, t: len(v)), r"not the smallest"),
+        ],
+    ),    "02.pseudo_inverse": (
+        [
+            Variant("np.linalg.pinv", lambda: np.linalg.pinv),
+            Variant("lstsq against the identity", lambda: lambda A: np.linalg.lstsq(A, np.eye(len(A)), rcond=None)[0]),
+            Variant("eigh of A'A with a cutoff", lambda: pinv_eigh),
+            Variant("sum over singular triplets", lambda: pinv_triplets),
+            Variant("through the transpose", lambda: lambda A: np.linalg.pinv(A.T).T),
+            Variant("nested lists in", lambda: given(solution("02.pseudo_inverse")(), as_list)),
+            Variant("nested lists out", lambda: returning(solution("02.pseudo_inverse")(), as_list)),
+            Variant("float32", lambda: in_float32(solution("02.pseudo_inverse")())),
+        ],
+        [
+            Mutant("transposed factors U D+ V'", lambda: lambda A: (lambda U, d, Vt: U @ np.diag(d) @ Vt)(
+                *svd_parts(A)), r"wrong order"),
+            Mutant("no cutoff", lambda: lambda A: (lambda U, d, Vt: Vt.T @ np.diag(d) @ U.T)(
+                *svd_parts(A, cutoff=False)), r"zero \(?up to rounding"),
+            Mutant("D instead of D+", lambda: lambda A: (lambda U, d, Vt: Vt.T @ np.diag(d) @ U.T)(
+                *svd_parts(A, invert=False)), r"not inverted"),
+            Mutant("A'", lambda: lambda A: A.T, r"not inverted"),
+            Mutant("(A'A)^-1 without A'", lambda: lambda A: np.linalg.inv(A.T @ A), r"A'A"),
+            Mutant("only the diagonal of D+", lambda: lambda A: svd_parts(A)[1], r"should have shape"),
+            Mutant("right for three calls, then A'", first_calls_then(np.linalg.pinv, 3, lambda A: A.T),
+                   r"not inverted"),
         ],
     ),
 }
