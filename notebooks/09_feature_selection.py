@@ -10,9 +10,13 @@
 #   features": redundant copies, and features that only help together;
 # - use the incremental mutual-information criterion to avoid redundant features, and a
 #   wrapper (forward selection around a classifier) to capture interactions;
-# - compare selected features with principal components for the same classifier.
+# - compare selected features with principal components for the same classifier;
+# - rank features for a continuous target by correlation and by mutual information;
+# - read a LASSO coefficient path (embedded selection) and run recursive feature
+#   elimination (a backward wrapper), on standardised features;
+# - say what the unsupervised variance filter does and why it depends on the units.
 #
-# **Time:** about 40 minutes.
+# **Time:** about 60 minutes, plus about 10 for the optional last section.
 #
 # **Follows:** WashU lecture A2 (notes file 002), section 1 "Feature engineering
 # overview"; Georgia Tech ECE 6254 notes (file 003), "Filtering", "Ranking in
@@ -31,8 +35,8 @@ import scipy.stats
 
 import dimred_teach as dr
 from dimred_teach import datasets, selection
-from dimred_teach.pca import pca
-from dimred_teach.plotting import score_scatter
+from dimred_teach.pca import pca, standardize
+from dimred_teach.plotting import label_points, score_scatter
 
 dr.setup_notebook()
 
@@ -281,6 +285,202 @@ plt.show()
 # side by side. Right: on PC3 and PC2 they separate almost completely. Extraction finds
 # good directions but does not know which ones matter for the label; selection knows
 # the label but is restricted to the axes. Extracting and then selecting combines both.
+
+# %% [markdown] slideshow={"slide_type": "slide"}
+# ## 7. Ranking for a regression target
+#
+# So far the label was a class. The Georgia Tech notes rank features for a *continuous*
+# target $y$ with the same two ideas: the absolute correlation $|\rho(x_j, y)|$ and the
+# mutual information $I(x_j; y)$. We build a regression data set with a known answer
+# (seed 0, 1,000 rows, five features, all of mean 0):
+#
+# - `signal` (standard deviation 1) enters $y$ with weight 2;
+# - `signal_m` is the same kind of quantity measured in other units (standard deviation
+#   0.1), with weight 10, so it moves $y$ half as much as `signal` per standard deviation;
+# - `proxy` $=$ `signal` $+$ noise: correlated with `signal`, but $y$ does not use it;
+# - `curved` enters through its *square*, $1.5\,(x^2 - 1)$: a dependence that is not linear;
+# - `noise` is unrelated to everything.
+
+# %% slideshow={"slide_type": "fragment"}
+rng = np.random.default_rng(0)
+n_reg = 1000
+signal = rng.standard_normal(n_reg)
+X_reg = np.column_stack([signal, 0.1 * rng.standard_normal(n_reg), signal + 0.6 * rng.standard_normal(n_reg),
+                         rng.standard_normal(n_reg), rng.standard_normal(n_reg)])
+reg_names = ["signal", "signal_m", "proxy", "curved", "noise"]
+y_reg = (2.0 * X_reg[:, 0] + 10.0 * X_reg[:, 1] + 1.5 * (X_reg[:, 3] ** 2 - 1)
+         + 0.5 * rng.standard_normal(n_reg))
+print(X_reg.std(axis=0).round(2), round(y_reg.std(), 2))
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# `selection.mutual_information` treats its `y` as labels, and a continuous $y$ has a
+# different value in every row. So we cut $y$ into 10 equal-width bins first, like the
+# features (`selection.discretize`). To see how much mutual information binning alone
+# finds, we also score a shuffled copy of $y$, which is independent of every feature.
+
+# %% slideshow={"slide_type": "fragment"}
+y_bins = selection.discretize(y_reg[:, None], bins=10)[:, 0]
+shuffled = np.random.default_rng(1).permutation(y_bins)
+regression_scores = pd.DataFrame({
+    "|corr|": selection.abs_correlation(X_reg, y_reg),
+    "MI": selection.mutual_information(X_reg, y_bins, bins=10),
+    "MI, shuffled y": selection.mutual_information(X_reg, shuffled, bins=10),
+}, index=reg_names)
+regression_scores.round(3)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The correlation sees only straight lines: `curved` gets 0.09, barely above `noise`
+# (0.02), although $y$ depends on it strongly. The mutual information of `curved` is
+# 0.25 nats, more than six times that of `noise` (0.04) and far above what a shuffled
+# $y$ gives (at most 0.04): it finds the dependence through $x^2$. Both scores are fooled
+# by `proxy`: it ranks second by correlation and third by mutual information, because it
+# shares `signal`'s information, although $y$ never uses it. That is the "drawback" again:
+# one feature at a time, a score cannot tell a cause from its correlated copy.
+
+# %% slideshow={"slide_type": "fragment"}
+corr_order = selection.top_k(regression_scores["|corr|"].to_numpy(), 5)
+mi_order = selection.top_k(regression_scores["MI"].to_numpy(), 5)
+print("by |corr|:", [reg_names[j] for j in corr_order])
+print("by MI:    ", [reg_names[j] for j in mi_order])
+assert regression_scores.loc["curved", "MI"] > 5 * regression_scores.loc["noise", "MI"]
+assert regression_scores.loc["curved", "|corr|"] < 0.1
+assert regression_scores.loc["curved", "MI"] > regression_scores["MI, shuffled y"].max()
+
+# %% [markdown] slideshow={"slide_type": "slide"}
+# ## 8. Embedded selection: the LASSO path
+#
+# The notes' second remedy is an *embedded* method: selection happens while the model is
+# fitted. The LASSO fits a linear model with a penalty on the sum of the absolute
+# coefficients,
+#
+# $$ \min_b \; \frac{1}{2n} \lVert y - X b \rVert^2 + \alpha \lVert b \rVert_1 , $$
+#
+# the objective of scikit-learn. The corner of $|b_j|$ at 0 makes many coefficients
+# *exactly* zero: for a large $\alpha$ all of them, and as $\alpha$ shrinks the features
+# enter one by one. The order in which they enter is a ranking that, unlike a filter,
+# takes the other features into account.
+#
+# `selection.lasso_path` solves it by coordinate descent: with the others fixed, the best
+# $b_j$ is a *soft threshold*,
+#
+# $$ b_j \leftarrow \frac{S\!\left(\tfrac1n x_j^\top r + \tfrac1n x_j^\top x_j\, b_j,\ \alpha\right)}{\tfrac1n x_j^\top x_j},
+#    \qquad S(z, \alpha) = \operatorname{sign}(z)\max(|z| - \alpha, 0), $$
+#
+# with $r = y - Xb$ the current residual. It sweeps over $j$ until nothing moves, then
+# lowers $\alpha$ and starts from the solution it has (a *warm start*). The penalty
+# treats all coefficients alike, so the features must be in comparable units: we
+# standardise them (and centre $y$, since there is no intercept).
+
+# %% slideshow={"slide_type": "fragment"}
+Z_reg = standardize(X_reg, ddof=0)
+y_centred = y_reg - y_reg.mean()
+path = selection.lasso_path(Z_reg, y_centred, n_alphas=80)
+print("alpha from", path.alphas[0].round(3), "down to", path.alphas[-1].round(5))
+print("entry order:", [reg_names[j] for j in path.entry_order])
+print("entry alphas:", {name: round(float(a), 3) for name, a in zip(reg_names, path.entry_alphas)})
+assert path.entry_order[:2].tolist() == [0, 1] and path.entry_order[-1] == 2  # signal, signal_m first; proxy last
+assert np.isclose(path.alphas[0], np.abs(Z_reg.T @ y_centred).max() / n_reg)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The largest $\alpha$ of the grid is $\max_j |x_j^\top y| / n$, the smallest penalty at
+# which every coefficient is still zero; the first feature to enter is the one most
+# correlated with $y$. The path, with each feature's entry marked:
+
+# %% slideshow={"slide_type": "fragment"}
+fig, ax = plt.subplots(figsize=(8, 4.5))
+for j, name in enumerate(reg_names):
+    ax.plot(path.alphas, path.coefs[j], lw=1.5, label=name)
+entry_step = np.argmax(path.coefs != 0, axis=1)[path.entry_order]  # first alpha at which each feature is non-zero
+entry_points = np.column_stack([path.alphas[entry_step], path.coefs[path.entry_order, entry_step]])
+ax.scatter(*entry_points.T, color="k", zorder=3, s=18)
+ax.set_xscale("log")
+ax.invert_xaxis()
+label_points(ax, entry_points, [f"{rank}: {reg_names[j]}" for rank, j in enumerate(path.entry_order, 1)],
+             directions=np.tile([0.0, 1.0], (len(path.entry_order), 1)))
+ax.set(xlabel="penalty alpha (log scale, decreasing to the right)", ylabel="coefficient (standardised feature)",
+       title="LASSO path: features enter as the penalty shrinks")
+ax.legend(loc="upper left")
+plt.show()
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# `signal` enters first (at $\alpha = 1.84$), then `signal_m` (0.92), as they should.
+# `proxy` enters last (0.03) and stays small: once `signal` is in the model, the proxy has
+# nothing to add, which no filter score could see. `curved` enters with a small linear
+# coefficient (the sample happens to have a slight linear trend in it); the LASSO is a
+# linear model and cannot use $x^2$. At the smallest $\alpha$ the coefficients are close
+# to plain least squares:
+
+# %% slideshow={"slide_type": "fragment"}
+least_squares = np.linalg.lstsq(Z_reg, y_centred, rcond=None)[0]
+print("LASSO at the smallest alpha:", path.coefs[:, -1].round(3))
+print("least squares:              ", least_squares.round(3))
+print("sweeps per alpha: median", int(np.median(path.n_iter)), "max", path.n_iter.max())
+assert np.abs(path.coefs[:, -1] - least_squares).max() < 0.02
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The two agree to about 0.01. Warm starts keep the work small: each new $\alpha$
+# needs few sweeps because the previous solution is already close. The library's path
+# agrees with `sklearn.linear_model.lasso_path` on the same $\alpha$ grid to $10^{-8}$
+# (tested in `tests/test_selection.py`).
+#
+# Why standardise? On the raw columns, `signal_m` (in small units) needs a coefficient
+# ten times larger for the same effect, so the penalty charges it ten times more:
+
+# %% slideshow={"slide_type": "fragment"}
+raw_path = selection.lasso_path(X_reg - X_reg.mean(axis=0), y_centred, n_alphas=80)
+print("raw units, entry order:", [reg_names[j] for j in raw_path.entry_order])
+print("entry alpha of signal_m: standardised", path.entry_alphas[1].round(3), "| raw", raw_path.entry_alphas[1].round(3))
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# In raw units `signal_m` enters third, after `curved`, at $\alpha = 0.09$ instead of 0.92:
+# the ranking measured the units, not the importance.
+#
+# ## 9. A backward wrapper: recursive feature elimination
+#
+# Backward elimination runs the other way from forward selection: start with all
+# features, fit the model, drop the feature with the smallest $|b_j|$, **refit** on the
+# rest, and repeat. `selection.recursive_feature_elimination` does this with least
+# squares; its `ranking` is that of `sklearn.feature_selection.RFE` (1 for the last
+# survivor, larger for features dropped earlier). Slopes equal to 12 significant digits
+# count as a tie, which drops the smaller column index, so the ranking does not depend on
+# the rounding of the machine's linear algebra.
+
+# %% slideshow={"slide_type": "fragment"}
+rfe = selection.recursive_feature_elimination(Z_reg, y_reg)
+print("dropped in order:", [reg_names[j] for j in rfe.eliminated])
+print("ranking:", {name: int(r) for name, r in zip(reg_names, rfe.ranking)})
+rfe_raw = selection.recursive_feature_elimination(X_reg, y_reg)
+print("raw units, dropped in order:", [reg_names[j] for j in rfe_raw.eliminated])
+assert rfe.support.tolist() == [True, False, False, False, False] and rfe_raw.support[1]
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# On standardised features the wrapper drops `noise` first, then `proxy`, and keeps
+# `signal` to the end, with `signal_m` second: the same top two as the LASSO. On the
+# raw columns the last survivor is `signal_m`, whose raw slope (about 10) is the
+# largest only because of its units. Each step costs a least-squares fit, so the whole
+# elimination costs $p - 1$ fits, each on fewer columns.
+
+# %% [markdown] slideshow={"slide_type": "slide"}
+# ## 10. An unsupervised filter: drop near-constant features
+#
+# The WashU notes mention the simplest filter of all: keep the features with the largest
+# variance, and drop those that barely vary. It never looks at a label.
+# `selection.variance_filter(X, threshold)` keeps the columns whose variance (divided by
+# $n$) exceeds the threshold; a column whose values are all equal has variance 0 exactly.
+# On the crabs, with a threshold of 10 mm$^2$:
+
+# %% slideshow={"slide_type": "fragment"}
+print("variances (mm^2):", {name: round(float(v), 2) for name, v in zip(measurements, X_crabs.var(axis=0))})
+print("kept, mm:  ", selection.variance_filter(X_crabs, threshold=10.0))
+print("kept, cm:  ", selection.variance_filter(X_crabs / 10, threshold=10.0))
+print("kept, standardised:", selection.variance_filter(standardize(X_crabs, ddof=0), threshold=0.5))
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# In millimetres the filter drops only rear width RW (6.59 mm$^2$); in centimetres every
+# variance is 100 times smaller and it drops all five; after standardising every
+# variance is 1 and it drops none. The variance filter is honest only for features in the
+# same units, and there it answers "which features vary?", not "which features matter?".
+# Its safe use is the one with threshold 0: removing columns that are constant.
 #
 # ## Summary
 #
@@ -294,3 +494,63 @@ plt.show()
 #   can still miss a pair that only works jointly, and exhaustive search grows fast.
 # - For the crabs, the largest-variance components are not the discriminative ones;
 #   choosing components by the label works best.
+# - For a continuous target, $|\rho|$ finds linear dependence only; the binned mutual
+#   information also finds a dependence through $x^2$. Both are fooled by a correlated proxy.
+# - The LASSO (embedded) ranks features by the order they enter its path as $\alpha$
+#   shrinks; recursive feature elimination (a backward wrapper) drops the smallest
+#   coefficient and refits. Both need standardised features.
+# - The variance filter drops near-constant columns; it depends on the units.
+
+# %% [markdown] slideshow={"slide_type": "slide"}
+# ## Going further (optional): the notes' formulas beside the library's
+#
+# *About 10 minutes.* The Georgia Tech notes print two scores in a form the library
+# corrects. Here both are computed side by side on the demo data of section 2.
+#
+# **t statistic.** The notes divide the difference of the class means by $s/\sqrt n$.
+# The two-sample statistic (`selection.t_statistic`, the one of `scipy.stats.ttest_ind`)
+# divides by $s\sqrt{1/n_+ + 1/n_-}$. With $n = n_+ + n_-$ the ratio of the two is
+# $\sqrt{n\,(1/n_+ + 1/n_-)}$, which is 2 for two equal classes and the same for every
+# feature: different numbers, the same ranking. We check it on all 400 rows and on an
+# unbalanced subset (every row of class 0, every fourth row of class 1).
+
+# %% slideshow={"slide_type": "fragment"}
+def notes_t(X, y):
+    """The notes' (mean+ - mean-) / (s / sqrt(n)), s the pooled standard deviation."""
+    a, b = X[y == 0], X[y == 1]
+    pooled = ((len(a) - 1) * a.var(axis=0, ddof=1) + (len(b) - 1) * b.var(axis=0, ddof=1)) / (len(y) - 2)
+    return (b.mean(axis=0) - a.mean(axis=0)) / (np.sqrt(pooled) / np.sqrt(len(y)))
+
+
+unbalanced = (y == 0) | (np.cumsum(y == 1) % 4 == 0)
+for rows in (np.ones(len(y), bool), unbalanced):
+    ratio = notes_t(X[rows], y[rows]) / selection.t_statistic(X[rows], y[rows])
+    print("classes", np.bincount(y[rows]), "ratio notes / library:", ratio.round(4),
+          "same ranking:", np.array_equal(selection.top_k(np.abs(notes_t(X[rows], y[rows])), 5),
+                                          selection.top_k(np.abs(selection.t_statistic(X[rows], y[rows])), 5)))
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# With 200 and 200 rows the ratio is exactly 2; with 200 and 50 it is
+# $\sqrt{250\,(1/200 + 1/50)} = 2.5$, again for every feature, and the rankings agree.
+# The library's version is the one with a known distribution (Student's t with
+# $n - 2$ degrees of freedom), so its size means something on its own.
+#
+# **Margin.** The notes' margin is $\min_{k, l} |x_{kj} - x_{lj}|$ over pairs of points
+# from different classes: the gap between the classes when they are separated. When
+# they overlap, some pair of points from different classes is very close, and the
+# formula gives a small positive number that measures nothing but the density of the
+# sample. `selection.margin` keeps the sign: minus the width of the overlap.
+
+# %% slideshow={"slide_type": "fragment"}
+notes_margin = np.abs(X[y == 1][:, None, :] - X[y == 0][None, :, :]).min(axis=(0, 1))
+margins = pd.DataFrame({"notes (in units of 1e-6)": (notes_margin * 1e6).round(1),
+                        "signed (library)": selection.margin(X, y).round(3)}, index=names)
+print(margins)
+print("best by the notes' margin:  ", [names[j] for j in selection.top_k(notes_margin, 5)])
+print("best by the signed margin:  ", [names[j] for j in selection.top_k(selection.margin(X, y), 5)])
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# No feature separates the classes, so every notes' margin is below 0.0002 and their
+# order is noise: it ranks `noise` *first*. The signed margin ranks `noise` last (an
+# overlap 5.33 wide) and the pair features first (overlaps of about 1.5). On separated
+# classes the two formulas agree: both give the width of the gap.
