@@ -28,6 +28,7 @@ Conventions
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -590,30 +591,31 @@ def lasso_path(X, y, alphas=None, n_alphas: int = 100, eps: float = 1e-3, tol: f
         if grid.size == 0 or np.any(grid <= 0):
             raise ValueError("alphas must be a non-empty list of positive penalties")
         grid = np.sort(grid)[::-1]
-    squared_norms = np.einsum("ij,ij->j", X, X) / n
-    active = np.flatnonzero(squared_norms > 0)  # an all-zero column keeps coefficient 0
-    coefficient = np.zeros(p)
+    columns = np.ascontiguousarray(X.T)  # column j as a contiguous row: fast dot products
+    squared_norms = [float(c @ c) / n for c in columns]
+    usable = [j for j in range(p) if squared_norms[j] > 0]  # an all-zero column keeps coefficient 0
+    coefficient = [0.0] * p
     residual = target.copy()
     coefs = np.empty((p, grid.size))
     n_iter = np.empty(grid.size, dtype=int)
     for i, alpha in enumerate(grid):
-        for sweep in range(1, max_iter + 1):
+        for sweeps in range(1, max_iter + 1):
             largest_move = 0.0
-            for j in active:
+            for j in usable:
                 old = coefficient[j]
-                z = X[:, j] @ residual / n + squared_norms[j] * old
-                new = 0.0 if abs(z) <= alpha * (1 + TIE_RTOL) else (z - np.copysign(alpha, z)) / squared_norms[j]
+                z = float(columns[j] @ residual) / n + squared_norms[j] * old
+                new = 0.0 if abs(z) <= alpha * (1 + TIE_RTOL) else (z - math.copysign(alpha, z)) / squared_norms[j]
                 if new != old:
-                    residual -= (new - old) * X[:, j]
+                    residual -= (new - old) * columns[j]
                     coefficient[j] = new
                     largest_move = max(largest_move, abs(new - old))
-            if largest_move <= tol * max(np.abs(coefficient).max(), np.finfo(float).tiny):
+            if largest_move <= tol * max(max(map(abs, coefficient)), np.finfo(float).tiny):
                 break
         else:
             raise RuntimeError(f"coordinate descent did not converge in max_iter={max_iter} sweeps at "
                                f"alpha={alpha:.3g}; raise max_iter or tol")
         coefs[:, i] = coefficient
-        n_iter[i] = sweep
+        n_iter[i] = sweeps
     nonzero = coefs != 0
     entered = np.flatnonzero(nonzero.any(axis=1))
     entry_index = np.full(p, grid.size)
