@@ -650,11 +650,15 @@ class RFEResult:
         Column indices in the order they were dropped.
     support : ndarray of bool, shape (p,)
         The kept columns.
+    coefficients : ndarray, shape (p - n_features, p)
+        Row s: the least-squares slopes of fit s (s = 0 is the fit on all columns), NaN for
+        the columns dropped before it.
     """
 
     ranking: np.ndarray
     eliminated: np.ndarray
     support: np.ndarray
+    coefficients: np.ndarray
 
 
 def recursive_feature_elimination(X, y, n_features: int = 1) -> RFEResult:
@@ -685,11 +689,12 @@ def recursive_feature_elimination(X, y, n_features: int = 1) -> RFEResult:
     n_features = check_k(n_features, p, name="n_features", why=f"X has {p} columns")
     remaining = list(range(p))
     eliminated: list[int] = []
-    while len(remaining) > n_features:
-        slopes = _least_squares_coefficients(X[:, remaining], target)
-        eliminated.append(remaining.pop(first_best(np.abs(slopes), descending=False)))
+    coefficients = np.full((p - n_features, p), np.nan)
+    for step in range(p - n_features):
+        coefficients[step, remaining] = _least_squares_coefficients(X[:, remaining], target)
+        eliminated.append(remaining.pop(first_best(np.abs(coefficients[step, remaining]), descending=False)))
     ranking = np.ones(p, dtype=int)
     ranking[eliminated] = np.arange(len(eliminated) + 1, 1, -1)
-    result = RFEResult(ranking, np.array(eliminated, dtype=int), ranking == 1)
-    read_only(result.ranking, result.eliminated, result.support)
+    result = RFEResult(ranking, np.array(eliminated, dtype=int), ranking == 1, coefficients)
+    read_only(result.ranking, result.eliminated, result.support, result.coefficients)
     return result

@@ -315,6 +315,11 @@ def test_rfe_matches_sklearn_rfe_with_linear_regression(seed, n_features):
     assert np.array_equal(ours.ranking, reference.ranking_)
     assert np.array_equal(ours.support, reference.support_)
     assert np.array_equal(ours.ranking[ours.eliminated], np.arange(ours.ranking.max(), 1, -1))
+    # the first fit is LinearRegression on every column; each later fit has NaN for the dropped columns
+    assert np.allclose(ours.coefficients[0], LinearRegression().fit(Xs, y).coef_, rtol=1e-10, atol=1e-12)
+    dropped_before = np.array([[k in ours.eliminated[:step] for k in range(X.shape[1])]
+                               for step in range(len(ours.eliminated))])
+    assert np.array_equal(np.isnan(ours.coefficients), dropped_before)
 
 
 def test_rfe_depends_on_units_and_refits_after_each_elimination():
