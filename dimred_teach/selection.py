@@ -169,7 +169,8 @@ def margin(X, y) -> np.ndarray:
     margin_j = max(min x_j(+) - max x_j(-), min x_j(-) - max x_j(+)).
     Positive: the classes are separated along x_j and this is the width of the empty
     gap, i.e. the notes' min over pairs |x_kj - x_lj| with k, l from different classes.
-    Negative: the classes overlap and minus the margin is the width of the overlap.
+    Negative: the classes overlap, and minus the margin is how far one class would have to
+    move to clear the other (the width of the overlap when neither range contains the other).
     Higher is better. (The notes' formula alone would also be small but positive for
     heavily overlapping classes; the sign makes the score a ranking.)
 
