@@ -171,7 +171,7 @@ def _best_pair(answer, rng):
 
 
 def _soft(z: float, threshold: float) -> float:
-    return float(np.sign(z) * max(abs(z) - threshold, 0.0))
+    return float(selection.soft_threshold(z, threshold))
 
 
 def _coordinate_values(X, y, b, j, alpha) -> dict[str, float]:
