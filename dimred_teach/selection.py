@@ -1,10 +1,12 @@
-"""Feature selection: filter scores, incremental mutual information and a wrapper.
+"""Feature selection: filters, incremental mutual information, wrappers and the LASSO.
 
 Feature *selection* keeps a subset of the original columns of X; feature *extraction*
 (PCA, say) builds new columns from all of them. This module implements the filter scores
 of the Georgia Tech notes (file 003, "Filtering"), the incremental mutual-information
-criterion that penalises redundant features, and a wrapper (forward selection) around a
-nearest-centroid classifier, as in the WashU notes (file 002, section 1).
+criterion that penalises redundant features, the unsupervised variance filter, two
+wrappers (forward selection around a nearest-centroid classifier, and recursive feature
+elimination around least squares) and one embedded method (the LASSO path), as in the
+WashU notes (file 002, section 1) and the "Solutions" of file 003.
 
 Conventions
 -----------
@@ -19,16 +21,21 @@ Conventions
   any number of classes; :func:`abs_correlation` needs numeric y (a regression target or
   0/1 labels).
 * Ties are broken towards the smaller column index, so every ranking is reproducible.
+* :func:`lasso_path` and :func:`recursive_feature_elimination` use X and y as given, like
+  scikit-learn: standardise the columns first (``pca.standardize``) so that coefficients
+  of features in different units can be compared.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from ._results import read_only
-from ._validation import NONNEGATIVE, as_data_matrix, as_vector, check_bool, check_int, check_k, check_real, check_seed
+from ._validation import (NONNEGATIVE, OPEN_UNIT, POSITIVE, as_data_matrix, as_finite_array, as_vector, check_bool,
+                          check_int, check_k, check_real, check_seed)
 from .linalg import TIE_RTOL, first_best, order_with_ties
 
 __all__ = [
@@ -47,6 +54,12 @@ __all__ = [
     "cross_val_accuracy",
     "ForwardSelectionResult",
     "forward_selection",
+    "variance_filter",
+    "soft_threshold",
+    "LassoPathResult",
+    "lasso_path",
+    "RFEResult",
+    "recursive_feature_elimination",
 ]
 
 
@@ -156,7 +169,8 @@ def margin(X, y) -> np.ndarray:
     margin_j = max(min x_j(+) - max x_j(-), min x_j(-) - max x_j(+)).
     Positive: the classes are separated along x_j and this is the width of the empty
     gap, i.e. the notes' min over pairs |x_kj - x_lj| with k, l from different classes.
-    Negative: the classes overlap and minus the margin is the width of the overlap.
+    Negative: the classes overlap, and minus the margin is how far one class would have to
+    move to clear the other (the width of the overlap when neither range contains the other).
     Higher is better. (The notes' formula alone would also be small but positive for
     heavily overlapping classes; the sign makes the score a ranking.)
 
@@ -467,4 +481,221 @@ def forward_selection(X, y, k: int, folds: int = 5, seed: int = 0) -> ForwardSel
         accuracies.append(scores[best])
     result = ForwardSelectionResult(np.array(selected), np.array(accuracies))
     read_only(result.selected, result.accuracies)
+    return result
+
+
+def variance_filter(X, threshold: float = 0.0) -> np.ndarray:
+    """Columns whose variance (ddof=0) exceeds ``threshold``: a boolean mask, shape (p,).
+
+    The unsupervised filter of the WashU notes: drop (near-)constant features. It never
+    looks at a label, and it depends on the units of each column: after standardising,
+    every variance is 1. A column whose values are all equal has variance exactly 0 (so
+    ``threshold=0`` drops just the constant columns), as ``sklearn.feature_selection.
+    VarianceThreshold``.
+    """
+    X = as_data_matrix(X, min_rows=1)
+    threshold = check_real(threshold, "threshold", NONNEGATIVE)
+    variances = np.where(np.ptp(X, axis=0) > 0, X.var(axis=0), 0.0)
+    return variances > threshold
+
+
+def soft_threshold(z, threshold: float) -> np.ndarray:
+    """sign(z) * max(|z| - threshold, 0), elementwise: shrink towards 0 by ``threshold``
+    and set everything within ``threshold`` of 0 to exactly 0. Same shape as z."""
+    z = as_finite_array(z, "z")
+    threshold = check_real(threshold, "threshold", NONNEGATIVE)
+    return np.sign(z) * np.maximum(np.abs(z) - threshold, 0.0)
+
+
+@dataclass(frozen=True)
+class LassoPathResult:
+    """Outcome of :func:`lasso_path`.
+
+    Attributes
+    ----------
+    alphas : ndarray, shape (m,)
+        The penalties, decreasing.
+    coefs : ndarray, shape (p, m)
+        ``coefs[:, i]`` minimises the LASSO objective at ``alphas[i]`` (as
+        ``sklearn.linear_model.lasso_path``).
+    entry_order : ndarray of int, shape (q,)
+        The columns that are non-zero somewhere on the path, in the order they enter as
+        alpha decreases; columns entering at the same alpha come by decreasing |coefficient|
+        (at :data:`~dimred_teach.linalg.TIE_RTOL` precision), then by index.
+    entry_alphas : ndarray, shape (p,)
+        For each column, the largest alpha of the grid at which it is non-zero (NaN if it
+        never is).
+    n_iter : ndarray of int, shape (m,)
+        Coordinate-descent sweeps used at each alpha.
+    """
+
+    alphas: np.ndarray
+    coefs: np.ndarray
+    entry_order: np.ndarray
+    entry_alphas: np.ndarray
+    n_iter: np.ndarray
+
+
+def lasso_path(X, y, alphas=None, n_alphas: int = 100, eps: float = 1e-3, tol: float = 1e-12,
+               max_iter: int = 100_000) -> LassoPathResult:
+    """The LASSO along a decreasing grid of penalties, by coordinate descent.
+
+    At each alpha the coefficients b minimise
+
+        (1 / (2n)) ||y - X b||^2 + alpha ||b||_1
+
+    (scikit-learn's objective; no intercept: centre y and standardise X first). One
+    coordinate step sets, with r = y - X b the residual,
+
+        b_j <- S(x_j' r / n + (x_j' x_j / n) b_j, alpha) / (x_j' x_j / n),
+
+    S the :func:`soft_threshold`; sweeps over j = 1..p repeat until no coefficient moves
+    by more than ``tol`` times the largest |coefficient|. Each alpha starts from the
+    solution of the previous one (warm start). A value |z| within TIE_RTOL of alpha
+    counts as reaching it, so a column exactly at its entry point stays 0 on every machine.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, p)
+    y : array_like, shape (n,)
+    alphas : array_like, shape (m,), optional
+        Positive penalties; sorted decreasing. Default: ``n_alphas`` values spaced evenly on
+        a log scale from alpha_max = max_j |x_j' y| / n (the smallest alpha with b = 0)
+        down to ``eps * alpha_max``.
+    n_alphas : int
+    eps : float
+        In (0, 1).
+    tol : float
+        Relative convergence tolerance of the sweeps, > 0.
+    max_iter : int
+        Most sweeps per alpha; ``RuntimeError`` if they do not converge.
+
+    Returns
+    -------
+    LassoPathResult
+    """
+    X = as_data_matrix(X)
+    n, p = X.shape
+    target = as_vector(y, name="y", length=n)
+    tol = check_real(tol, "tol", POSITIVE)
+    max_iter = check_int(max_iter, "max_iter", minimum=1)
+    if alphas is None:
+        n_alphas = check_int(n_alphas, "n_alphas", minimum=1, maximum=10**6)
+        eps = check_real(eps, "eps", OPEN_UNIT)
+        alpha_max = float(np.abs(X.T @ target).max()) / n
+        if alpha_max == 0:
+            raise ValueError("y is orthogonal to every column of X (all x_j' y = 0); the path is all zeros "
+                             "(pass alphas explicitly)")
+        grid = np.geomspace(alpha_max, alpha_max * eps, n_alphas)
+    else:
+        grid = as_vector(alphas, name="alphas")
+        if grid.size == 0 or np.any(grid <= 0):
+            raise ValueError("alphas must be a non-empty list of positive penalties")
+        grid = np.sort(grid)[::-1]
+    columns = np.ascontiguousarray(X.T)  # column j as a contiguous row: fast dot products
+    squared_norms = [float(c @ c) / n for c in columns]
+    usable = [j for j in range(p) if squared_norms[j] > 0]  # an all-zero column keeps coefficient 0
+    coefficient = [0.0] * p
+    residual = target.copy()
+    coefs = np.empty((p, grid.size))
+    n_iter = np.empty(grid.size, dtype=int)
+    for i, alpha in enumerate(grid):
+        for sweeps in range(1, max_iter + 1):
+            largest_move = 0.0
+            for j in usable:
+                old = coefficient[j]
+                z = float(columns[j] @ residual) / n + squared_norms[j] * old
+                new = 0.0 if abs(z) <= alpha * (1 + TIE_RTOL) else (z - math.copysign(alpha, z)) / squared_norms[j]
+                if new != old:
+                    residual -= (new - old) * columns[j]
+                    coefficient[j] = new
+                    largest_move = max(largest_move, abs(new - old))
+            if largest_move <= tol * max(max(map(abs, coefficient)), np.finfo(float).tiny):
+                break
+        else:
+            raise RuntimeError(f"coordinate descent did not converge in max_iter={max_iter} sweeps at "
+                               f"alpha={alpha:.3g}; raise max_iter or tol")
+        coefs[:, i] = coefficient
+        n_iter[i] = sweeps
+    nonzero = coefs != 0
+    entered = np.flatnonzero(nonzero.any(axis=1))
+    entry_index = np.full(p, grid.size)
+    entry_index[entered] = np.argmax(nonzero[entered], axis=1)
+    entry_alphas = np.full(p, np.nan)
+    entry_alphas[entered] = grid[entry_index[entered]]
+    size_at_entry = np.abs(coefs[np.arange(p), np.minimum(entry_index, grid.size - 1)])
+    by_size = np.empty(p, dtype=int)
+    by_size[order_with_ties(size_at_entry)] = np.arange(p)  # rank of |coefficient| at entry, ties by index
+    entry_order = np.lexsort((by_size, entry_index))[:entered.size]
+    result = LassoPathResult(grid, coefs, entry_order, entry_alphas, n_iter)
+    read_only(result.alphas, result.coefs, result.entry_order, result.entry_alphas, result.n_iter)
+    return result
+
+
+def _least_squares_coefficients(X: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Slopes of the least-squares fit of y on the columns of X with an intercept, shape (p,)."""
+    Xc = X - X.mean(axis=0)
+    return np.linalg.lstsq(Xc, y - y.mean(), rcond=None)[0]
+
+
+@dataclass(frozen=True)
+class RFEResult:
+    """Outcome of :func:`recursive_feature_elimination`.
+
+    Attributes
+    ----------
+    ranking : ndarray of int, shape (p,)
+        1 for the kept columns; the column eliminated last gets 2, the first one eliminated
+        the largest rank (as ``sklearn.feature_selection.RFE.ranking_``).
+    eliminated : ndarray of int, shape (p - n_features,)
+        Column indices in the order they were dropped.
+    support : ndarray of bool, shape (p,)
+        The kept columns.
+    coefficients : ndarray, shape (p - n_features, p)
+        Row s: the least-squares slopes of fit s (s = 0 is the fit on all columns), NaN for
+        the columns dropped before it.
+    """
+
+    ranking: np.ndarray
+    eliminated: np.ndarray
+    support: np.ndarray
+    coefficients: np.ndarray
+
+
+def recursive_feature_elimination(X, y, n_features: int = 1) -> RFEResult:
+    """Backward elimination around least squares: fit, drop the column with the smallest
+    |slope|, refit on the rest, repeat until ``n_features`` columns remain.
+
+    The model is ordinary least squares with an intercept
+    (``sklearn.linear_model.LinearRegression``). Slopes are only comparable when the
+    columns are in comparable units, so standardise X first. Slopes equal to
+    :data:`~dimred_teach.linalg.TIE_RTOL` relative precision tie, and the tie drops the
+    smaller column index, so the ranking does not depend on the BLAS.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, p)
+    y : array_like, shape (n,)
+        A numeric target.
+    n_features : int
+        1 <= n_features <= p.
+
+    Returns
+    -------
+    RFEResult
+    """
+    X = as_data_matrix(X)
+    p = X.shape[1]
+    target = as_vector(y, name="y", length=X.shape[0])
+    n_features = check_k(n_features, p, name="n_features", why=f"X has {p} columns")
+    remaining = list(range(p))
+    eliminated: list[int] = []
+    coefficients = np.full((p - n_features, p), np.nan)
+    for step in range(p - n_features):
+        coefficients[step, remaining] = _least_squares_coefficients(X[:, remaining], target)
+        eliminated.append(remaining.pop(first_best(np.abs(coefficients[step, remaining]), descending=False)))
+    ranking = np.ones(p, dtype=int)
+    ranking[eliminated] = np.arange(len(eliminated) + 1, 1, -1)
+    result = RFEResult(ranking, np.array(eliminated, dtype=int), ranking == 1, coefficients)
+    read_only(result.ranking, result.eliminated, result.support, result.coefficients)
     return result

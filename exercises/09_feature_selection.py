@@ -4,13 +4,15 @@
 # **Learning objectives.** Implement the pieces of a feature-selection pipeline yourself:
 # the two-sample t statistic, the mutual information of two discrete variables, one step
 # of the incremental mutual-information criterion and the nearest-centroid classifier;
-# then use a wrapper to find the best pair of features.
+# then use a wrapper to find the best pair of features. Finally, two pieces of embedded and
+# wrapper selection for a regression target: one coordinate step of the LASSO, and the
+# ranking of recursive feature elimination.
 #
-# **Time:** about 45 minutes.
+# **Time:** about 65 minutes.
 #
 # **Follows:** lecture notebook `09_feature_selection`; WashU lecture A2 (notes file 002)
-# section 1; Georgia Tech ECE 6254 notes (file 003), "Filtering" and "Avoiding redundant
-# features".
+# section 1; Georgia Tech ECE 6254 notes (file 003), "Filtering", "Avoiding redundant
+# features" and "Solutions" (wrapper and embedded methods).
 #
 # **References:** M. Neumann, *USL: Dimensionality Reduction*, lecture A2, WashU (seeds
 # file 002); ECE 6254 course notes, *Dimensionality Reduction*, Georgia Tech (seeds file 003).
@@ -24,7 +26,7 @@ import itertools
 import numpy as np
 
 import dimred_teach as dr
-from dimred_teach import check, datasets, selection
+from dimred_teach import check, datasets, pca, selection
 
 dr.setup_notebook()
 
@@ -140,5 +142,62 @@ best_pair = ...
 # %% tags=["check"] points=2
 check("09.best_pair", best_pair)
 
+
 # %% [markdown]
 # **Your answer:** *(write it here)*
+
+# %% [markdown]
+# ## Exercise 6: one coordinate step of the LASSO
+#
+# The LASSO minimises $\frac{1}{2n}\lVert y - Xb \rVert^2 + \alpha \lVert b \rVert_1$. Write
+# `lasso_coordinate_step(X, y, b, j, alpha)` returning the new value of $b_j$ that minimises
+# this objective over $b_j$ alone, the other coefficients fixed at `b`:
+#
+# $$ b_j^{\text{new}} = \frac{S\!\left(\tfrac1n x_j^\top r_j,\ \alpha\right)}{\tfrac1n x_j^\top x_j},
+#    \qquad r_j = y - \sum_{k \ne j} x_k b_k, \qquad S(z, \alpha) = \operatorname{sign}(z)\max(|z| - \alpha, 0), $$
+#
+# where $r_j$ is the residual *without* feature $j$. Do not assume the columns are
+# standardised. Return a single number. Use NumPy only (not `selection.soft_threshold`).
+
+# %%
+def lasso_coordinate_step(X, y, b, j, alpha):
+    """The LASSO-optimal b_j with the other coefficients of b (shape (p,)) fixed (a float)."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("09.lasso_coordinate_step", lasso_coordinate_step)
+
+# %% [markdown]
+# Sweeping this step over $j = 0, 1, \dots$ until nothing moves is coordinate descent. On
+# the small standardised problem below, start from `b = np.zeros(3)`, run twenty sweeps
+# over $j = 0, 1, 2$ with $\alpha = 0.1$, and compare `b` with
+# `selection.lasso_path(X_small, y_small, alphas=[0.1]).coefs[:, 0]`:
+
+# %%
+rng = np.random.default_rng(0)
+X_small = pca.standardize(rng.standard_normal((50, 3)) @ [[1, 0.5, 0], [0, 1, 0.3], [0, 0, 1]], ddof=0)
+y_small = X_small @ [1.0, -0.5, 0.0] + rng.normal(0, 0.3, 50)
+y_small -= y_small.mean()
+# YOUR CODE HERE
+b = ...
+
+
+# %% [markdown]
+# ## Exercise 7: the ranking of recursive feature elimination
+#
+# Write `rfe_ranking(X, y)`: standardise the columns of `X` (subtract the mean, divide by
+# the standard deviation), fit least squares of `y` on them with an intercept, drop the
+# feature with the smallest absolute coefficient, **refit** on the remaining features, and
+# repeat until one feature is left. Return an integer array `ranking` of shape (p,):
+# `ranking[j] = 1` for the feature that survives, 2 for the last one dropped, ..., p for
+# the first one dropped (the `ranking_` of scikit-learn's `RFE`). Use NumPy only.
+
+# %%
+def rfe_ranking(X, y):
+    """RFE ranking (1 = survivor, p = dropped first) of least squares on standardised columns."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("09.rfe_ranking", rfe_ranking)

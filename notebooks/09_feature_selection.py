@@ -10,9 +10,14 @@
 #   features": redundant copies, and features that only help together;
 # - use the incremental mutual-information criterion to avoid redundant features, and a
 #   wrapper (forward selection around a classifier) to capture interactions;
-# - compare selected features with principal components for the same classifier.
+# - compare selected features with principal components for the same classifier;
+# - rank features for a continuous target by correlation and by mutual information;
+# - read a LASSO coefficient path (embedded selection) on standardised features;
+# - (optional) run recursive feature elimination (a backward wrapper), say what the
+#   unsupervised variance filter does and why it depends on the units, and where the
+#   notes' t statistic and margin differ from the library's.
 #
-# **Time:** about 40 minutes.
+# **Time:** about 60 minutes, plus about 25 for the optional last section.
 #
 # **Follows:** WashU lecture A2 (notes file 002), section 1 "Feature engineering
 # overview"; Georgia Tech ECE 6254 notes (file 003), "Filtering", "Ranking in
@@ -31,8 +36,8 @@ import scipy.stats
 
 import dimred_teach as dr
 from dimred_teach import datasets, selection
-from dimred_teach.pca import pca
-from dimred_teach.plotting import score_scatter
+from dimred_teach.pca import pca, standardize
+from dimred_teach.plotting import label_points, score_scatter
 
 dr.setup_notebook()
 
@@ -281,6 +286,152 @@ plt.show()
 # side by side. Right: on PC3 and PC2 they separate almost completely. Extraction finds
 # good directions but does not know which ones matter for the label; selection knows
 # the label but is restricted to the axes. Extracting and then selecting combines both.
+
+# %% [markdown] slideshow={"slide_type": "slide"}
+# ## 7. Ranking for a regression target
+#
+# The Georgia Tech notes rank features for a *continuous* target with the same two ideas:
+# $|\rho(x_j, y)|$ and $I(x_j; y)$. We build data with a known answer (seed 0, 1,000 rows,
+# five features of mean 0):
+#
+# - `signal` (standard deviation 1) enters $y$ with weight 2;
+# - `signal_m`, the same kind of quantity in other units (standard deviation 0.1), with
+#   weight 10: per standard deviation it moves $y$ half as much as `signal`;
+# - `proxy` $=$ `signal` $+$ noise, which $y$ does not use;
+# - `curved` enters through its square, $1.5\,(x^2 - 1)$;
+# - `noise`, unrelated to everything.
+
+# %% slideshow={"slide_type": "fragment"}
+rng = np.random.default_rng(0)
+n_reg = 1000
+signal = rng.standard_normal(n_reg)
+X_reg = np.column_stack([signal, 0.1 * rng.standard_normal(n_reg), signal + 0.6 * rng.standard_normal(n_reg),
+                         rng.standard_normal(n_reg), rng.standard_normal(n_reg)])
+reg_names = ["signal", "signal_m", "proxy", "curved", "noise"]
+y_reg = (2.0 * X_reg[:, 0] + 10.0 * X_reg[:, 1] + 1.5 * (X_reg[:, 3] ** 2 - 1)
+         + 0.5 * rng.standard_normal(n_reg))
+print(X_reg.std(axis=0).round(2), round(y_reg.std(), 2))
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# `selection.mutual_information` reads `y` as labels, so we first cut $y$ into 10
+# equal-width bins (`selection.discretize`). A shuffled copy of the binned $y$ shows how
+# much mutual information binning finds by itself.
+
+# %% slideshow={"slide_type": "fragment"}
+y_bins = selection.discretize(y_reg[:, None], bins=10)[:, 0]
+shuffled = np.random.default_rng(1).permutation(y_bins)
+regression_scores = pd.DataFrame({
+    "|corr|": selection.abs_correlation(X_reg, y_reg),
+    "MI": selection.mutual_information(X_reg, y_bins, bins=10),
+    "MI, shuffled y": selection.mutual_information(X_reg, shuffled, bins=10),
+}, index=reg_names)
+print(regression_scores.round(3))
+print("by |corr|:", [reg_names[j] for j in selection.top_k(regression_scores["|corr|"].to_numpy(), 5)])
+print("by MI:    ", [reg_names[j] for j in selection.top_k(regression_scores["MI"].to_numpy(), 5)])
+assert regression_scores.loc["curved", "MI"] > 5 * regression_scores.loc["noise", "MI"]
+assert regression_scores.loc["curved", "MI"] > regression_scores["MI, shuffled y"].max()
+assert regression_scores.loc["curved", "|corr|"] < 0.1
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The correlation sees only straight lines: `curved` gets 0.09, barely above `noise`
+# (0.02). Its mutual information is 0.25 nats, six times that of `noise` (0.04) and above
+# anything a shuffled $y$ gives (at most 0.04). Both scores rate `proxy` highly although
+# $y$ never uses it: one feature at a time, a score cannot tell a cause from its copy.
+
+# %% slideshow={"slide_type": "fragment"}
+fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+for ax, name in zip(axes, ["curved", "proxy"]):
+    j = reg_names.index(name)
+    ax.scatter(X_reg[:, j], y_reg, s=6, alpha=0.4)
+    ax.set(xlabel=f"{name} (feature value)",
+           title=f"{name}: |corr| = {regression_scores.loc[name, '|corr|']:.2f}, "
+                 f"MI = {regression_scores.loc[name, 'MI']:.2f} nats")
+axes[0].set_ylabel("target y")
+plt.show()
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# Left: a parabola, no linear trend, yet knowing `curved` narrows down $y$ a lot, which is
+# what mutual information measures. Right: a linear trend, inherited from `signal`.
+#
+# ## 8. Embedded selection: the LASSO path
+#
+# The notes' other remedy is *embedded* selection, done while the model is fitted. The
+# LASSO penalises the absolute coefficients of a linear model,
+#
+# $$ \min_b \; \frac{1}{2n} \lVert y - X b \rVert^2 + \alpha \lVert b \rVert_1 $$
+#
+# (scikit-learn's objective). The corner of $|b_j|$ at 0 makes coefficients *exactly*
+# zero: all of them for a large $\alpha$; as $\alpha$ shrinks, features enter one by one,
+# in an order that takes the other features into account. `selection.lasso_path` uses
+# coordinate descent: with the others fixed, the best $b_j$ is a *soft threshold*,
+#
+# $$ b_j \leftarrow \frac{S\!\left(\tfrac1n x_j^\top r_j,\ \alpha\right)}{\tfrac1n x_j^\top x_j},
+#    \qquad S(z, \alpha) = \operatorname{sign}(z)\max(|z| - \alpha, 0), $$
+#
+# with $r_j$ the residual of the other features. It sweeps over $j$ until nothing moves,
+# then lowers $\alpha$, starting from the solution it has (a *warm start*). The penalty
+# treats all coefficients alike, so we standardise the features (and centre $y$: no
+# intercept).
+
+# %% slideshow={"slide_type": "fragment"}
+Z_reg = standardize(X_reg, ddof=0)
+y_centred = y_reg - y_reg.mean()
+path = selection.lasso_path(Z_reg, y_centred, n_alphas=80)
+print("alpha from", path.alphas[0].round(3), "down to", path.alphas[-1].round(5))
+print("entry order:", [reg_names[j] for j in path.entry_order])
+print("entry alphas:", {name: round(float(a), 3) for name, a in zip(reg_names, path.entry_alphas)})
+assert path.entry_order[:2].tolist() == [0, 1] and path.entry_order[-1] == 2  # signal, signal_m first; proxy last
+assert np.isclose(path.alphas[0], np.abs(Z_reg.T @ y_centred).max() / n_reg)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The grid starts at $\max_j |x_j^\top y| / n$, the smallest penalty at which every
+# coefficient is zero, so the first feature to enter is the one most correlated with $y$.
+# The path, with each entry marked:
+
+# %% slideshow={"slide_type": "fragment"}
+fig, ax = plt.subplots(figsize=(8, 4.5))
+for j, name in enumerate(reg_names):
+    ax.plot(path.alphas, path.coefs[j], lw=1.5, label=name)
+entry_step = np.argmax(path.coefs != 0, axis=1)[path.entry_order]  # first alpha at which each feature is non-zero
+entry_points = np.column_stack([path.alphas[entry_step], path.coefs[path.entry_order, entry_step]])
+ax.scatter(*entry_points.T, color="k", zorder=3, s=18)
+ax.set_xscale("log")
+ax.invert_xaxis()
+label_points(ax, entry_points, [f"{rank}: {reg_names[j]}" for rank, j in enumerate(path.entry_order, 1)],
+             directions=np.tile([0.0, 1.0], (len(path.entry_order), 1)))
+ax.set(xlabel="penalty alpha (log scale, decreasing to the right)", ylabel="coefficient (standardised feature)",
+       title="LASSO path: features enter as the penalty shrinks")
+ax.legend(loc="upper left")
+plt.show()
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# `signal` enters first ($\alpha = 1.84$), then `signal_m` (0.92). `proxy` enters last
+# (0.03) and stays small: with `signal` in the model it has nothing to add, which no
+# filter could see. `curved` gets a small linear coefficient (this sample has a slight
+# linear trend in it); a linear model cannot use $x^2$. At the smallest $\alpha$ the path
+# is close to plain least squares:
+
+# %% slideshow={"slide_type": "fragment"}
+least_squares = np.linalg.lstsq(Z_reg, y_centred, rcond=None)[0]
+print("LASSO at the smallest alpha:", path.coefs[:, -1].round(3))
+print("least squares:              ", least_squares.round(3))
+assert np.abs(path.coefs[:, -1] - least_squares).max() < 0.02
+assert np.median(path.n_iter) < 10  # sweeps per alpha (the exact counts depend on rounding)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# They agree to 0.02; thanks to warm starts the median $\alpha$ needs under 10 sweeps. (The path
+# matches `sklearn.linear_model.lasso_path` to $10^{-8}$: `tests/test_selection.py`.) Why
+# standardise? In raw units `signal_m` needs a ten times larger coefficient for the same
+# effect, so the penalty charges it ten times more:
+
+# %% slideshow={"slide_type": "fragment"}
+raw_path = selection.lasso_path(X_reg - X_reg.mean(axis=0), y_centred, n_alphas=80)
+print("raw units, entry order:", [reg_names[j] for j in raw_path.entry_order])
+print("entry alpha of signal_m: standardised", path.entry_alphas[1].round(3), "| raw", raw_path.entry_alphas[1].round(3))
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# In raw units `signal_m` enters third, after `curved`, at $\alpha = 0.09$ instead of
+# 0.92: that ranking measures the units, not the importance.
 #
 # ## Summary
 #
@@ -294,3 +445,163 @@ plt.show()
 #   can still miss a pair that only works jointly, and exhaustive search grows fast.
 # - For the crabs, the largest-variance components are not the discriminative ones;
 #   choosing components by the label works best.
+# - For a continuous target, $|\rho|$ finds linear dependence only; the binned mutual
+#   information also finds a dependence through $x^2$. Both rate a correlated proxy highly.
+# - The LASSO (embedded) ranks features by when they enter its path as $\alpha$ shrinks.
+#   It needs standardised features, and it sees through the proxy.
+
+# %% [markdown] slideshow={"slide_type": "slide"}
+# ## Going further (optional): backward elimination, the variance filter, the notes' formulas
+#
+# *About 25 minutes.*
+#
+# ### A backward wrapper: recursive feature elimination
+#
+# Backward elimination starts with all features: fit, drop the feature with the smallest
+# $|b_j|$, **refit** on the rest, repeat. `selection.recursive_feature_elimination` does
+# this with least squares; its `ranking` is that of `sklearn.feature_selection.RFE`
+# (1 for the survivor, larger for earlier drops). Slopes equal to 12 significant digits
+# tie, and the tie drops the smaller index, so the result does not depend on the rounding
+# of the machine's linear algebra.
+
+# %% slideshow={"slide_type": "fragment"}
+rfe = selection.recursive_feature_elimination(Z_reg, y_reg)
+print("dropped in order:", [reg_names[j] for j in rfe.eliminated])
+print("ranking:", {name: int(r) for name, r in zip(reg_names, rfe.ranking)})
+rfe_raw = selection.recursive_feature_elimination(X_reg, y_reg)
+print("raw units, dropped in order:", [reg_names[j] for j in rfe_raw.eliminated])
+assert rfe.support.tolist() == [True, False, False, False, False] and rfe_raw.support[1]
+print(pd.DataFrame(rfe.coefficients, columns=reg_names,
+                   index=[f"fit on {k} features" for k in range(len(reg_names), 1, -1)]).round(3))
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# On standardised features `noise` goes first, then `proxy`; `signal` survives with
+# `signal_m` second, the top two of the LASSO too. On raw columns the survivor is
+# `signal_m`, whose raw slope (about 10) is the largest only because of its units: like
+# the LASSO, elimination needs standardised features. The slopes of every fit, with
+# each dropped feature marked:
+
+# %% slideshow={"slide_type": "fragment"}
+fig, ax = plt.subplots(figsize=(8, 4))
+left = np.arange(len(reg_names), 1, -1)  # features in each fit: 5, 4, 3, 2
+for j, name in enumerate(reg_names):
+    ax.plot(left, np.abs(rfe.coefficients[:, j]), marker="o", ms=4, label=name)
+ax.scatter(left, np.abs(rfe.coefficients[np.arange(len(left)), rfe.eliminated]), s=140, facecolors="none",
+           edgecolors="k", zorder=3, label="dropped next")
+ax.set_yscale("log")
+ax.invert_xaxis()
+ax.set_xticks(left)
+ax.set(xlabel="features in the fit", ylabel="|slope| (standardised feature, log scale)",
+       title="Recursive feature elimination: drop the smallest |slope|, refit")
+ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
+plt.show()
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# Each refit changes the slopes a little: `proxy` and `signal` share information, so
+# dropping `proxy` moves `signal`'s slope (2.12 to 1.96 in the table above); the circled
+# point is always the lowest of its column. The elimination costs $p - 1$ least-squares
+# fits; an exhaustive search over subsets would cost $2^p$.
+#
+# ### An unsupervised filter: drop near-constant features
+#
+# The WashU notes name the simplest filter: keep the features with the largest variance,
+# drop those that barely vary. It never looks at a label.
+# `selection.variance_filter(X, threshold)` keeps the columns whose variance (divided by
+# $n$, as `sklearn.feature_selection.VarianceThreshold`) exceeds the threshold; a column
+# whose values are all equal has variance exactly 0. On the crabs, with a threshold of 10,
+# in millimetres, in centimetres, and standardised:
+
+# %% slideshow={"slide_type": "fragment"}
+crab_units = {"mm": X_crabs, "cm": X_crabs / 10, "standardised": standardize(X_crabs, ddof=0)}
+crab_variances = pd.DataFrame({unit: values.var(axis=0) for unit, values in crab_units.items()}, index=measurements)
+print(crab_variances.round(3))
+for unit, values in crab_units.items():
+    print(f"kept ({unit}):", [m for m, keep in zip(measurements, selection.variance_filter(values, 10.0)) if keep])
+assert selection.variance_filter(crab_units["standardised"], 0.99).all()
+assert not selection.variance_filter(crab_units["standardised"], 1.01).any()
+
+# %% slideshow={"slide_type": "subslide"}
+fig, axes = plt.subplots(1, 3, figsize=(11, 3.5), sharey=True)
+for ax, (unit, variances) in zip(axes, crab_variances.items()):
+    kept = variances > 10.0
+    ax.bar(measurements, variances, color=np.where(kept, "tab:blue", "lightgray"))
+    ax.axhline(10.0, color="k", ls="--", lw=1, label="threshold 10")
+    ax.set(yscale="log", xlabel="crab measurement", title=f"{unit}: {kept.sum()} of 5 kept")
+axes[0].set_ylabel("variance (log scale)")
+axes[2].legend(loc="upper right")
+plt.show()
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# In millimetres the filter drops rear width RW (6.59 mm$^2$); in centimetres every
+# variance is 100 times smaller and it drops all five; standardised, every variance is 1,
+# so any threshold keeps all or none. The variance filter makes sense only for features
+# in the same units, and even there it answers "which features vary?", not "which
+# matter?". Its safe use is threshold 0: removing constant columns.
+#
+# ### The notes' t statistic and margin beside the library's
+#
+# **t statistic.** The notes divide the difference of the class means by $s/\sqrt n$;
+# `selection.t_statistic` (the statistic of `scipy.stats.ttest_ind`) divides by
+# $s\sqrt{1/n_+ + 1/n_-}$. With $n = n_+ + n_-$ their ratio is $\sqrt{n\,(1/n_+ + 1/n_-)}$:
+# 2 for equal classes, and the same for every feature. We check it on the demo data of
+# section 2 and on an unbalanced subset (every row of class 0, every fourth of class 1).
+
+# %% slideshow={"slide_type": "fragment"}
+def notes_t(X, y):
+    """The notes' (mean+ - mean-) / (s / sqrt(n)), s the pooled standard deviation."""
+    a, b = X[y == 0], X[y == 1]
+    pooled = ((len(a) - 1) * a.var(axis=0, ddof=1) + (len(b) - 1) * b.var(axis=0, ddof=1)) / (len(y) - 2)
+    return (b.mean(axis=0) - a.mean(axis=0)) / (np.sqrt(pooled) / np.sqrt(len(y)))
+
+
+unbalanced = (y == 0) | (np.cumsum(y == 1) % 4 == 0)
+for rows in (np.ones(len(y), bool), unbalanced):
+    ours, theirs = selection.t_statistic(X[rows], y[rows]), notes_t(X[rows], y[rows])
+    same = np.array_equal(selection.top_k(np.abs(ours), 5), selection.top_k(np.abs(theirs), 5))
+    print("classes", np.bincount(y[rows]), "ratio notes / library:", (theirs / ours).round(4), "same ranking:", same)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# With 200 and 200 rows the ratio is exactly 2; with 200 and 50 it is
+# $\sqrt{250\,(1/200 + 1/50)} = 2.5$, again for every feature. Different numbers, the same
+# ranking; only the library's version follows Student's t distribution with $n - 2$
+# degrees of freedom, so only its size can be read on its own.
+#
+# **Margin.** The notes' margin is $\min_{k, l} |x_{kj} - x_{lj}|$ over pairs from
+# different classes: the width of the gap when the classes are separated. When they
+# overlap, some pair from different classes is very close, and the formula returns a
+# tiny positive number set by the density of the sample. `selection.margin` keeps a sign:
+# negative when the classes overlap, by how much.
+
+# %% slideshow={"slide_type": "fragment"}
+notes_margin = np.abs(X[y == 1][:, None, :] - X[y == 0][None, :, :]).min(axis=(0, 1))
+margins = pd.DataFrame({"notes (in units of 1e-6)": (notes_margin * 1e6).round(1),
+                        "signed (library)": selection.margin(X, y).round(3)}, index=names)
+print(margins)
+print("best by the notes' margin: ", [names[j] for j in selection.top_k(notes_margin, 5)])
+print("best by the signed margin: ", [names[j] for j in selection.top_k(selection.margin(X, y), 5)])
+assert notes_margin.max() < 2e-4 and selection.top_k(notes_margin, 1)[0] == names.index("noise")
+
+# %% slideshow={"slide_type": "subslide"}
+fig, axes = plt.subplots(1, 2, figsize=(10, 3))
+jitter = np.random.default_rng(2).uniform(-0.15, 0.15, len(y))
+for ax, name in zip(axes, ["pair_a", "noise"]):
+    j = names.index(name)
+    # the better orientation: which class lies above; the band runs from its minimum to the other's maximum
+    one_above = X[y == 1, j].min() - X[y == 0, j].max() >= X[y == 0, j].min() - X[y == 1, j].max()
+    lower, upper = (0, 1) if one_above else (1, 0)
+    low, high = X[y == upper, j].min(), X[y == lower, j].max()
+    ax.axvspan(low, high, color="orange", alpha=0.2, label=f"overlap, {high - low:.2f} wide")
+    for label in (0, 1):
+        ax.scatter(X[y == label, j], label + jitter[y == label], s=5, label=f"class {label}")
+    ax.set(yticks=[0, 1], yticklabels=["class 0", "class 1"], ylim=(-0.5, 2.0), xlabel=f"{name} (feature value)",
+           title=f"{name}: notes' margin {notes_margin[j]:.1e}, signed {selection.margin(X, y)[j]:.2f}")
+    ax.legend(loc="upper right", fontsize=8, ncol=3)
+plt.show()
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# No feature separates the classes, so every notes' margin is below 0.0002 and their
+# order is noise: it ranks `noise` *first*. The signed margin is the lowest point of the
+# upper class minus the highest point of the lower class (for the better choice of which
+# class is "upper"): the shaded band, which one class would have to move to clear the
+# other. It ranks `noise` last (5.33) and the pair features first (about 1.5). On
+# separated classes the two formulas agree: both give the width of the gap.

@@ -275,15 +275,53 @@ def _kernel_table():
 
 def _selection_table():
     from dimred_teach.selection import (cross_val_accuracy, discrete_mutual_information, discretize,
-                                        fit_nearest_centroid, mutual_information, select_incremental_mi, t_statistic,
-                                        top_k)
+                                        fit_nearest_centroid, lasso_path, mutual_information,
+                                        recursive_feature_elimination, select_incremental_mi, soft_threshold,
+                                        t_statistic, top_k, variance_filter)
 
     _, X, _ = _data()
     y = np.repeat([0, 1], 6)
     mixed_a = np.array([1, "a", 1, "a", 2.5, "a"], dtype=object)
     labels_b = np.array([0, 1, 0, 1, 1, 1])
     lonely = np.array([0] * 11 + [1])
-    return _common_matrix_cases(lambda X: t_statistic(X, y)) + _common_matrix_cases(lambda X: discretize(X)) + [
+    target = np.arange(12.0)
+    return (_common_matrix_cases(lambda X: t_statistic(X, y)) + _common_matrix_cases(lambda X: discretize(X))
+            + _common_matrix_cases(variance_filter) + _common_matrix_cases(lambda X: lasso_path(X, np.arange(12.0)))
+            + _common_matrix_cases(lambda X: recursive_feature_elimination(X, np.arange(12.0))) + [
+        ("variance_filter threshold=-1", lambda: variance_filter(X, -1.0), error(ValueError, "threshold")),
+        ("variance_filter threshold='0'", lambda: variance_filter(X, "0"), error(TypeError, "threshold")),
+        ("variance_filter a constant column", lambda: variance_filter(np.column_stack([X, np.full(12, 0.1)])),
+         answer(lambda keep: keep.tolist() == [True] * 4 + [False])),
+        ("soft_threshold z with NaN", lambda: soft_threshold([1.0, np.nan], 0.5), error(ValueError, "z")),
+        ("soft_threshold z strings", lambda: soft_threshold(["a"], 0.5), error(TypeError, "z")),
+        ("soft_threshold threshold=-1", lambda: soft_threshold([1.0], -1.0), error(ValueError, "threshold")),
+        ("soft_threshold threshold=np.float32", lambda: soft_threshold([1.0], np.float32(0.5)),
+         answer(lambda v: v.tolist() == [0.5])),
+        ("lasso_path y wrong length", lambda: lasso_path(X, target[:5]), error(ValueError, "y")),
+        ("lasso_path y with NaN", lambda: lasso_path(X, np.where(target > 5, np.nan, target)), error(ValueError, "y")),
+        ("lasso_path y all zeros", lambda: lasso_path(X, np.zeros(12)), error(ValueError, "y")),
+        ("lasso_path alphas with 0", lambda: lasso_path(X, target, alphas=[1.0, 0.0]), error(ValueError, "alphas")),
+        ("lasso_path alphas empty", lambda: lasso_path(X, target, alphas=[]), error(ValueError, "alphas")),
+        ("lasso_path alphas increasing (sorted for you)", lambda: lasso_path(X, target, alphas=[0.1, 1.0]),
+         answer(lambda r: r.alphas.tolist() == [1.0, 0.1])),
+        ("lasso_path eps=1", lambda: lasso_path(X, target, eps=1.0), error(ValueError, "eps")),
+        ("lasso_path n_alphas=0", lambda: lasso_path(X, target, n_alphas=0), error(ValueError, "n_alphas")),
+        ("lasso_path tol=0", lambda: lasso_path(X, target, tol=0.0), error(ValueError, "tol")),
+        ("lasso_path max_iter=0", lambda: lasso_path(X, target, max_iter=0), error(ValueError, "max_iter")),
+        ("lasso_path max_iter=1 does not converge", lambda: lasso_path(X, target, alphas=[1e-3], max_iter=1),
+         error(RuntimeError, "max_iter")),
+        ("lasso_path an all-zero column (coefficient 0)", lambda: lasso_path(np.column_stack([X, np.zeros(12)]), target),
+         answer(lambda r: not r.coefs[-1].any())),
+        ("recursive_feature_elimination n_features=0", lambda: recursive_feature_elimination(X, target, 0),
+         error(ValueError, "n_features")),
+        ("recursive_feature_elimination n_features=5", lambda: recursive_feature_elimination(X, target, 5),
+         error(ValueError, "n_features")),
+        ("recursive_feature_elimination n_features=2.0", lambda: recursive_feature_elimination(X, target, 2.0),
+         error(TypeError, "n_features")),
+        ("recursive_feature_elimination y wrong length", lambda: recursive_feature_elimination(X, target[:3]),
+         error(ValueError, "y")),
+        ("recursive_feature_elimination y strings", lambda: recursive_feature_elimination(X, ["a"] * 12),
+         error(TypeError, "y")),
         ("top_k complex scores", lambda: top_k(np.array([1 + 2j, 3 + 0j]), 1), error(TypeError, "scores")),
         ("top_k higher_is_better='no'", lambda: top_k([1.0, 2.0], 1, higher_is_better="no"),
          error(TypeError, "higher_is_better")),
@@ -308,7 +346,7 @@ def _selection_table():
         ("cross_val_accuracy folds=1", lambda: cross_val_accuracy(X, y, folds=1), error(ValueError, "folds")),
         ("nearest centroid y 2-D", lambda: fit_nearest_centroid(X, y[:, None]), error(ValueError, "y")),
         ("nearest centroid X near 1e300", lambda: fit_nearest_centroid(X * 1e300, y), error(ValueError, "X")),
-    ]
+    ])
 
 
 def _autoencoder_table():

@@ -17,6 +17,7 @@ from sklearn.preprocessing import KBinsDiscretizer
 from dimred_teach import datasets, selection
 from dimred_teach.checks import evaluate
 from dimred_teach.linalg import first_best
+from dimred_teach.pca import standardize
 
 
 def two_class_data(seed, n=60, p=4):
@@ -205,6 +206,143 @@ def test_forward_selection_starts_with_the_best_single_feature(demo):
     assert len(set(result.selected.tolist())) == 3
     # greedy search misses the pair that only works jointly
     assert not {2, 3} <= set(result.selected[:2].tolist())
+
+
+# ---------------------------------------------------------------- variance filter, LASSO path, RFE
+
+
+def regression_data(seed, n=80, p=6):
+    """Correlated columns in different units and a target depending on three of them."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, p)) @ rng.normal(0, 1, (p, p)) * rng.uniform(0.1, 10, p) + rng.normal(0, 5, p)
+    y = (X[:, :3] / X[:, :3].std(axis=0)) @ rng.normal(0, 1, 3) + rng.normal(0, 1, n)
+    return X, y
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_variance_filter_matches_sklearn_variance_threshold(seed):
+    from sklearn.feature_selection import VarianceThreshold
+
+    rng = np.random.default_rng(seed)
+    X = rng.normal(0, 1, (30, 6)) * [1e-3, 0.1, 1, 10, 1, 1]
+    X[:, 4] = 0.1  # constant, but np.var of it is not exactly 0 in floating point
+    X[:, 5] = np.where(np.arange(30) == 7, 1.0, 0.0)  # near-constant: one row differs, variance 29/900
+    for threshold in (0.0, 0.01, 0.05, 0.5):
+        ours = selection.variance_filter(X, threshold)
+        assert np.array_equal(ours, VarianceThreshold(threshold).fit(X).get_support())
+    assert selection.variance_filter(X).tolist() == [True, True, True, True, False, True]
+
+
+def test_variance_filter_depends_on_units_and_standardising_removes_it():
+    X = np.random.default_rng(0).standard_normal((50, 3)) * [0.05, 1.0, 20.0]  # metres, say
+    assert selection.variance_filter(X, 0.01).tolist() == [False, True, True]
+    assert selection.variance_filter(X * 100, 0.01).all()  # centimetres instead of metres: everything passes
+    assert selection.variance_filter(standardize(X, ddof=0), 0.99).all()  # every variance is 1
+
+
+def test_soft_threshold_shrinks_and_zeroes():
+    z = np.array([-3.0, -0.5, 0.0, 0.2, 1.0, 2.5])
+    assert np.array_equal(selection.soft_threshold(z, 1.0), [-2.0, 0.0, 0.0, 0.0, 0.0, 1.5])
+    assert np.array_equal(selection.soft_threshold(z, 0.0), z)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")  # its duality gap at 1e-14
+@pytest.mark.parametrize("seed", range(10))
+def test_lasso_path_matches_sklearn_lasso_path(seed):
+    """Same alphas, same objective: coefficients agree to 1e-8 (absolute, coefficients of order 1)."""
+    from sklearn.linear_model import lasso_path
+
+    X, y = regression_data(seed, n=40 + 10 * seed, p=4 + seed % 5)
+    Xs, yc = standardize(X, ddof=0), y - y.mean()
+    ours = selection.lasso_path(Xs, yc, n_alphas=30)
+    alphas, coefs, _ = lasso_path(Xs, yc, alphas=ours.alphas, tol=1e-14, max_iter=100_000)
+    assert np.array_equal(alphas, ours.alphas)
+    assert ours.coefs.shape == coefs.shape == (X.shape[1], 30)
+    assert np.abs(ours.coefs - coefs).max() < 1e-8
+    # the default grid starts where every coefficient is 0: alpha_max = max |x_j' y| / n
+    assert ours.alphas[0] == pytest.approx(np.abs(Xs.T @ yc).max() / len(yc), rel=1e-14)
+    assert not ours.coefs[:, 0].any()
+    assert ours.entry_order[0] == first_best(np.abs(Xs.T @ yc))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_lasso_path_satisfies_the_optimality_conditions(seed):
+    """Subgradient (KKT) conditions: |x_j' r| / n <= alpha, with equality and the sign of b_j when b_j != 0."""
+    X, y = regression_data(seed, n=60, p=7)
+    n = len(y)
+    result = selection.lasso_path(X - X.mean(axis=0), y - y.mean(), alphas=[5.0, 1.0, 0.3, 0.01])
+    for alpha, b in zip(result.alphas, result.coefs.T):
+        gradient = (X - X.mean(axis=0)).T @ (y - y.mean() - (X - X.mean(axis=0)) @ b) / n
+        assert np.all(np.abs(gradient) <= alpha * (1 + 1e-8))
+        active = b != 0
+        assert np.allclose(gradient[active], alpha * np.sign(b[active]), rtol=1e-8)
+
+
+def test_lasso_path_on_an_orthogonal_design_is_soft_thresholding():
+    """With X'X / n = I every coefficient is S(x_j' y / n, alpha): features enter in the order of |x_j' y|."""
+    rng = np.random.default_rng(3)
+    n = 50
+    Q = np.linalg.qr(rng.standard_normal((n, 4)))[0] * np.sqrt(n)
+    y = Q @ [0.5, -2.0, 1.0, 0.0] + rng.normal(0, 0.01, n)
+    result = selection.lasso_path(Q, y, alphas=[3.0, 1.5, 0.7, 0.2, 0.05])
+    for alpha, b in zip(result.alphas, result.coefs.T):
+        assert np.allclose(b, selection.soft_threshold(Q.T @ y / n, alpha), atol=1e-10)
+    assert result.entry_order.tolist() == [1, 2, 0]  # column 3 (only noise, |x_3' y| / n < 0.05) never enters
+    assert result.entry_alphas[1] == 1.5 and result.entry_alphas[0] == 0.2 and np.isnan(result.entry_alphas[3])
+
+
+def test_lasso_path_ties_at_entry_go_by_size_then_index():
+    """Two columns with the same |x_j' y| enter at the same alpha; the order is the index, whatever the rounding."""
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0], [0.3, 0.3], [-0.3, -0.3]])
+    y = np.array([1.0, 1.0, -1.0, -1.0, 0.0, 0.0])  # x_0' y = x_1' y = 2
+    result = selection.lasso_path(X, y, alphas=[10.0, 1.0, 0.1])
+    assert abs(result.coefs[0, 1]) == pytest.approx(abs(result.coefs[1, 1]), rel=1e-12)
+    assert result.entry_order.tolist() == [0, 1]
+    swapped = selection.lasso_path(X[:, ::-1], y, alphas=[10.0, 1.0, 0.1])
+    assert swapped.entry_order.tolist() == [0, 1]
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("n_features", [1, 3])
+def test_rfe_matches_sklearn_rfe_with_linear_regression(seed, n_features):
+    from sklearn.feature_selection import RFE
+    from sklearn.linear_model import LinearRegression
+
+    X, y = regression_data(seed, n=50 + 5 * seed, p=6 + seed % 3)
+    Xs = standardize(X)
+    ours = selection.recursive_feature_elimination(Xs, y, n_features)
+    reference = RFE(LinearRegression(), n_features_to_select=n_features).fit(Xs, y)
+    assert np.array_equal(ours.ranking, reference.ranking_)
+    assert np.array_equal(ours.support, reference.support_)
+    assert np.array_equal(ours.ranking[ours.eliminated], np.arange(ours.ranking.max(), 1, -1))
+    # the first fit is LinearRegression on every column; each later fit has NaN for the dropped columns
+    assert np.allclose(ours.coefficients[0], LinearRegression().fit(Xs, y).coef_, rtol=1e-10, atol=1e-12)
+    dropped_before = np.array([[k in ours.eliminated[:step] for k in range(X.shape[1])]
+                               for step in range(len(ours.eliminated))])
+    assert np.array_equal(np.isnan(ours.coefficients), dropped_before)
+
+
+def test_rfe_depends_on_units_and_refits_after_each_elimination():
+    X, y = regression_data(1, n=200, p=6)
+    standardised = selection.recursive_feature_elimination(standardize(X), y).ranking
+    raw = selection.recursive_feature_elimination(X, y).ranking
+    assert not np.array_equal(standardised, raw)
+    # ranking by the |slopes| of the first fit only (no refitting) is a different answer here
+    first_fit = np.abs(np.linalg.lstsq(standardize(X), y - y.mean(), rcond=None)[0])
+    no_refit = np.empty(6, dtype=int)
+    no_refit[np.argsort(first_fit)] = np.arange(6, 0, -1)
+    assert not np.array_equal(standardised, no_refit)
+
+
+def test_rfe_ties_drop_the_smaller_index_whatever_the_row_order():
+    rng = np.random.default_rng(0)
+    A = rng.standard_normal((40, 4))
+    Q = np.linalg.qr(A - A.mean(axis=0))[0]  # centred, orthonormal columns: the slopes are the weights below
+    y = Q @ [1.0, 1.0, 3.0, 1.0]  # three equal slopes
+    for rows in (np.arange(40), rng.permutation(40)):
+        result = selection.recursive_feature_elimination(Q[rows], y[rows])
+        assert result.eliminated.tolist() == [0, 1, 3]
+        assert result.ranking.tolist() == [4, 3, 1, 2]
 
 
 # ---------------------------------------------------------------- bad inputs

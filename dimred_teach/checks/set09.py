@@ -9,7 +9,8 @@ import numpy as np
 
 from .. import datasets, selection
 from . import register
-from .properties import answer_array, answer_integer, answer_number, expect, expect_close, in_random_order, is_close
+from .properties import (answer_array, answer_integer, answer_number, expect, expect_close,
+                         in_random_order, is_close, tolerance)
 
 
 @register("09.t_statistic", hint="t = (mean(a) - mean(b)) / (s * sqrt(1/n_a + 1/n_b)), s^2 the pooled variance "
@@ -166,3 +167,132 @@ def _best_pair(answer, rng):
     mine = accuracy[tuple(sorted(pair))]
     expect(mine >= best - 1e-12, f"the pair {tuple(pair)} reaches accuracy {mine:.6g}, but some pair reaches "
                                  f"{best:.6g} (columns count from 0)")
+
+
+
+def _soft(z: float, threshold: float) -> float:
+    return float(selection.soft_threshold(z, threshold))
+
+
+def _coordinate_values(X, y, b, j, alpha) -> dict[str, float]:
+    """The right new b_j and the values of the typical mistakes, by name."""
+    n = X.shape[0]
+    squared = X[:, j] @ X[:, j] / n
+    z = X[:, j] @ (y - X @ b + X[:, j] * b[j]) / n
+    return {
+        "right": _soft(z, alpha) / squared,
+        "1/n": _soft(n * z, alpha) / (n * squared),  # x_j' r and x_j' x_j without the 1/n
+        "alpha*n": _soft(z, alpha * n) / squared,
+        "no zero": (z - np.copysign(alpha, z)) / squared,
+        "standardised": _soft(z, alpha),  # no division by x_j' x_j / n
+        "full residual": _soft(X[:, j] @ (y - X @ b) / n, alpha) / squared,
+    }
+
+
+COORDINATE_MISTAKES = {
+    "1/n": "the threshold is applied to x_j' r without the 1/n (it shrinks by alpha/n instead of alpha): "
+           "use z = x_j' r_j / n and divide by x_j' x_j / n",
+    "alpha*n": "it shrinks by alpha * n; with the 1/n in z = x_j' r_j / n the threshold is alpha itself",
+    "no zero": "the soft threshold must set b_j to exactly 0 when |z| <= alpha; you subtracted alpha * sign(z) "
+               "without the max(|z| - alpha, 0)",
+    "standardised": "it is right only for standardised columns: divide S(z, alpha) by x_j' x_j / n "
+                    "(the columns here are not standardised)",
+    "full residual": "the residual r_j must leave out feature j (y - X b + x_j b_j); you used y - X b",
+}
+
+
+@register("09.lasso_coordinate_step", hint="z = x_j' (y - X b + x_j b_j) / n; return sign(z) * max(|z| - alpha, 0) "
+          "/ (x_j' x_j / n)")
+def _lasso_coordinate_step(answer, rng):
+    expect(callable(answer), "the answer should be your function lasso_coordinate_step(X, y, b, j, alpha)")
+    cases = []
+    for zero in [True] * 2 + [False] * int(rng.integers(3, 5)):
+        n, p = int(rng.integers(10, 40)), int(rng.integers(2, 6))
+        X = rng.normal(0, 1, (n, p)) * rng.uniform(0.3, 3, p) + rng.normal(0, 1, p)  # not standardised
+        y = X @ rng.normal(0, 1, p) + rng.normal(0, 1, n)
+        b, j = rng.normal(0, 1, p), int(rng.integers(p))
+        z = X[:, j] @ (y - X @ b + X[:, j] * b[j]) / n
+        # zero cases: |z| < alpha (the answer is exactly 0); others: alpha well below |z|
+        alpha = abs(z) * (rng.uniform(1.2, 3.0) if zero else rng.uniform(0.1, 0.6))
+        cases.append((X, y, b, j, float(alpha)))
+    for X, y, b, j, alpha in in_random_order(rng, cases):
+        call = f"lasso_coordinate_step(X, y, b, j={j}, alpha={alpha:.6g}) with X of shape {X.shape}"
+        value = answer_number(answer(X.copy(), y.copy(), b.copy(), j, alpha), call)
+        values = _coordinate_values(X, y, b, j, alpha)
+        right = values["right"]
+        scale = max(abs(values["no zero"]), abs(values["standardised"]), 1e-300)
+        # a value can match two mistakes at once (both 0, say): name every one it matches
+        matched = [message for mistake, message in COORDINATE_MISTAKES.items()
+                   if is_close(value, values[mistake], 1e-8, scale) and not is_close(values[mistake], right, 1e-8, scale)]
+        expect(not matched, f"{call}: " + "; or: ".join(matched))
+        if right == 0:
+            expect(abs(value) <= tolerance(1e-8) * scale,
+                   f"{call} should be exactly 0: here |z| = |x_j' r_j| / n is below alpha, and the soft threshold "
+                   f"sets b_j to 0; got {value:.6g}")
+        expect_close(value, right, f"{call}:", scale=scale)
+
+
+def _rfe(Z: np.ndarray, y: np.ndarray, smallest: bool = True, refit: bool = True) -> tuple[np.ndarray, float]:
+    """RFE ranking of least squares on the columns of Z, and the smallest relative gap between the
+    dropped |coefficient| and the next one (how far the case is from a tie)."""
+    p = Z.shape[1]
+    remaining, ranking, gap = list(range(p)), np.ones(p, dtype=int), np.inf
+    first = np.abs(np.linalg.lstsq(Z - Z.mean(axis=0), y - y.mean(), rcond=None)[0])
+    while len(remaining) > 1:
+        if refit:
+            size = np.abs(np.linalg.lstsq(Z[:, remaining] - Z[:, remaining].mean(axis=0), y - y.mean(),
+                                          rcond=None)[0])
+        else:
+            size = first[remaining]
+        order = np.argsort(size if smallest else -size)
+        gap = min(gap, abs(size[order[1]] - size[order[0]]) / size.max())
+        dropped = remaining.pop(int(order[0]))
+        ranking[dropped] = len(remaining) + 1
+    return ranking, gap
+
+
+RFE_MISTAKES = {
+    "raw": "ranks the columns in their own units: standardise them first (subtract the mean, "
+           "divide by the standard deviation), so the coefficients are comparable",
+    "largest": "drops the feature with the LARGEST |coefficient| first; drop the smallest",
+    "no refit": "ranks by the |coefficients| of the first fit only: refit on the remaining features after "
+                "each elimination",
+    "reversed": "gives the ranking reversed: ranking 1 is the feature that survives, p the one dropped first",
+}
+
+
+@register("09.rfe_ranking", hint="standardise the columns; while more than one feature is left: least squares on "
+          "the remaining ones, drop the smallest |coefficient|, give it rank = number still left + 1")
+def _rfe_ranking(answer, rng):
+    expect(callable(answer), "the answer should be your function rfe_ranking(X, y)")
+    cases, wanted = [], {mistake: 1 for mistake in RFE_MISTAKES} | {"any": int(rng.integers(5, 7))}
+    while any(wanted.values()):
+        n, p = int(rng.integers(30, 80)), int(rng.integers(4, 7))
+        mixing = np.eye(p) + rng.normal(0, 0.6, (p, p))
+        X = (rng.normal(0, 1, (n, p)) @ mixing) * rng.uniform(0.1, 10, p) + rng.normal(0, 3, p)
+        y = (X / X.std(axis=0)) @ rng.normal(0, 1, p) + rng.normal(0, 1, n)
+        Z = (X - X.mean(axis=0)) / X.std(axis=0)
+        right, gap = _rfe(Z, y)
+        if gap < 1e-3 or _rfe(X, y)[1] < 1e-3:  # stay far from ties, where float32 might flip the order
+            continue
+        mistakes = {"raw": _rfe(X, y)[0], "largest": _rfe(Z, y, smallest=False)[0],
+                    "no refit": _rfe(Z, y, refit=False)[0], "reversed": p + 1 - right}
+        useful = [m for m, ranking in mistakes.items() if wanted[m] and not np.array_equal(ranking, right)]
+        useful += ["any"] * bool(wanted["any"])  # at least 5 cases in all
+        if useful:
+            cases.append((X, y, right, mistakes))
+            for mistake in useful:
+                wanted[mistake] -= 1
+    for X, y, right, mistakes in in_random_order(rng, cases):
+        p = X.shape[1]
+        call = f"rfe_ranking(X, y) with X of shape {X.shape}"
+        ranking = answer_array(answer(X.copy(), y.copy()), call, (p,))
+        expect(bool(np.all(ranking == np.round(ranking))), f"{call} should return whole numbers 1..{p}")
+        ranking = np.round(ranking).astype(int)
+        expect(sorted(ranking.tolist()) == list(range(1, p + 1)),
+               f"{call} should give each of the ranks 1..{p} once, got {ranking.tolist()}")
+        matched = [message for mistake, message in RFE_MISTAKES.items()
+                   if np.array_equal(ranking, mistakes[mistake]) and not np.array_equal(ranking, right)]
+        expect(not matched, f"{call} gave {ranking.tolist()}; it " + "; or it ".join(matched))
+        expect(np.array_equal(ranking, right), f"{call} gave {ranking.tolist()}; recursive elimination of the "
+                                               f"smallest |coefficient| gives {right.tolist()}")

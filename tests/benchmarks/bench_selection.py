@@ -1,12 +1,15 @@
-"""Feature selection: the filter scores and the nearest-centroid classifier against
+"""Feature selection: the filter scores, the nearest-centroid classifier, the LASSO path and RFE against
 SciPy / scikit-learn on the same data."""
 
 import numpy as np
 import scipy.stats
+from sklearn.feature_selection import RFE
+from sklearn.linear_model import LinearRegression, lasso_path
 from sklearn.metrics import mutual_info_score
 from sklearn.neighbors import NearestCentroid
 
 from dimred_teach import selection
+from dimred_teach.pca import standardize
 
 from .harness import Benchmark
 
@@ -41,4 +44,36 @@ def benchmarks():
         f"nearest centroid fit + predict, n={n} p={p}, 5 classes",
         ours=lambda: selection.fit_nearest_centroid(X, labels).predict(X_new),
         baselines={"sklearn NearestCentroid": lambda: NearestCentroid().fit(X, labels).predict(X_new)},
+    )
+
+    n_reg, p_reg = 500, 20
+    Z = standardize(rng.standard_normal((n_reg, p_reg)) @ rng.normal(0, 0.5, (p_reg, p_reg)), ddof=0)
+    target = Z[:, :5] @ rng.normal(0, 1, 5) + rng.normal(0, 1, n_reg)
+    target -= target.mean()
+    alphas = selection.lasso_path(Z, target, n_alphas=50).alphas
+
+    def lasso_agreement():
+        ours = selection.lasso_path(Z, target, alphas=alphas).coefs
+        theirs = lasso_path(Z, target, alphas=alphas, tol=1e-14, max_iter=100_000)[1]
+        return f"max |coefficient difference| {np.abs(ours - theirs).max():.1e}"
+
+    yield Benchmark(
+        f"lasso_path, 50 alphas, n={n_reg} p={p_reg} (tol 1e-12 vs sklearn tol 1e-14)",
+        ours=lambda: selection.lasso_path(Z, target, alphas=alphas),
+        baselines={"sklearn lasso_path": lambda: lasso_path(Z, target, alphas=alphas, tol=1e-14, max_iter=100_000)},
+        why="the coordinate sweeps are a Python loop over the p columns (sklearn's run in Cython)",
+        notes=lasso_agreement,
+    )
+
+    def rfe_agreement():
+        ours = selection.recursive_feature_elimination(Z, target).ranking
+        theirs = RFE(LinearRegression(), n_features_to_select=1).fit(Z, target).ranking_
+        return f"same ranking: {bool(np.array_equal(ours, theirs))}"
+
+    yield Benchmark(
+        f"recursive_feature_elimination to 1 feature, n={n_reg} p={p_reg}",
+        ours=lambda: selection.recursive_feature_elimination(Z, target),
+        baselines={"sklearn RFE(LinearRegression())":
+                   lambda: RFE(LinearRegression(), n_features_to_select=1).fit(Z, target)},
+        notes=rfe_agreement,
     )

@@ -3,7 +3,9 @@
 import numpy as np
 import scipy.stats
 
-from . import Mutant, Variant, first_calls_then, in_float32, returning, solution
+from dimred_teach import selection
+
+from . import Mutant, Variant, first_calls_then, given, in_float32, returning, solution
 
 
 def t_stat(a, b, ddof=1, welch=False):
@@ -56,6 +58,54 @@ def mi_entropies(counts):
         return -np.sum(p * np.log(p))
 
     return entropy(joint.sum(1)) + entropy(joint.sum(0)) - entropy(joint.ravel())
+
+
+def soft(z, threshold):
+    return np.sign(z) * max(abs(z) - threshold, 0.0)
+
+
+def coordinate_step(X, y, b, j, alpha, scale_n=1.0, shrink=1.0, zero=True, divide=True, partial=True):
+    """One LASSO coordinate step; the keywords switch on the typical mistakes."""
+    n = X.shape[0]
+    residual = y - X @ b + (X[:, j] * b[j] if partial else 0.0)
+    z = X[:, j] @ residual / n * scale_n
+    shrunk = soft(z, alpha * shrink) if zero else z - np.sign(z) * alpha * shrink
+    return float(shrunk / (X[:, j] @ X[:, j] / n * scale_n) if divide else shrunk)
+
+
+def coordinate_step_cases(X, y, b, j, alpha):
+    """The same step written as the three cases of the subgradient condition, with loops."""
+    n, p = len(X), len(X[0])
+    rho = sum(X[i][j] * (y[i] - sum(X[i][k] * b[k] for k in range(p) if k != j)) for i in range(n)) / n
+    squared = sum(X[i][j] ** 2 for i in range(n)) / n
+    if rho > alpha:
+        return (rho - alpha) / squared
+    if rho < -alpha:
+        return (rho + alpha) / squared
+    return 0.0
+
+
+def rfe(X, y, standardise=True, smallest=True, refit=True, reverse=False, ddof=0):
+    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    Z = (X - X.mean(0)) / X.std(0, ddof=ddof) if standardise else X
+    p = Z.shape[1]
+    remaining, ranking = list(range(p)), np.ones(p, dtype=int)
+    design = np.column_stack([np.ones(len(y)), Z])  # an explicit intercept column
+    first = np.abs(np.linalg.lstsq(design, y, rcond=None)[0][1:])
+    while len(remaining) > 1:
+        size = np.abs(np.linalg.lstsq(design[:, [0] + [k + 1 for k in remaining]], y, rcond=None)[0][1:]) \
+            if refit else first[remaining]
+        dropped = remaining.pop(int(np.argmin(size) if smallest else np.argmax(size)))
+        ranking[dropped] = len(remaining) + 1
+    return p + 1 - ranking if reverse else ranking
+
+
+def sklearn_rfe(X, y):
+    from sklearn.feature_selection import RFE
+    from sklearn.linear_model import LinearRegression
+    from sklearn.preprocessing import StandardScaler
+
+    return RFE(LinearRegression(), n_features_to_select=1).fit(StandardScaler().fit_transform(X), y).ranking_
 
 
 CASES = {
@@ -131,6 +181,47 @@ CASES = {
             Mutant("counted from 1", lambda: tuple(j + 1 for j in solution("09.best_pair")()), r"count from 0"),
             Mutant("three columns", lambda: (2, 3, 4), r"pair"),
             Mutant("one column twice", lambda: (2, 2), r"different"),
+        ],
+    ),
+    "09.lasso_coordinate_step": (
+        [
+            Variant("three cases with loops", lambda: given(coordinate_step_cases, lambda v: v.tolist())),
+            Variant("float32", lambda: in_float32(solution("09.lasso_coordinate_step")())),
+            Variant("numpy float", lambda: returning(coordinate_step, np.float64)),
+            Variant("library soft threshold", lambda: lambda X, y, b, j, alpha: float(
+                selection.soft_threshold(X[:, j] @ (y - X @ b + X[:, j] * b[j]) / len(y), alpha)
+                / (X[:, j] @ X[:, j] / len(y)))),
+        ],
+        [
+            Mutant("forgot the 1/n", lambda: lambda *a: coordinate_step(*a, scale_n=len(a[1])), r"without the 1/n"),
+            Mutant("shrinks by alpha * n", lambda: lambda *a: coordinate_step(*a, shrink=len(a[1])), r"alpha \* n"),
+            Mutant("soft threshold that does not zero", lambda: lambda *a: coordinate_step(*a, zero=False),
+                   r"exactly 0"),
+            Mutant("assumes standardised columns", lambda: lambda *a: coordinate_step(*a, divide=False),
+                   r"standardised"),
+            Mutant("full residual", lambda: lambda *a: coordinate_step(*a, partial=False), r"leave out feature j"),
+            Mutant("right for three calls, then off by 0.5",
+                   first_calls_then(coordinate_step, 3, lambda *a: coordinate_step(*a) + 0.5), r"does not hold|should be exactly 0"),
+        ],
+    ),
+    "09.rfe_ranking": (
+        [
+            Variant("scikit-learn RFE", lambda: sklearn_rfe),
+            Variant("ddof=1, intercept column", lambda: lambda X, y: rfe(X, y, ddof=1)),
+            Variant("list output", lambda: returning(rfe, list)),
+            Variant("float32", lambda: in_float32(solution("09.rfe_ranking")())),
+            Variant("library", lambda: lambda X, y: selection.recursive_feature_elimination(
+                (X - X.mean(0)) / X.std(0), y).ranking),
+        ],
+        [
+            Mutant("unstandardised features", lambda: lambda X, y: rfe(X, y, standardise=False), r"own units"),
+            Mutant("drops the largest coefficient", lambda: lambda X, y: rfe(X, y, smallest=False), r"LARGEST"),
+            Mutant("no refit after each elimination", lambda: lambda X, y: rfe(X, y, refit=False),
+                   r"refit on the remaining"),
+            Mutant("ranking reversed", lambda: lambda X, y: rfe(X, y, reverse=True), r"reversed"),
+            Mutant("ranks from 0", lambda: lambda X, y: rfe(X, y) - 1, r"ranks 1\.\."),
+            Mutant("right for three calls, then 1..p", first_calls_then(rfe, 3, lambda X, y: np.arange(1, X.shape[1] + 1)),
+                   r"rfe_ranking"),
         ],
     ),
 }
