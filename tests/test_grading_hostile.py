@@ -29,7 +29,7 @@ import dimred_teach
 import dimred_teach.data
 from dimred_teach.checks import evaluate
 from dimred_teach.exercises import SPECS_DIR
-from dimred_teach.grading import SandboxUnavailable, grade, report_names
+from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade, report_names
 from dimred_teach.grading.channel import Channel
 from dimred_teach.grading.reports import markdown_text, summary
 from dimred_teach.grading.results import SubmissionResult, TestResult
@@ -488,3 +488,56 @@ def test_reports_state_the_limits(resource_run):
     honest = resource_run["results"]["honest"]
     report = json.loads((resource_run["out"] / f"{honest.report_name}.json").read_text())
     assert report["extra_data"]["limits"] == limits
+
+
+LIBRARY_ANSWERS = {  # exercise -> (the solution's function, an answer by the forbidden function, the forbidden name)
+    "05.tfidf": ("def my_tfidf", "def my_tfidf(counts):\n    return lsi.tfidf(counts).matrix.toarray()",
+                 "dimred_teach.lsi.tfidf"),
+    "05.fold_in": ("def fold_in", "def fold_in(space, counts):\n    return space.transform([' '.join(\n"
+                   "        w for w, c in zip(space.vocabulary, counts) for _ in range(int(c)))])[0]",
+                   "dimred_teach.lsi.LSIResult.transform"),
+    "03.bootstrap_angle": ("def bootstrap_angle", "def bootstrap_angle(X, j, n_boot, seed):\n"
+                           "    from dimred_teach.pca import bootstrap_pca\n"
+                           "    return bootstrap_pca(X, j, n_boot=n_boot, seed=seed).angles[:, j - 1]",
+                           "dimred_teach.pca.bootstrap_pca"),
+}
+
+
+def _library_answer(exercise: str) -> nbformat.NotebookNode:
+    start, source, _ = LIBRARY_ANSWERS[exercise]
+    name = "05_lsi" if exercise.startswith("05") else "03_biplots"
+    notebook = nbformat.read(ROOT / "solutions" / f"{name}.ipynb", as_version=4)
+    _code(notebook, start).source = source
+    return notebook
+
+
+def test_a_forbidden_function_answers_nothing_in_the_grading_kernel(tmp_path):
+    """Set 05's set-up cells build the LSI space with the library (its tf-idf included) and
+    the solution gets full marks; an answer calling lsi.tfidf, LSIResult.transform or
+    pca.bootstrap_pca gets 0 for that exercise, with the policy's words, and nothing else."""
+    paths = [_save(_library_answer(e), tmp_path / e / f"{'05_lsi' if e.startswith('05') else '03_biplots'}.ipynb")
+             for e in LIBRARY_ANSWERS]
+    paths.append(os.fspath(ROOT / "solutions" / "05_lsi.ipynb"))
+    options = GradingOptions(timeout=120, cell_timeout=60, call_timeout=20)
+    results = grade(paths, tmp_path / "out", options, jobs=2)
+    for exercise, result in zip(LIBRARY_ANSWERS, results):
+        failed = {t.name: t.output for t in result.tests if not t.passed}
+        assert list(failed) == [exercise], (exercise, result)
+        assert f"exercise set {exercise[:2]} may not use {LIBRARY_ANSWERS[exercise][2]}" in failed[exercise]
+    assert results[-1].score == results[-1].max_score > 0, results[-1]
+
+
+def test_check_in_the_notebook_refuses_a_forbidden_function():
+    """``check()`` in a notebook gives the grader's verdict for a forbidden function called
+    by the answer, while the set's other library calls (building an LSI space) stay allowed."""
+    from dimred_teach import datasets, lsi
+
+    namespace: dict = {"np": np, "lsi": lsi, "In": ["", "from dimred_teach import lsi"]}
+    exec(LIBRARY_ANSWERS["05.tfidf"][1] + "\n" + "def own(counts):\n    n = counts.shape[0]\n"
+         "    weighted = counts * np.log(n / (counts > 0).sum(axis=0))\n"
+         "    return weighted / np.linalg.norm(weighted, axis=1, keepdims=True)\n", namespace)
+    verdict = evaluate("05.tfidf", namespace["my_tfidf"], namespace=namespace)
+    assert not verdict.passed and "exercise set 05 may not use dimred_teach.lsi.tfidf" in verdict.message, verdict
+    namespace["space"] = lsi.lsi(datasets.load_corpus()["text"], k=3)  # a set-up cell (its tf-idf included)
+    assert evaluate("05.tfidf", namespace["own"], namespace=namespace).passed
+    assert evaluate("05.tfidf", namespace["my_tfidf"]).passed  # not from a notebook: the library's own tests

@@ -326,7 +326,8 @@ async def run_notebook(job: "Job", notify: Callable[[int], None]) -> SubmissionR
         notify(kernel_pgid(client) or 0)
         run = Run(client, options, channel, module, time.monotonic() + options.timeout)
         scratch = asyncio.ensure_future(run.watch_scratch(box, sandbox))
-        bootstrap = HELPER_SOURCE + f"\ninstall({module!r}, {str(channel_dir)!r}, {blocked!r})\ndel install\n"
+        functions = policy.forbidden_functions(job.exercise_set)
+        bootstrap = HELPER_SOURCE + f"\ninstall({module!r}, {str(channel_dir)!r}, {blocked!r}, {functions!r})\ndel install\n"
         try:
             try:
                 await run.execute(bootstrap, 60, "the grader's set-up")
