@@ -173,7 +173,7 @@ class Watch:
     def __init__(self, exercise_id: str, answer, namespace: dict | None = None):
         self.exercise_id = exercise_id
         self.entries = forbidden_entries(exercise_id)
-        self.functions = _function_codes(exercise_id)
+        self.functions = _function_codes(exercise_id) if namespace is not None else {}
         watched = isinstance(answer, types.FunctionType) and namespace is not None
         self.answer_globals = answer.__globals__ if watched else None
         self.violation = self._static(answer, namespace) if namespace is not None else None
