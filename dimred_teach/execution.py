@@ -17,11 +17,13 @@ refused when git makes it newer than its twin). The ``.py`` stays the lecturer's
 from __future__ import annotations
 
 import os
+import uuid
 from pathlib import Path
 
 import jupytext
 import nbformat
 from nbclient import NotebookClient
+from traitlets.config import Config
 
 __all__ = ["PINNED_THREADS", "KERNELSPEC", "pinned_environment", "read_source", "execute_source", "notebook_text",
            "pair_problems"]
@@ -87,6 +89,21 @@ def notebook_text(notebook: nbformat.NotebookNode) -> str:
     return nbformat.writes(notebook) + "\n"
 
 
+def ipc_kernels() -> Config:
+    """Configuration under which the kernels the course starts talk to it over Unix sockets
+    (as in the course's JupyterLab, ``.jupyter/``): no TCP port on the machine, and no
+    "running over TCP without encryption" warning."""
+    from jupyter_core.paths import jupyter_runtime_dir
+
+    runtime = Path(jupyter_runtime_dir())
+    runtime.mkdir(parents=True, exist_ok=True)
+    config = Config()
+    config.KernelManager.transport = "ipc"
+    # an absolute socket path (the kernel runs in the notebook's folder); removed at shutdown
+    config.KernelManager.ip = str(runtime / f"dimred-teach-{uuid.uuid4().hex}")
+    return config
+
+
 def execute_source(path: Path, timeout: int = 120) -> Path:
     """Execute ``path`` (a .py source) and write the paired .ipynb with outputs.
 
@@ -97,7 +114,7 @@ def execute_source(path: Path, timeout: int = 120) -> Path:
     if path.suffix != ".py":
         raise ValueError(f"path must be a jupytext .py source, got {path}")
     notebook = read_source(path)
-    NotebookClient(notebook, timeout=timeout, kernel_name="python3", record_timing=False,
+    NotebookClient(notebook, timeout=timeout, kernel_name="python3", record_timing=False, config=ipc_kernels(),
                    resources={"metadata": {"path": str(path.parent.resolve())}}).execute(env=pinned_environment())
     notebook.metadata.pop("widgets", None)
     for cell in notebook.cells:

@@ -602,7 +602,8 @@ def test_the_gradescope_bundle_holds_what_gradescope_needs(gradescope):
     assert {"setup.sh", "run_autograder", "requirements.txt", "constraints.txt", "settings.json",
             "course/pyproject.toml", "course/dimred_teach/grading/session.py", "course/data/crabs.csv"} <= names
     assert gradescope["modes"]["setup.sh"] & 0o111 and gradescope["modes"]["run_autograder"] & 0o111
-    assert settings == {"timeout": 300, "cell_timeout": 120, "call_timeout": 20, "memory_mb": 4096, "sandbox": "auto",
+    assert settings == {"timeout": 300, "cell_timeout": 120, "call_timeout": 20, "memory_mb": 2048, "processes": 64,
+                        "open_files": 1024, "file_mb": 256, "scratch_mb": 1024, "sandbox": "auto",
                         "jobs": 2, "visibility": "after_published"}
     assert "numpy==" in requirements and "-c constraints.txt" in requirements
 

@@ -29,7 +29,7 @@ import dimred_teach
 import dimred_teach.data
 from dimred_teach.checks import evaluate
 from dimred_teach.exercises import SPECS_DIR
-from dimred_teach.grading import SandboxUnavailable, grade, report_names
+from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade, report_names
 from dimred_teach.grading.channel import Channel
 from dimred_teach.grading.reports import markdown_text, summary
 from dimred_teach.grading.results import SubmissionResult, TestResult
@@ -370,3 +370,174 @@ def test_a_stopped_grader_still_ends_with_reports(fixture_set, tmp_path):
     report = json.loads((tmp_path / "out" / "99_grading_fixture.json").read_text())
     assert report["score"] == 0 and "did not finish" in report["output"] and report["output"].startswith("not isolated")
     assert (tmp_path / "out" / "summary.md").is_file()
+
+
+FORK_BOMB = """import os, resource, time
+soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
+if not 0 < hard <= 1024 or os.getuid() == 0:  # never light a bomb nothing contains
+    raise RuntimeError(f'no process limit here ({hard}, uid {os.getuid()}): the bomb stays unlit')
+parent = os.getpid()
+try:
+    while True:
+        os.fork()
+finally:
+    if os.getpid() != parent:
+        time.sleep(20)
+        os._exit(0)"""
+RESOURCE_ATTACKS = {  # name -> (code run after the imports, what the report must say)
+    "fork_bomb": (FORK_BOMB, "resource limit: 64 processes/threads"),
+    "allocates_50_gb": ("big = np.ones(50 * 2**30 // 8)", "resource limit: 2048 MB of memory"),
+    "writes_a_huge_file": ("with open('huge', 'wb') as file:\n    for _ in range(50 * 1024):\n"
+                           "        file.write(bytes(2**20))", "resource limit: 64 MB per file"),
+    "fills_the_disk": ("for n in range(1000):\n    with open(f'part-{n}', 'wb') as file:\n"
+                       "        for _ in range(32):\n            file.write(bytes(2**20))",
+                       "resource limit: the notebook wrote more than 256 MB"),
+    "opens_100k_files": ("files = []\nfor _ in range(100_000):\n"
+                         "    files.append(open('/dev/null'))", "resource limit: 1024 open files"),
+}
+
+
+def _descendants(root: int) -> int:
+    """How many processes descend from ``root`` now (sandboxed kernels and their children included)."""
+    parents = {}
+    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        parents[int(pid)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = 0, {root}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier}
+        found += len(frontier)
+    return found
+
+
+@pytest.fixture(scope="module")
+def resource_run(fixture_set, tmp_path_factory):
+    """The resource attacks and two honest notebooks in one run (jobs=2), with the number of
+    processes under this test sampled every 50 ms."""
+    import threading
+    import time
+
+    folder = tmp_path_factory.mktemp("resources")
+    fs = fixture_set
+    paths = {"honest": _save(_answered(fs), folder / "alice" / "99_grading_fixture.ipynb")}
+    for name, (attack, _) in RESOURCE_ATTACKS.items():
+        paths[name] = _save(_insert_after(_answered(fs), "import numpy", attack), folder / f"{name}.ipynb")
+    paths["honest_last"] = _save(fs["solution"], folder / "99_grading_fixture.ipynb")
+    options = dataclasses.replace(fs["options"], timeout=60, cell_timeout=30, file_mb=64, scratch_mb=256)
+    samples, done = [], threading.Event()
+
+    def sample():
+        while not done.wait(0.05):
+            samples.append(_descendants(os.getpid()))
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    started = time.monotonic()
+    try:
+        results = grade(list(paths.values()), folder / "out", options, jobs=2)
+    finally:
+        done.set()
+        sampler.join()
+    return {"results": dict(zip(paths, results)), "elapsed": time.monotonic() - started, "samples": samples,
+            "options": options, "out": folder / "out", "left": _descendants(os.getpid())}
+
+
+def test_the_process_limit_applies_inside_the_sandbox(fixture_set, tmp_path):
+    """Before any bomb: a kernel's process limit is set and really counts (the kernel is not
+    root outside the sandbox), so the bomb in :func:`resource_run` cannot escape it."""
+    probe = _insert_after(_answered(fixture_set), "import numpy", (
+        "import os, resource, time\nassert resource.getrlimit(resource.RLIMIT_NPROC) == (64, 64)\nn = 0\n"
+        "try:\n    for n in range(200):\n        if os.fork() == 0:\n            time.sleep(5)\n            os._exit(0)\n"
+        "except BlockingIOError:\n    pass\nworked = n >= 199"))
+    _code(probe, "# BEGIN").source = "w = np.array([2.0, 0.0, 0.0]) if worked else np.array([1.0, 0.0, 0.0])"
+    result, = grade([_save(probe, tmp_path / "probe.ipynb")], tmp_path / "out", fixture_set["options"])
+    assert result.sandbox in ("bwrap", "user") and result.score == 5, result
+
+
+def test_resource_attacks_fail_alone_and_honest_notebooks_keep_full_marks(resource_run):
+    results = resource_run["results"]
+    for name in ("honest", "honest_last"):
+        assert results[name].score == 5 and results[name].graded, results[name]
+        assert results[name].execution_time < 20, results[name]
+    for name, (_, said) in RESOURCE_ATTACKS.items():
+        result = results[name]
+        everything = result.output + "\n".join(t.output for t in result.tests)
+        assert said in everything, (name, result)
+        print(f"{name}: {result.score:g} / 5 in {result.execution_time:.1f} s")
+    # the attack cells raise (their answers stay right); the disk filler loses its kernel
+    assert all(t.output.startswith("not graded: resource limit") for t in results["fills_the_disk"].tests[1:])
+    assert resource_run["elapsed"] < resource_run["options"].timeout, resource_run["elapsed"]
+
+
+def test_the_process_count_stays_bounded(resource_run):
+    """Two workers, each a kernel of at most 64 processes and threads, plus the grader's own."""
+    print(f"processes under the grading run: at most {max(resource_run['samples'])} "
+          f"({len(resource_run['samples'])} samples), {resource_run['left']} left after it")
+    assert max(resource_run["samples"]) <= 2 * 64 + 20
+    assert resource_run["left"] == 0
+
+
+def test_reports_state_the_limits(resource_run):
+    limits = resource_run["options"].limits_text(resource_run["results"]["honest"].sandbox)
+    assert all(r.limits == limits for r in resource_run["results"].values())
+    assert "64 processes/threads" in limits and "2048 MB memory" in limits
+    assert f"Limits of each kernel: {markdown_text(limits)}." in (resource_run["out"] / "summary.md").read_text()
+    honest = resource_run["results"]["honest"]
+    report = json.loads((resource_run["out"] / f"{honest.report_name}.json").read_text())
+    assert report["extra_data"]["limits"] == limits
+
+
+LIBRARY_ANSWERS = {  # exercise -> (the solution's function, an answer by the forbidden function, the forbidden name)
+    "05.tfidf": ("def my_tfidf", "def my_tfidf(counts):\n    return lsi.tfidf(counts).matrix.toarray()",
+                 "dimred_teach.lsi.tfidf"),
+    "05.fold_in": ("def fold_in", "def fold_in(space, counts):\n    return space.transform([' '.join(\n"
+                   "        w for w, c in zip(space.vocabulary, counts) for _ in range(int(c)))])[0]",
+                   "dimred_teach.lsi.LSIResult.transform"),
+    "03.bootstrap_angle": ("def bootstrap_angle", "def bootstrap_angle(X, j, n_boot, seed):\n"
+                           "    from dimred_teach.pca import bootstrap_pca\n"
+                           "    return bootstrap_pca(X, j, n_boot=n_boot, seed=seed).angles[:, j - 1]",
+                           "dimred_teach.pca.bootstrap_pca"),
+}
+
+
+def _library_answer(exercise: str) -> nbformat.NotebookNode:
+    start, source, _ = LIBRARY_ANSWERS[exercise]
+    name = "05_lsi" if exercise.startswith("05") else "03_biplots"
+    notebook = nbformat.read(ROOT / "solutions" / f"{name}.ipynb", as_version=4)
+    _code(notebook, start).source = source
+    return notebook
+
+
+def test_a_forbidden_function_answers_nothing_in_the_grading_kernel(tmp_path):
+    """Set 05's set-up cells build the LSI space with the library (its tf-idf included) and
+    the solution gets full marks; an answer calling lsi.tfidf, LSIResult.transform or
+    pca.bootstrap_pca gets 0 for that exercise, with the policy's words, and nothing else."""
+    paths = [_save(_library_answer(e), tmp_path / e / f"{'05_lsi' if e.startswith('05') else '03_biplots'}.ipynb")
+             for e in LIBRARY_ANSWERS]
+    paths.append(os.fspath(ROOT / "solutions" / "05_lsi.ipynb"))
+    options = GradingOptions(timeout=120, cell_timeout=60, call_timeout=20)
+    results = grade(paths, tmp_path / "out", options, jobs=2)
+    for exercise, result in zip(LIBRARY_ANSWERS, results):
+        failed = {t.name: t.output for t in result.tests if not t.passed}
+        assert list(failed) == [exercise], (exercise, result)
+        assert f"exercise set {exercise[:2]} may not use {LIBRARY_ANSWERS[exercise][2]}" in failed[exercise]
+    assert results[-1].score == results[-1].max_score > 0, results[-1]
+
+
+def test_check_in_the_notebook_refuses_a_forbidden_function():
+    """``check()`` in a notebook gives the grader's verdict for a forbidden function called
+    by the answer, while the set's other library calls (building an LSI space) stay allowed."""
+    from dimred_teach import datasets, lsi
+
+    namespace: dict = {"np": np, "lsi": lsi, "In": ["", "from dimred_teach import lsi"]}
+    exec(LIBRARY_ANSWERS["05.tfidf"][1] + "\n" + "def own(counts):\n    n = counts.shape[0]\n"
+         "    weighted = counts * np.log(n / (counts > 0).sum(axis=0))\n"
+         "    return weighted / np.linalg.norm(weighted, axis=1, keepdims=True)\n", namespace)
+    verdict = evaluate("05.tfidf", namespace["my_tfidf"], namespace=namespace)
+    assert not verdict.passed and "exercise set 05 may not use dimred_teach.lsi.tfidf" in verdict.message, verdict
+    namespace["space"] = lsi.lsi(datasets.load_corpus()["text"], k=3)  # a set-up cell (its tf-idf included)
+    assert evaluate("05.tfidf", namespace["own"], namespace=namespace).passed
+    assert evaluate("05.tfidf", namespace["my_tfidf"]).passed  # not from a notebook: the library's own tests

@@ -10,6 +10,7 @@ same verdict, with the same plain message (:func:`message`).
 from __future__ import annotations
 
 import ast
+import importlib
 import importlib.util
 import pkgutil
 import sys
@@ -26,6 +27,28 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
 }
 """Modules each exercise set (by its two-digit number) may not use, besides :data:`CHECKS_INTERNALS`."""
 
+FORBIDDEN_FUNCTIONS: dict[str, tuple[str, ...]] = {
+    "03": ("dimred_teach.pca.bootstrap_pca",  # 03.bootstrap_angle: the bootstrap replicates' components
+           "dimred_teach.biplot.biplot_coordinates"),  # 03.biplot_factors: G and H of the biplot
+    "05": ("dimred_teach.lsi.tfidf",  # 05.tfidf
+           "dimred_teach.lsi.LSIResult.transform"),  # 05.fold_in: folding a query in
+    "06": ("dimred_teach.jl.jl_min_dim",  # 06.min_dim
+           "dimred_teach.jl.jl_epsilon"),  # 06.epsilon_for
+    "08": ("dimred_teach.kernel.whiten",  # 08.whiten
+           "dimred_teach.kernel.center_kernel",  # 08.center_kernel
+           "dimred_teach.kernel.rbf_kernel",  # 08.rbf_kernel
+           "dimred_teach.kernel.kernel_pca"),  # 08.linear_kpca_scores
+    "09": ("dimred_teach.selection.t_statistic",  # 09.t_statistic
+           "dimred_teach.selection.fit_nearest_centroid"),  # 09.nearest_centroid
+    "10": ("dimred_teach.autoencoder.linear_ae_gradients",),  # 10.gradient_step: the gradients of the step
+    "11": ("dimred_teach.manifold.neighbourhood_graph",  # 11.knn_graph
+           "dimred_teach.manifold.isomap"),  # 11.isomap
+}
+"""Functions (``module.function`` or ``module.Class.method``) of allowed modules that answer
+an exercise of the set outright; the set's other cells may use the rest of the module, and
+library code may still call them (``lsi.lsi`` computes tf-idf). Not listed because a set's
+own cells call them: ``ppca.ppca_mle`` (07), ``imputation.low_rank_impute`` (12)."""
+
 
 def set_number(exercise: str) -> str:
     """``"04"`` from an exercise id (``"04.classical_mds"``) or a set name (``"04_mds"``)."""
@@ -35,6 +58,21 @@ def set_number(exercise: str) -> str:
 def forbidden_entries(exercise: str) -> tuple[str, ...]:
     """The policy entries of an exercise's set: module names, and :data:`CHECKS_INTERNALS`."""
     return FORBIDDEN.get(set_number(exercise), ()) + (CHECKS_INTERNALS,)
+
+
+def forbidden_functions(exercise: str) -> dict[str, str]:
+    """The functions an exercise's set may not call, each with the message saying so."""
+    return {name: message(exercise, name) for name in FORBIDDEN_FUNCTIONS.get(set_number(exercise), ())}
+
+
+def resolve_function(name: str):
+    """The function or method a :data:`FORBIDDEN_FUNCTIONS` entry names (``dimred_teach.<module>.<attribute...>``;
+    imports the module)."""
+    parts = name.split(".")
+    value = importlib.import_module(".".join(parts[:2]))
+    for attribute in parts[2:]:
+        value = getattr(value, attribute)
+    return value
 
 
 def rule_of(module_name: str, entries) -> str | None:
@@ -65,6 +103,16 @@ def blocked_modules(exercise: str, extra_check_dirs=()) -> dict[str, str]:
     names += [f"{checks.__name__}.{info.name}" for info in pkgutil.iter_modules(paths)]
     entries = forbidden_entries(exercise)
     return {name: message(exercise, rule_of(name, entries)) for name in dict.fromkeys(names)}
+
+
+def _function_codes(exercise: str) -> dict[types.CodeType, str]:
+    """The code of each function the exercise's set may not call -> its entry."""
+    codes = {}
+    for name in FORBIDDEN_FUNCTIONS.get(set_number(exercise), ()):
+        code = getattr(resolve_function(name), "__code__", None)
+        if code is not None:
+            codes[code] = name
+    return codes
 
 
 def _code_names(code: types.CodeType) -> set[str]:
@@ -125,12 +173,16 @@ class Watch:
     def __init__(self, exercise_id: str, answer, namespace: dict | None = None):
         self.exercise_id = exercise_id
         self.entries = forbidden_entries(exercise_id)
+        self.functions = _function_codes(exercise_id) if namespace is not None else {}
         watched = isinstance(answer, types.FunctionType) and namespace is not None
         self.answer_globals = answer.__globals__ if watched else None
         self.violation = self._static(answer, namespace) if namespace is not None else None
         self._previous = None
 
     def _rule(self, value) -> str | None:
+        function = self.functions.get(getattr(value, "__code__", None))
+        if function:
+            return function
         name = _module_of(value)
         return rule_of(name, self.entries) if name else None
 
@@ -139,15 +191,21 @@ class Watch:
         if isinstance(answer, types.FunctionType):
             names = _code_names(answer.__code__)
             reachable += [answer.__globals__[n] for n in names if n in answer.__globals__]
-            reachable += [getattr(m, n) for m in list(reachable) if isinstance(m, types.ModuleType)
-                          for n in names if isinstance(getattr(m, n, None), types.ModuleType)]
+            modules = [m for m in reachable if isinstance(m, types.ModuleType)]
+            reachable += [getattr(m, n) for m in modules for n in names if isinstance(getattr(m, n, None), types.ModuleType)]
+            reachable += [getattr(m, n) for m in modules for n in names
+                          if getattr(getattr(m, n, None), "__code__", None) in self.functions]
             for cell in answer.__closure__ or ():
                 try:
                     reachable.append(cell.cell_contents)
                 except ValueError:  # an empty cell
                     pass
+        for value in reachable:  # a forbidden function the answer's own code names
+            if getattr(value, "__code__", None) in self.functions:
+                return message(self.exercise_id, self.functions[value.__code__])
         if isinstance(namespace, dict):
-            reachable += [value for key, value in namespace.items() if not str(key).startswith("_")]
+            reachable += [value for key, value in namespace.items() if not str(key).startswith("_")
+                          and getattr(value, "__code__", None) not in self.functions]  # the set may hold them
             for name in _imports_in(namespace.get("In")):
                 rule = rule_of(name, self.entries)
                 if rule:
@@ -187,6 +245,10 @@ class Watch:
 
         def profile(frame, event, arg):
             if event != "call" or self.violation:
+                return
+            function = self.functions.get(frame.f_code)
+            if function and frame.f_back is not None and frame.f_back.f_globals is student:
+                self.violation = message(self.exercise_id, function)
                 return
             rule = files.get(frame.f_code.co_filename)
             caller = frame.f_back

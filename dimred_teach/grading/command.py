@@ -21,7 +21,17 @@ def add_grade_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cell-timeout", type=float, default=120, help="seconds per cell (default 120)")
     parser.add_argument("--call-timeout", type=float, default=20,
                         help="seconds per call of a student's function by a check (default 20)")
-    parser.add_argument("--memory-mb", type=int, default=4096, help="memory limit of each kernel (default 4096)")
+    defaults = GradingOptions()
+    parser.add_argument("--memory-mb", type=int, default=defaults.memory_mb,
+                        help=f"address space of each kernel process, MB (default {defaults.memory_mb})")
+    parser.add_argument("--processes", type=int, default=defaults.processes,
+                        help=f"processes and threads of each kernel's user (default {defaults.processes})")
+    parser.add_argument("--open-files", type=int, default=defaults.open_files,
+                        help=f"open files of each kernel process (default {defaults.open_files})")
+    parser.add_argument("--file-mb", type=int, default=defaults.file_mb,
+                        help=f"largest file a kernel may write, MB (default {defaults.file_mb})")
+    parser.add_argument("--scratch-mb", type=int, default=defaults.scratch_mb,
+                        help=f"disk space of each kernel's scratch folder, MB (default {defaults.scratch_mb})")
     parser.add_argument("--sandbox", choices=SANDBOXES, default="auto",
                         help="isolation of each kernel: auto (default: the strongest that works), bwrap (bubblewrap), "
                              "user (a root grader runs kernels as an unprivileged user), none (not isolated)")
@@ -33,6 +43,8 @@ def options_from(args) -> GradingOptions:
     """The GradingOptions the arguments ask for (ValueError when out of range)."""
     return GradingOptions(timeout=args.timeout, cell_timeout=min(args.cell_timeout, args.timeout),
                           call_timeout=args.call_timeout, memory_mb=args.memory_mb, sandbox=args.sandbox,
+                          processes=args.processes, open_files=args.open_files, file_mb=args.file_mb,
+                          scratch_mb=args.scratch_mb,
                           startup_timeout=args.startup_timeout, recover_timeout=args.recover_timeout,
                           specs_dir=getattr(args, "specs_dir", None) or SPECS_DIR,
                           extra_check_dirs=tuple(Path(d).resolve() for d in getattr(args, "extra_check_dir", [])))

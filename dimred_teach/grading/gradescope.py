@@ -35,7 +35,8 @@ from .submissions import display_path
 from .watchdog import grade_supervised
 
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
-SETTINGS = ("timeout", "cell_timeout", "call_timeout", "memory_mb", "sandbox")
+SETTINGS = ("timeout", "cell_timeout", "call_timeout", "memory_mb", "processes", "open_files", "file_mb", "scratch_mb",
+            "sandbox")
 COURSE_FILES = ("pyproject.toml", "README.md", "constraints.txt")
 COURSE_FOLDERS = ("dimred_teach", "data")
 

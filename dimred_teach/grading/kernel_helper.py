@@ -6,13 +6,15 @@ from ``dimred_teach`` (which the student's code could have patched by then, and 
 forbidden parts must stay unimported) and only the standard library.
 
 ``install`` makes the exercise set's forbidden modules unimportable (an import hook placed
-before the student's code runs) and registers a module under a per-run random name with
+before the student's code runs), guards the functions it may not call (each replaced,
+when its module loads, by a function that refuses calls from outside ``dimred_teach``)
+and registers a module under a per-run random name with
 two functions the restored check cells and the worker call: ``capture`` (a check cell
 hands over its answer) and ``call`` (the worker calls a function answer).
 """
 
 
-def install(module_name, channel, blocked):
+def install(module_name, channel, blocked, functions=None):
     """Set up the kernel for grading.
 
     Parameters
@@ -20,8 +22,11 @@ def install(module_name, channel, blocked):
     module_name : str, the random name the restored check cells import
     channel : str, the folder answers and function results are written to
     blocked : dict, module name -> the message its ImportError carries
+    functions : dict, ``module.function`` or ``module.Class.method`` -> the message of the
+        error a call from outside ``dimred_teach`` raises
     """
     import importlib.abc
+    import importlib.machinery
     import os
     import pickle
     import sys
@@ -40,7 +45,51 @@ def install(module_name, channel, blocked):
         if any(name == module or name.startswith(module + ".") for module in blocked):
             del sys.modules[name]
     sys.meta_path.insert(0, ForbiddenModules())
-    functions = {}
+    functions = dict(functions or {})
+
+    class ForbiddenFunction(RuntimeError):
+        """A call of a function the exercise set may not use."""
+
+    def guarded(original, reason):
+        def refuse(*args, **kwargs):
+            caller = str(sys._getframe(1).f_globals.get("__name__", ""))
+            if caller != "dimred_teach" and not caller.startswith("dimred_teach."):
+                raise ForbiddenFunction(reason)
+            return original(*args, **kwargs)
+        refuse.__name__, refuse.__doc__ = getattr(original, "__name__", "refuse"), reason
+        return refuse
+
+    def guard(module):
+        for name, reason in functions.items():
+            parts = name.split(".")
+            if ".".join(parts[:2]) == module.__name__:
+                owner = module
+                for attribute in parts[2:-1]:
+                    owner = getattr(owner, attribute)
+                setattr(owner, parts[-1], guarded(getattr(owner, parts[-1]), reason))
+
+    class GuardedFunctions(importlib.abc.MetaPathFinder):
+        """Loads the modules holding forbidden functions, then guards those functions."""
+
+        def find_spec(self, name, path=None, target=None):
+            if not any(".".join(entry.split(".")[:2]) == name for entry in functions):
+                return None
+            spec = importlib.machinery.PathFinder.find_spec(name, path, target)
+            if spec is None or spec.loader is None:
+                return spec
+            load = spec.loader.exec_module
+
+            def exec_module(module):
+                load(module)
+                guard(module)
+            spec.loader.exec_module = exec_module
+            return spec
+
+    for name in {".".join(entry.split(".")[:2]) for entry in functions}:
+        if name in sys.modules:
+            guard(sys.modules[name])
+    sys.meta_path.insert(1, GuardedFunctions())
+    answers = {}
 
     def portable(value, depth=0):
         if depth > 20:
@@ -67,7 +116,7 @@ def install(module_name, channel, blocked):
     def capture(exercise_id, answer):
         path = os.path.join(channel, exercise_id + ".answer")
         if callable(answer):
-            functions[exercise_id] = answer
+            answers[exercise_id] = answer
             write(path, ("function", str(getattr(answer, "__name__", "function"))[:100]))
         else:
             write(path, ("value", portable(answer)))
@@ -77,7 +126,7 @@ def install(module_name, channel, blocked):
         with open(path + ".in", "rb") as file:
             args, kwargs = pickle.load(file)
         try:
-            result = ("value", portable(functions[exercise_id](*args, **kwargs)))
+            result = ("value", portable(answers[exercise_id](*args, **kwargs)))
         except (Exception, SystemExit) as error:
             try:
                 message = str(error)[:2000]

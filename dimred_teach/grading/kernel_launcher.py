@@ -1,8 +1,10 @@
 """Starts a grading kernel under resource limits (run as a script by the kernel's argv).
 
-Usage: ``python kernel_launcher.py MEMORY_BYTES FILE_BYTES CPU_SECONDS -f CONNECTION_FILE``.
-The limits (address space, size of one file, CPU time, no core dumps) are set before
-ipykernel starts, so nothing the notebook runs escapes them. Standard library only until
+Usage: ``python kernel_launcher.py MEMORY_BYTES FILE_BYTES CPU_SECONDS PROCESSES OPEN_FILES
+-f CONNECTION_FILE`` (``PROCESSES`` 0: not limited). The limits (address space, size of one
+file, CPU time, processes and threads of the kernel's user, open files, no core dumps) are
+set before ipykernel starts and are inherited by every process it starts, so nothing the
+notebook runs escapes them (a process may only lower its hard limits). Standard library only until
 the kernel starts.
 """
 
@@ -22,13 +24,16 @@ def _limit(kind: int, soft: int, hard: int) -> None:
 
 
 def main() -> None:
-    memory, file_size, cpu = (int(value) for value in sys.argv[1:4])
-    del sys.argv[1:4]
+    memory, file_size, cpu, processes, open_files = (int(value) for value in sys.argv[1:6])
+    del sys.argv[1:6]
     sys.path.pop(0)  # this script's folder: not a place to import from
     _limit(resource.RLIMIT_AS, memory, memory)
     _limit(resource.RLIMIT_FSIZE, file_size, file_size)
     _limit(resource.RLIMIT_CPU, cpu, cpu + 10)
     _limit(resource.RLIMIT_CORE, 0, 0)
+    _limit(resource.RLIMIT_NOFILE, open_files, open_files)
+    if processes:
+        _limit(resource.RLIMIT_NPROC, processes, processes)
     from ipykernel.kernelapp import launch_new_instance
 
     launch_new_instance()

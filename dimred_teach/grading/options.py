@@ -21,7 +21,14 @@ class GradingOptions:
     call_timeout : seconds per call of a student's function by a check
     recover_timeout : seconds an interrupted kernel has to answer again before it is stopped
     startup_timeout : seconds a kernel has to start
-    memory_mb : address-space limit of the kernel process
+    memory_mb : address-space limit of each kernel process (the heaviest solution notebook
+        peaks at about 1.1 GB of address space, 0.2 GB resident, with BLAS on one thread)
+    processes : processes and threads the kernel's user may have at once (a kernel has
+        about 12 threads); not enforced under ``--sandbox none`` (see :meth:`limits_text`)
+    open_files : open file descriptors per kernel process
+    file_mb : largest file a kernel may write
+    scratch_mb : disk space of the kernel's scratch folder (all files together)
+    cpu_seconds : CPU time of each kernel process (a backstop; default ``2 * timeout + 60``)
     sandbox : isolation of the kernels, one of :data:`SANDBOXES`
     specs_dir : where the grading specs are (the installed package's by default)
     extra_check_dirs : folders added to ``dimred_teach.checks`` (test fixtures)
@@ -35,7 +42,12 @@ class GradingOptions:
     call_timeout: float = 20.0
     recover_timeout: float = 10.0
     startup_timeout: float = 60.0
-    memory_mb: int = 4096
+    memory_mb: int = 2048
+    processes: int = 64
+    open_files: int = 1024
+    file_mb: int = 256
+    scratch_mb: int = 1024
+    cpu_seconds: int | None = None
     sandbox: str = "auto"
     specs_dir: Path = SPECS_DIR
     extra_check_dirs: tuple[Path, ...] = ()
@@ -50,8 +62,32 @@ class GradingOptions:
                 raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
         if not (isinstance(self.memory_mb, int) and self.memory_mb >= 256):
             raise ValueError(f"memory_mb must be an integer >= 256, got {self.memory_mb!r}")
+        for name, least in (("processes", 16), ("open_files", 64), ("file_mb", 1), ("scratch_mb", 16)):
+            value = getattr(self, name)
+            if not (isinstance(value, int) and value >= least):
+                raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")
+        if self.cpu_seconds is not None and not (isinstance(self.cpu_seconds, int) and self.cpu_seconds >= 1):
+            raise ValueError(f"cpu_seconds must be a positive integer, got {self.cpu_seconds!r}")
         if self.sandbox not in SANDBOXES:
             raise ValueError(f"sandbox must be one of {', '.join(SANDBOXES)}, got {self.sandbox!r}")
+
+    @property
+    def cpu_limit(self) -> int:
+        """CPU seconds of each kernel process."""
+        return self.cpu_seconds or int(2 * self.timeout + 60)
+
+    def counts_processes(self, mode: str) -> bool:
+        """Whether the process limit holds in sandbox ``mode``: RLIMIT_NPROC counts the
+        processes of a real user id and root ignores it, so it is set only where the kernel
+        has a user id of its own (``bwrap``: a user namespace, or user id 64100 + slot for a
+        root grader; ``user``: 64100 + slot)."""
+        return mode != "none"
+
+    def limits_text(self, mode: str) -> str:
+        """The kernel's resource limits in words, as reports state them."""
+        processes = f"{self.processes} processes/threads" if self.counts_processes(mode) else "processes not limited"
+        return (f"{self.memory_mb} MB memory, {processes}, {self.open_files} open files, {self.file_mb} MB per file, "
+                f"{self.scratch_mb} MB scratch, {self.cpu_limit} s CPU")
 
     @property
     def hard_limit(self) -> float:

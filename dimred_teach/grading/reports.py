@@ -120,6 +120,8 @@ def summary(results: Sequence[SubmissionResult], pass_fraction: float) -> str:
              f"{pass_fraction:.0%} of the points."]
     for sandbox in sorted({r.sandbox for r in results if r.sandbox}):
         lines.append(f"Kernels were {DESCRIPTIONS[sandbox]}." if sandbox in DESCRIPTIONS else "")
+    for limits in sorted({r.limits for r in results if r.limits}):
+        lines.append(f"Limits of each kernel: {markdown_text(limits)}.")
     lines += ["", "| submission | exercise set | score | result |", "| --- | --- | --- | --- |"]
     for r in results:
         verdict = "pass" if r.passes(pass_fraction) else ("fail" if r.graded else "not graded")

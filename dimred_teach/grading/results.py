@@ -30,7 +30,8 @@ class TestResult:
 class SubmissionResult:
     """The grade of one submission (``graded`` is False when it could not be run at all).
 
-    ``sandbox`` names the isolation its kernel ran in (``bwrap``, ``user`` or ``none``).
+    ``sandbox`` names the isolation its kernel ran in (``bwrap``, ``user`` or ``none``),
+    ``limits`` the kernel's resource limits in words.
     """
 
     submission: str
@@ -41,6 +42,7 @@ class SubmissionResult:
     execution_time: float
     graded: bool
     sandbox: str = ""
+    limits: str = ""
 
     @property
     def score(self) -> float:
@@ -68,7 +70,7 @@ class SubmissionResult:
             "output": self.output,
             "tests": tests,
             "extra_data": {"submission": self.submission, "exercise_set": self.exercise_set, "graded": self.graded,
-                           "sandbox": self.sandbox},
+                           "sandbox": self.sandbox, "limits": self.limits},
         }
 
     @classmethod
@@ -78,7 +80,8 @@ class SubmissionResult:
         tests = tuple(TestResult(t["name"], float(t["score"]), float(t["max_score"]), t["status"] == PASSED,
                                  t["output"]) for t in report["tests"])
         return cls(extra["submission"], report_name, extra["exercise_set"], tests, report["output"],
-                   float(report["execution_time"]), bool(extra["graded"]), extra.get("sandbox", ""))
+                   float(report["execution_time"]), bool(extra["graded"]), extra.get("sandbox", ""),
+                   str(extra.get("limits", "")))
 
 
 def failed_tests(spec: dict | None, message: str) -> tuple[TestResult, ...]:
@@ -89,7 +92,7 @@ def failed_tests(spec: dict | None, message: str) -> tuple[TestResult, ...]:
 
 
 def not_graded(submission: str, report_name: str, exercise_set: str | None, spec: dict | None, reason: str,
-               elapsed: float = 0.0, sandbox: str = "") -> SubmissionResult:
+               elapsed: float = 0.0, sandbox: str = "", limits: str = "") -> SubmissionResult:
     """A submission that could not be graded: every exercise fails with "not graded: <reason>"."""
     return SubmissionResult(submission, report_name, exercise_set, failed_tests(spec, f"not graded: {reason}"),
-                            reason, elapsed, False, sandbox)
+                            reason, elapsed, False, sandbox, limits)

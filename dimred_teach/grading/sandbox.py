@@ -3,7 +3,9 @@
 Three isolations (``--sandbox``):
 
 ``bwrap``
-    bubblewrap: new user, PID, network, IPC, UTS and mount namespaces; the filesystem is
+    bubblewrap: new user (or, for a root grader, the user id :data:`USER_BASE_UID` + slot
+    set by ``setpriv`` inside the sandbox, so that the process limit counts), PID,
+    network, IPC, UTS and mount namespaces; the filesystem is
     the Python installation and the course package, read-only, plus the submission's own
     scratch folder (``box``); no network; ``/proc`` shows only the sandbox's processes; a
     new session; everything in it dies with the worker that started it. The modules the
@@ -117,7 +119,7 @@ class Sandbox:
         mpl.mkdir(parents=True, exist_ok=True)
         for cache in _font_caches():
             shutil.copy(cache, mpl / cache.name)
-        if self.mode == "user":
+        if self.uid is not None:
             os.chmod(box.parent, 0o711)
             for folder, subfolders, files in os.walk(box):
                 for name in [folder] + [os.path.join(folder, n) for n in subfolders + files]:
@@ -125,7 +127,7 @@ class Sandbox:
 
     def grant(self, path: Path) -> None:
         """Let the kernel read a file the worker wrote into its box."""
-        if self.mode == "user":
+        if self.uid is not None:
             os.chown(path, self.uid, self.uid)
 
     def wrap(self, argv: list[str], box: Path, blocked_files: dict[str, str]) -> list[str]:
@@ -139,29 +141,46 @@ class Sandbox:
                     "--no-new-privs", "--pdeathsig=KILL", "--", *argv]
         if self.mode == "none":
             return argv
-        return [shutil.which("bwrap") or "bwrap", *bwrap_arguments(self.readable, box, blocked_files), "--", *argv]
+        wrapped = [shutil.which("bwrap") or "bwrap", *bwrap_arguments(self.readable, box, blocked_files, self.uid), "--"]
+        if self.uid is not None:  # root inside the sandbox would be root outside: the process limit would not count
+            wrapped += ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups", "--inh-caps=-all",
+                        "--no-new-privs", "--"]
+        return wrapped + argv
 
     def clean_up(self) -> None:
-        """Stop whatever the kernel left running (``user``: every process of its user id)."""
+        """Stop whatever the kernel left running (``user``: every process of its user id; a
+        bwrap sandbox's processes die with its PID namespace)."""
         if self.mode == "user":
             subprocess.run(["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups", sys.executable,
                             "-S", "-c", "import os, signal\ntry:\n    os.kill(-1, signal.SIGKILL)\nexcept OSError:\n    pass"],
                            timeout=30, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def bwrap_arguments(readable, box: Path, blocked_files: dict[str, str]) -> list[str]:
-    """bubblewrap's options: namespaces, read-only installation, writable ``box`` only."""
+def bwrap_arguments(readable, box: Path, blocked_files: dict[str, str], uid: int | None = None) -> list[str]:
+    """bubblewrap's options: namespaces, read-only installation, writable ``box`` only.
+
+    With ``uid`` (a root grader) no user namespace: the sandbox keeps only the
+    capabilities ``setpriv`` needs to become ``uid`` and gives them up doing so.
+    """
     # JPY_PARENT_PID names a process the kernel cannot see here (it would think its parent
     # gone and quit); --die-with-parent does that job instead
-    args = ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--unsetenv", "JPY_PARENT_PID",
-            "--uid", "65534", "--gid", "65534", "--hostname", "grader",
-            "--ro-bind", "/usr", "/usr", "--proc", "/proc", "--dev", "/dev"]
+    if uid is None:
+        identity = ["--unshare-all", "--cap-drop", "ALL", "--uid", "65534", "--gid", "65534"]
+    else:
+        identity = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+                    "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    args = identity + ["--die-with-parent", "--new-session", "--unsetenv", "JPY_PARENT_PID", "--hostname", "grader",
+                       "--ro-bind", "/usr", "/usr", "--proc", "/proc", "--dev", "/dev"]
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         path = "/" + name
         if os.path.islink(path):
             args += ["--symlink", os.readlink(path), path]
         elif os.path.isdir(path):
             args += ["--ro-bind", path, path]
+    if uid is not None:  # folders bwrap creates on the way to a bound path are root's own (0700) otherwise
+        ancestors = {str(parent) for path in [*readable, str(box), "/etc/x"] for parent in Path(path).parents}
+        for folder in sorted(ancestors - {"/", "/usr"}, key=lambda f: (f.count("/"), f)):
+            args += ["--perms", "0755", "--dir", folder]
     for name in ETC_FILES:
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
     for path in readable:
@@ -233,7 +252,8 @@ def slot_sandbox(mode: str, slot: int, extra_readable: tuple[Path, ...] = ()) ->
     if mode == "user":
         return Sandbox("user", USER_BASE_UID + slot)
     if mode == "bwrap":
-        return Sandbox("bwrap", readable=tuple(installation_paths(extra_readable)))
+        uid = USER_BASE_UID + slot if os.name == "posix" and os.geteuid() == 0 else None
+        return Sandbox("bwrap", uid, readable=tuple(installation_paths(extra_readable)))
     return Sandbox("none")
 
 

@@ -114,11 +114,11 @@ def accept(base: SubmissionResult, fields, specs: dict, sandbox: str) -> Submiss
                             bool(fields["graded"]), sandbox)
 
 
-def provisional(path: Path, name: str, specs: dict, sandbox: str) -> SubmissionResult:
+def provisional(path: Path, name: str, specs: dict, sandbox: str, limits: str = "") -> SubmissionResult:
     """The report a submission keeps if grading never finishes."""
     exercise_set = set_from_file_name(display_path(path.stem), specs)
     return marked(not_graded(display_path(path), name, exercise_set, specs.get(exercise_set) if exercise_set else None,
-                             NOT_FINISHED, 0.0, sandbox))
+                             NOT_FINISHED, 0.0, sandbox, limits))
 
 
 def marked(result: SubmissionResult) -> SubmissionResult:
@@ -170,7 +170,8 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = Gradin
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     names = report_names(paths)
-    results = [provisional(path, name, specs, mode) for path, name in zip(paths, names)]
+    limits = options.limits_text(mode)
+    results = [provisional(path, name, specs, mode, limits) for path, name in zip(paths, names)]
     write_reports(results, out_dir, pass_fraction, gradebook)
     preload(options, specs)
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
@@ -189,7 +190,7 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = Gradin
         slot_sandbox(mode, entry.slot, options.extra_check_dirs).clean_up()
         remove_tree(entry.root)
         free_slots.append(entry.slot)
-        results[index] = result = marked(result)
+        results[index] = result = marked(dataclasses.replace(result, limits=limits))
         write_report(result, out_dir)
         if on_result is not None:
             on_result(result)

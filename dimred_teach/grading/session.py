@@ -47,14 +47,52 @@ HELPER_SOURCE = files(__package__).joinpath("kernel_helper.py").read_text()
 LAUNCHER = str(files(__package__).joinpath("kernel_launcher.py"))
 
 
+MAX_SCRATCH_ENTRIES = 20000
+"""Most files and folders a kernel's scratch folder may hold."""
+
+LIMIT_ERRORS = (("MemoryError", "", "{memory_mb} MB of memory"),
+                ("", "Resource temporarily unavailable", "{processes} processes/threads"),
+                ("", "Too many open files", "{open_files} open files"),
+                ("", "File too large", "{file_mb} MB per file"))
+"""(exception name, words of its message, the limit it means): errors a resource limit raises."""
+
+
+def limit_hit(ename: str, evalue: str, options: GradingOptions) -> str:
+    """The resource limit an error in the kernel says was reached ("" for none)."""
+    for name, words, limit in LIMIT_ERRORS:
+        if (name and ename == name) or (words and words in evalue):
+            return "resource limit: " + limit.format(**dataclasses.asdict(options))
+    return ""
+
+
+def disk_usage(folder: Path, max_entries: int) -> tuple[int, int]:
+    """Bytes on disk and number of entries under ``folder`` (counting stops past ``max_entries``)."""
+    used, entries, pending = 0, 0, [str(folder)]
+    while pending and entries <= max_entries:
+        try:
+            with os.scandir(pending.pop()) as listing:
+                for entry in listing:
+                    entries += 1
+                    try:
+                        used += entry.stat(follow_symlinks=False).st_blocks * 512
+                        if entry.is_dir(follow_symlinks=False):
+                            pending.append(entry.path)
+                    except OSError:
+                        pass
+        except OSError:
+            pass
+    return used, entries
+
+
 class KernelGone(Exception):
     """The kernel died or stopped answering: nothing more can run."""
 
 
-def kernel_argv(options: GradingOptions) -> list[str]:
+def kernel_argv(options: GradingOptions, mode: str) -> list[str]:
     """The kernel's command, resource limits included (see ``kernel_launcher.py``)."""
-    return [sys.executable, LAUNCHER, str(options.memory_mb * 2**20), str(2**30), str(int(2 * options.timeout + 60)),
-            "-f", "{connection_file}", "--HistoryManager.hist_file=:memory:"]
+    processes = options.processes if options.counts_processes(mode) else 0
+    return [sys.executable, LAUNCHER, str(options.memory_mb * 2**20), str(options.file_mb * 2**20),
+            str(options.cpu_limit), str(processes), str(options.open_files), "-f", "{connection_file}", "--HistoryManager.hist_file=:memory:"]
 
 
 def make_client(notebook, options: GradingOptions, kernel_dir: Path, box: Path, sandbox: Sandbox):
@@ -103,13 +141,16 @@ class Run:
         self.reply: dict = {}
         self.calls = 0
         self.gone: str | None = None
+        self.stopped_by_limit = ""
         self.loop = asyncio.get_running_loop()
         client.on_cell_executed = self._record
 
     def _record(self, cell, cell_index, execute_reply):
         content = execute_reply.get("content", {}) if isinstance(execute_reply, dict) else {}
-        self.reply = {"status": str(content.get("status")), "ename": clip(content.get("ename", ""), 100),
-                      "evalue": clip(content.get("evalue", ""), 500)}
+        ename, evalue = clip(content.get("ename", ""), 100), clip(content.get("evalue", ""), 500)
+        limit = limit_hit(ename, evalue, self.options)
+        self.reply = {"status": str(content.get("status")), "ename": ename,
+                      "evalue": f"{evalue} ({limit})" if limit else evalue}
 
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
@@ -125,7 +166,7 @@ class Run:
         try:
             await self.client.async_execute_cell(cell, 0, store_history=history)
         except DeadKernelError:
-            self.gone = f"the kernel died during {label}"
+            self.gone = self.stopped_by_limit or f"the kernel died during {label}"
             raise KernelGone(self.gone) from None
         except CellTimeoutError:
             await self._recover(label)
@@ -145,6 +186,20 @@ class Run:
         except (CellTimeoutError, DeadKernelError, RuntimeError, asyncio.TimeoutError):
             self.gone = f"the kernel stopped answering after {label} was interrupted, and was stopped"
             kill_group(kernel_pgid(self.client))
+
+    async def watch_scratch(self, box: Path, sandbox: Sandbox) -> None:
+        """Stop the kernel (and every process of its sandbox) once its scratch folder holds
+        more than ``scratch_mb`` or :data:`MAX_SCRATCH_ENTRIES` files (checked 4 times a second)."""
+        budget = self.options.scratch_mb * 2**20
+        while True:
+            await asyncio.sleep(0.25)
+            used, entries = await self.loop.run_in_executor(None, disk_usage, box, MAX_SCRATCH_ENTRIES)
+            if used > budget or entries > MAX_SCRATCH_ENTRIES:
+                self.stopped_by_limit = (f"resource limit: the notebook wrote more than {self.options.scratch_mb} MB "
+                                         f"or {MAX_SCRATCH_ENTRIES} files, and its kernel was stopped")
+                kill_group(kernel_pgid(self.client))
+                await self.loop.run_in_executor(None, sandbox.clean_up)
+                return
 
     def call_function(self, exercise_id: str, args, kwargs):
         """Call a student's function in the kernel (from the check's thread)."""
@@ -254,7 +309,7 @@ async def run_notebook(job: "Job", notify: Callable[[int], None]) -> SubmissionR
     for folder in (workdir, channel_dir, kernel_dir):
         folder.mkdir(parents=True)
     blocked = policy.blocked_modules(job.exercise_set, options.extra_check_dirs)
-    argv = sandbox.wrap(kernel_argv(options), box, blocked_stand_ins(blocked, kernel_dir))
+    argv = sandbox.wrap(kernel_argv(options, sandbox.mode), box, blocked_stand_ins(blocked, kernel_dir))
     kernel_dir.joinpath("kernel.json").write_text(json.dumps(
         {"argv": argv, "display_name": "dimred-teach grader", "language": "python", "interrupt_mode": "message"}))
     sandbox.prepare(box)
@@ -270,7 +325,9 @@ async def run_notebook(job: "Job", notify: Callable[[int], None]) -> SubmissionR
     async with client.async_setup_kernel(env=env, cwd=str(workdir), **quiet):
         notify(kernel_pgid(client) or 0)
         run = Run(client, options, channel, module, time.monotonic() + options.timeout)
-        bootstrap = HELPER_SOURCE + f"\ninstall({module!r}, {str(channel_dir)!r}, {blocked!r})\ndel install\n"
+        scratch = asyncio.ensure_future(run.watch_scratch(box, sandbox))
+        functions = policy.forbidden_functions(job.exercise_set)
+        bootstrap = HELPER_SOURCE + f"\ninstall({module!r}, {str(channel_dir)!r}, {blocked!r}, {functions!r})\ndel install\n"
         try:
             try:
                 await run.execute(bootstrap, 60, "the grader's set-up")
@@ -297,6 +354,8 @@ async def run_notebook(job: "Job", notify: Callable[[int], None]) -> SubmissionR
                     break
         except KernelGone as gone:
             stopped = str(gone)
+        finally:
+            scratch.cancel()
         pgid = kernel_pgid(client)
     kill_group(pgid)
     sandbox.clean_up()
@@ -308,7 +367,7 @@ async def run_notebook(job: "Job", notify: Callable[[int], None]) -> SubmissionR
              for c in spec["checks"]]
     return SubmissionResult(job.submission, job.report_name, job.exercise_set, tuple(tests),
                             clip("\n".join(note for note in notes if note), 6000), time.monotonic() - started, True,
-                            sandbox.mode)
+                            sandbox.mode, options.limits_text(sandbox.mode))
 
 
 @dataclass(frozen=True)

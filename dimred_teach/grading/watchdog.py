@@ -47,7 +47,7 @@ def grade_supervised(paths: Sequence[Path], out_dir: Path, options: GradingOptio
     specs = load_specs(options.specs_dir)
     mode = choose(options.sandbox, options.extra_check_dirs)
     names = report_names(paths)
-    fallbacks = [provisional(path, name, specs, mode) for path, name in zip(paths, names)]
+    fallbacks = [provisional(path, name, specs, mode, options.limits_text(mode)) for path, name in zip(paths, names)]
     Path(out_dir).mkdir(parents=True, exist_ok=True)
     write_reports(fallbacks, out_dir, pass_fraction, gradebook)
     reader, writer = os.pipe()
