@@ -10,7 +10,9 @@
 #
 # Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
 # on fresh simulated crabs) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the grader
-# restores them.
+# restores them. Two library functions answer exercises here, so the checks and the grader refuse them in your
+# answers: `dimred_teach.biplot.biplot_coordinates` (the biplot factors) and `dimred_teach.pca.bootstrap_pca` (the
+# bootstrap of the last exercise).
 #
 # **Notes.** Oxford SC4/SM4 notes §1.2.4 and §1.3 (eq. 1.14-1.18). Conventions as in the lecture: rows are points,
 # $S = \mathbf X_c^\top \mathbf X_c/(n-1)$, $\mathbf X_c = U D V^\top$ is the thin SVD of the centred data.

@@ -9,7 +9,8 @@
 #
 # Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
 # on fresh random toy corpora) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the
-# grader restores them.
+# grader restores them. The set-up uses `dimred_teach.lsi`, but `lsi.tfidf` and `LSIResult.transform` answer the
+# tf-idf and fold-in exercises, so the checks and the grader refuse them in your answers.
 #
 # **Notes.** CMU 36-467/667 slides "Linear dimension reduction" (file 001), LSI section (tf-idf, unit-length
 # documents, top words of the components, the 2-D map).

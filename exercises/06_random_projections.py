@@ -9,7 +9,8 @@
 #
 # Every exercise asks for a function; its `check(...)` cell calls your function on fresh random inputs and prints
 # `[passed]` or `[not yet]` with a hint. Simulations are checked statistically (within a few standard errors), so
-# use the seed you are given for every random draw. Do not edit the check cells.
+# use the seed you are given for every random draw. Do not edit the check cells. Work `min_dim` and `epsilon_for`
+# out from the bound: `dimred_teach.jl.jl_min_dim` and `jl_epsilon` answer them, so the checks refuse them.
 #
 # **Notes.** CMU 36-467/667 "Linear Dimension Reduction" (file 001), the random projection and
 # Johnson-Lindenstrauss section. Points are rows here, so a projection is $\mathbf Y = \mathbf X\mathbf U^\top$.

@@ -19,6 +19,9 @@
 #
 # Each exercise is followed by a check cell: run it to see whether your answer has the
 # properties it needs. Your functions are tested on fresh random data each time.
+# `dimred_teach.selection` may help you explore, but its functions that answer an exercise
+# (`t_statistic`, `discrete_mutual_information`, `fit_nearest_centroid`, `soft_threshold`,
+# `recursive_feature_elimination`) are refused inside your answers by the checks and the grader.
 
 # %%
 import itertools

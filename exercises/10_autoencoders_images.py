@@ -16,6 +16,8 @@
 #
 # Each exercise is followed by a check cell. Functions are checked on fresh random data
 # every time you run the check, so they must work for any sizes, not just one example.
+# Use NumPy (and `dimred_teach.pca` where an exercise says so), not `dimred_teach.autoencoder`,
+# which solves these exercises: the checks and the grader refuse it.
 
 # %%
 import numpy as np

@@ -24,6 +24,9 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "01": ("dimred_teach.pca",),  # compute the covariance and the components yourself
     "02": ("dimred_teach.pca",),  # eigenvalues from the SVD, the Gram trick, power iteration, choosing k
     "04": ("dimred_teach.mds",),  # classical MDS and the Procrustes alignment by hand
+    "08": ("dimred_teach.kernel",),  # whitening, kernels, centring and kernel PCA by hand
+    "10": ("dimred_teach.autoencoder",),  # gradients, penalties and corrupted pairs by hand
+    "11": ("dimred_teach.manifold",),  # the neighbourhood graph, Isomap, Laplacian eigenmaps by hand
 }
 """Modules each exercise set (by its two-digit number) may not use, besides :data:`CHECKS_INTERNALS`."""
 
@@ -34,20 +37,18 @@ FORBIDDEN_FUNCTIONS: dict[str, tuple[str, ...]] = {
            "dimred_teach.lsi.LSIResult.transform"),  # 05.fold_in: folding a query in
     "06": ("dimred_teach.jl.jl_min_dim",  # 06.min_dim
            "dimred_teach.jl.jl_epsilon"),  # 06.epsilon_for
-    "08": ("dimred_teach.kernel.whiten",  # 08.whiten
-           "dimred_teach.kernel.center_kernel",  # 08.center_kernel
-           "dimred_teach.kernel.rbf_kernel",  # 08.rbf_kernel
-           "dimred_teach.kernel.kernel_pca"),  # 08.linear_kpca_scores
     "09": ("dimred_teach.selection.t_statistic",  # 09.t_statistic
-           "dimred_teach.selection.fit_nearest_centroid"),  # 09.nearest_centroid
-    "10": ("dimred_teach.autoencoder.linear_ae_gradients",),  # 10.gradient_step: the gradients of the step
-    "11": ("dimred_teach.manifold.neighbourhood_graph",  # 11.knn_graph
-           "dimred_teach.manifold.isomap"),  # 11.isomap
+           "dimred_teach.selection.discrete_mutual_information",  # 09.mi_from_counts
+           "dimred_teach.selection.fit_nearest_centroid",  # 09.nearest_centroid
+           "dimred_teach.selection.soft_threshold",  # 09.lasso_coordinate_step
+           "dimred_teach.selection.recursive_feature_elimination"),  # 09.rfe_ranking
 }
 """Functions (``module.function`` or ``module.Class.method``) of allowed modules that answer
 an exercise of the set outright; the set's other cells may use the rest of the module, and
 library code may still call them (``lsi.lsi`` computes tf-idf). Not listed because a set's
-own cells call them: ``ppca.ppca_mle`` (07), ``imputation.low_rank_impute`` (12)."""
+own cells call them: ``ppca.ppca_mle`` (07), ``imputation.low_rank_impute`` (12). Sets whose
+cells do not use a module at all forbid the whole module in :data:`FORBIDDEN` instead (08, 10,
+11), which bubblewrap enforces beyond what a notebook can undo."""
 
 
 def set_number(exercise: str) -> str:
