@@ -106,7 +106,7 @@ def _descent_settings(learning_rate, epochs, seed) -> tuple[float, int, int]:
 
 def _penalty_weights(sparsity, contraction) -> tuple[float, float]:
     """The checked weights (>= 0) of the sparse and contractive penalties."""
-    return (check_real(sparsity, "sparsity", NONNEGATIVE, why="the weight of the L1 penalty on the code"),
+    return (check_real(sparsity, "sparsity", NONNEGATIVE, why="the weight of the (smoothed) L1 penalty on the code"),
             check_real(contraction, "contraction", NONNEGATIVE, why="the weight of the contractive penalty"))
 
 
@@ -407,6 +407,12 @@ def train_tanh_autoencoder(X, k: int, hidden: int = 16, learning_rate: float = 0
 
 _TIED_NAMES = ("W", "b", "c")
 
+SPARSITY_SMOOTHING = 0.05
+"""The sparse penalty is the smoothed L1 norm sum_ij (sqrt(Z_ij^2 + eps^2) - eps) with this eps:
+|z| away from 0, z^2 / (2 eps) near it. Plain |z| makes gradient descent with a fixed step
+oscillate around codes of 0, and those oscillations amplify rounding differences, so the
+trained model would depend on the machine's BLAS and SIMD; the smoothed penalty converges."""
+
 
 def _tied_loss_and_gradients(X_in, target, params, sparsity, contraction):
     W, b, c = params
@@ -416,9 +422,11 @@ def _tied_loss_and_gradients(X_in, target, params, sparsity, contraction):
     R = Z @ W.T + c - target
     column_norms = np.sum(W**2, axis=0)       # ||W_:j||^2, shape (m,)
     jacobian_norms = slope**2 @ column_norms  # ||dz/dx||_F^2 of every point, shape (n,)
-    loss = float((np.sum(R**2) + sparsity * np.sum(np.abs(Z)) + contraction * np.sum(jacobian_norms)) / n)
+    smooth_abs = np.sqrt(Z**2 + SPARSITY_SMOOTHING**2)  # the smoothed |Z|, plus eps
+    loss = float((np.sum(R**2) + sparsity * np.sum(smooth_abs - SPARSITY_SMOOTHING)
+                  + contraction * np.sum(jacobian_norms)) / n)
     d_out = (2 / n) * R                       # dL/dX_hat
-    d_code = d_out @ W + (sparsity / n) * np.sign(Z) - (4 * contraction / n) * slope * Z * column_norms
+    d_code = d_out @ W + (sparsity / n) * Z / smooth_abs - (4 * contraction / n) * slope * Z * column_norms
     d_pre = d_code * slope                    # back through the tanh
     grad_W = (d_out.T @ Z                     # W as the decoder
               + X_in.T @ d_pre                # W as the encoder
@@ -434,10 +442,11 @@ def tied_ae_gradients(X, params: dict, target=None, sparsity: float = 0.0,
     tanh), the loss adds to the mean squared error two penalties of section 6.3 of the
     notes:
 
-        L = (1/n) [ ||X_hat - T||_F^2 + sparsity * sum_ij |Z_ij|
+        L = (1/n) [ ||X_hat - T||_F^2 + sparsity * sum_ij (sqrt(Z_ij^2 + eps^2) - eps)
                     + contraction * sum_i ||dz_i/dx_i||_F^2 ],
 
-    where T is ``target`` (X itself by default) and, for one point, dz_j/dx = S_j W_:j,
+    where eps = :data:`SPARSITY_SMOOTHING` (a smoothed L1 norm), T is ``target`` (X itself
+    by default) and, for one point, dz_j/dx = S_j W_:j,
     so ||dz/dx||_F^2 = sum_j S_j^2 ||W_:j||^2. A denoising autoencoder passes corrupted
     points as X and the clean ones as ``target``.
 
@@ -450,14 +459,13 @@ def tied_ae_gradients(X, params: dict, target=None, sparsity: float = 0.0,
     target : array_like, shape (n, p), optional
         What the reconstructions should match; X when omitted.
     sparsity, contraction : float
-        Weights (>= 0) of the L1 penalty on the codes and of the contractive penalty.
+        Weights (>= 0) of the smoothed L1 penalty on the codes and of the contractive penalty.
 
     Returns
     -------
     loss : float
     gradients : dict
-        The same keys and shapes as ``params``. (At a code exactly 0 the L1 term uses
-        the subgradient 0.)
+        The same keys and shapes as ``params``.
     """
     X = as_data_matrix(X, min_rows=1)
     n, p = X.shape
@@ -541,7 +549,8 @@ def train_tied_autoencoder(X, m: int, sparsity: float = 0.0, noise: float = 0.0,
     m : int
         Code size (>= 1); m > p is overcomplete.
     sparsity : float
-        Weight (>= 0) of the L1 penalty (1/n) sum |z| on the codes (sparse autoencoder).
+        Weight (>= 0) of the smoothed L1 penalty on the codes (sparse autoencoder; see
+        :data:`SPARSITY_SMOOTHING`).
     noise : float
         Standard deviation (>= 0, in the units of X) of the corruption (denoising autoencoder).
     contraction : float

@@ -157,7 +157,7 @@ def test_tied_loss_is_the_written_formula():
     for x, t in zip(X, T):  # point by point, the Jacobian by finite differences of the encoder
         z = np.tanh(x @ W + b)
         jacobian = np.array([(np.tanh((x + h) @ W + b) - np.tanh((x - h) @ W + b)) / 2e-6 for h in 1e-6 * np.eye(3)])
-        expected += np.sum((z @ W.T + c - t) ** 2) + 0.3 * np.sum(np.abs(z)) + 0.7 * np.sum(jacobian**2)
+        expected += np.sum((z @ W.T + c - t) ** 2) + 0.3 * np.sum(np.sqrt(z**2 + ae.SPARSITY_SMOOTHING**2) - ae.SPARSITY_SMOOTHING) + 0.7 * np.sum(jacobian**2)
     assert loss == pytest.approx(expected / 6, rel=1e-7)
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..exercises import SPECS_DIR
+from . import cgroup
 
 SANDBOXES = ("auto", "bwrap", "user", "none")
 """``--sandbox`` choices: ``auto`` picks the strongest of ``bwrap`` and ``user`` that works here."""
@@ -85,6 +86,10 @@ class GradingOptions:
 
     def limits_text(self, mode: str) -> str:
         """The kernel's resource limits in words, as reports state them."""
+        if cgroup.available():
+            return (f"a control group of {self.processes} processes/threads, {self.memory_mb} MB memory and one CPU "
+                    f"core for the whole kernel; per process {self.open_files} open files, {self.file_mb} MB per file, "
+                    f"{self.cpu_limit} s CPU; {self.scratch_mb} MB scratch")
         processes = f"{self.processes} processes/threads" if self.counts_processes(mode) else "processes not limited"
         return (f"{self.memory_mb} MB memory, {processes}, {self.open_files} open files, {self.file_mb} MB per file, "
                 f"{self.scratch_mb} MB scratch, {self.cpu_limit} s CPU")

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import checks as _checks
+from . import cgroup
 from .options import GradingOptions
 from .reports import report_names, write_report, write_reports
 from .results import SubmissionResult, TestResult, clip, not_graded
@@ -188,6 +189,7 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = Gradin
             entry.process.join(5)
         kill_group(entry.pgid)
         slot_sandbox(mode, entry.slot, options.extra_check_dirs).clean_up()
+        cgroup.remove_stale()
         remove_tree(entry.root)
         free_slots.append(entry.slot)
         results[index] = result = marked(dataclasses.replace(result, limits=limits))
@@ -237,6 +239,7 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = Gradin
             entry.process.kill()
             kill_group(entry.pgid)
             slot_sandbox(mode, entry.slot, options.extra_check_dirs).clean_up()
+            cgroup.remove_stale()
             remove_tree(entry.root)
         write_reports(results, out_dir, pass_fraction, gradebook)
     return results

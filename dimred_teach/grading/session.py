@@ -35,6 +35,7 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from .. import checks as _checks
 from ..checks import policy
+from . import cgroup
 from .channel import Channel, FunctionProxy, load_answer, unpack_result
 from .options import GradingOptions
 from .plan import plan_cells
@@ -309,7 +310,8 @@ async def run_notebook(job: "Job", notify: Callable[[int], None]) -> SubmissionR
     for folder in (workdir, channel_dir, kernel_dir):
         folder.mkdir(parents=True)
     blocked = policy.blocked_modules(job.exercise_set, options.extra_check_dirs)
-    argv = sandbox.wrap(kernel_argv(options, sandbox.mode), box, blocked_stand_ins(blocked, kernel_dir))
+    argv = cgroup.join_command(cgroup.create(options.processes, options.memory_mb * 2**20),
+                               sandbox.wrap(kernel_argv(options, sandbox.mode), box, blocked_stand_ins(blocked, kernel_dir)))
     kernel_dir.joinpath("kernel.json").write_text(json.dumps(
         {"argv": argv, "display_name": "dimred-teach grader", "language": "python", "interrupt_mode": "message"}))
     sandbox.prepare(box)
@@ -359,6 +361,7 @@ async def run_notebook(job: "Job", notify: Callable[[int], None]) -> SubmissionR
         pgid = kernel_pgid(client)
     kill_group(pgid)
     sandbox.clean_up()
+    cgroup.remove_stale()
     channel.close()
     if stopped:
         notes.append(f"the run stopped: {stopped}")
