@@ -618,3 +618,33 @@ def test_gradescope_grades_solutions_to_full_marks_and_blank_exercises_to_zero(g
     assert solutions["score"] == sum(t["max_score"] for t in solutions["tests"])
     assert exercises["score"] == 0 and all(t["status"] == "failed" for t in exercises["tests"])
     assert not [line for line in exercises["output"].split("\n") if "raised" in line], exercises["output"]
+
+
+def test_a_kernel_gets_a_control_group_of_its_own_where_the_grader_can_make_one():
+    """A process started by ``join_command`` is in its worker's groups, with the limits set
+    (processes and threads, memory of the whole tree, one CPU core), and ``remove_stale``
+    kills what is left in them and removes them. Without writable cgroups (a grader that is
+    not root) nothing is created and the rlimits alone hold."""
+    from dimred_teach.grading import cgroup
+
+    if not cgroup.available():
+        assert os.geteuid() != 0 or not any(os.access(p, os.W_OK) for p in cgroup.ROOT.glob("*/cgroup.procs"))
+        assert cgroup.create(64, 2**30) == [] and cgroup.join_command([], ["true"]) == ["true"]
+        return
+    procs = cgroup.create(64, 2**30)
+    try:
+        sleeper = subprocess.Popen(cgroup.join_command(procs, [sys.executable, "-c", "import time; time.sleep(60)"]))
+        deadline = time.monotonic() + 10
+        while str(sleeper.pid) not in Path(procs[0]).read_text().split() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        groups = [Path(p).parent for p in procs]
+        assert all(str(sleeper.pid) in (g / "cgroup.procs").read_text().split() for g in groups)
+        limits = {f.name: f.read_text().strip() for g in groups for f in g.iterdir()
+                  if f.name in ("pids.max", "memory.max", "memory.limit_in_bytes", "cpu.max", "cpu.cfs_quota_us")}
+        assert limits["pids.max"] == "64"
+        assert limits.get("memory.max", limits.get("memory.limit_in_bytes")) == str(2**30)
+        assert limits.get("cpu.max", "100000 100000").split()[0] == limits.get("cpu.cfs_quota_us", "100000")
+    finally:
+        cgroup.remove_stale()
+    assert sleeper.wait(10) == -9  # killed by remove_stale
+    assert not any(g.exists() for g in groups)
