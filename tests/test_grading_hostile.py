@@ -500,23 +500,29 @@ LIBRARY_ANSWERS = {  # exercise -> (the solution's function, an answer by the fo
                            "    from dimred_teach.pca import bootstrap_pca\n"
                            "    return bootstrap_pca(X, j, n_boot=n_boot, seed=seed).angles[:, j - 1]",
                            "dimred_teach.pca.bootstrap_pca"),
+    # the notebook names itself after a library module: the guard must not take it for one
+    "09.t_statistic": ("def two_sample_t", "__name__ = 'dimred_teach.selection'\n"
+                       "def two_sample_t(a, b):\n    X = np.concatenate([a, b])[:, None]\n"
+                       "    y = np.r_[np.ones(len(a)), np.zeros(len(b))]\n"
+                       "    return float(selection.t_statistic(X, y)[0])",
+                       "dimred_teach.selection.t_statistic"),
 }
+SOLUTION_OF_SET = {"03": "03_biplots", "05": "05_lsi", "09": "09_feature_selection"}
 
 
 def _library_answer(exercise: str) -> nbformat.NotebookNode:
     start, source, _ = LIBRARY_ANSWERS[exercise]
-    name = "05_lsi" if exercise.startswith("05") else "03_biplots"
-    notebook = nbformat.read(ROOT / "solutions" / f"{name}.ipynb", as_version=4)
+    notebook = nbformat.read(ROOT / "solutions" / f"{SOLUTION_OF_SET[exercise[:2]]}.ipynb", as_version=4)
     _code(notebook, start).source = source
     return notebook
 
 
 def test_a_forbidden_function_answers_nothing_in_the_grading_kernel(tmp_path):
     """Set 05's set-up cells build the LSI space with the library (its tf-idf included) and
-    the solution gets full marks; an answer calling lsi.tfidf, LSIResult.transform or
-    pca.bootstrap_pca gets 0 for that exercise, with the policy's words, and nothing else."""
-    paths = [_save(_library_answer(e), tmp_path / e / f"{'05_lsi' if e.startswith('05') else '03_biplots'}.ipynb")
-             for e in LIBRARY_ANSWERS]
+    the solution gets full marks; an answer calling lsi.tfidf, LSIResult.transform,
+    pca.bootstrap_pca or (from a notebook posing as a library module) selection.t_statistic
+    gets 0 for that exercise, with the policy's words, and nothing else."""
+    paths = [_save(_library_answer(e), tmp_path / e / f"{SOLUTION_OF_SET[e[:2]]}.ipynb") for e in LIBRARY_ANSWERS]
     paths.append(os.fspath(ROOT / "solutions" / "05_lsi.ipynb"))
     options = GradingOptions(timeout=120, cell_timeout=60, call_timeout=20)
     results = grade(paths, tmp_path / "out", options, jobs=2)

@@ -52,8 +52,12 @@ def install(module_name, channel, blocked, functions=None):
 
     def guarded(original, reason):
         def refuse(*args, **kwargs):
-            caller = str(sys._getframe(1).f_globals.get("__name__", ""))
-            if caller != "dimred_teach" and not caller.startswith("dimred_teach."):
+            # library code only: the caller's globals must BE a dimred_teach module's namespace
+            # (a notebook can name itself "dimred_teach.x" but cannot become that module)
+            caller = sys._getframe(1).f_globals
+            name = str(caller.get("__name__", ""))
+            library = name == "dimred_teach" or name.startswith("dimred_teach.")
+            if not library or getattr(sys.modules.get(name), "__dict__", None) is not caller:
                 raise ForbiddenFunction(reason)
             return original(*args, **kwargs)
         refuse.__name__, refuse.__doc__ = getattr(original, "__name__", "refuse"), reason
