@@ -1,54 +1,44 @@
-"""The course policy: which ``dimred_teach`` modules an exercise set's answers may not use.
+"""The course policy: what of ``dimred_teach`` an exercise set's answers may not use.
 
 An exercise that asks a student to implement a method must not be answered by calling the
-library's implementation of it, nor by calling the checks' own reference helpers. The
-table :data:`FORBIDDEN` is the one place that says so. The grader makes these modules
-unimportable inside the grading kernel; :class:`Watch` gives ``check()`` in a notebook the
-same verdict, with the same plain message (:func:`message`).
+library's implementation of it, nor by calling the checks' own reference helpers. Each set
+declares its rules beside its checks (``FORBIDS`` and ``KEEPS`` in ``checks/setNN.py``);
+:func:`rules` reads them. The grader builds each set's kernel a copy of the library without
+what the set forbids (:mod:`dimred_teach.grading.view`); :class:`Watch` gives ``check()`` in a
+notebook the same verdict, with the same plain message (:func:`message`).
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import importlib.util
-import pkgutil
 import sys
 import types
+from dataclasses import dataclass
 
 CHECKS_INTERNALS = "dimred_teach.checks.*"
 """Every submodule of ``dimred_teach.checks`` (the set modules with their ``_reference_*``
 helpers, the property helpers, this policy); the package itself (``check``) stays usable."""
 
-FORBIDDEN: dict[str, tuple[str, ...]] = {
-    "01": ("dimred_teach.pca",),  # compute the covariance and the components yourself
-    "02": ("dimred_teach.pca",),  # eigenvalues from the SVD, the Gram trick, power iteration, choosing k
-    "04": ("dimred_teach.mds",),  # classical MDS and the Procrustes alignment by hand
-    "08": ("dimred_teach.kernel",),  # whitening, kernels, centring and kernel PCA by hand
-    "10": ("dimred_teach.autoencoder",),  # gradients, penalties and corrupted pairs by hand
-    "11": ("dimred_teach.manifold",),  # the neighbourhood graph, Isomap, Laplacian eigenmaps by hand
-}
-"""Modules each exercise set (by its two-digit number) may not use, besides :data:`CHECKS_INTERNALS`."""
 
-FORBIDDEN_FUNCTIONS: dict[str, tuple[str, ...]] = {
-    "03": ("dimred_teach.pca.bootstrap_pca",  # 03.bootstrap_angle: the bootstrap replicates' components
-           "dimred_teach.biplot.biplot_coordinates"),  # 03.biplot_factors: G and H of the biplot
-    "05": ("dimred_teach.lsi.tfidf",  # 05.tfidf
-           "dimred_teach.lsi.LSIResult.transform"),  # 05.fold_in: folding a query in
-    "06": ("dimred_teach.jl.jl_min_dim",  # 06.min_dim
-           "dimred_teach.jl.jl_epsilon"),  # 06.epsilon_for
-    "09": ("dimred_teach.selection.t_statistic",  # 09.t_statistic
-           "dimred_teach.selection.discrete_mutual_information",  # 09.mi_from_counts
-           "dimred_teach.selection.fit_nearest_centroid",  # 09.nearest_centroid
-           "dimred_teach.selection.soft_threshold",  # 09.lasso_coordinate_step
-           "dimred_teach.selection.recursive_feature_elimination"),  # 09.rfe_ranking
-}
-"""Functions (``module.function`` or ``module.Class.method``) of allowed modules that answer
-an exercise of the set outright; the set's other cells may use the rest of the module, and
-library code may still call them (``lsi.lsi`` computes tf-idf). Not listed because a set's
-own cells call them: ``ppca.ppca_mle`` (07), ``imputation.low_rank_impute`` (12). Sets whose
-cells do not use a module at all forbid the whole module in :data:`FORBIDDEN` instead (08, 10,
-11), which bubblewrap enforces beyond what a notebook can undo."""
+@dataclass(frozen=True)
+class Rules:
+    """What one exercise set may not use, as its checks module declares it.
+
+    modules : forbidden modules (``dimred_teach.mds``), each with its submodules
+    functions : forbidden functions and methods by the name they are defined under
+        (``dimred_teach.lsi.tfidf``, ``dimred_teach.lsi.LSIResult.transform``)
+    keeps : library functions the set's own cells need although they use a forbidden
+        function; in the grading kernel they keep a private copy of it
+    declared : the entries as the set declares them (for messages and documentation)
+    """
+
+    modules: tuple[str, ...] = ()
+    functions: tuple[str, ...] = ()
+    keeps: tuple[str, ...] = ()
+    declared: tuple[str, ...] = ()
 
 
 def set_number(exercise: str) -> str:
@@ -56,24 +46,48 @@ def set_number(exercise: str) -> str:
     return str(exercise)[:2]
 
 
+def defined_name(value) -> str:
+    """``module.qualname`` where a function or method is defined."""
+    return f"{value.__module__}.{value.__qualname__}"
+
+
+@functools.lru_cache(maxsize=None)
+def rules(exercise: str) -> Rules:
+    """The rules of an exercise's set: ``FORBIDS`` and ``KEEPS`` of its checks module
+    (``dimred_teach/checks/setNN.py``), each entry a module or a function of the library."""
+    try:
+        module = importlib.import_module(f"dimred_teach.checks.set{set_number(exercise)}")
+    except ModuleNotFoundError:
+        return Rules()
+    modules, functions = [], []
+    for entry in getattr(module, "FORBIDS", ()):
+        try:
+            importlib.import_module(entry)
+            modules.append(entry)
+        except ModuleNotFoundError:
+            functions.append(defined_name(resolve_function(entry)))
+    keeps = tuple(defined_name(resolve_function(entry)) for entry in getattr(module, "KEEPS", ()))
+    return Rules(tuple(modules), tuple(functions), keeps, tuple(getattr(module, "FORBIDS", ())))
+
+
 def forbidden_entries(exercise: str) -> tuple[str, ...]:
-    """The policy entries of an exercise's set: module names, and :data:`CHECKS_INTERNALS`."""
-    return FORBIDDEN.get(set_number(exercise), ()) + (CHECKS_INTERNALS,)
-
-
-def forbidden_functions(exercise: str) -> dict[str, str]:
-    """The functions an exercise's set may not call, each with the message saying so."""
-    return {name: message(exercise, name) for name in FORBIDDEN_FUNCTIONS.get(set_number(exercise), ())}
+    """The module entries of an exercise's set, and :data:`CHECKS_INTERNALS`."""
+    return rules(exercise).modules + (CHECKS_INTERNALS,)
 
 
 def resolve_function(name: str):
-    """The function or method a :data:`FORBIDDEN_FUNCTIONS` entry names (``dimred_teach.<module>.<attribute...>``;
-    imports the module)."""
+    """The function or method a rule names (``dimred_teach.<module...>.<attribute...>``;
+    imports the longest importable module prefix)."""
     parts = name.split(".")
-    value = importlib.import_module(".".join(parts[:2]))
-    for attribute in parts[2:]:
-        value = getattr(value, attribute)
-    return value
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            value = importlib.import_module(".".join(parts[:cut]))
+        except ModuleNotFoundError:
+            continue
+        for attribute in parts[cut:]:
+            value = getattr(value, attribute)
+        return value
+    raise ValueError(f"{name} names no function of the library")
 
 
 def rule_of(module_name: str, entries) -> str | None:
@@ -92,27 +106,13 @@ def message(exercise: str, rule: str) -> str:
     return f"exercise set {set_number(exercise)} may not use {rule}: write this part yourself"
 
 
-def blocked_modules(exercise: str, extra_check_dirs=()) -> dict[str, str]:
-    """Every existing module the set may not import, with the message saying so.
-
-    Used by the grader to make them unimportable in the grading kernel.
-    """
-    from dimred_teach import checks
-
-    names = [entry for entry in FORBIDDEN.get(set_number(exercise), ())]
-    paths = list(checks.__path__) + [str(d) for d in extra_check_dirs]
-    names += [f"{checks.__name__}.{info.name}" for info in pkgutil.iter_modules(paths)]
-    entries = forbidden_entries(exercise)
-    return {name: message(exercise, rule_of(name, entries)) for name in dict.fromkeys(names)}
-
-
 def _function_codes(exercise: str) -> dict[types.CodeType, str]:
     """The code of each function the exercise's set may not call -> its entry."""
     codes = {}
-    for name in FORBIDDEN_FUNCTIONS.get(set_number(exercise), ()):
+    for name in rules(exercise).functions:
         code = getattr(resolve_function(name), "__code__", None)
         if code is not None:
-            codes[code] = name
+            codes[code] = name.removeprefix("dimred_teach.")
     return codes
 
 

@@ -14,6 +14,12 @@ from . import register
 from .properties import (answer_array, answer_number, distinct, expect, expect_close, expect_same_subspace,
                          expect_unit_columns, in_random_order, is_close)
 
+FORBIDS = ("dimred_teach.pca",)  # compute the covariance and the components yourself
+"""What this set's answers may not use (modules or functions of the library): the grader's
+kernel for this set does not have them, and ``check()`` fails an answer that uses them
+(:mod:`dimred_teach.checks.policy`)."""
+
+
 CRAB_MEASUREMENTS = ["FL", "RW", "CL", "CW", "BD"]
 
 

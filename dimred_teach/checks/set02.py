@@ -12,6 +12,12 @@ from .properties import (answer_array, answer_integer, answer_pair, distinct, ex
 from .set01 import N_VERSUS_N_MINUS_1, covariance, random_data
 
 
+FORBIDS = ("dimred_teach.pca",)  # eigenvalues from the SVD, the Gram trick, power iteration, choosing k
+"""What this set's answers may not use (modules or functions of the library): the grader's
+kernel for this set does not have them, and ``check()`` fails an answer that uses them
+(:mod:`dimred_teach.checks.policy`)."""
+
+
 def _wide_data(rng: np.random.Generator) -> np.ndarray:
     """Fresh data with many more variables than points, shape (n, p), p >> n."""
     n, p = int(rng.integers(8, 20)), int(rng.integers(60, 120))

@@ -17,6 +17,13 @@ from .properties import (answer_array, answer_integer, answer_pair, expect, expe
 from ..datasets import CRABS_MEASUREMENTS, load_crabs, make_crabs_like
 from ..pca import bootstrap_pca, pca
 
+FORBIDS = ("dimred_teach.pca.bootstrap_pca",  # 03.bootstrap_angle
+           "dimred_teach.biplot.biplot_coordinates")  # 03.biplot_factors
+"""What this set's answers may not use (modules or functions of the library): the grader's
+kernel for this set does not have them, and ``check()`` fails an answer that uses them
+(:mod:`dimred_teach.checks.policy`)."""
+
+
 ALPHAS = (0.0, 0.3, 1.0)
 
 

@@ -17,6 +17,13 @@ from .properties import answer_array, distinct, expect, expect_close, in_random_
 from ..datasets import load_eurodist
 from ..mds import double_center, procrustes, squared_distances
 
+FORBIDS = ("dimred_teach.mds",  # classical MDS and the Procrustes alignment by hand
+           "dimred_teach.linalg.center_rows_and_columns")  # 04.recover_b: H (-D2/2) H
+"""What this set's answers may not use (modules or functions of the library): the grader's
+kernel for this set does not have them, and ``check()`` fails an answer that uses them
+(:mod:`dimred_teach.checks.policy`)."""
+
+
 RECOVER_B_SEED = 4
 
 

@@ -18,6 +18,13 @@ from .properties import (answer_array, answer_integer, answer_number, distinct, 
 from ..jl import random_projection
 from ..mds import squared_distances
 
+FORBIDS = ("dimred_teach.jl.jl_min_dim",  # 06.min_dim
+           "dimred_teach.jl.jl_epsilon")  # 06.epsilon_for
+"""What this set's answers may not use (modules or functions of the library): the grader's
+kernel for this set does not have them, and ``check()`` fails an answer that uses them
+(:mod:`dimred_teach.checks.policy`)."""
+
+
 Z_TOLERANCE = 5.0
 """Simulated estimates may sit this many standard errors from their target (a correct
 answer then fails with probability below 1e-6)."""

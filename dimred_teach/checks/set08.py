@@ -12,6 +12,13 @@ from . import CheckFailure, register
 from .properties import answer_array, answer_number, expect, expect_close, expect_unlike, in_random_order, is_close
 from .set01 import crab_matrix, random_data
 
+FORBIDS = ("dimred_teach.kernel",  # whitening, kernels, centring and kernel PCA by hand
+           "dimred_teach.linalg.center_rows_and_columns")  # 08.center_kernel: H K H
+"""What this set's answers may not use (modules or functions of the library): the grader's
+kernel for this set does not have them, and ``check()`` fails an answer that uses them
+(:mod:`dimred_teach.checks.policy`)."""
+
+
 CIRCLES = dict(n=300, noise=0.05, factor=0.3, seed=8)
 """The circles of the exercise notebook: ``make_circles(300, noise=0.05, factor=0.3, seed=8)``."""
 

@@ -13,6 +13,20 @@ from .properties import (answer_array, answer_integer, answer_number, expect, ex
                          in_random_order, is_close, tolerance)
 
 
+FORBIDS = ("dimred_teach.selection.t_statistic",  # 09.t_statistic
+           "dimred_teach.selection.discrete_mutual_information",  # 09.mi_from_counts
+           "dimred_teach.selection.fit_nearest_centroid",  # 09.nearest_centroid
+           "dimred_teach.selection.soft_threshold",  # 09.lasso_coordinate_step
+           "dimred_teach.selection.recursive_feature_elimination")  # 09.rfe_ranking
+"""What this set's answers may not use (modules or functions of the library): the grader's
+kernel for this set does not have them, and ``check()`` fails an answer that uses them
+(:mod:`dimred_teach.checks.policy`)."""
+KEEPS = ("dimred_teach.selection.select_incremental_mi",  # the set-up of 09.incremental_step
+         "dimred_teach.selection.cross_val_accuracy")  # 09.best_pair scores pairs with it
+"""Library functions this set's own cells need although they use a forbidden function:
+in the grading kernel they keep a private copy of what they use."""
+
+
 @register("09.t_statistic", hint="t = (mean(a) - mean(b)) / (s * sqrt(1/n_a + 1/n_b)), s^2 the pooled variance "
           "((n_a - 1) s_a^2 + (n_b - 1) s_b^2) / (n_a + n_b - 2)")
 def _t_statistic(answer, rng):

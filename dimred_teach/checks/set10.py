@@ -13,6 +13,12 @@ from .properties import (answer_array, answer_integer, answer_number, answer_pai
                          expect_unlike, in_random_order, is_close, tolerance)
 
 
+FORBIDS = ("dimred_teach.autoencoder",)  # gradients, penalties and corrupted pairs by hand
+"""What this set's answers may not use (modules or functions of the library): the grader's
+kernel for this set does not have them, and ``check()`` fails an answer that uses them
+(:mod:`dimred_teach.checks.policy`)."""
+
+
 @register("10.gradient_step", hint="with Z = X E and R = X - Z D: dL/dD = -(2/n) Z' R and dL/dE = -(2/n) X' R D'; "
           "step against the gradient: E - learning_rate * dL/dE")
 def _gradient_step(answer, rng):

@@ -23,6 +23,12 @@ from ..linalg import subspace_distance
 from ..manifold import isomap, neighbourhood_graph
 from ..mds import classical_mds, double_center, procrustes, squared_distances
 
+FORBIDS = ("dimred_teach.manifold",)  # the neighbourhood graph, Isomap, Laplacian eigenmaps by hand
+"""What this set's answers may not use (modules or functions of the library): the grader's
+kernel for this set does not have them, and ``check()`` fails an answer that uses them
+(:mod:`dimred_teach.checks.policy`)."""
+
+
 ROLL = dict(n=800, seed=0)
 """The Swiss roll of exercise 11.smallest_connected: ``make_swiss_roll(800, seed=0)``."""
 

@@ -66,7 +66,7 @@ def command_grade(args) -> int:
         if not load_specs(options.specs_dir):
             raise ValueError(f"no grading specs in {options.specs_dir}: was `dimred-teach build` run?")
         args.out.mkdir(parents=True, exist_ok=True)
-        choose(options.sandbox, options.extra_check_dirs)
+        choose(options.sandbox)
     except (ValueError, OSError, SandboxUnavailable) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -87,7 +87,7 @@ def command_grade(args) -> int:
             print(f"warning: could not append to $GITHUB_STEP_SUMMARY ({error})", file=sys.stderr)
     passed = sum(r.passes(args.pass_fraction) for r in results)
     print(f"{passed} of {len(results)} submission(s) reach {args.pass_fraction:.0%} of the points; "
-          f"sandbox: {options.sandbox if options.sandbox != 'auto' else choose('auto', options.extra_check_dirs)}; "
+          f"sandbox: {options.sandbox if options.sandbox != 'auto' else choose('auto')}; "
           f"reports in {args.out}")
     return 0 if passed == len(results) else 1
 

@@ -33,7 +33,11 @@ class GradingOptions:
     sandbox : isolation of the kernels, one of :data:`SANDBOXES`
     specs_dir : where the grading specs are (the installed package's by default)
     extra_check_dirs : folders added to ``dimred_teach.checks`` (test fixtures)
-    max_answer_bytes : largest pickled answer or function result accepted
+    check_memory_mb : address space of the process running a submission's checks
+    check_cpu_seconds : CPU time of that process (a backstop)
+    check_timeout : seconds one check may compute (its calls of the student's functions excluded);
+        beyond it, or beyond the memory, the exercise is "not graded: ... too large or too slow"
+    max_answer_bytes : largest answer or function result accepted (bytes of the data format)
     max_notebook_bytes : largest submission file read
     max_message_bytes : largest kernel message received (bigger outputs are dropped)
     """
@@ -52,12 +56,15 @@ class GradingOptions:
     sandbox: str = "auto"
     specs_dir: Path = SPECS_DIR
     extra_check_dirs: tuple[Path, ...] = ()
+    check_memory_mb: int = 3072
+    check_cpu_seconds: int = 1800
+    check_timeout: float = 60.0
     max_answer_bytes: int = 64 * 2**20
     max_notebook_bytes: int = 64 * 2**20
     max_message_bytes: int = 8 * 2**20
 
     def __post_init__(self):
-        for name in ("timeout", "cell_timeout", "call_timeout", "recover_timeout", "startup_timeout"):
+        for name in ("timeout", "cell_timeout", "call_timeout", "recover_timeout", "startup_timeout", "check_timeout"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
                 raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")

@@ -1,20 +1,22 @@
-"""The kernel sandbox: where and as whom a submission's kernel runs.
+"""The kernel sandbox: where, as whom, and with which view of the course a kernel runs.
 
 Three isolations (``--sandbox``):
 
 ``bwrap``
-    bubblewrap: new user (or, for a root grader, the user id :data:`USER_BASE_UID` + slot
-    set by ``setpriv`` inside the sandbox, so that the process limit counts), PID,
-    network, IPC, UTS and mount namespaces; the filesystem is
-    the Python installation and the course package, read-only, plus the submission's own
-    scratch folder (``box``); no network; ``/proc`` shows only the sandbox's processes; a
-    new session; everything in it dies with the worker that started it. The modules the
-    exercise set may not use are replaced by files that raise ImportError.
+    bubblewrap: new user (or, for a root grader, a user id of its own from :mod:`.uids`
+    set by ``setpriv`` inside the sandbox, so that the process limit counts), PID, network,
+    IPC, UTS and mount namespaces. The filesystem is the Python installation read-only,
+    the exercise set's view of the course (:mod:`.view`) bound over the course package,
+    and the submission's folder, read-only except its answer channel and sockets; the
+    kernel's working folder, ``/tmp`` and ``/dev/shm`` are size-limited tmpfs that vanish
+    with it (every byte counts, unlinked files included); ``/`` and ``/dev`` are read-only.
+    No network; ``/proc`` shows only the sandbox's processes.
 ``user``
     for a root grader where user namespaces do not work (many containers): the kernel runs
-    as a dedicated unprivileged user id (one per worker slot, :data:`USER_BASE_UID` + slot,
-    no account needed) that owns only the scratch folder; afterwards every process of that
-    user is killed.
+    as a user id of its own that owns only its 0700 folder; afterwards every process of that
+    id is killed and its files in ``/tmp``, ``/var/tmp`` and ``/dev/shm`` are deleted. It
+    imports the set's view, but the rest of the machine stays readable: the reports say
+    whether the course's own files are (:func:`guarantees`).
 ``none``
     the kernel runs as the grader's user: only for trusted notebooks; reports say "not isolated".
 
@@ -28,6 +30,7 @@ import json
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -37,15 +40,15 @@ from pathlib import Path
 from ..execution import pinned_environment
 
 ENV_ALLOWLIST = {
-    "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TZ", "TERM",
-    "PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFIX", "LD_LIBRARY_PATH", "MPLCONFIGDIR",
+    "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TZ", "TERM", "VIRTUAL_ENV", "CONDA_PREFIX", "LD_LIBRARY_PATH", "MPLCONFIGDIR",
     "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
     "SYSTEMROOT", "COMSPEC", "PATHEXT", "WINDIR", "APPDATA", "LOCALAPPDATA", "USERPROFILE",
 }
-"""Environment variables a kernel inherits (plus ``LC_*``); everything else is dropped."""
+"""Environment variables a kernel inherits (plus ``LC_*``); everything else is dropped
+(``PYTHONPATH`` too: the kernel imports the course from its set's view only)."""
 
-USER_BASE_UID = 64100
-"""Worker slot ``n`` of ``--sandbox user`` runs its kernels as user id ``USER_BASE_UID + n``."""
+SMALL_TMPFS_BYTES = 64 * 2**20
+"""Size of the kernel's ``/tmp`` and ``/dev/shm`` under bubblewrap (its scratch folder has ``--scratch-mb``)."""
 
 ETC_FILES = ("ld.so.cache", "localtime", "nsswitch.conf", "passwd", "group", "hosts", "fonts", "alternatives")
 """What a kernel sees of /etc under bwrap (no secrets: no shadow, no ssl keys, no machine-id)."""
@@ -61,15 +64,19 @@ class SandboxUnavailable(RuntimeError):
     """The requested isolation does not work on this machine."""
 
 
-def scrubbed_environment(workdir: Path, base: dict | None = None, sandboxed: bool = False) -> dict:
+def scrubbed_environment(workdir: Path, base: dict | None = None, sandboxed: bool = False,
+                         view: Path | None = None) -> dict:
     """The kernel's environment: allowlisted variables only, BLAS pinned, a private temp
-    folder and IPython folder (no startup scripts), the standard inline figure backend;
-    in a sandbox also a private home and matplotlib folder."""
+    folder and IPython folder (no startup scripts), the standard inline figure backend,
+    ``view`` (the set's view of the course) as the only extra import path; in a sandbox also
+    a private home and matplotlib folder."""
     base = dict(os.environ if base is None else base)
     env = {key: value for key, value in base.items() if key in ENV_ALLOWLIST or key.startswith("LC_")}
     env = pinned_environment(env)
     env.update(TMPDIR=str(workdir), TEMP=str(workdir), TMP=str(workdir),
-               IPYTHONDIR=str(workdir / ".ipython"), PYTHONDONTWRITEBYTECODE="1")
+               IPYTHONDIR=str(workdir / ".ipython"), PYTHONDONTWRITEBYTECODE="1", PYTHONNOUSERSITE="1")
+    if view is not None:
+        env["PYTHONPATH"] = str(view)
     if sandboxed:
         for key in ("XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "USER", "LOGNAME"):
             env.pop(key, None)
@@ -87,23 +94,89 @@ def _kernel_python_path() -> tuple[str, ...]:
     return tuple(json.loads(run.stdout)) if run.returncode == 0 else ()
 
 
-def installation_paths(extra: tuple[Path, ...] = ()) -> list[str]:
-    """What a sandboxed kernel may read: Python, its packages and the course package."""
-    import dimred_teach
-    import dimred_teach.data
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def course_folders() -> list[str]:
+    """The course package's folders (the checkout's, for an editable install) and, for an
+    editable install, the checkout itself: none of it may be in a kernel's view."""
+    from .view import data_folders, package_folder
+
+    folders = [str(package_folder())] + [str(f) for f in data_folders()]
+    checkout = package_folder().parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / "solutions").is_dir():
+        folders.append(str(checkout))
+    return folders
+
+
+def installation_paths() -> list[str]:
+    """What a sandboxed kernel may read besides its view: Python and its packages, never a
+    folder of the course's own files (the package, a checkout on ``sys.path``, ...)."""
+    course = course_folders()
+    prefix = os.path.realpath(sys.prefix)
+
+    def allowed(path: str) -> bool:
+        if any(_inside(path, c) for c in course) and not _inside(path, prefix):  # a venv in a checkout is fine
+            return False
+        # a folder holding the course (a checkout's parent, ...) is not, unless it is the site-packages
+        # folder of an installed package (the view is bound over the package: hidden_originals)
+        return not any(_inside(c, path) for c in course) or os.path.basename(path) in ("site-packages", "dist-packages")
 
     paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
-    paths |= set(_kernel_python_path()) | {os.path.dirname(os.path.realpath(dimred_teach.__file__))}
-    paths |= set(dimred_teach.data.__path__) | {str(p) for p in extra}
+    paths |= set(_kernel_python_path())
     paths = {os.path.realpath(p) for p in paths if p and os.path.isdir(p)}
-    # a folder under another one is bound with it; /usr itself is bound separately
-    top = sorted(p for p in paths if not any(p != q and p.startswith(q.rstrip("/") + "/") for q in paths))
-    return [p for p in top if p != "/" and not p.startswith("/usr/") and p != "/usr"]
+    paths = {p for p in paths if allowed(p)}
+    top = sorted(p for p in paths if not any(p != q and _inside(p, q) for q in paths))
+    return [p for p in top if p != "/" and not _inside(p, "/usr")]
+
+
+def hidden_originals(readable) -> list[str]:
+    """Course folders a kernel could otherwise read through a bound folder (an installed
+    package under site-packages or /usr): the view is bound over each."""
+    bound = [*readable, "/usr"]
+    return [c for c in course_folders() if any(_inside(c, b) for b in bound)]
+
+
+def readable_by_others(path: str) -> bool:
+    """Whether a user with no relation to the files (another uid, no groups) can read ``path``."""
+    try:
+        for parent in list(Path(path).parents)[::-1]:
+            if not os.stat(parent).st_mode & stat.S_IXOTH:
+                return False
+        return bool(os.stat(path).st_mode & stat.S_IROTH)
+    except OSError:
+        return False
+
+
+def guarantees(mode: str) -> dict[str, str]:
+    """What a kernel in ``mode`` cannot do, guarantee by guarantee: "held", or why not."""
+    if mode == "none":
+        return {name: "not held: --sandbox none runs the kernel as the grader's user" for name in GUARANTEES}
+    exposed = [c for c in course_folders() if readable_by_others(c)]
+    held = dict.fromkeys(GUARANTEES, "held")
+    if mode == "user":
+        held["no network"] = "not held: --sandbox user has no network namespace"
+        held["nothing outside its folder readable"] = "not held: every world-readable file is"
+        if exposed:
+            held["the set's forbidden code, the checks and solutions absent"] = (
+                "not held: the course's files are readable by the kernel's user (" + ", ".join(exposed)
+                + "); make them private to root, as the Gradescope bundle does")
+        held["every byte it writes counted"] = ("held for its folder and open unlinked files; /tmp, /var/tmp and "
+                                                "/dev/shm are emptied after it")
+    return held
+
+
+GUARANTEES = ("the set's forbidden code, the checks and solutions absent", "other submissions unreachable",
+              "grader processes unreachable", "nothing outside its folder readable", "no network",
+              "every byte it writes counted", "nothing left behind")
+"""The guarantees each report states, held or not, per sandbox mode (see :func:`guarantees`)."""
 
 
 @dataclass(frozen=True)
 class Sandbox:
-    """How one worker slot starts kernels (``mode`` is bwrap, user or none)."""
+    """How a worker starts its kernel (``mode`` is bwrap, user or none; ``uid`` the kernel's
+    own user id for a root grader, from :mod:`.uids`)."""
 
     mode: str
     uid: int | None = None
@@ -114,11 +187,14 @@ class Sandbox:
         return DESCRIPTIONS[self.mode]
 
     def prepare(self, box: Path) -> None:
-        """Make ``box`` the kernel's scratch folder (owned by its user, a matplotlib cache)."""
+        """Make ``box`` the kernel's folder: ``work`` (its working folder, with a matplotlib
+        font cache), ``ipc``, the answer channel; private to the kernel's user (0700)."""
         mpl = box / "work" / ".matplotlib"
         mpl.mkdir(parents=True, exist_ok=True)
+        (box / "ipc").mkdir(exist_ok=True)
         for cache in _font_caches():
             shutil.copy(cache, mpl / cache.name)
+        os.chmod(box, 0o700)
         if self.uid is not None:
             os.chmod(box.parent, 0o711)
             for folder, subfolders, files in os.walk(box):
@@ -130,37 +206,29 @@ class Sandbox:
         if self.uid is not None:
             os.chown(path, self.uid, self.uid)
 
-    def wrap(self, argv: list[str], box: Path, blocked_files: dict[str, str]) -> list[str]:
-        """The command starting ``argv`` inside this sandbox.
-
-        ``blocked_files`` maps a module file the kernel must not use to a stand-in file
-        (bwrap binds the stand-in over it; the other modes rely on the import hook).
-        """
+    def wrap(self, argv: list[str], box: Path, view: Path, scratch_bytes: int) -> list[str]:
+        """The command starting ``argv`` inside this sandbox, seeing the course through ``view``."""
         if self.mode == "user":
             return ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
                     "--no-new-privs", "--pdeathsig=KILL", "--", *argv]
         if self.mode == "none":
             return argv
-        wrapped = [shutil.which("bwrap") or "bwrap", *bwrap_arguments(self.readable, box, blocked_files, self.uid), "--"]
+        wrapped = [shutil.which("bwrap") or "bwrap",
+                   *bwrap_arguments(self.readable, box, view, scratch_bytes, self.uid), "--"]
         if self.uid is not None:  # root inside the sandbox would be root outside: the process limit would not count
             wrapped += ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups", "--inh-caps=-all",
                         "--no-new-privs", "--"]
         return wrapped + argv
 
-    def clean_up(self) -> None:
-        """Stop whatever the kernel left running (``user``: every process of its user id; a
-        bwrap sandbox's processes die with its PID namespace)."""
-        if self.mode == "user":
-            subprocess.run(["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups", sys.executable,
-                            "-S", "-c", "import os, signal\ntry:\n    os.kill(-1, signal.SIGKILL)\nexcept OSError:\n    pass"],
-                           timeout=30, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
-
-def bwrap_arguments(readable, box: Path, blocked_files: dict[str, str], uid: int | None = None) -> list[str]:
-    """bubblewrap's options: namespaces, read-only installation, writable ``box`` only.
+def bwrap_arguments(readable, box: Path, view: Path, scratch_bytes: int, uid: int | None = None) -> list[str]:
+    """bubblewrap's options: namespaces, read-only installation and view, a read-only box
+    whose channel and sockets are writable, size-limited tmpfs for the working folder,
+    ``/tmp`` and ``/dev/shm``, and a read-only ``/`` and ``/dev``.
 
     With ``uid`` (a root grader) no user namespace: the sandbox keeps only the
-    capabilities ``setpriv`` needs to become ``uid`` and gives them up doing so.
+    capabilities ``setpriv`` needs to become ``uid`` (and to start in its private folder),
+    and gives them up doing so.
     """
     # JPY_PARENT_PID names a process the kernel cannot see here (it would think its parent
     # gone and quit); --die-with-parent does that job instead
@@ -168,9 +236,13 @@ def bwrap_arguments(readable, box: Path, blocked_files: dict[str, str], uid: int
         identity = ["--unshare-all", "--cap-drop", "ALL", "--uid", "65534", "--gid", "65534"]
     else:
         identity = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-                    "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+                    "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
+                    "--cap-add", "CAP_DAC_OVERRIDE"]  # to enter the kernel's 0700 folder; setpriv drops all three
+    writable = ["--perms", "01777", "--size"]  # tmpfs that vanish with the sandbox, counted to the byte
     args = identity + ["--die-with-parent", "--new-session", "--unsetenv", "JPY_PARENT_PID", "--hostname", "grader",
-                       "--ro-bind", "/usr", "/usr", "--proc", "/proc", "--dev", "/dev"]
+                       "--ro-bind", "/usr", "/usr", "--proc", "/proc", "--dev", "/dev",
+                       *writable, str(SMALL_TMPFS_BYTES), "--tmpfs", "/dev/shm",
+                       *writable, str(SMALL_TMPFS_BYTES), "--tmpfs", "/tmp"]
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         path = "/" + name
         if os.path.islink(path):
@@ -178,20 +250,24 @@ def bwrap_arguments(readable, box: Path, blocked_files: dict[str, str], uid: int
         elif os.path.isdir(path):
             args += ["--ro-bind", path, path]
     if uid is not None:  # folders bwrap creates on the way to a bound path are root's own (0700) otherwise
-        ancestors = {str(parent) for path in [*readable, str(box), "/etc/x"] for parent in Path(path).parents}
-        for folder in sorted(ancestors - {"/", "/usr"}, key=lambda f: (f.count("/"), f)):
+        ancestors = {str(parent) for path in [*readable, str(box), str(view), "/etc/x"] for parent in Path(path).parents}
+        for folder in sorted(ancestors - {"/", "/usr", "/tmp"}, key=lambda f: (f.count("/"), f)):
             args += ["--perms", "0755", "--dir", folder]
     for name in ETC_FILES:
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
     for path in readable:
         args += ["--ro-bind", path, path]
-    caches = sorted({os.path.join(os.path.dirname(f), "__pycache__") for f in blocked_files})
-    for original, stand_in in blocked_files.items():
-        args += ["--ro-bind", stand_in, original]
-    for cache in caches:
-        if os.path.isdir(cache):
-            args += ["--tmpfs", cache]  # no compiled copy of a blocked module either
-    return args + ["--bind", str(box), str(box), "--chdir", str(box / "work")]
+    for original in hidden_originals(readable):  # the installed package: only the set's view of it
+        args += ["--ro-bind", str(view / "dimred_teach"), original]
+    args += ["--ro-bind", str(view), str(view), "--ro-bind", str(box), str(box)]
+    for entry in sorted(box.iterdir()):
+        if entry.is_dir() and entry.name != "work":
+            args += ["--bind", str(entry), str(entry)]
+    work = box / "work"
+    args += [*writable, str(scratch_bytes), "--tmpfs", str(work), "--perms", "01777", "--dir", str(work / ".matplotlib")]
+    for cache in _font_caches():
+        args += ["--ro-bind", str(cache), str(work / ".matplotlib" / cache.name)]
+    return args + ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", str(work)]
 
 
 @functools.lru_cache(maxsize=None)
@@ -205,29 +281,40 @@ def _font_caches() -> tuple[Path, ...]:
     return tuple(sorted(Path(matplotlib.get_cachedir()).glob("fontlist-*.json")))
 
 
-def _probe(sandbox: Sandbox) -> str | None:
-    """Why ``sandbox`` cannot start Python here (None when it can)."""
+def _probe(mode: str) -> str | None:
+    """Why ``mode`` cannot start Python here (None when it can)."""
+    from . import uids
+    from .view import build_view
+
     root = Path(tempfile.mkdtemp(prefix="dimred-probe-"))
+    allocation = uids.allocate() if mode != "none" and os.geteuid() == 0 else None
     try:
+        view = build_view("00_probe", root / "view")
         box = root / "box"
         (box / "work").mkdir(parents=True)
+        sandbox = Sandbox(mode, allocation.uid if allocation else None,
+                          tuple(installation_paths()) if mode == "bwrap" else ())
         sandbox.prepare(box)
-        argv = sandbox.wrap([sys.executable, "-c", "import os; open('probe', 'w').write(str(os.getuid()))"], box, {})
-        run = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=box / "work",
-                             env=scrubbed_environment(box / "work", sandboxed=True))
-        if run.returncode != 0 or not (box / "work" / "probe").exists():
+        os.chmod(root, 0o711)
+        script = "import os, dimred_teach; print(os.getuid())"
+        argv = sandbox.wrap([sys.executable, "-c", script], box, root / "view", 2**24)
+        run = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd="/",
+                             env=scrubbed_environment(box / "work", sandboxed=True, view=root / "view"))
+        if run.returncode != 0:
             return (run.stderr.strip().splitlines() or [f"exit status {run.returncode}"])[-1]
-        if sandbox.mode != "none" and (box / "work" / "probe").read_text() == str(os.getuid()) and os.getuid() == 0:
+        if run.stdout.strip() == "0" and os.getuid() == 0:
             return "the kernel would still run as root"
         return None
-    except (OSError, subprocess.SubprocessError) as error:
+    except (OSError, subprocess.SubprocessError, RuntimeError) as error:
         return str(error)
     finally:
-        shutil.rmtree(root, ignore_errors=True)
+        if allocation is not None:
+            uids.release(allocation)
+        remove_tree(root)
 
 
 @functools.lru_cache(maxsize=None)
-def choose(mode: str, extra_readable: tuple[Path, ...] = ()) -> str:
+def choose(mode: str) -> str:
     """The isolation to use for ``mode`` (``auto`` -> the strongest that works); raises
     :class:`SandboxUnavailable` saying why the requested one does not work."""
     reasons = {}
@@ -239,7 +326,7 @@ def choose(mode: str, extra_readable: tuple[Path, ...] = ()) -> str:
         elif candidate == "user" and (os.name != "posix" or os.geteuid() != 0 or not shutil.which("setpriv")):
             reasons[candidate] = "needs a root grader and setpriv (util-linux)"
         else:
-            reasons[candidate] = _probe(slot_sandbox(candidate, 0, extra_readable))
+            reasons[candidate] = _probe(candidate)
             if reasons[candidate] is None:
                 return candidate
     raise SandboxUnavailable("no sandbox works here: " + "; ".join(f"{k}: {v}" for k, v in reasons.items())
@@ -247,14 +334,26 @@ def choose(mode: str, extra_readable: tuple[Path, ...] = ()) -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def slot_sandbox(mode: str, slot: int, extra_readable: tuple[Path, ...] = ()) -> Sandbox:
-    """The sandbox of worker slot ``slot`` for an already chosen ``mode``."""
-    if mode == "user":
-        return Sandbox("user", USER_BASE_UID + slot)
-    if mode == "bwrap":
-        uid = USER_BASE_UID + slot if os.name == "posix" and os.geteuid() == 0 else None
-        return Sandbox("bwrap", uid, readable=tuple(installation_paths(extra_readable)))
-    return Sandbox("none")
+def base_sandbox(mode: str) -> Sandbox:
+    """The sandbox of an already chosen ``mode``, before a worker gives it a user id."""
+    return Sandbox(mode, readable=tuple(installation_paths()) if mode == "bwrap" else ())
+
+
+def needs_uid(mode: str) -> bool:
+    """Whether kernels in ``mode`` run as a user id of their own (a root grader's bwrap, and user)."""
+    return mode == "user" or (mode == "bwrap" and os.name == "posix" and os.geteuid() == 0)
+
+
+def remove_tree(root) -> None:
+    """Remove a folder a kernel may have filled: never follows a link, never recurses in
+    Python (``rm`` walks any depth), makes folders writable first, and never raises."""
+    try:
+        subprocess.run(["chmod", "-R", "u+rwx", "--", str(root)], timeout=120, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(["rm", "-rf", "--one-file-system", "--", str(root)], timeout=300, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        pass
 
 
 def kill_group(pgid: int | None) -> None:

@@ -12,9 +12,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import pkgutil
-import shutil
 import signal
-import stat
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -26,7 +24,8 @@ from . import cgroup
 from .options import GradingOptions
 from .reports import report_names, write_report, write_reports
 from .results import SubmissionResult, TestResult, clip, not_graded
-from .sandbox import choose, kill_group, slot_sandbox
+from . import uids
+from .sandbox import base_sandbox, choose, kill_group, remove_tree
 from .session import Job, grade_job
 from .submissions import display_path, load_specs, set_from_file_name
 
@@ -56,20 +55,6 @@ def preload(options: GradingOptions, specs: dict) -> None:
                 pass  # reported per exercise when the check is needed
 
 
-def remove_tree(root: str) -> None:
-    """Remove a submission's temporary folder, also where its kernel took permissions away
-    (never following a link the kernel left there)."""
-    for folder, subfolders, _ in os.walk(root):
-        for name in subfolders:
-            path = os.path.join(folder, name)
-            try:
-                if stat.S_ISDIR(os.lstat(path).st_mode):  # the kernel is gone by now: no race
-                    os.chmod(path, 0o700)
-            except OSError:
-                pass
-    shutil.rmtree(root, ignore_errors=True)
-
-
 def scrub(text: str, environment: dict[str, str] | None = None) -> str:
     """``text`` without any value of the grader's environment (8 characters or longer)."""
     values = sorted({v for v in (os.environ if environment is None else environment).values() if len(v) >= 8},
@@ -83,8 +68,8 @@ def worker(job: Job, connection) -> None:
     """Entry point of a worker process: sends ("kernel", pgid) then ("result", fields)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
-    def notify(pgid: int) -> None:
-        connection.send_bytes(json.dumps(["kernel", pgid]).encode())
+    def notify(pgid: int, uid: int) -> None:
+        connection.send_bytes(json.dumps(["kernel", [pgid, uid]]).encode())
 
     result = grade_job(job, notify)
     remove_tree(job.root)  # also when the main process is gone
@@ -140,6 +125,7 @@ class _Running:
     started: float
     deadline: float
     pgid: int | None = field(default=None)
+    uid: int | None = field(default=None)
 
 
 def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = GradingOptions(), jobs: int = 1,
@@ -167,7 +153,7 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = Gradin
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
     paths = [Path(p) for p in paths]
     specs = load_specs(options.specs_dir)
-    mode = choose(options.sandbox, options.extra_check_dirs)
+    mode = choose(options.sandbox)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     names = report_names(paths)
@@ -175,6 +161,8 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = Gradin
     results = [provisional(path, name, specs, mode, limits) for path, name in zip(paths, names)]
     write_reports(results, out_dir, pass_fraction, gradebook)
     preload(options, specs)
+    views = tempfile.mkdtemp(prefix="dimred-views-")
+    os.chmod(views, 0o711)  # kernels of other user ids reach their set's view, and list nothing
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pending = list(range(len(paths)))
     running: dict[int, _Running] = {}
@@ -188,7 +176,8 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = Gradin
             entry.process.kill()
             entry.process.join(5)
         kill_group(entry.pgid)
-        slot_sandbox(mode, entry.slot, options.extra_check_dirs).clean_up()
+        if entry.uid:
+            uids.clean_up(entry.uid)  # skipped when another run holds the id by now
         cgroup.remove_stale()
         remove_tree(entry.root)
         free_slots.append(entry.slot)
@@ -209,7 +198,7 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = Gradin
                 root = tempfile.mkdtemp(prefix="dimred-grade-")
                 receiver, sender = context.Pipe(duplex=False)
                 job = Job(os.fspath(paths[index]), results[index].submission, names[index], root, options, specs,
-                          slot_sandbox(mode, slot, options.extra_check_dirs))
+                          base_sandbox(mode), views)
                 process = context.Process(target=worker, args=(job, sender), daemon=True)
                 process.start()
                 sender.close()
@@ -221,7 +210,7 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = Gradin
                 try:
                     kind, payload = json.loads(connection.recv_bytes())
                     if kind == "kernel":
-                        running[index].pgid = int(payload) or None
+                        running[index].pgid, running[index].uid = (int(number) or None for number in payload)
                     else:
                         finish(index, accept(results[index], payload, specs, mode))
                 except (EOFError, OSError, ValueError, TypeError, KeyError):
@@ -238,9 +227,11 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = Gradin
         for index, entry in list(running.items()):
             entry.process.kill()
             kill_group(entry.pgid)
-            slot_sandbox(mode, entry.slot, options.extra_check_dirs).clean_up()
+            if entry.uid:
+                uids.clean_up(entry.uid)
             cgroup.remove_stale()
             remove_tree(entry.root)
+        remove_tree(views)
         write_reports(results, out_dir, pass_fraction, gradebook)
     return results
 

@@ -1,9 +1,11 @@
-"""Grading one submission, in its worker process: start a sandboxed kernel, run the
-planned cells, hand each check cell's answer to its check (run here, in the worker), and
-return the result.
+"""Grading one submission, in its worker process: reserve the kernel's user id, start a
+sandboxed kernel that sees its set's view of the course, run the planned cells, hand each
+check cell's answer, as the bytes the kernel wrote, to the submission's checks process
+(:mod:`.checker`), and return the result.
 
 Everything this module needs is imported when it is imported (by the main process,
-before any kernel starts), so nothing a kernel could change is imported afterwards.
+before any kernel starts), so nothing a kernel could change is imported afterwards. The
+worker itself never decodes what a kernel wrote.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ import functools
 import json
 import math
 import os
-import pickle
 import secrets
 import subprocess
 import sys
@@ -34,18 +35,20 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from .. import checks as _checks
-from ..checks import policy
-from . import cgroup
-from .channel import Channel, FunctionProxy, load_answer, unpack_result
+from . import cgroup, uids, wire
+from .channel import Channel
+from .checker import Checker
 from .options import GradingOptions
 from .plan import plan_cells
 from .results import SubmissionResult, TestResult, clip, not_graded
-from .sandbox import Sandbox, kill_group, scrubbed_environment
+from .sandbox import Sandbox, kill_group, needs_uid, scrubbed_environment
 from .submissions import display_path, identify_set, read_notebook
+from .view import view_for
 
 KERNEL_NAME = "dimred-teach-grader"
-HELPER_SOURCE = files(__package__).joinpath("kernel_helper.py").read_text()
-LAUNCHER = str(files(__package__).joinpath("kernel_launcher.py"))
+HELPER_SOURCE = (files(__package__).joinpath("wire.py").read_text() + "\n"
+                 + files(__package__).joinpath("kernel_helper.py").read_text())
+"""The code the kernel runs first, in a module of its own: the data format, then the helper."""
 
 
 MAX_SCRATCH_ENTRIES = 20000
@@ -66,16 +69,19 @@ def limit_hit(ename: str, evalue: str, options: GradingOptions) -> str:
     return ""
 
 
-def disk_usage(folder: Path, max_entries: int) -> tuple[int, int]:
-    """Bytes on disk and number of entries under ``folder`` (counting stops past ``max_entries``)."""
+def disk_usage(folder: Path, max_entries: int, owner: int | None = None) -> tuple[int, int]:
+    """Bytes on disk and number of entries under ``folder`` (only those of user id ``owner``
+    when given; counting stops past ``max_entries``; never follows a link)."""
     used, entries, pending = 0, 0, [str(folder)]
     while pending and entries <= max_entries:
         try:
             with os.scandir(pending.pop()) as listing:
                 for entry in listing:
-                    entries += 1
                     try:
-                        used += entry.stat(follow_symlinks=False).st_blocks * 512
+                        info = entry.stat(follow_symlinks=False)
+                        if owner is None or info.st_uid == owner:
+                            entries += 1
+                            used += info.st_blocks * 512
                         if entry.is_dir(follow_symlinks=False):
                             pending.append(entry.path)
                     except OSError:
@@ -85,14 +91,56 @@ def disk_usage(folder: Path, max_entries: int) -> tuple[int, int]:
     return used, entries
 
 
+def open_unlinked_bytes(pids) -> int:
+    """Bytes held by files that processes ``pids`` keep open after deleting them."""
+    seen, used = set(), 0
+    for pid in pids:
+        try:
+            descriptors = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in descriptors:
+            path = f"/proc/{pid}/fd/{fd}"
+            try:
+                if not os.readlink(path).endswith(" (deleted)"):
+                    continue
+                info = os.stat(path)
+            except OSError:
+                continue
+            if (info.st_dev, info.st_ino) not in seen and info.st_mode & 0o170000 == 0o100000:
+                seen.add((info.st_dev, info.st_ino))
+                used += info.st_blocks * 512
+    return used
+
+
+def descendants(root: int) -> list[int]:
+    """``root`` and every process below it (a bubblewrap sandbox: every process it holds)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as file:
+                    parent = int(file.read().rsplit(b")", 1)[1].split()[1])
+                children.setdefault(parent, []).append(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    found, pending = [], [root]
+    while pending:
+        pid = pending.pop()
+        found.append(pid)
+        pending += children.get(pid, [])
+    return found
+
+
 class KernelGone(Exception):
     """The kernel died or stopped answering: nothing more can run."""
 
 
-def kernel_argv(options: GradingOptions, mode: str) -> list[str]:
-    """The kernel's command, resource limits included (see ``kernel_launcher.py``)."""
+def kernel_argv(options: GradingOptions, mode: str, view: Path) -> list[str]:
+    """The kernel's command, resource limits included (see ``kernel_launcher.py``, which
+    the view carries)."""
     processes = options.processes if options.counts_processes(mode) else 0
-    return [sys.executable, LAUNCHER, str(options.memory_mb * 2**20), str(options.file_mb * 2**20),
+    return [sys.executable, str(view / "kernel_launcher.py"), str(options.memory_mb * 2**20), str(options.file_mb * 2**20),
             str(options.cpu_limit), str(processes), str(options.open_files), "-f", "{connection_file}", "--HistoryManager.hist_file=:memory:"]
 
 
@@ -107,7 +155,7 @@ def make_client(notebook, options: GradingOptions, kernel_dir: Path, box: Path, 
 
     class GradingClient(NotebookClient):
         def create_kernel_manager(self):
-            self.km = GradingKernelManager(kernel_name=KERNEL_NAME, transport="ipc", ip=str(box / "ipc"),
+            self.km = GradingKernelManager(kernel_name=KERNEL_NAME, transport="ipc", ip=str(box / "ipc" / "kernel"),
                                            connection_file=str(box / "connection.json"),
                                            kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernel_dir)]))
             return self.km
@@ -136,8 +184,9 @@ def make_client(notebook, options: GradingOptions, kernel_dir: Path, box: Path, 
 class Run:
     """One submission's kernel session: runs cells and calls functions against deadlines."""
 
-    def __init__(self, client, options: GradingOptions, channel: Channel, module: str, deadline: float):
-        self.client, self.options, self.channel, self.module = client, options, channel, module
+    def __init__(self, client, options: GradingOptions, channel: Channel, module: str, deadline: float,
+                 checker: Checker):
+        self.client, self.options, self.channel, self.module, self.checker = client, options, channel, module, checker
         self.deadline = deadline
         self.reply: dict = {}
         self.calls = 0
@@ -188,33 +237,50 @@ class Run:
             self.gone = f"the kernel stopped answering after {label} was interrupted, and was stopped"
             kill_group(kernel_pgid(self.client))
 
+    def scratch_used(self, box: Path, sandbox: Sandbox, sweep: bool) -> tuple[int, int]:
+        """Bytes and entries the kernel holds: its folder, open unlinked files, and (``user``
+        mode, when ``sweep``) its files in the world-writable places."""
+        used, entries = disk_usage(box, MAX_SCRATCH_ENTRIES)
+        pgid = kernel_pgid(self.client)
+        pids = uids.processes_of(sandbox.uid) if sandbox.uid is not None else descendants(pgid) if pgid else []
+        used += open_unlinked_bytes(pids)
+        if sweep and sandbox.mode == "user":
+            for place in uids.SWEPT:
+                more, count = disk_usage(Path(place), MAX_SCRATCH_ENTRIES, owner=sandbox.uid)
+                used, entries = used + more, entries + count
+        return used, entries
+
     async def watch_scratch(self, box: Path, sandbox: Sandbox) -> None:
-        """Stop the kernel (and every process of its sandbox) once its scratch folder holds
-        more than ``scratch_mb`` or :data:`MAX_SCRATCH_ENTRIES` files (checked 4 times a second)."""
+        """Stop the kernel (and every process of its sandbox) once it holds more than
+        ``scratch_mb`` or :data:`MAX_SCRATCH_ENTRIES` files (checked 4 times a second; the
+        world-writable places of ``user`` mode every 2 seconds)."""
         budget = self.options.scratch_mb * 2**20
+        tick = 0
         while True:
             await asyncio.sleep(0.25)
-            used, entries = await self.loop.run_in_executor(None, disk_usage, box, MAX_SCRATCH_ENTRIES)
+            tick += 1
+            used, entries = await self.loop.run_in_executor(None, self.scratch_used, box, sandbox, tick % 8 == 0)
             if used > budget or entries > MAX_SCRATCH_ENTRIES:
                 self.stopped_by_limit = (f"resource limit: the notebook wrote more than {self.options.scratch_mb} MB "
                                          f"or {MAX_SCRATCH_ENTRIES} files, and its kernel was stopped")
                 kill_group(kernel_pgid(self.client))
-                await self.loop.run_in_executor(None, sandbox.clean_up)
+                if sandbox.uid is not None:
+                    await self.loop.run_in_executor(None, uids.kill_all, sandbox.uid)
                 return
 
-    def call_function(self, exercise_id: str, args, kwargs):
-        """Call a student's function in the kernel (from the check's thread)."""
-        future = asyncio.run_coroutine_threadsafe(self._call(exercise_id, args, kwargs), self.loop)
+    def call_function(self, exercise_id: str, arguments: bytes) -> bytes:
+        """Run a student's function in the kernel for the checks (from the check's thread)."""
+        future = asyncio.run_coroutine_threadsafe(self._call(exercise_id, arguments), self.loop)
         return future.result()
 
-    async def _call(self, exercise_id: str, args, kwargs):
+    async def _call(self, exercise_id: str, arguments: bytes) -> bytes:
         self.calls += 1
         stem = f"call-{self.calls}"
         limit = min(self.options.call_timeout, self.remaining())
         if limit <= 0:
             raise _checks.CheckFailure("the grader ran out of time before it could call your function")
         try:
-            self.channel.write(stem + ".in", pickle.dumps((args, kwargs), protocol=4))
+            self.channel.write(stem + ".in", arguments)
         except OSError as error:
             raise _checks.CheckFailure(f"the grader could not hand your function its input ({error.strerror})") from None
         try:
@@ -228,21 +294,18 @@ class Run:
             self.channel.remove(stem + ".in")
         try:
             data = self.channel.read(stem + ".out", self.options.max_answer_bytes)
-            payload = load_answer(data) if data is not None else None
-        except Exception as error:
+        except ValueError as error:
             raise _checks.CheckFailure(f"the grader could not read what your function returned: {clip(error, 300)}") from None
-        if payload is None:
+        if data is None:
             raise _checks.CheckFailure(f"the grader got no result from your function ({reply['ename'] or 'no error'})")
-        return unpack_result(payload)
-
-
+        return data
 
 
 async def grade_check(run: Run, check: dict, reply: dict, label: str) -> TestResult:
-    """Read the answer a check cell handed over and run its check in this process."""
+    """Hand the answer a check cell wrote to the checks process and make its verdict a result."""
     exercise_id, points = check["exercise_id"], float(check["points"])
 
-    def result(passed: bool, message: str) -> TestResult:
+    def result(passed: bool, message: str, mistake: str | None = None) -> TestResult:
         return TestResult(exercise_id, points if passed else 0.0, points, passed, message)
 
     try:
@@ -252,27 +315,17 @@ async def grade_check(run: Run, check: dict, reply: dict, label: str) -> TestRes
     if data is None:
         why = f"{reply['ename']}: {reply['evalue']}" if reply.get("status") == "error" else "no answer arrived"
         return result(False, f"{label} raised {why}" if reply.get("status") == "error" else f"{label}: {why}")
-    try:
-        payload = load_answer(data)
-    except Exception as error:
-        return result(False, "the grader could not transfer your answer: answers must be numbers, arrays, lists, "
-                             f"tuples, dicts, strings or course results ({clip(error, 300)})")
-    if not (isinstance(payload, tuple) and len(payload) == 2 and payload[0] in ("value", "function", "untransferable")):
-        return result(False, "the grader could not understand the answer it received")
-    kind, content = payload
-    if kind == "untransferable":
-        return result(False, f"the grader could not transfer your answer ({clip(content, 300)})")
-    answer = FunctionProxy(run, exercise_id, str(content)) if kind == "function" else content
     seed = secrets.randbits(32)
-    try:
-        verdict = await run.loop.run_in_executor(None, functools.partial(_checks.evaluate, exercise_id, answer, seed))
-    except Exception as error:  # an unknown exercise id: the package and the spec disagree
-        return result(False, f"the grader could not run this check ({type(error).__name__}: {clip(error, 300)}); tell your instructor")
-    if verdict.passed:
-        return result(True, verdict.message)
-    seed_note = f"\n(graded on random instances with seed {seed})" if kind == "function" else ""
-    return result(False, f"{verdict.message}\nhint: {verdict.hint}{seed_note}")
-
+    verdict = await run.loop.run_in_executor(None, functools.partial(run.checker.check, exercise_id, data, seed,
+                                                                     run.call_function))
+    if verdict.get("passed"):
+        return result(True, clip(verdict.get("message", ""), 2000))
+    message = clip(verdict.get("message", ""), 3000)
+    if verdict.get("hint"):
+        message += f"\nhint: {clip(verdict['hint'], 1000)}"
+    if verdict.get("function"):
+        message += f"\n(graded on random instances with seed {seed})"
+    return result(False, message, verdict.get("mistake"))
 
 
 def kernel_pgid(client) -> int | None:
@@ -281,25 +334,7 @@ def kernel_pgid(client) -> int | None:
     return getattr(provisioner, "pgid", None) or getattr(provisioner, "pid", None)
 
 
-def blocked_stand_ins(blocked: dict[str, str], folder: Path) -> dict[str, str]:
-    """For each blocked module with a source file, a stand-in raising its ImportError
-    (bwrap binds it over the original); ``folder`` receives the stand-ins."""
-    import importlib.util
-
-    stand_ins = {}
-    for number, (name, reason) in enumerate(sorted(blocked.items())):
-        try:
-            spec = importlib.util.find_spec(name)
-        except (ImportError, ValueError):
-            spec = None
-        if spec is not None and spec.origin and os.path.isfile(spec.origin):
-            path = folder / f"blocked-{number}.py"
-            path.write_text(f"raise ImportError({reason!r}, name={name!r})\n")
-            stand_ins[os.path.realpath(spec.origin)] = str(path)
-    return stand_ins
-
-
-async def run_notebook(job: "Job", notify: Callable[[int], None]) -> SubmissionResult:
+async def run_notebook(job: "Job", notify: Callable[[int, int], None], checker: Checker) -> SubmissionResult:
     """Run a readable submission's planned cells in a sandboxed kernel and grade its checks."""
     started = time.monotonic()
     options, spec, sandbox = job.options, job.spec, job.sandbox
@@ -309,12 +344,13 @@ async def run_notebook(job: "Job", notify: Callable[[int], None]) -> SubmissionR
     workdir, channel_dir = box / "work", box / f"channel-{secrets.token_hex(8)}"
     for folder in (workdir, channel_dir, kernel_dir):
         folder.mkdir(parents=True)
-    blocked = policy.blocked_modules(job.exercise_set, options.extra_check_dirs)
+    view = view_for(job.exercise_set, Path(job.views))
+    sandbox.prepare(box)
     argv = cgroup.join_command(cgroup.create(options.processes, options.memory_mb * 2**20),
-                               sandbox.wrap(kernel_argv(options, sandbox.mode), box, blocked_stand_ins(blocked, kernel_dir)))
+                               sandbox.wrap(kernel_argv(options, sandbox.mode, view), box, view,
+                                            options.scratch_mb * 2**20))
     kernel_dir.joinpath("kernel.json").write_text(json.dumps(
         {"argv": argv, "display_name": "dimred-teach grader", "language": "python", "interrupt_mode": "message"}))
-    sandbox.prepare(box)
     channel = Channel(channel_dir)
     cells, notes = plan_cells(job.notebook, spec, module)
     notes.insert(0, job.note)
@@ -322,14 +358,16 @@ async def run_notebook(job: "Job", notify: Callable[[int], None]) -> SubmissionR
                          box, sandbox)
     results: dict[str, TestResult] = {}
     stopped = ""
-    env = scrubbed_environment(workdir, sandboxed=sandbox.mode != "none")
+    env = scrubbed_environment(workdir, sandboxed=sandbox.mode != "none", view=view)
     quiet = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
     async with client.async_setup_kernel(env=env, cwd=str(workdir), **quiet):
-        notify(kernel_pgid(client) or 0)
-        run = Run(client, options, channel, module, time.monotonic() + options.timeout)
+        notify(kernel_pgid(client) or 0, sandbox.uid or 0)
+        run = Run(client, options, channel, module, time.monotonic() + options.timeout, checker)
         scratch = asyncio.ensure_future(run.watch_scratch(box, sandbox))
-        functions = policy.forbidden_functions(job.exercise_set)
-        bootstrap = HELPER_SOURCE + f"\ninstall({module!r}, {str(channel_dir)!r}, {blocked!r}, {functions!r})\ndel install\n"
+        bootstrap = (f"import types as _grader_types\n_grader = _grader_types.ModuleType('{module}_setup')\n"
+                     f"exec(compile({HELPER_SOURCE!r}, '<grader>', 'exec'), _grader.__dict__)\n"
+                     f"_grader.install({module!r}, {str(channel_dir)!r}, {options.max_answer_bytes})\n"
+                     "del _grader, _grader_types\n")
         try:
             try:
                 await run.execute(bootstrap, 60, "the grader's set-up")
@@ -360,7 +398,6 @@ async def run_notebook(job: "Job", notify: Callable[[int], None]) -> SubmissionR
             scratch.cancel()
         pgid = kernel_pgid(client)
     kill_group(pgid)
-    sandbox.clean_up()
     cgroup.remove_stale()
     channel.close()
     if stopped:
@@ -384,14 +421,16 @@ class Job:
     options: GradingOptions
     specs: dict
     sandbox: Sandbox
+    views: str = ""
     exercise_set: str | None = None
     spec: dict | None = None
     notebook: dict | None = None
     note: str = ""
 
 
-def grade_job(job: Job, notify: Callable[[int], None]) -> SubmissionResult:
-    """Grade one submission (in a worker); never raises."""
+def grade_job(job: Job, notify: Callable[[int, int], None]) -> SubmissionResult:
+    """Grade one submission (in a worker): its own kernel user id, held until its kernel is
+    gone, and its own checks process, forked before any thread starts; never raises."""
     started = time.monotonic()
     path, spec, exercise_set = Path(job.path), None, None
 
@@ -410,7 +449,18 @@ def grade_job(job: Job, notify: Callable[[int], None]) -> SubmissionResult:
             return unusable(note)
         spec = job.specs[exercise_set]
         job = dataclasses.replace(job, exercise_set=exercise_set, spec=spec, notebook=notebook, note=note)
-        return asyncio.run(run_notebook(job, notify))
+        options = job.options
+        checker = Checker(options.check_memory_mb, options.check_cpu_seconds, options.check_timeout,
+                          options.max_answer_bytes)
+        allocation = uids.allocate() if needs_uid(job.sandbox.mode) else None
+        try:
+            if allocation is not None:
+                job = dataclasses.replace(job, sandbox=dataclasses.replace(job.sandbox, uid=allocation.uid))
+            return asyncio.run(run_notebook(job, notify, checker))
+        finally:
+            checker.stop()
+            if allocation is not None:
+                uids.release(allocation)
     except Exception as error:
         return unusable("the grader failed on this submission (not your fault; tell your instructor): "
                         f"{type(error).__name__}: {clip(error, 500)}")

@@ -18,10 +18,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .options import GradingOptions
+from . import uids
 from .reports import report_names, report_path, write_reports
 from .results import SubmissionResult
 from .scheduler import grade, provisional
-from .sandbox import choose, slot_sandbox
+from .sandbox import choose
 from .submissions import load_specs
 
 
@@ -45,7 +46,7 @@ def grade_supervised(paths: Sequence[Path], out_dir: Path, options: GradingOptio
         return grade(paths, out_dir, options, jobs, pass_fraction, gradebook, on_result)
     paths = [Path(p) for p in paths]
     specs = load_specs(options.specs_dir)
-    mode = choose(options.sandbox, options.extra_check_dirs)
+    mode = choose(options.sandbox)
     names = report_names(paths)
     fallbacks = [provisional(path, name, specs, mode, options.limits_text(mode)) for path, name in zip(paths, names)]
     Path(out_dir).mkdir(parents=True, exist_ok=True)
@@ -84,10 +85,10 @@ def grade_supervised(paths: Sequence[Path], out_dir: Path, options: GradingOptio
         os.killpg(child, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
-    if stopped:
+    if stopped:  # the workers held their kernels' user ids: released now, so their leftovers can be found
         os.waitpid(child, 0)
-        for slot in range(jobs):
-            slot_sandbox(mode, slot, options.extra_check_dirs).clean_up()
+        for uid in sorted(uids.in_use()):
+            uids.clean_up(uid)  # skipped for ids another run holds
     results = [_finished(Path(out_dir), fallback) for fallback in fallbacks]
     write_reports(results, out_dir, pass_fraction, gradebook)
     return results
