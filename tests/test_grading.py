@@ -31,7 +31,7 @@ from dimred_teach import checks
 from dimred_teach.cli import main
 from dimred_teach.exercises import SPECS_DIR, build_exercise
 from dimred_teach.execution import read_source
-from dimred_teach.grading import (GradingOptions, find_submissions, grade, identify_set, load_answer, plan_cells,
+from dimred_teach.grading import (GradingOptions, find_submissions, grade, identify_set, plan_cells,
                                   report_names, scrubbed_environment)
 from dimred_teach.grading.reports import markdown_text
 
@@ -269,7 +269,7 @@ def _(fs, folder):
     return _write(_insert_after(notebook, "norm =", lines), folder, "fake_success.ipynb")
 
 
-@case("malicious_pickle", {**ALL, "99.column_means": False}, "")
+@case("malicious_pickle", ALL, "")  # crosses as its numbers: __reduce__ is never called
 def _(fs, folder):
     notebook = _answered(fs)
     _code(notebook, "means =").source = (
@@ -387,9 +387,8 @@ def test_a_flood_of_output_ends_with_a_report(graded):
 
 
 def test_a_malicious_pickle_runs_nothing_in_the_grader(graded):
+    """No pickle crosses: an ndarray subclass with a hostile ``__reduce__`` arrives as its numbers."""
     assert not graded["marker"].exists()
-    message = next(t.output for t in graded["results"]["malicious_pickle"].tests if t.name == "99.column_means")
-    assert "could not transfer your answer" in message
 
 
 def test_function_answers_have_a_time_limit_per_call(graded):
@@ -459,24 +458,6 @@ def test_the_set_comes_from_metadata_then_file_name(fixture_set):
     assert identify_set({"metadata": {}}, Path("99_grading_fixture-bob.ipynb"), specs)[0] == "99_grading_fixture"
     assert identify_set({"metadata": {}}, Path("99_other.ipynb"), specs)[0] == "99_grading_fixture"
     assert identify_set({"metadata": {}}, Path("homework.ipynb"), specs)[0] is None
-
-
-def test_the_unpickler_accepts_data_and_rejects_code():
-    from dimred_teach.checks import Verdict
-
-    data = {"a": (np.arange(3.0), np.float64(2.5), np.int32(3), 1 + 2j, {1, 2}, Ellipsis, None, "s")}
-    back = load_answer(pickle.dumps(data, protocol=4))
-    assert np.array_equal(back["a"][0], np.arange(3.0)) and back["a"][1:] == data["a"][1:]
-    assert load_answer(pickle.dumps(Verdict("01.x", True, "m", "h"))) == Verdict("01.x", True, "m", "h")
-    huge = b"\x80\x04cnumpy._core.multiarray\n_reconstruct\ncnumpy\nndarray\nJ\x00\xca\x9a;\x85C\x01b\x87R."
-    assert load_answer(huge).shape == (0,)  # the shape numpy would allocate is ignored
-    evil = [b"cos\nsystem\n(S'echo hi'\ntR.", b"cbuiltins\neval\n(S'1'\ntR.", b"cbuiltins\ngetattr\n.",
-            pickle.dumps(np.ma.masked_array([1.0])), pickle.dumps(Path("x")), b"c__main__\nEvil\n.",
-            b"cbuiltins\nlist\n(cbuiltins\nrange\n(J\x00\xca\x9a;tRtR.",  # a list of 10**9 ints
-            b"cnumpy\nndarray\n(J\x00\xca\x9a;\x85tR."]  # an 8 GB array
-    for data in evil:
-        with pytest.raises(pickle.UnpicklingError):
-            load_answer(data)
 
 
 def test_submissions_from_folders_get_distinctreport_names(tmp_path):

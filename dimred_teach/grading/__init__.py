@@ -8,7 +8,11 @@ Modules, one job each:
 ``sandbox``      where and as whom a kernel runs (bubblewrap, an unprivileged user, none)
 ``kernel_helper``, ``kernel_launcher``
                  the code that runs in the kernel (real files, sent or executed as is)
-``channel``      answers and function results from the kernel, read as data only
+``wire``         the plain-data format of answers, arguments and results (no pickle)
+``view``         each exercise set's copy of the course, without what the set forbids
+``uids``         kernel user ids, unique across grader runs on the machine
+``checker``      a submission's checks, in a process of their own under limits
+``channel``      the kernel's answer folder, read without following links
 ``session``      one submission in its worker: the kernel, the cells, the checks
 ``scheduler``    the main process: provisional reports, workers, deadlines
 ``watchdog``     the outer deadline of the command, outside anything a kernel can reach
@@ -24,12 +28,14 @@ How a submission is graded
    the spec (by cell id, by the exercise id in its ``check(...)`` call, else put back
    where it was) and rewritten to hand its answer to a helper installed in the kernel
    under a per-run random name.
-3. The kernel starts in the sandbox (``--sandbox``, see :mod:`.sandbox`), with a scrubbed
-   environment, rlimits, per-cell and whole-notebook time limits, outputs discarded, and
-   the modules the exercise set may not use unimportable (:mod:`dimred_teach.checks.policy`).
-4. Right after a check cell runs, the worker reads the answer from the kernel's scratch
-   folder as data and runs the check in the worker, whose code was imported before any
-   kernel ran; a function answer stays in the kernel and is called through a proxy.
+3. The kernel starts in the sandbox (``--sandbox``, see :mod:`.sandbox`) as a user id of its
+   own (:mod:`.uids`), with a scrubbed environment, rlimits, per-cell and whole-notebook
+   time limits, outputs discarded, and its set's view of the course (:mod:`.view`): what
+   the set forbids, the checks, the grader and the solutions are not there to import or read.
+4. Right after a check cell runs, the worker hands the bytes the kernel wrote, undecoded,
+   to the submission's checks process (:mod:`.checker`, forked before the kernel started,
+   under memory, CPU and time limits), which reads them as plain data (:mod:`.wire`); a
+   function answer stays in the kernel and the checks call it through the worker.
 5. The worker sends the main process only the outcome of each exercise; the main process
    attaches it to the submission it gave that worker, takes the points from the spec, and
    writes the report under a name it chose. A watchdog process ends a run that stops
@@ -37,7 +43,7 @@ How a submission is graded
 """
 
 from .command import workflow_template
-from .channel import load_answer
+from .wire import WireError, decode, encode
 from .options import SANDBOXES, GradingOptions
 from .plan import plan_cells
 from .reports import report_names, write_gradebook, write_reports
@@ -48,5 +54,5 @@ from .submissions import find_submissions, identify_set, load_specs
 from .watchdog import grade_supervised
 
 __all__ = ["GradingOptions", "SANDBOXES", "SandboxUnavailable", "TestResult", "SubmissionResult", "grade",
-           "grade_supervised", "load_specs", "find_submissions", "identify_set", "load_answer", "plan_cells",
+           "grade_supervised", "load_specs", "find_submissions", "identify_set", "encode", "decode", "WireError", "plan_cells",
            "report_names", "scrubbed_environment", "write_reports", "write_gradebook", "workflow_template"]

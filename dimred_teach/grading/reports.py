@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .results import SubmissionResult, clip
-from .sandbox import DESCRIPTIONS
+from .sandbox import DESCRIPTIONS, guarantees
 
 MAX_NAME = 100
 """Longest report name (characters, all ASCII) before a hash replaces the rest."""
@@ -68,8 +68,12 @@ def report_path(out_dir: Path, name: str) -> Path:
 
 
 def write_report(result: SubmissionResult, out_dir: Path) -> None:
-    """``<name>.json``: one submission's report in Gradescope's format."""
-    report_path(out_dir, result.report_name).write_text(json.dumps(result.to_gradescope(), indent=1) + "\n")
+    """``<name>.json``: one submission's report in Gradescope's format, stating which of the
+    sandbox's guarantees held for its kernel (``extra_data.guarantees``)."""
+    report = result.to_gradescope()
+    if result.sandbox:
+        report["extra_data"]["guarantees"] = guarantees(result.sandbox)
+    report_path(out_dir, result.report_name).write_text(json.dumps(report, indent=1) + "\n")
 
 
 _XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -120,6 +124,8 @@ def summary(results: Sequence[SubmissionResult], pass_fraction: float) -> str:
              f"{pass_fraction:.0%} of the points."]
     for sandbox in sorted({r.sandbox for r in results if r.sandbox}):
         lines.append(f"Kernels were {DESCRIPTIONS[sandbox]}." if sandbox in DESCRIPTIONS else "")
+        lines += [f"Not guaranteed ({sandbox}): {name}: {why.removeprefix('not held: ')}."
+                  for name, why in guarantees(sandbox).items() if why.startswith("not held")]
     for limits in sorted({r.limits for r in results if r.limits}):
         lines.append(f"Limits of each kernel: {markdown_text(limits)}.")
     lines += ["", "| submission | exercise set | score | result |", "| --- | --- | --- | --- |"]

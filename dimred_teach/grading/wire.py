@@ -55,7 +55,7 @@ def encode(value, max_bytes: int = 64 * 2**20) -> bytes:
             return {"d": [[node(key, depth + 1), node(entry, depth + 1)] for key, entry in item.items()]}
         numpy = sys.modules.get("numpy")
         if numpy is not None and isinstance(item, (numpy.ndarray, numpy.generic)):
-            array = numpy.ascontiguousarray(item)
+            array = numpy.asarray(item)  # tobytes() below is C order whatever the layout
             if array.dtype.kind not in ARRAY_KINDS or array.dtype.fields is not None:
                 raise WireError(f"an array of dtype {array.dtype} cannot cross (numbers, booleans and strings only)")
             data = array.tobytes()
