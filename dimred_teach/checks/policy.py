@@ -112,7 +112,7 @@ def _function_codes(exercise: str) -> dict[types.CodeType, str]:
     for name in rules(exercise).functions:
         code = getattr(resolve_function(name), "__code__", None)
         if code is not None:
-            codes[code] = name.removeprefix("dimred_teach.")
+            codes[code] = name
     return codes
 
 

@@ -1,85 +1,16 @@
-"""The answer channel: how answers and function results travel from the kernel to the
-worker, and how the worker reads them as data.
+"""The answer channel: the kernel's answer folder, opened once and used without following links.
 
-The kernel writes a pickle into its scratch folder; the worker reads it right after the
-cell that wrote it (a regular file of bounded size, opened without following links), and
-unpickles it resolving only an allowlist of globals, none of which can run code or build
-an object much larger than the pickle. A function answer stays in the kernel: the check
-gets a :class:`FunctionProxy`, whose every call is one execution request to the kernel.
+The kernel writes each answer and function result as a file of the plain-data format
+(:mod:`.wire`); the worker reads it right after the cell that wrote it (a regular file of
+bounded size, opened without following links) and hands the bytes on, undecoded, to the
+checks process (:mod:`.checker`).
 """
 
 from __future__ import annotations
 
-import builtins
-import dataclasses
-import io
 import os
-import pickle
-import re
 import stat
-import sys
 from pathlib import Path
-
-from .. import checks as _checks
-from .results import clip
-
-_NDARRAY = object()
-"""Stands for ``numpy.ndarray`` in a pickle: only ``_reconstruct`` may use it (calling the
-class itself would allocate an array of any size)."""
-
-
-def _reconstruct_empty(subtype, shape, dtype):
-    """numpy's pickle constructor, always for an empty plain array (its state follows)."""
-    import numpy as np
-
-    if subtype is not _NDARRAY:
-        raise pickle.UnpicklingError("only plain NumPy arrays can be transferred")
-    return np.ndarray.__new__(np.ndarray, (0,), np.uint8)
-
-
-_SAFE_BUILTINS = {"complex", "slice", "set", "frozenset", "Ellipsis", "NotImplemented"}
-"""Protocol 4 writes lists, tuples, dicts, numbers and strings with opcodes; only these need
-a global, and none of them can build something much larger than the pickle."""
-_NUMPY_CORES = ("numpy.core.multiarray", "numpy._core.multiarray")
-
-
-class _AnswerUnpickler(pickle.Unpickler):
-    """Resolves only the allowlisted globals (see the module docstring)."""
-
-    def find_class(self, module, name):
-        import numpy as np
-
-        if module == "builtins" and name in _SAFE_BUILTINS:
-            return getattr(builtins, name)
-        if module in _NUMPY_CORES and name == "_reconstruct":
-            return _reconstruct_empty
-        if module in _NUMPY_CORES and name == "scalar":
-            core = sys.modules.get("numpy._core.multiarray") or sys.modules.get("numpy.core.multiarray")
-            return core.scalar
-        if (module, name) == ("numpy", "ndarray"):
-            return _NDARRAY
-        if (module, name) == ("numpy", "dtype"):
-            return np.dtype
-        if module == "numpy.dtypes" and re.fullmatch(r"\w+DType", name):
-            candidate = getattr(np.dtypes, name, None)
-            if isinstance(candidate, type) and issubclass(candidate, np.dtype):
-                return candidate
-        if (module == "dimred_teach" or module.startswith("dimred_teach.")) and module in sys.modules:
-            candidate = getattr(sys.modules[module], name, None) if "." not in name else None
-            if isinstance(candidate, type) and dataclasses.is_dataclass(candidate):
-                return candidate
-        raise pickle.UnpicklingError(f"{module}.{name} cannot be transferred")
-
-
-def load_answer(data: bytes):
-    """Unpickle data written by the kernel, resolving only allowlisted globals; any failure
-    is an UnpicklingError."""
-    try:
-        return _AnswerUnpickler(io.BytesIO(data)).load()
-    except pickle.UnpicklingError:
-        raise
-    except Exception as error:
-        raise pickle.UnpicklingError(f"the data is not a valid answer ({type(error).__name__}: {clip(error, 200)})") from None
 
 
 class Channel:
@@ -130,47 +61,3 @@ class Channel:
 
     def close(self) -> None:
         os.close(self.fd)
-
-
-class _StudentError(Exception):
-    """Stands for an exception class of the student's that does not exist in the grader."""
-
-
-def _exception(name: str, message: str) -> Exception:
-    """The exception a student's function raised, rebuilt in the grader: the builtin or
-    NumPy ``LinAlgError`` class of that name, else a stand-in class with that name."""
-    import numpy as np
-
-    kind = np.linalg.LinAlgError if name == "LinAlgError" else getattr(builtins, name, None)
-    if isinstance(kind, type) and issubclass(kind, Exception):
-        try:
-            return kind(message)
-        except TypeError:  # needs more arguments (UnicodeDecodeError, ...)
-            pass
-    return type(name if name.isidentifier() else "StudentError", (_StudentError,), {})(message)
-
-
-def unpack_result(payload):
-    """A function's result, or its exception raised again in the grader."""
-    if isinstance(payload, tuple) and len(payload) == 2 and payload[0] == "value":
-        return payload[1]
-    if isinstance(payload, tuple) and len(payload) == 3 and payload[0] == "raised":
-        raise _exception(str(payload[1]), str(payload[2]))
-    if isinstance(payload, tuple) and len(payload) == 2 and payload[0] == "untransferable":
-        raise _checks.CheckFailure(f"your function returned something the grader cannot transfer ({clip(payload[1], 300)})")
-    raise _checks.CheckFailure("the grader could not understand what your function returned")
-
-
-class FunctionProxy:
-    """Stands in the grader for a function that lives in the kernel."""
-
-    def __init__(self, run, exercise_id: str, name: str):
-        self._run, self._exercise_id = run, exercise_id
-        self.__name__ = self.__qualname__ = name
-
-    def __call__(self, *args, **kwargs):
-        return self._run.call_function(self._exercise_id, args, kwargs)
-
-    def __repr__(self):
-        return f"<your function {self.__name__}>"
-

@@ -98,16 +98,29 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
+def checkout_folder() -> str | None:
+    """The checkout the course package is installed from in editable mode (None otherwise)."""
+    from .view import package_folder
+
+    checkout = package_folder().parent
+    return str(checkout) if (checkout / "pyproject.toml").is_file() and (checkout / "solutions").is_dir() else None
+
+
 def course_folders() -> list[str]:
-    """The course package's folders (the checkout's, for an editable install) and, for an
-    editable install, the checkout itself: none of it may be in a kernel's view."""
+    """The course package's folders (the checkout's, for an editable install) and the
+    checkout itself, if any: none of it may be in a kernel's view."""
     from .view import data_folders, package_folder
 
-    folders = [str(package_folder())] + [str(f) for f in data_folders()]
-    checkout = package_folder().parent
-    if (checkout / "pyproject.toml").is_file() and (checkout / "solutions").is_dir():
-        folders.append(str(checkout))
-    return folders
+    checkout = checkout_folder()
+    return [str(package_folder())] + [str(f) for f in data_folders()] + ([checkout] if checkout else [])
+
+
+def secret_folders() -> list[str]:
+    """What a kernel must not read: the package (checks, reference code, forbidden modules),
+    its data folder, and a checkout's solutions and tests."""
+    checkout = checkout_folder()
+    folders = [f for f in course_folders() if f != checkout]
+    return folders + ([os.path.join(checkout, "solutions"), os.path.join(checkout, "tests")] if checkout else [])
 
 
 def installation_paths() -> list[str]:
@@ -153,7 +166,7 @@ def guarantees(mode: str) -> dict[str, str]:
     """What a kernel in ``mode`` cannot do, guarantee by guarantee: "held", or why not."""
     if mode == "none":
         return {name: "not held: --sandbox none runs the kernel as the grader's user" for name in GUARANTEES}
-    exposed = [c for c in course_folders() if readable_by_others(c)]
+    exposed = [f for f in secret_folders() if os.path.exists(f) and readable_by_others(f)]
     held = dict.fromkeys(GUARANTEES, "held")
     if mode == "user":
         held["no network"] = "not held: --sandbox user has no network namespace"

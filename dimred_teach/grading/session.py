@@ -57,7 +57,8 @@ MAX_SCRATCH_ENTRIES = 20000
 LIMIT_ERRORS = (("MemoryError", "", "{memory_mb} MB of memory"),
                 ("", "Resource temporarily unavailable", "{processes} processes/threads"),
                 ("", "Too many open files", "{open_files} open files"),
-                ("", "File too large", "{file_mb} MB per file"))
+                ("", "File too large", "{file_mb} MB per file"),
+                ("", "No space left on device", "{scratch_mb} MB of scratch space"))
 """(exception name, words of its message, the limit it means): errors a resource limit raises."""
 
 

@@ -1,0 +1,388 @@
+"""The grader's guarantees hold by construction (issue 21), in both sandbox modes a root
+grader can use: ``bwrap`` and ``user`` (what a Gradescope container gets).
+
+Each mode grades ONE parallel run (``jobs=2``) of attacks beside honest notebooks: every
+honest notebook keeps full marks, no attack earns a point it did not earn honestly, every
+submission gets a report, and nothing is left on disk or running. Where an attack could
+succeed in principle, a control run under ``--sandbox none`` (nothing isolated) shows that
+it does there, so a passing test here is not an attack that never worked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+import dimred_teach
+from dimred_teach.exercises import SPECS_DIR
+from dimred_teach.grading import GradingOptions, grade
+from dimred_teach.grading import uids
+from dimred_teach.grading.sandbox import SandboxUnavailable, choose, secret_folders
+
+from test_grading import FIXTURES, ROOT, _answered, _code, _insert_after
+from test_grading import fixture_set  # noqa: F401  (a fixture this module uses too)
+
+PACKAGE = Path(dimred_teach.__file__).resolve().parent
+ROOT_ONLY = os.name == "posix" and os.geteuid() == 0
+pytestmark = pytest.mark.skipif(not ROOT_ONLY, reason="both sandbox modes with their own user ids need a root grader")
+
+# Every way a notebook can reach the library's own jl_min_dim besides calling it: its closure, the
+# garbage collector, the module's source or compiled file wherever Python or the installation says
+# it is, a fresh import, an exec in the module's namespace. The answer is right only if one works.
+BYPASS = f'''
+import gc, glob, importlib, importlib.util, marshal, sys, types
+import dimred_teach.jl as jl
+
+def _routes():
+    stub = jl.jl_min_dim
+    yield lambda: [c.cell_contents for c in (stub.__closure__ or ())][0]
+    yield from (lambda o=o: o for o in gc.get_objects()
+                if isinstance(o, types.FunctionType) and o.__name__ == "jl_min_dim" and o is not stub)
+    sources = {{jl.__file__, importlib.util.find_spec("dimred_teach.jl").origin, {str(PACKAGE / "jl.py")!r}}}
+    for finder in [m for n, m in sys.modules.items() if "editable" in n]:
+        sources |= {{p + "/jl.py" for p in getattr(finder, "MAPPING", {{}}).values()}}
+    for source in sources:
+        def run(source=source):
+            namespace = {{"__name__": "dimred_teach.jl", "__package__": "dimred_teach"}}
+            exec(compile(open(source).read(), source, "exec"), namespace)
+            return namespace["jl_min_dim"]
+        yield run
+    for compiled in glob.glob({str(PACKAGE / "__pycache__" / "jl*.pyc")!r}):
+        def run(compiled=compiled):
+            namespace = {{"__name__": "dimred_teach.jl", "__package__": "dimred_teach"}}
+            exec(marshal.loads(open(compiled, "rb").read()[16:]), namespace)
+            return namespace["jl_min_dim"]
+        yield run
+    yield lambda: importlib.reload(jl).jl_min_dim
+    sys.meta_path[:] = [f for f in sys.meta_path if "Forbidden" not in type(f).__name__]
+    yield lambda: importlib.import_module("dimred_teach.jl").jl_min_dim
+
+def min_dim(n, eps, delta):
+    for route in _routes():
+        try:
+            return route()(n, eps, delta)
+        except Exception:
+            continue
+    return -1
+'''
+
+READ_SOLUTIONS = f'''
+for _path in ({str(ROOT / "solutions" / "04_mds.py")!r}, {str(ROOT / "tests" / "check_cases" / "set04.py")!r}):
+    try:
+        exec(compile(open(_path).read(), _path, "exec"), globals())
+    except Exception:
+        pass
+'''
+
+CRAFTED = '''
+import pickle, struct, sys
+_helper = next(m for n, m in sys.modules.items() if n.startswith("_dimred_grader_") and not n.endswith("_setup"))
+_channel = next(c.cell_contents for c in _helper.capture.__closure__ if isinstance(c.cell_contents, str))
+def _bomb():
+    data = b"\\x80\\x04]\\x94"
+    for _ in range(60):
+        data += b"h\\x00h\\x00\\x86\\x94"
+    return data + b"."
+def _wire(header, blobs=()):
+    import json
+    text = json.dumps(header).encode()
+    return b"DRT1" + struct.pack("<II", len(text), len(blobs)) + text + b"".join(struct.pack("<Q", len(b)) for b in blobs)
+_crafted = {"99.column_means": _bomb(),
+            "99.unit_vector": _wire({"t": ["value", {"a": ["<f8", [10**6, 10**6], 0]}]}, [b""]),
+            "99.norm_of_means": b"DRT1" + struct.pack("<II", 600000, 0) + b'{"l":[' * 100000}
+_original = _helper.capture
+def _capture(exercise_id, answer):
+    import os
+    if exercise_id not in _crafted:
+        return _original(exercise_id, answer)
+    with open(os.path.join(_channel, exercise_id + ".answer"), "wb") as file:
+        file.write(_crafted.get(exercise_id, b""))
+_helper.capture = _capture
+'''
+
+HOG = '''
+import os
+_held = []
+def _fill(path, megabytes):
+    try:
+        with open(path, "wb") as file:
+            for _ in range(megabytes):
+                file.write(b"x" * 2**20)
+                file.flush()
+    except OSError:
+        return False
+    return True
+for _place in (".", "/tmp", "/dev/shm", "/var/tmp"):
+    try:
+        _file = open(os.path.join(_place, "dimred-hog"), "wb")
+        os.unlink(os.path.join(_place, "dimred-hog"))
+        _held.append(_file)
+        for _ in range(24):
+            _file.write(b"y" * 2**20)
+            _file.flush()
+    except OSError:
+        pass
+    _fill(os.path.join(_place, "dimred-hog-kept"), 8)
+import time
+time.sleep(2)
+'''
+
+DEEP_TREE = '''
+import os
+_path = "tree"
+for _ in range(1500):
+    os.mkdir(_path)
+    _path = os.path.join(_path, "d")
+'''
+
+SNOOP = '''
+import glob, os, time
+stolen = []
+end = time.time() + 8
+while time.time() < end and not stolen:
+    boxes = set()
+    for cmdline in glob.glob("/proc/*/cmdline"):
+        try:
+            words = open(cmdline, "rb").read().split(b"\\0")
+        except OSError:
+            continue
+        boxes |= {w.decode(errors="replace") for w in words if b"dimred-grade-" in w}
+    for word in boxes:
+        root = word.split("/box")[0]
+        for path in glob.glob(root + "/box/*") + glob.glob(root + "/box/*/*") + glob.glob(root + "/*"):
+            if os.getcwd().startswith(root):
+                continue
+            try:
+                if os.path.isfile(path):
+                    stolen.append(open(path, "rb").read(100))
+                else:
+                    stolen += os.listdir(path)
+            except OSError:
+                pass
+    time.sleep(0.2)
+worked = bool(stolen)
+'''
+
+
+def _save(notebook, folder: Path, name: str) -> str:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(notebook, path)
+    return os.fspath(path)
+
+
+def _solution(name: str):
+    return nbformat.read(ROOT / "solutions" / f"{name}.ipynb", as_version=4)
+
+
+def _before_checks(notebook, source: str):
+    """``source`` as a code cell before every check cell of ``notebook``."""
+    cells = []
+    for cell in notebook.cells:
+        if cell.cell_type == "code" and cell.source.lstrip().startswith("check("):
+            cells.append(nbformat.v4.new_code_cell(source))
+        cells.append(cell)
+    notebook.cells = cells
+    return notebook
+
+
+def _class(fixture_set, folder: Path) -> dict[str, str]:
+    """Every attack and the honest notebooks beside them: name -> path."""
+    fs = fixture_set
+    paths = {"honest_99": _save(_answered(fs), folder, "alice/99_grading_fixture.ipynb"),
+             "honest_04": _save(_solution("04_mds"), folder, "bob/04_mds.ipynb"),
+             "honest_06": _save(_solution("06_random_projections"), folder, "carol/06_random_projections.ipynb")}
+    bypass = _solution("06_random_projections")
+    _code(bypass, "def min_dim").source = BYPASS
+    paths["bypass_06"] = _save(bypass, folder, "mallory/06_random_projections.ipynb")
+    blank = nbformat.read(ROOT / "exercises" / "04_mds.ipynb", as_version=4)
+    paths["reads_solutions_04"] = _save(_before_checks(blank, READ_SOLUTIONS), folder, "eve/04_mds.ipynb")
+    helper = _solution("04_mds")
+    _code(helper, "B =").source = ("from dimred_teach.linalg import center_rows_and_columns\n"
+                                   "B = center_rows_and_columns(-0.5 * D2)")
+    paths["center_helper_04"] = _save(helper, folder, "trent/04_mds.ipynb")
+    paths["crafted_answers_99"] = _save(_insert_after(_answered(fs), "import numpy", CRAFTED), folder,
+                                        "oscar/99_grading_fixture.ipynb")
+    paths["hog_99"] = _save(_insert_after(_answered(fs), "import numpy", HOG), folder, "peggy/99_grading_fixture.ipynb")
+    paths["deep_tree_99"] = _save(_insert_after(_answered(fs), "import numpy", DEEP_TREE), folder,
+                                  "walter/99_grading_fixture.ipynb")
+    snoop = _answered(fs)
+    _code(snoop, "# BEGIN").source = SNOOP + "\nw = np.array([2.0, 0.0, 0.0]) if worked else np.array([1.0, 0.0, 0.0])"
+    paths["snoops_neighbours_99"] = _save(snoop, folder, "sybil/99_grading_fixture.ipynb")
+    return paths
+
+
+@contextlib.contextmanager
+def _course_private():
+    """The checkout's own files unreadable for other users (root keeps reading them), as a
+    Gradescope bundle installs the course; the virtual environment stays usable."""
+    folders = [Path(f) for f in secret_folders()]
+    modes = {f: f.stat().st_mode & 0o777 for f in folders}
+    try:
+        for folder in folders:
+            os.chmod(folder, modes[folder] & 0o770)
+        yield
+    finally:
+        for folder, mode in modes.items():
+            os.chmod(folder, mode)
+
+
+def _specs(fixture_set, folder: Path) -> Path:
+    specs = folder / "specs"
+    specs.mkdir()
+    for spec in (fixture_set["options"].specs_dir / "99_grading_fixture.json", SPECS_DIR / "04_mds.json",
+                 SPECS_DIR / "06_random_projections.json"):
+        shutil.copy(spec, specs / spec.name)
+    return specs
+
+
+def _leftovers() -> list[str]:
+    """What a finished run left: files of kernel user ids that no longer run anything (a
+    concurrent run's live kernels are not leftovers), and kernel processes whose grading
+    folder is gone."""
+    alive = uids.in_use()
+    found = []
+    for place in uids.SWEPT:
+        for entry in Path(place).rglob("*") if os.path.isdir(place) else ():
+            with contextlib.suppress(OSError):
+                owner = entry.lstat().st_uid
+                if uids.FIRST_UID <= owner < uids.FIRST_UID + uids.COUNT and owner not in alive:
+                    found.append(str(entry))
+    for uid in alive:
+        for pid in uids.processes_of(uid):
+            with contextlib.suppress(OSError):
+                words = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+                folders = [w.split("/box/")[0] for w in words if "/dimred-grade-" in w]
+                if any(not os.path.exists(folder) for folder in folders):
+                    found.append(f"process {pid} of user {uid}")
+    return found
+
+
+@pytest.fixture(scope="module", params=["bwrap", "user"])
+def attacked(request, fixture_set, tmp_path_factory):
+    mode = request.param
+    try:
+        choose(mode)
+    except SandboxUnavailable as error:
+        pytest.fail(f"--sandbox {mode} does not work on this machine: {error}")
+    folder = tmp_path_factory.mktemp(f"class-{mode}")
+    paths = _class(fixture_set, folder)
+    options = dataclasses.replace(fixture_set["options"], specs_dir=_specs(fixture_set, folder), sandbox=mode,
+                                  timeout=60, cell_timeout=20, scratch_mb=16)
+    started = time.monotonic()
+    with _course_private():
+        results = grade(list(paths.values()), folder / "reports", options, jobs=2)
+    return {"mode": mode, "results": dict(zip(paths, results)), "out": folder / "reports",
+            "wall": time.monotonic() - started, "leftovers": _leftovers()}
+
+
+def _passed(result) -> dict[str, bool]:
+    return {t.name: t.passed for t in result.tests}
+
+
+def test_honest_notebooks_keep_full_marks(attacked):
+    for name in ("honest_99", "honest_04", "honest_06"):
+        result = attacked["results"][name]
+        assert result.graded and result.score == result.max_score > 0, (name, result)
+
+
+def test_no_route_reaches_a_function_the_set_forbids(attacked):
+    passed = _passed(attacked["results"]["bypass_06"])
+    assert not passed["06.min_dim"], attacked["results"]["bypass_06"]
+    assert all(ok for name, ok in passed.items() if name != "06.min_dim")  # the rest of the notebook is honest
+
+
+def test_solutions_checks_and_cases_are_not_readable(attacked):
+    assert attacked["results"]["reads_solutions_04"].score == 0
+
+
+def test_a_helper_that_answers_an_exercise_is_forbidden_too(attacked):
+    passed = _passed(attacked["results"]["center_helper_04"])
+    assert not passed["04.recover_b"] and passed["04.classical_mds"]
+
+
+def test_crafted_answer_files_are_refused_quickly_and_alone(attacked):
+    result = attacked["results"]["crafted_answers_99"]
+    passed = _passed(result)
+    assert not passed["99.column_means"] and not passed["99.unit_vector"] and not passed["99.norm_of_means"]
+    assert passed["99.center"], result  # a function answer, untouched by the attack
+    assert all("transfer" in t.output for t in result.tests if t.name != "99.center"), result
+    assert result.execution_time < 30
+
+
+def test_writing_past_the_scratch_limit_ends_only_that_kernel(attacked):
+    result = attacked["results"]["hog_99"]
+    assert result.score < result.max_score or attacked["mode"] == "bwrap", result
+    if attacked["mode"] == "user":
+        assert "resource limit" in result.output, result
+
+
+def test_a_deep_tree_is_cleaned_up_and_ends_nothing(attacked):
+    result = attacked["results"]["deep_tree_99"]
+    assert result.graded and result.score == result.max_score, result
+
+
+def test_a_kernel_cannot_read_its_neighbours(attacked):
+    assert _passed(attacked["results"]["snoops_neighbours_99"])["99.unit_vector"]
+
+
+def test_nothing_is_left_behind(attacked):
+    assert attacked["leftovers"] == []
+
+
+def test_reports_state_the_guarantees_of_their_mode(attacked):
+    report = json.loads(next(attacked["out"].glob("alice__*.json")).read_text())
+    held = report["extra_data"]["guarantees"]
+    assert held["the set's forbidden code, the checks and solutions absent"] == "held"
+    assert (held["no network"] == "held") == (attacked["mode"] == "bwrap")
+
+
+def test_the_attacks_work_where_nothing_is_isolated(fixture_set, tmp_path):
+    """The control: under ``--sandbox none`` the bypass reaches the library's function and the
+    solutions are read, so the tests above would fail if the sandbox let them through."""
+    paths = _class(fixture_set, tmp_path)
+    chosen = [paths[name] for name in ("bypass_06", "reads_solutions_04")]
+    options = dataclasses.replace(fixture_set["options"], specs_dir=_specs(fixture_set, tmp_path), sandbox="none",
+                                  timeout=60, cell_timeout=20)
+    bypass, reads = grade(chosen, tmp_path / "reports", options, jobs=2)
+    assert _passed(bypass)["06.min_dim"], bypass
+    assert reads.score == reads.max_score, reads
+
+
+@pytest.mark.parametrize("mode", ["bwrap", "user"])
+def test_two_grader_runs_on_one_machine_do_not_touch_each_other(fixture_set, tmp_path, mode):
+    """A kernel that kills every process it may and holds processes, in one run, beside a slow
+    honest kernel in another run started at the same time: the honest one keeps full marks."""
+    slow = _insert_after(_answered(fixture_set), "import numpy", "import time\ntime.sleep(6)")
+    killer = _insert_after(_answered(fixture_set), "import numpy", (
+        "import os, signal, subprocess, sys, time\n"
+        "children = [subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)']) for _ in range(8)]\n"
+        "end = time.time() + 8\nwhile time.time() < end:\n    try:\n        os.kill(-1, signal.SIGKILL)\n"
+        "    except OSError:\n        pass\n    time.sleep(0.1)"))
+    runs = []
+    for name, notebook in (("slow", slow), ("killer", killer)):
+        path = _save(notebook, tmp_path / name, "99_grading_fixture.ipynb")
+        command = [sys.executable, "-c", (
+            "import sys; from pathlib import Path\n"
+            "from dimred_teach import checks\nchecks.__path__.append(sys.argv[1])\n"
+            "from dimred_teach.grading import GradingOptions, grade\n"
+            "options = GradingOptions(sandbox=sys.argv[2], specs_dir=Path(sys.argv[3]), extra_check_dirs=(Path(sys.argv[1]),),"
+            " timeout=60, cell_timeout=20)\n"
+            "grade([sys.argv[4]], Path(sys.argv[5]), options)"),
+            str(FIXTURES), mode, str(fixture_set["options"].specs_dir), path, str(tmp_path / name / "out")]
+        runs.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+        time.sleep(1.5)  # the slow kernel is running when the killer starts
+    for run in runs:
+        assert run.wait(180) == 0, run.stderr.read().decode()[-2000:]
+    report = json.loads((tmp_path / "slow" / "out" / "99_grading_fixture.json").read_text())
+    assert report["score"] == report["max_score"] == 5, report
