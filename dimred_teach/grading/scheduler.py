@@ -177,7 +177,7 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = Gradin
             entry.process.join(5)
         kill_group(entry.pgid)
         if entry.uid:
-            uids.clean_up(entry.uid)  # skipped when another run holds the id by now
+            uids.clean_up(entry.uid, sweep_files=mode == "user")  # skipped when another run holds the id by now
         cgroup.remove_stale()
         remove_tree(entry.root)
         free_slots.append(entry.slot)
@@ -228,7 +228,7 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = Gradin
             entry.process.kill()
             kill_group(entry.pgid)
             if entry.uid:
-                uids.clean_up(entry.uid)
+                uids.clean_up(entry.uid, sweep_files=mode == "user")
             cgroup.remove_stale()
             remove_tree(entry.root)
         remove_tree(views)

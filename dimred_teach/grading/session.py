@@ -461,7 +461,7 @@ def grade_job(job: Job, notify: Callable[[int, int], None]) -> SubmissionResult:
         finally:
             checker.stop()
             if allocation is not None:
-                uids.release(allocation)
+                uids.release(allocation, sweep_files=job.sandbox.mode == "user")
     except Exception as error:
         return unusable("the grader failed on this submission (not your fault; tell your instructor): "
                         f"{type(error).__name__}: {clip(error, 500)}")

@@ -103,9 +103,10 @@ def sweep(uid: int) -> None:
                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def clean_up(uid: int, fd: int | None = None) -> None:
-    """Kill ``uid``'s processes and delete its files in :data:`SWEPT`, holding its lock (``fd``
-    when the caller holds it; else taken here, and skipped when another run holds it now)."""
+def clean_up(uid: int, fd: int | None = None, sweep_files: bool = True) -> None:
+    """Kill ``uid``'s processes and (``sweep_files``) delete its files in :data:`SWEPT`, holding
+    its lock (``fd`` when the caller holds it; else taken here, and skipped when another run
+    holds it now). A bubblewrap kernel needs no sweep: its /tmp and /dev/shm were its own."""
     own = fd is None
     if own:
         try:
@@ -117,7 +118,8 @@ def clean_up(uid: int, fd: int | None = None) -> None:
             return
     try:
         kill_all(uid)
-        sweep(uid)
+        if sweep_files:
+            sweep(uid)
     except (OSError, subprocess.SubprocessError):
         pass
     finally:
@@ -125,7 +127,7 @@ def clean_up(uid: int, fd: int | None = None) -> None:
             os.close(fd)
 
 
-def release(allocation: Allocation) -> None:
+def release(allocation: Allocation, sweep_files: bool = True) -> None:
     """Clean up after the kernel and give the id back."""
-    clean_up(allocation.uid, allocation.fd)
+    clean_up(allocation.uid, allocation.fd, sweep_files)
     os.close(allocation.fd)
