@@ -86,6 +86,15 @@ def install(extra: str) -> None:
     stamp.write_text(recipe)
 
 
+def parallel(args: list[str]) -> list[str]:
+    """pytest-xdist's options: one worker per core (at most 4), each file on one worker (a
+    notebook's cells run in order in one kernel; a module's shared grading run is built
+    once); none when ``args`` choose for themselves."""
+    if any(arg == "-n" or arg.startswith(("-n", "--numprocesses", "-p")) for arg in args):
+        return []
+    return ["-n", str(max(1, min(os.cpu_count() or 1, 4))), "--dist", "loadfile"]
+
+
 def headless() -> bool:
     return sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
@@ -126,7 +135,7 @@ def main(argv: list[str]) -> int:
             run(BIN / "dimred-teach", command, *args, env=env)
         elif command == "test":
             run(BIN / "dimred-teach", "build", "--check", env=env)
-            run(BIN / "python", "-m", "pytest", *args, env=env)
+            run(BIN / "python", "-m", "pytest", *parallel(args), *args, env=env)
         else:
             run(BIN / "python", "-m", "pytest", "tests/browser", "--browser", *args, env=env)
     except subprocess.CalledProcessError as error:
