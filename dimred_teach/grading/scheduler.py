@@ -130,7 +130,8 @@ class _Running:
 
 def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = GradingOptions(), jobs: int = 1,
           pass_fraction: float = 1.0, gradebook: Path | None = None,
-          on_result: Callable[[SubmissionResult], None] | None = None) -> list[SubmissionResult]:
+          on_result: Callable[[SubmissionResult], None] | None = None,
+          workspace: Path | None = None) -> list[SubmissionResult]:
     """Grade notebooks and write the reports into ``out_dir``.
 
     Parameters
@@ -142,6 +143,9 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = Gradin
     pass_fraction : used for the pass/fail column of the summary
     gradebook : optional CSV file with one row per submission
     on_result : called in the main process as each submission finishes
+    workspace : an empty folder for the run's views and submission folders (removed here
+        when made here; :func:`.watchdog.grade_supervised` passes its own and removes it even
+        when this process is killed)
 
     Returns
     -------
@@ -161,8 +165,12 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = Gradin
     results = [provisional(path, name, specs, mode, limits) for path, name in zip(paths, names)]
     write_reports(results, out_dir, pass_fraction, gradebook)
     preload(options, specs)
-    views = tempfile.mkdtemp(prefix="dimred-views-")
-    os.chmod(views, 0o711)  # kernels of other user ids reach their set's view, and list nothing
+    own_workspace = workspace is None
+    workspace = Path(tempfile.mkdtemp(prefix="dimred-run-") if own_workspace else workspace)
+    views = workspace / "views"
+    views.mkdir()
+    for folder in (workspace, views):
+        os.chmod(folder, 0o711)  # kernels of other user ids reach their own folders, and list nothing
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pending = list(range(len(paths)))
     running: dict[int, _Running] = {}
@@ -195,10 +203,10 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = Gradin
         while pending or running:
             while pending and free_slots:
                 index, slot = pending.pop(0), free_slots.pop(0)
-                root = tempfile.mkdtemp(prefix="dimred-grade-")
+                root = tempfile.mkdtemp(prefix="dimred-grade-", dir=workspace)
                 receiver, sender = context.Pipe(duplex=False)
                 job = Job(os.fspath(paths[index]), results[index].submission, names[index], root, options, specs,
-                          base_sandbox(mode), views)
+                          base_sandbox(mode), str(views))
                 process = context.Process(target=worker, args=(job, sender), daemon=True)
                 process.start()
                 sender.close()
@@ -231,7 +239,8 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = Gradin
                 uids.clean_up(entry.uid, sweep_files=mode == "user")
             cgroup.remove_stale()
             remove_tree(entry.root)
-        remove_tree(views)
+        if own_workspace:
+            remove_tree(workspace)
         write_reports(results, out_dir, pass_fraction, gradebook)
     return results
 

@@ -12,17 +12,18 @@ import json
 import os
 import select
 import signal
+import tempfile
 import time
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .options import GradingOptions
 from . import uids
+from .options import GradingOptions
 from .reports import report_names, report_path, write_reports
 from .results import SubmissionResult
 from .scheduler import grade, provisional
-from .sandbox import choose
+from .sandbox import choose, remove_tree
 from .submissions import load_specs
 
 
@@ -51,6 +52,7 @@ def grade_supervised(paths: Sequence[Path], out_dir: Path, options: GradingOptio
     fallbacks = [provisional(path, name, specs, mode, options.limits_text(mode)) for path, name in zip(paths, names)]
     Path(out_dir).mkdir(parents=True, exist_ok=True)
     write_reports(fallbacks, out_dir, pass_fraction, gradebook)
+    workspace = Path(tempfile.mkdtemp(prefix="dimred-run-"))  # removed here even if the grading process is killed
     reader, writer = os.pipe()
     child = os.fork()
     if child == 0:  # the grading process
@@ -63,7 +65,7 @@ def grade_supervised(paths: Sequence[Path], out_dir: Path, options: GradingOptio
                 if on_result is not None:
                     on_result(result)
 
-            grade(paths, out_dir, options, jobs, pass_fraction, gradebook, report)
+            grade(paths, out_dir, options, jobs, pass_fraction, gradebook, report, workspace)
             status = 0
         except BaseException:
             traceback.print_exc()
@@ -89,6 +91,7 @@ def grade_supervised(paths: Sequence[Path], out_dir: Path, options: GradingOptio
         os.waitpid(child, 0)
         for uid in sorted(uids.in_use()):
             uids.clean_up(uid)  # skipped for ids another run holds
+    remove_tree(workspace)
     results = [_finished(Path(out_dir), fallback) for fallback in fallbacks]
     write_reports(results, out_dir, pass_fraction, gradebook)
     return results
