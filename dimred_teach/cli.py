@@ -33,6 +33,7 @@ from pathlib import Path
 
 import jupytext
 
+from .checks import policy
 from .exercises import SPECS_DIR, build_exercise, spec_path
 from .execution import execute_source, notebook_text, pair_problems
 
@@ -84,7 +85,20 @@ def _expected_files(root: Path) -> dict[Path, str]:
         files[root / "exercises" / f"{solution.stem}.py"] = text
         files[spec_path(solution.stem)] = json.dumps(spec, indent=1) + "\n"
     files[root / START_PAGE] = _start_page(root)
+    readme = root / "README.md"
+    if readme.is_file():
+        files[readme] = between_markers(readme.read_text(), "rules", policy.rules_markdown())
     return files
+
+
+def between_markers(text: str, name: str, generated: str) -> str:
+    """``text`` with what stands between ``<!-- name:start -->`` and ``<!-- name:end -->``
+    replaced by ``generated`` (ValueError when the markers are missing)."""
+    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+    if start not in text or end not in text:
+        raise ValueError(f"the README has no {start} ... {end} markers")
+    head, rest = text.split(start, 1)
+    return head + start + "\n" + generated + "\n" + end + rest.split(end, 1)[1]
 
 
 def _stale_generated(root: Path, expected: dict[Path, str]) -> list[Path]:
@@ -106,7 +120,7 @@ def build(root: Path, check: bool) -> int:
             path.write_text(text)
         for path in stale:
             path.unlink()
-        print(f"wrote {len(expected)} files: {START_PAGE} and {len(expected) // 3} exercise sets")
+        print(f"wrote {len(expected)} files: {START_PAGE}, the README's generated parts and the exercise sets")
         return 0
     problems = [f"{path} is out of date: run `dimred-teach build`"
                 for path, text in expected.items() if not path.is_file() or path.read_text() != text]
@@ -116,7 +130,7 @@ def build(root: Path, check: bool) -> int:
             problems += pair_problems(source)
     for problem in problems:
         print(problem)
-    print(f"build --check: {len(problems)} problem(s) in {len(expected) // 3} exercise sets")
+    print(f"build --check: {len(problems)} problem(s) in {len(expected)} generated files")
     return 1 if problems else 0
 
 

@@ -70,6 +70,26 @@ def rules(exercise: str) -> Rules:
     return Rules(tuple(modules), tuple(functions), keeps, tuple(getattr(module, "FORBIDS", ())))
 
 
+def rules_markdown() -> str:
+    """The rules of every exercise set as a Markdown list (the README's, written by the build)."""
+    import pkgutil
+
+    from . import __path__ as checks_path
+
+    lines = []
+    for info in sorted(pkgutil.iter_modules(checks_path), key=lambda i: i.name):
+        if not (info.name.startswith("set") and info.name[3:].isdigit()):
+            continue
+        module = importlib.import_module(f"{__package__}.{info.name}")
+        forbids, keeps = getattr(module, "FORBIDS", ()), getattr(module, "KEEPS", ())
+        if forbids:
+            line = f"* set {info.name[3:]}: " + ", ".join(f"`{name}`" for name in forbids)
+            if keeps:
+                line += " (its own cells keep " + ", ".join(f"`{name}`" for name in keeps) + ", which use them)"
+            lines.append(line)
+    return "\n".join(lines + ["* every set: the checks' own modules (`dimred_teach.checks.*`)"])
+
+
 def forbidden_entries(exercise: str) -> tuple[str, ...]:
     """The module entries of an exercise's set, and :data:`CHECKS_INTERNALS`."""
     return rules(exercise).modules + (CHECKS_INTERNALS,)
