@@ -554,7 +554,9 @@ def gradescope(tmp_path_factory):
     one submission of the ten solution notebooks, one of the ten blank exercise notebooks."""
     base = tmp_path_factory.mktemp("gradescope")
     bundle = base / "autograder.zip"
-    assert main(["gradescope", "--out", str(bundle), "--timeout", "300", "--visibility", "after_published"]) == 0
+    sandbox = "user" if os.geteuid() == 0 else "auto"  # what Gradescope's root container without user namespaces gets
+    assert main(["gradescope", "--out", str(bundle), "--timeout", "300", "--visibility", "after_published",
+                 "--sandbox", sandbox]) == 0
     runs = {}
     for folder in ("solutions", "exercises"):
         root = base / folder
@@ -584,8 +586,9 @@ def test_the_gradescope_bundle_holds_what_gradescope_needs(gradescope):
             "course/pyproject.toml", "course/dimred_teach/grading/session.py", "course/data/crabs.csv"} <= names
     assert gradescope["modes"]["setup.sh"] & 0o111 and gradescope["modes"]["run_autograder"] & 0o111
     assert settings == {"timeout": 300, "cell_timeout": 120, "call_timeout": 20, "memory_mb": 2048, "processes": 64,
-                        "open_files": 1024, "file_mb": 256, "scratch_mb": 1024, "sandbox": "auto",
-                        "jobs": 2, "visibility": "after_published"}
+                        "open_files": 1024, "file_mb": 256, "scratch_mb": 1024,
+                        "sandbox": "user" if os.geteuid() == 0 else "auto", "jobs": 2, "visibility": "after_published",
+                        "assignment": []}
     assert "numpy==" in requirements and "-c constraints.txt" in requirements
 
 

@@ -325,8 +325,21 @@ def test_markdown_and_html_in_messages_are_escaped(hostile):
         assert markup not in text.replace("| --- |", ""), markup
     result = SubmissionResult("x.ipynb", "x", "99", (TestResult("99.a", 0, 1, False, MARKDOWN),), MARKDOWN, 1.0, True)
     rendered = summary([result], 1.0)
-    assert "img" in rendered and "&#33;&#91;img&#93;" in rendered
-    assert markdown_text("a\nb<c>") == "a b&#60;c&#62;"
+    assert "img" in rendered and "!\\[img\\]" in rendered
+    assert markdown_text("a\nb<c>") == "a b\\<c\\>"
+    # rendered as GitHub renders a summary, the student's text is text: no link, image, tag or emphasis
+    import markdown_it  # (jupytext's own Markdown parser)
+
+    html = markdown_it.MarkdownIt("commonmark").enable("table").enable("strikethrough").render(rendered)
+    for tag in ("<a ", "<img", "<strong>", "<em>", "<code>", "<b>", "<s>"):
+        assert tag not in html, tag
+    assert "<td>not yet: ![img](http://evil.example/x.png)" in html
+
+
+def test_summary_names_read_as_themselves_in_a_terminal():
+    """Issue 23: names were numeric character references (my&#45;work/01&#95;pca); they are plain now."""
+    assert markdown_text("my-work/01_pca_lagrangian.ipynb") == "my-work/01_pca_lagrangian.ipynb"
+    assert markdown_text("limits: 64 processes; 2048 MB") == "limits: 64 processes; 2048 MB"
 
 
 def test_scrub_hides_environment_values():

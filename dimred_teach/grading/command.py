@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ from ..exercises import SPECS_DIR
 from .options import SANDBOXES, GradingOptions
 from .results import SubmissionResult
 from .sandbox import SandboxUnavailable, choose
-from .submissions import find_submissions, load_specs
+from .submissions import find_submissions, load_specs, resolve_sets
 from .watchdog import grade_supervised
 
 
@@ -35,6 +36,9 @@ def add_grade_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sandbox", choices=SANDBOXES, default="auto",
                         help="isolation of each kernel: auto (default: the strongest that works), bwrap (bubblewrap), "
                              "user (a root grader runs kernels as an unprivileged user), none (not isolated)")
+    parser.add_argument("--set", action="append", metavar="NN",
+                        help="the exercise set being graded (04 or 04_mds; repeat or comma-separate for several): "
+                             "a notebook of another set, or whose file name and metadata disagree, is not graded")
     parser.add_argument("--startup-timeout", type=float, default=60, help=argparse.SUPPRESS)
     parser.add_argument("--recover-timeout", type=float, default=10, help=argparse.SUPPRESS)
 
@@ -63,8 +67,10 @@ def command_grade(args) -> int:
         paths = find_submissions(args.submissions)
         if not paths:
             raise ValueError("no notebooks (*.ipynb) found in " + ", ".join(map(str, args.submissions)))
-        if not load_specs(options.specs_dir):
+        specs = load_specs(options.specs_dir)
+        if not specs:
             raise ValueError(f"no grading specs in {options.specs_dir}: was `dimred-teach build` run?")
+        options = dataclasses.replace(options, assignment=resolve_sets(args.set or (), specs))
         args.out.mkdir(parents=True, exist_ok=True)
         choose(options.sandbox)
     except (ValueError, OSError, SandboxUnavailable) as error:
@@ -72,7 +78,8 @@ def command_grade(args) -> int:
         return 2
 
     def progress(result: SubmissionResult) -> None:
-        mark = "pass" if result.passes(args.pass_fraction) else ("fail" if result.graded else "not graded")
+        mark = ("skipped" if result.skipped else "pass" if result.passes(args.pass_fraction)
+                else "fail" if result.graded else "not graded")
         print(f"{result.submission}: {result.score:g} / {result.max_score:g} ({mark}, {result.execution_time:.1f} s)",
               flush=True)
 
@@ -85,11 +92,13 @@ def command_grade(args) -> int:
                 file.write((args.out / "summary.md").read_text())
         except OSError as error:
             print(f"warning: could not append to $GITHUB_STEP_SUMMARY ({error})", file=sys.stderr)
-    passed = sum(r.passes(args.pass_fraction) for r in results)
-    print(f"{passed} of {len(results)} submission(s) reach {args.pass_fraction:.0%} of the points; "
+    counted = [r for r in results if not r.skipped]
+    passed = sum(r.passes(args.pass_fraction) for r in counted)
+    skipped = f" ({len(results) - len(counted)} skipped: not exercise notebooks)" if len(counted) < len(results) else ""
+    print(f"{passed} of {len(counted)} submission(s) reach {args.pass_fraction:.0%} of the points{skipped}; "
           f"sandbox: {options.sandbox if options.sandbox != 'auto' else choose('auto')}; "
           f"reports in {args.out}")
-    return 0 if passed == len(results) else 1
+    return 0 if passed == len(counted) else 1
 
 
 def _version() -> str:
@@ -132,6 +141,7 @@ def command_gradescope(args) -> int:
 
     try:
         options = options_from(args)
+        options = dataclasses.replace(options, assignment=resolve_sets(args.set or (), load_specs(options.specs_dir)))
         data = build_bundle(options, jobs=args.jobs, visibility=args.visibility, source=args.source)
     except (ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)

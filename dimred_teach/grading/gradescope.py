@@ -14,7 +14,10 @@ The bundle (a zip, unpacked by Gradescope into ``/autograder/source``):
 ``requirements.txt``, ``constraints.txt``
     the package's dependencies, pinned to the course's known-good versions.
 ``settings.json``
-    the grader's options (limits, sandbox, jobs, visibility).
+    the grader's options (limits, sandbox, jobs, visibility) and the assignment's exercise
+    sets: one notebook per set is graded (named ``NN_slug.ipynb`` if there is one, else the
+    first by name), duplicates and notebooks of other sets are reported, not added, and a
+    set with no notebook scores 0, so the total never exceeds the assignment's points.
 """
 
 from __future__ import annotations
@@ -30,8 +33,8 @@ from importlib.resources import files
 from pathlib import Path
 
 from .options import GradingOptions
-from .results import SubmissionResult
-from .submissions import display_path
+from .results import SubmissionResult, not_graded
+from .submissions import display_path, identify_set, load_specs, read_notebook
 from .watchdog import grade_supervised
 
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
@@ -77,7 +80,8 @@ def build_bundle(options: GradingOptions, jobs: int = 2, visibility: str = "visi
     if not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
     root = course_root(source)
-    settings = {name: getattr(options, name) for name in SETTINGS} | {"jobs": jobs, "visibility": visibility}
+    settings = {name: getattr(options, name) for name in SETTINGS} | {
+        "jobs": jobs, "visibility": visibility, "assignment": list(options.assignment)}
     templates = files("dimred_teach.templates")
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
@@ -97,8 +101,9 @@ def build_bundle(options: GradingOptions, jobs: int = 2, visibility: str = "visi
     return buffer.getvalue()
 
 
-def results_json(results: list[SubmissionResult], visibility: str) -> dict:
-    """Gradescope's ``results.json`` for every notebook of one submission."""
+def results_json(results: list[SubmissionResult], visibility: str, notes: list[str] = ()) -> dict:
+    """Gradescope's ``results.json`` for the graded notebooks of one submission, with ``notes``
+    (duplicates, other sets) in its output."""
     several = len(results) > 1
     tests, outputs = [], []
     for result in results:
@@ -108,21 +113,54 @@ def results_json(results: list[SubmissionResult], visibility: str) -> dict:
             test["name"] = f"{name}: {test['name']}" if several else test["name"]
             tests.append(test)
         outputs.append(f"{name}: {result.score:g} / {result.max_score:g}" + (f"\n{result.output}" if result.output else ""))
+    outputs += list(notes)
     return {"score": sum(r.score for r in results), "execution_time": round(sum(r.execution_time for r in results), 1),
             "output": "\n\n".join(outputs) or "no notebook (*.ipynb) was submitted", "visibility": visibility,
             "stdout_visibility": "hidden", "tests": tests}
+
+
+def one_per_set(paths: list[Path], specs: dict, options: GradingOptions) -> tuple[dict[str, Path], list[str]]:
+    """The notebook graded for each exercise set (of the assignment, when it names sets) and
+    notes on every other uploaded notebook: a duplicate of a set, or not of the assignment."""
+    chosen: dict[str, list[Path]] = {}
+    notes = []
+    for path in paths:
+        try:
+            notebook = read_notebook(path, options.max_notebook_bytes)
+        except (OSError, ValueError):
+            notebook = {}
+        found, note = identify_set(notebook, path, specs, options.assignment)
+        if found is None or (options.assignment and not notebook):
+            notes.append(f"{display_path(path.name)}: {note or 'not readable'}; not graded")
+        else:
+            chosen.setdefault(found, []).append(path)
+    graded = {}
+    for exercise_set, candidates in sorted(chosen.items()):
+        exact = [p for p in candidates if p.name == f"{exercise_set}.ipynb"]
+        graded[exercise_set] = (exact or sorted(candidates, key=lambda p: p.name))[0]
+        notes += [f"{display_path(p.name)}: another notebook of exercise set {exercise_set}; only "
+                  f"{display_path(graded[exercise_set].name)} is graded" for p in candidates if p != graded[exercise_set]]
+    return graded, notes
 
 
 def run_autograder(root: Path) -> int:
     """Grade ``root/submission/*.ipynb`` into ``root/results/results.json`` with the
     bundle's settings (``root/source/settings.json``); the exit status is 0 once written."""
     settings = json.loads((root / "source" / "settings.json").read_text())
-    options = GradingOptions(**{name: settings[name] for name in SETTINGS})
+    options = GradingOptions(**{name: settings[name] for name in SETTINGS},
+                             assignment=tuple(settings.get("assignment", ())))
+    specs = load_specs(options.specs_dir)
     paths = sorted(p for p in (root / "submission").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    graded, notes = one_per_set(paths, specs, options)
     with tempfile.TemporaryDirectory(prefix="dimred-gradescope-") as reports:
-        results = grade_supervised(paths, Path(reports), options, jobs=int(settings["jobs"])) if paths else []
+        results = grade_supervised(list(graded.values()), Path(reports), options,
+                                   jobs=int(settings["jobs"])) if graded else []
+    for missing in (s for s in options.assignment if s not in graded):
+        results.append(not_graded(f"{missing}.ipynb", missing, missing, specs[missing],
+                                  f"no notebook of exercise set {missing} was submitted"))
     (root / "results").mkdir(parents=True, exist_ok=True)
-    (root / "results" / "results.json").write_text(json.dumps(results_json(results, settings["visibility"]), indent=1))
+    (root / "results" / "results.json").write_text(
+        json.dumps(results_json(results, settings["visibility"], notes), indent=1))
     return 0
 
 

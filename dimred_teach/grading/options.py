@@ -33,6 +33,8 @@ class GradingOptions:
     sandbox : isolation of the kernels, one of :data:`SANDBOXES`
     specs_dir : where the grading specs are (the installed package's by default)
     extra_check_dirs : folders added to ``dimred_teach.checks`` (test fixtures)
+    assignment : the exercise sets being graded (``--set``, full names); a notebook of another
+        set is not graded; empty: any set, each notebook by its metadata and file name
     check_memory_mb : address space of the process running a submission's checks
     check_cpu_seconds : CPU time of that process (a backstop)
     check_timeout : seconds one check may compute (its calls of the student's functions excluded);
@@ -56,6 +58,7 @@ class GradingOptions:
     sandbox: str = "auto"
     specs_dir: Path = SPECS_DIR
     extra_check_dirs: tuple[Path, ...] = ()
+    assignment: tuple[str, ...] = ()
     check_memory_mb: int = 3072
     check_cpu_seconds: int = 1800
     check_timeout: float = 60.0

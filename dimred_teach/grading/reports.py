@@ -105,23 +105,29 @@ def junit(results: Sequence[SubmissionResult]) -> str:
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 
 
-_MARKUP = re.compile(r"[^A-Za-z0-9 ,/\u00a0-\U0010ffff]")
+_MARKUP = re.compile(r"[\\`*\[\]()<>|&#~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|(?<=:)(?=//)|(?<=www)(?=\.)")
+"""What Markdown or HTML could read as syntax in student text: emphasis, code, links and
+images, tables, tags, entities, headings, strike-through, and the starts of bare links
+(``://``, ``www.``); an underscore inside a word is plain text already."""
 
 
 def markdown_text(text, limit: int = 300) -> str:
-    """Student-controlled text as literal text in Markdown (a table cell, a quote): one
-    line, and every ASCII character that could be Markdown or HTML syntax (links, images,
-    emphasis, tables, tags, entities, autolinks) written as a numeric character reference."""
+    """Student-controlled text as literal text in Markdown (a table cell, a quote): one line,
+    and every character that could be Markdown or HTML syntax backslash-escaped, so the text
+    reads as itself in a terminal (``my-work/01_pca.ipynb`` stays as it is) and renders as
+    itself, never as a link, image, tag or table."""
     text = clip(str(text).replace("\r", " ").replace("\n", " "), limit)
     text = _XML_ILLEGAL.sub("?", text)
-    return _MARKUP.sub(lambda match: f"&#{ord(match.group())};", text)
+    return _MARKUP.sub(lambda match: "\\" + match.group() if match.group() else "\\", text)
 
 
 def summary(results: Sequence[SubmissionResult], pass_fraction: float) -> str:
     """``summary.md``: a table of scores, then each submission's exercises."""
+    counted = [r for r in results if not r.skipped]
     lines = ["## dimred-teach grade", "",
-             f"{sum(r.passes(pass_fraction) for r in results)} of {len(results)} submission(s) reach "
-             f"{pass_fraction:.0%} of the points."]
+             f"{sum(r.passes(pass_fraction) for r in counted)} of {len(counted)} submission(s) reach "
+             f"{pass_fraction:.0%} of the points."
+             + (f" {len(results) - len(counted)} notebook(s) skipped: not exercise notebooks." if len(counted) < len(results) else "")]
     for sandbox in sorted({r.sandbox for r in results if r.sandbox}):
         lines.append(f"Kernels were {DESCRIPTIONS[sandbox]}." if sandbox in DESCRIPTIONS else "")
         lines += [f"Not guaranteed ({sandbox}): {name}: {why.removeprefix('not held: ')}."
@@ -130,7 +136,8 @@ def summary(results: Sequence[SubmissionResult], pass_fraction: float) -> str:
         lines.append(f"Limits of each kernel: {markdown_text(limits)}.")
     lines += ["", "| submission | exercise set | score | result |", "| --- | --- | --- | --- |"]
     for r in results:
-        verdict = "pass" if r.passes(pass_fraction) else ("fail" if r.graded else "not graded")
+        verdict = ("skipped" if r.skipped else "pass" if r.passes(pass_fraction)
+                   else "fail" if r.graded else "not graded")
         lines.append(f"| {markdown_text(r.submission, 120)} | {markdown_text(r.exercise_set or '?')} | "
                      f"{r.score:g} / {r.max_score:g} | {verdict} |")
     for r in results:

@@ -28,7 +28,8 @@ class TestResult:
 
 @dataclass(frozen=True)
 class SubmissionResult:
-    """The grade of one submission (``graded`` is False when it could not be run at all).
+    """The grade of one submission (``graded`` is False when it could not be run at all;
+    ``skipped`` when it is not an exercise notebook at all, a lecture copy, and counts for nothing).
 
     ``sandbox`` names the isolation its kernel ran in (``bwrap``, ``user`` or ``none``),
     ``limits`` the kernel's resource limits in words.
@@ -43,6 +44,7 @@ class SubmissionResult:
     graded: bool
     sandbox: str = ""
     limits: str = ""
+    skipped: bool = False
 
     @property
     def score(self) -> float:
@@ -70,7 +72,7 @@ class SubmissionResult:
             "output": self.output,
             "tests": tests,
             "extra_data": {"submission": self.submission, "exercise_set": self.exercise_set, "graded": self.graded,
-                           "sandbox": self.sandbox, "limits": self.limits},
+                           "skipped": self.skipped, "sandbox": self.sandbox, "limits": self.limits},
         }
 
     @classmethod
@@ -81,7 +83,7 @@ class SubmissionResult:
                                  t["output"]) for t in report["tests"])
         return cls(extra["submission"], report_name, extra["exercise_set"], tests, report["output"],
                    float(report["execution_time"]), bool(extra["graded"]), extra.get("sandbox", ""),
-                   str(extra.get("limits", "")))
+                   str(extra.get("limits", "")), bool(extra.get("skipped", False)))
 
 
 def failed_tests(spec: dict | None, message: str) -> tuple[TestResult, ...]:
@@ -92,7 +94,8 @@ def failed_tests(spec: dict | None, message: str) -> tuple[TestResult, ...]:
 
 
 def not_graded(submission: str, report_name: str, exercise_set: str | None, spec: dict | None, reason: str,
-               elapsed: float = 0.0, sandbox: str = "", limits: str = "") -> SubmissionResult:
-    """A submission that could not be graded: every exercise fails with "not graded: <reason>"."""
-    return SubmissionResult(submission, report_name, exercise_set, failed_tests(spec, f"not graded: {reason}"),
-                            reason, elapsed, False, sandbox, limits)
+               elapsed: float = 0.0, sandbox: str = "", limits: str = "", skipped: bool = False) -> SubmissionResult:
+    """A submission that could not be graded: every exercise fails with "not graded: <reason>"
+    (a skipped one has no exercises at all)."""
+    tests = () if skipped else failed_tests(spec, reason if reason.startswith("not graded") else f"not graded: {reason}")
+    return SubmissionResult(submission, report_name, exercise_set, tests, reason, elapsed, False, sandbox, limits, skipped)

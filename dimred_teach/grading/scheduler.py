@@ -74,7 +74,7 @@ def worker(job: Job, connection) -> None:
     result = grade_job(job, notify)
     remove_tree(job.root)  # also when the main process is gone
     fields = {"exercise_set": result.exercise_set, "output": scrub(result.output), "graded": result.graded,
-              "execution_time": result.execution_time,
+              "execution_time": result.execution_time, "skipped": result.skipped,
               "tests": [[t.name, t.passed, scrub(t.output)] for t in result.tests]}
     connection.send_bytes(json.dumps(["result", fields]).encode())
     connection.close()
@@ -87,6 +87,9 @@ def accept(base: SubmissionResult, fields, specs: dict, sandbox: str) -> Submiss
     if exercise_set is not None and exercise_set not in specs:
         raise ValueError("an unknown exercise set")
     spec = specs.get(exercise_set)
+    if fields.get("skipped") is True:
+        return SubmissionResult(base.submission, base.report_name, None, (), clip(str(fields["output"]), 6000),
+                                float(fields["execution_time"]), False, sandbox, skipped=True)
     reported = {name: (bool(passed), clip(str(output), 4000)) for name, passed, output in fields["tests"]}
     tests = []
     for check in spec["checks"] if spec else ():

@@ -42,7 +42,7 @@ from .options import GradingOptions
 from .plan import plan_cells
 from .results import SubmissionResult, TestResult, clip, not_graded
 from .sandbox import Sandbox, kill_group, needs_uid, scrubbed_environment
-from .submissions import display_path, identify_set, read_notebook
+from .submissions import display_path, identify_set, is_exercise_notebook, read_notebook
 from .view import view_for
 
 KERNEL_NAME = "dimred-teach-grader"
@@ -435,9 +435,9 @@ def grade_job(job: Job, notify: Callable[[int, int], None]) -> SubmissionResult:
     started = time.monotonic()
     path, spec, exercise_set = Path(job.path), None, None
 
-    def unusable(message: str) -> SubmissionResult:
+    def unusable(message: str, skipped: bool = False) -> SubmissionResult:
         return not_graded(job.submission, job.report_name, exercise_set, spec, message, time.monotonic() - started,
-                          job.sandbox.mode)
+                          job.sandbox.mode, skipped=skipped)
 
     try:
         try:
@@ -445,10 +445,16 @@ def grade_job(job: Job, notify: Callable[[int, int], None]) -> SubmissionResult:
         except (OSError, ValueError) as error:
             return unusable(str(error) if isinstance(error, ValueError) else
                             f"{display_path(path.name)} could not be read ({error.strerror})")
-        exercise_set, note = identify_set(notebook, path, job.specs)
+        assignment = job.options.assignment
+        exercise_set, note = identify_set(notebook, path, job.specs, assignment)
         if exercise_set is None:
+            if len(assignment) == 1:  # the assignment's points, all lost
+                exercise_set, spec = assignment[0], job.specs[assignment[0]]
             return unusable(note)
         spec = job.specs[exercise_set]
+        if not assignment and not is_exercise_notebook(notebook, spec):
+            return unusable(f"skipped: {display_path(path.name)} is not an exercise notebook (no exercise metadata "
+                            "and none of its set's check cells; a lecture saved into the folder?)", skipped=True)
         job = dataclasses.replace(job, exercise_set=exercise_set, spec=spec, notebook=notebook, note=note)
         options = job.options
         checker = Checker(options.check_memory_mb, options.check_cpu_seconds, options.check_timeout,

@@ -59,23 +59,71 @@ def set_from_file_name(stem: str, specs: dict) -> str | None:
     return candidates[0] if len(candidates) == 1 else None
 
 
-def identify_set(notebook: dict, path: Path, specs: dict) -> tuple[str | None, str]:
-    """The exercise set of a submission and a note saying how it was found."""
+def resolve_sets(names, specs: dict) -> tuple[str, ...]:
+    """The full set names that ``--set`` values name (``04``, ``04_mds``, comma-separated);
+    ValueError for a value naming no set, or several."""
+    resolved = []
+    for value in (part.strip() for name in names for part in str(name).split(",") if part.strip()):
+        matches = [name for name in specs if name == value or name[:2] == value]
+        if len(matches) != 1:
+            raise ValueError(f"--set {value} names no exercise set (the sets are {', '.join(sorted(specs))})")
+        resolved.append(matches[0])
+    return tuple(dict.fromkeys(resolved))
+
+
+def claimed_set(notebook: dict):
+    """What the notebook's metadata says its exercise set is (anything, or None)."""
     metadata = notebook.get("metadata")
     claimed = metadata.get("dimred_teach") if isinstance(metadata, dict) else None
-    claimed = claimed.get("exercise_set") if isinstance(claimed, dict) else None
+    return claimed.get("exercise_set") if isinstance(claimed, dict) else None
+
+
+def identify_set(notebook: dict, path: Path, specs: dict, assignment: tuple[str, ...] = ()) -> tuple[str | None, str]:
+    """The exercise set a submission is graded as, and a note saying how it was found; None
+    and the reason when it is not graded.
+
+    The assignment (``--set``) decides: a notebook whose metadata or file name names another
+    set is not graded, nor one whose file name and metadata disagree (the student controls
+    both). A notebook naming no set is graded as the assignment's set when it has one.
+    """
+    claimed = claimed_set(notebook)
     by_name = set_from_file_name(path.stem, specs)
     name = display_path(path.name)
-    if isinstance(claimed, str) and claimed in specs:
-        note = "" if by_name in (None, claimed) else (
-            f"graded as exercise set {claimed} (the notebook's metadata); its file name suggests {by_name}")
-        return claimed, note
-    if by_name is not None:
-        shown = clip(repr(claimed), 80)
-        note = "" if claimed is None else f"the notebook's metadata names no known exercise set ({shown}); graded as {by_name} from its file name"
-        return by_name, note
+    known = claimed if isinstance(claimed, str) and claimed in specs else None
+    if known and by_name and known != by_name:
+        return None, (f"not graded: {name} says exercise set {known} in its metadata but {by_name} in its file name; "
+                      "submit the exercise notebook of the set you were given, under its own name")
+    found = known or by_name
+    if assignment and found and found not in assignment:
+        return None, (f"not graded: {name} is exercise set {found}, and this assignment is "
+                      f"{' and '.join(assignment)}")
+    if found:
+        note = "" if claimed is None or known else (
+            f"the notebook's metadata names no known exercise set ({clip(repr(claimed), 80)}); graded as {found} "
+            "from its file name")
+        return found, note
+    if len(assignment) == 1:
+        return assignment[0], f"graded as {assignment[0]}, the assignment's exercise set"
     return None, (f"cannot tell which exercise set {name} belongs to: its metadata names "
-                  f"{clip(repr(claimed), 80)} and its file name matches none of {sorted(specs)}")
+                  f"{clip(repr(claimed), 80)} and its file name matches none of {sorted(assignment or specs)}")
+
+
+def is_exercise_notebook(notebook: dict, spec: dict) -> bool:
+    """Whether a notebook is (a copy of) the set's exercise notebook: exercise metadata, or one
+    of its check cells by id or by its ``check("NN.name"`` call. A lecture notebook saved into
+    a student's folder has none of them."""
+    if claimed_set(notebook) is not None:
+        return True
+    ids = {check.get("cell_id") for check in spec["checks"]}
+    calls = [f'check("{check["exercise_id"]}"' for check in spec["checks"]]
+    for cell in notebook.get("cells", []):
+        if not isinstance(cell, dict):
+            continue
+        source = cell.get("source", "")
+        source = "".join(source) if isinstance(source, list) else str(source)
+        if cell.get("id") in ids or any(call in source for call in calls):
+            return True
+    return False
 
 
 def read_notebook(path: Path, max_bytes: int) -> dict:
