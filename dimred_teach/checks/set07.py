@@ -12,6 +12,12 @@ from . import register
 from .properties import answer_array, answer_number, answer_pair, expect, expect_close, in_random_order, is_close
 from .set01 import crab_matrix
 
+FORBIDS = ("dimred_teach.linalg.subspace_distance",)  # 07.projector_distance: found by scanning the library
+"""What this set's answers may not use (modules or functions of the library): the grader's
+kernel for this set does not have them, and ``check()`` fails an answer that uses them
+(:mod:`dimred_teach.checks.policy`)."""
+
+
 def random_ppca_data(rng: np.random.Generator) -> tuple[np.ndarray, int]:
     """A fresh data set drawn from a PPCA-like model, shape (n, d), and a latent dimension q < d - 1."""
     n, d = int(rng.integers(30, 80)), int(rng.integers(4, 9))
