@@ -362,8 +362,9 @@ plt.show()
 #
 # (scikit-learn's objective). The corner of $|b_j|$ at 0 makes coefficients *exactly*
 # zero: all of them for a large $\alpha$; as $\alpha$ shrinks, features enter one by one,
-# in an order that takes the other features into account. `selection.lasso_path` uses
-# coordinate descent: with the others fixed, the best $b_j$ is a *soft threshold*,
+# in an order that takes the other features into account. `selection.lasso_path(...,
+# method="coordinate")` uses coordinate descent: with the others fixed, the best $b_j$ is
+# a *soft threshold*,
 #
 # $$ b_j \leftarrow \frac{S\!\left(\tfrac1n x_j^\top r_j,\ \alpha\right)}{\tfrac1n x_j^\top x_j},
 #    \qquad S(z, \alpha) = \operatorname{sign}(z)\max(|z| - \alpha, 0), $$
@@ -376,7 +377,7 @@ plt.show()
 # %% slideshow={"slide_type": "fragment"}
 Z_reg = standardize(X_reg, ddof=0)
 y_centred = y_reg - y_reg.mean()
-path = selection.lasso_path(Z_reg, y_centred, n_alphas=80)
+path = selection.lasso_path(Z_reg, y_centred, n_alphas=80, method="coordinate")
 print("alpha from", path.alphas[0].round(3), "down to", path.alphas[-1].round(5))
 print("entry order:", [reg_names[j] for j in path.entry_order])
 print("entry alphas:", {name: round(float(a), 3) for name, a in zip(reg_names, path.entry_alphas)})
@@ -420,7 +421,10 @@ assert np.median(path.n_iter) < 10  # sweeps per alpha (the exact counts depend 
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # They agree to 0.02; thanks to warm starts the median $\alpha$ needs under 10 sweeps. (The path
-# matches `sklearn.linear_model.lasso_path` to $10^{-8}$: `tests/test_selection.py`.) Why
+# matches `sklearn.linear_model.lasso_path` to $10^{-8}$: `tests/test_selection.py`. The
+# library's default, `method="homotopy"`, follows the same path exactly: between two
+# breakpoints $b$ is linear in $\alpha$, so it solves one small linear system per feature
+# entering or leaving and needs no sweeps at all.) Why
 # standardise? In raw units `signal_m` needs a ten times larger coefficient for the same
 # effect, so the penalty charges it ten times more:
 

@@ -247,14 +247,15 @@ def test_soft_threshold_shrinks_and_zeroes():
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")  # its duality gap at 1e-14
+@pytest.mark.parametrize("method", ["homotopy", "coordinate"])
 @pytest.mark.parametrize("seed", range(10))
-def test_lasso_path_matches_sklearn_lasso_path(seed):
+def test_lasso_path_matches_sklearn_lasso_path(seed, method):
     """Same alphas, same objective: coefficients agree to 1e-8 (absolute, coefficients of order 1)."""
     from sklearn.linear_model import lasso_path
 
     X, y = regression_data(seed, n=40 + 10 * seed, p=4 + seed % 5)
     Xs, yc = standardize(X, ddof=0), y - y.mean()
-    ours = selection.lasso_path(Xs, yc, n_alphas=30)
+    ours = selection.lasso_path(Xs, yc, n_alphas=30, method=method)
     alphas, coefs, _ = lasso_path(Xs, yc, alphas=ours.alphas, tol=1e-14, max_iter=100_000)
     assert np.array_equal(alphas, ours.alphas)
     assert ours.coefs.shape == coefs.shape == (X.shape[1], 30)
@@ -265,12 +266,13 @@ def test_lasso_path_matches_sklearn_lasso_path(seed):
     assert ours.entry_order[0] == first_best(np.abs(Xs.T @ yc))
 
 
+@pytest.mark.parametrize("method", ["homotopy", "coordinate"])
 @pytest.mark.parametrize("seed", range(5))
-def test_lasso_path_satisfies_the_optimality_conditions(seed):
+def test_lasso_path_satisfies_the_optimality_conditions(seed, method):
     """Subgradient (KKT) conditions: |x_j' r| / n <= alpha, with equality and the sign of b_j when b_j != 0."""
     X, y = regression_data(seed, n=60, p=7)
     n = len(y)
-    result = selection.lasso_path(X - X.mean(axis=0), y - y.mean(), alphas=[5.0, 1.0, 0.3, 0.01])
+    result = selection.lasso_path(X - X.mean(axis=0), y - y.mean(), alphas=[5.0, 1.0, 0.3, 0.01], method=method)
     for alpha, b in zip(result.alphas, result.coefs.T):
         gradient = (X - X.mean(axis=0)).T @ (y - y.mean() - (X - X.mean(axis=0)) @ b) / n
         assert np.all(np.abs(gradient) <= alpha * (1 + 1e-8))
@@ -278,27 +280,29 @@ def test_lasso_path_satisfies_the_optimality_conditions(seed):
         assert np.allclose(gradient[active], alpha * np.sign(b[active]), rtol=1e-8)
 
 
-def test_lasso_path_on_an_orthogonal_design_is_soft_thresholding():
+@pytest.mark.parametrize("method", ["homotopy", "coordinate"])
+def test_lasso_path_on_an_orthogonal_design_is_soft_thresholding(method):
     """With X'X / n = I every coefficient is S(x_j' y / n, alpha): features enter in the order of |x_j' y|."""
     rng = np.random.default_rng(3)
     n = 50
     Q = np.linalg.qr(rng.standard_normal((n, 4)))[0] * np.sqrt(n)
     y = Q @ [0.5, -2.0, 1.0, 0.0] + rng.normal(0, 0.01, n)
-    result = selection.lasso_path(Q, y, alphas=[3.0, 1.5, 0.7, 0.2, 0.05])
+    result = selection.lasso_path(Q, y, alphas=[3.0, 1.5, 0.7, 0.2, 0.05], method=method)
     for alpha, b in zip(result.alphas, result.coefs.T):
         assert np.allclose(b, selection.soft_threshold(Q.T @ y / n, alpha), atol=1e-10)
     assert result.entry_order.tolist() == [1, 2, 0]  # column 3 (only noise, |x_3' y| / n < 0.05) never enters
     assert result.entry_alphas[1] == 1.5 and result.entry_alphas[0] == 0.2 and np.isnan(result.entry_alphas[3])
 
 
-def test_lasso_path_ties_at_entry_go_by_size_then_index():
+@pytest.mark.parametrize("method", ["homotopy", "coordinate"])
+def test_lasso_path_ties_at_entry_go_by_size_then_index(method):
     """Two columns with the same |x_j' y| enter at the same alpha; the order is the index, whatever the rounding."""
     X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0], [0.3, 0.3], [-0.3, -0.3]])
     y = np.array([1.0, 1.0, -1.0, -1.0, 0.0, 0.0])  # x_0' y = x_1' y = 2
-    result = selection.lasso_path(X, y, alphas=[10.0, 1.0, 0.1])
+    result = selection.lasso_path(X, y, alphas=[10.0, 1.0, 0.1], method=method)
     assert abs(result.coefs[0, 1]) == pytest.approx(abs(result.coefs[1, 1]), rel=1e-12)
     assert result.entry_order.tolist() == [0, 1]
-    swapped = selection.lasso_path(X[:, ::-1], y, alphas=[10.0, 1.0, 0.1])
+    swapped = selection.lasso_path(X[:, ::-1], y, alphas=[10.0, 1.0, 0.1], method=method)
     assert swapped.entry_order.tolist() == [0, 1]
 
 
@@ -471,3 +475,32 @@ def test_t_statistic_is_zero_without_a_mean_difference_and_warns_nothing():
     X = np.array([[1.0, 0.0], [3.0, 1.0], [1.0, 2.0], [3.0, 1.0]])
     t = selection.t_statistic(X, [0, 0, 1, 1])
     assert t[0] == 0.0 and np.isfinite(t[1])
+
+
+@pytest.mark.parametrize("shape", [(200, 30), (30, 60), (500, 20)])
+def test_the_exact_path_agrees_with_coordinate_descent(shape):
+    """The homotopy (the default) and coordinate descent (what notebook 09 teaches) give the same
+    path, also with more columns than rows (the homotopy stops at the grid's last alpha)."""
+    n, p = shape
+    X, y = regression_data(7, n=n, p=p)
+    Xs, yc = standardize(X, ddof=0), y - y.mean()
+    fast = selection.lasso_path(Xs, yc, n_alphas=40, eps=0.05)
+    taught = selection.lasso_path(Xs, yc, alphas=fast.alphas, method="coordinate")
+    assert np.abs(fast.coefs - taught.coefs).max() < 1e-8
+    assert np.array_equal(fast.entry_order, taught.entry_order)
+
+
+def test_collinear_columns_fall_back_to_coordinate_descent():
+    """A duplicated column makes the active Gram matrix singular: the path is still the LASSO's
+    (the homotopy hands over to coordinate descent), and splits the weight as coordinate descent does."""
+    X, y = regression_data(2, n=80, p=4)
+    X = np.column_stack([X, X[:, 0]])
+    Xs, yc = standardize(X, ddof=0), y - y.mean()
+    result = selection.lasso_path(Xs, yc, n_alphas=20)
+    taught = selection.lasso_path(Xs, yc, alphas=result.alphas, method="coordinate")
+    assert np.array_equal(result.coefs, taught.coefs) and np.array_equal(result.n_iter, taught.n_iter)
+
+
+def test_lasso_path_names_a_wrong_method():
+    with pytest.raises(ValueError, match="method"):
+        selection.lasso_path(np.eye(3), np.ones(3), method="lars")
