@@ -26,8 +26,10 @@ c = get_config()  # noqa: F821 (defined by the config loader)
 
 WORK_FOLDER = "my-work"
 LECTURER = os.environ.get("DIMRED_TEACH_LAB", "student") == "lecturer"
-STUDENT_HIDDEN = ["*.py", "*.egg-info", "exercises", "dimred_teach", "tests", "test-artifacts", "grading-out",
+STUDENT_HIDDEN = ["*.py", "*.egg-info", "exercises", "dimred_teach", "tests", "test-artifacts",
                   "build", "dist", "constraints.txt", "pyproject.toml"]
+"""Left out of a student's file browser; ``grading-out/`` stays visible: ``course.py grade``
+writes the student's own reports there."""
 
 
 class CourseContentsManager(AsyncLargeFileManager):

@@ -3,7 +3,7 @@ decoder learns the PCA subspace, and a small nonlinear one for contrast.
 
 An autoencoder maps a point x (p numbers) to a code z (k numbers) with an encoder and
 back to a reconstruction x_hat with a decoder, and is trained to make x_hat close to x.
-The WashU notes (file 002, section 6.1) observe that with linear maps and the squared
+The WashU notes (section 6.1) observe that with linear maps and the squared
 error it recovers PCA: the best decoder spans the subspace of the first k principal
 components (the weights themselves need not be orthonormal, nor the principal
 directions).

@@ -179,7 +179,7 @@ def make_selection_demo(n: int = 400, seed: int = 0) -> pd.DataFrame:
 
 
 def make_spiral(n: int = 300, noise: float = 0.02, seed: int = 0, turns: float = 1.5) -> tuple[np.ndarray, np.ndarray]:
-    """Points along a planar spiral (the WashU notes' 2-D spiral, file 002 section 5).
+    """Points along a planar spiral (the WashU notes' 2-D spiral, section 5).
 
     A position t ~ Uniform(0, 1) is drawn for each point; the point sits at radius 0.2 + t
     and angle pi/2 + 2 pi turns t, plus isotropic Gaussian noise. The data are
@@ -348,7 +348,7 @@ def load_stdlib_docstrings(min_words: int = 10) -> pd.DataFrame:
 def make_swiss_roll(n: int = 800, noise: float = 0.0, seed: int = 0, turns: float = 1.5,
                     height: float = 20.0) -> tuple[np.ndarray, np.ndarray]:
     """Points on a Swiss roll: a flat rectangle rolled up in R^3 (the WashU notes' 3-D spiral,
-    file 002 section 5, Figure 4).
+    section 5, Figure 4).
 
     The rectangle has coordinates (s, h): s is the arc length along an Archimedean spiral
     r = angle, angle from 3 pi / 2 through ``turns`` revolutions, and h in [0, height] runs

@@ -1,4 +1,4 @@
-"""Whitening, kernels, kernel PCA and kernel MDS (WashU notes, file 002, sections 4.3 and 5).
+"""Whitening, kernels, kernel PCA and kernel MDS (WashU "USL - Dimensionality Reduction" notes, sections 4.3 and 5).
 
 Whitening rotates and rescales centred data so that its sample covariance becomes the
 identity. Kernel PCA is PCA in a feature space phi(x) reached only through inner products

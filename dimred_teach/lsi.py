@@ -5,7 +5,7 @@ Conventions: rows are documents (points) and columns are words, so the "term-doc
 matrix" of this module has shape (n_documents, n_terms). The weight of word j in document
 i is its count times idf_j = log(n / df_j), where df_j is the number of documents that
 contain it (a word in every document gets weight 0); then every document is scaled to
-unit length, as in the CMU notes (file 001, LSI section). Every component has its
+unit length, as in the CMU notes (LSI section). Every component has its
 largest-magnitude word weight positive (:func:`dimred_teach.linalg.fix_signs`).
 
 Centring. The CMU notes run PCA (centred) on the tf-idf matrix. Classic LSI (Deerwester

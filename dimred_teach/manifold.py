@@ -304,7 +304,8 @@ class LaplacianEigenmapsResult:
 def laplacian_eigenmaps(X, k: int = 2, n_neighbors: int = 10) -> LaplacianEigenmapsResult:
     """Laplacian eigenmaps (Belkin and Niyogi 2003) with k-nearest-neighbour weights.
 
-    With W the graph's symmetric 0/1/2 weights, D = diag(W 1) and L = D - W, the
+    With W the graph's symmetric weights (1 where two points are each other's neighbours, 1/2
+    where only one is the other's), D = diag(W 1) and L = D - W, the
     embedding minimises sum_ij W_ij ||y_i - y_j||^2 subject to Y' D Y = I and Y' D 1 = 0.
     The solutions are generalised eigenvectors, L y = lambda D y, for the smallest
     eigenvalues after the trivial constant one. They are computed as y = D^-1/2 u from the

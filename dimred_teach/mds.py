@@ -235,7 +235,9 @@ class ProcrustesResult:
 
     @property
     def relative_residual(self) -> float:
-        """residual / ||A - mean(A)||_F^2: 0 for a perfect fit, free of units."""
+        """residual / ||A - mean(A)||_F^2, a ratio of *squared* norms: 0 for a perfect fit, free of
+        units. Its square root is the root-mean-square misfit relative to the root-mean-square
+        spread of A (0.0025 here means a misfit of 5% of the spread, not 0.25%)."""
         return self.residual / self.target_spread if self.target_spread > 0 else 0.0
 
 

@@ -5,7 +5,7 @@ The model, for a point x in R^d with a latent z in R^q (q < d)::
 
     z ~ N(0, I_q),    x | z ~ N(W z + mean, sigma2 I_d),    so    x ~ N(mean, W W' + sigma2 I_d).
 
-Notation: the WashU notes (file 002, section 7) write U for the loadings ``W``, r for
+Notation: the WashU notes (section 7) write U for the loadings ``W``, r for
 ``q``, v for the latent ``z``, and W for the matrix of eigenvectors.
 
 Conventions: rows are points (X has shape (n, d)). The maximum-likelihood estimates use

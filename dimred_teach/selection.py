@@ -2,11 +2,11 @@
 
 Feature *selection* keeps a subset of the original columns of X; feature *extraction*
 (PCA, say) builds new columns from all of them. This module implements the filter scores
-of the Georgia Tech notes (file 003, "Filtering"), the incremental mutual-information
+of the Georgia Tech ECE 6254 notes ("Filtering"), the incremental mutual-information
 criterion that penalises redundant features, the unsupervised variance filter, two
 wrappers (forward selection around a nearest-centroid classifier, and recursive feature
 elimination around least squares) and one embedded method (the LASSO path), as in the
-WashU notes (file 002, section 1) and the "Solutions" of file 003.
+WashU notes (section 1) and the "Solutions" of the Georgia Tech notes.
 
 Conventions
 -----------

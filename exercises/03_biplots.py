@@ -148,7 +148,7 @@ check("03.species_component", species_pc)
 # ## Exercise 6 · How far does a component turn under the bootstrap?
 #
 # PCA describes the sample at hand; it does not say how much the components would move with another sample (CMU
-# notes, "PCA is exploratory analysis, not statistical inference", `seeds/001`). The bootstrap estimates it.
+# notes, "PCA is exploratory analysis, not statistical inference"). The bootstrap estimates it.
 # Write `bootstrap_angle(X, j, n_boot, seed)`: with `rng = np.random.default_rng(seed)`, repeat `n_boot` times:
 # draw $n$ rows of `X` with replacement, compute component $j$ of those rows (1 for PC1; centre, then SVD), and
 # record its angle in degrees to component $j$ of the full `X`. Since a component's sign is arbitrary, the angle is

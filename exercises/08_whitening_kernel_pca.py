@@ -12,7 +12,7 @@
 # on fresh random data) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the grader
 # restores them. Use NumPy only in your answers (not `dimred_teach.kernel`, which solves them for you).
 #
-# **Notes.** WashU A2 notes (file 002), §4.3 (eq. 14-16, Exercises 4.3 and 4.4) and §5 (kernel MDS and kernel PCA,
+# **Notes.** WashU A2 notes, §4.3 (eq. 14-16, Exercises 4.3 and 4.4) and §5 (kernel MDS and kernel PCA,
 # eq. 17-20). Rows are points here; the notes use columns.
 
 # %%

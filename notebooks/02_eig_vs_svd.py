@@ -328,8 +328,9 @@ print("d_4 / d_1 below 1e-12:", d_A[-1] / d_A[0] < 1e-12, "| 1 / d_4 above 1e12:
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # **The four Penrose conditions.** Penrose (1955) showed that exactly one matrix $G$ satisfies
-# (1) $AGA = A$, (2) $GAG = G$, (3) $(AG)^\top = AG$ and (4) $(GA)^\top = GA$: conditions (3) and (4) say that
-# $AG$ and $GA$ are orthogonal projections (onto the column space of $A$ and onto its row space). So checking the
+# (1) $AGA = A$, (2) $GAG = G$, (3) $(AG)^\top = AG$ and (4) $(GA)^\top = GA$. Conditions (3) and (4) make
+# $AG$ and $GA$ symmetric; with (1) and (2) they are also idempotent, so together the four make them orthogonal
+# projections (onto the column space of $A$ and onto its row space). So checking the
 # four conditions proves that a matrix is *the* pseudo-inverse, whatever way it was computed. We print each residual
 # relative to the size of the matrices involved, and the gap to NumPy's `np.linalg.pinv`: all are zero to 12 decimals.
 

@@ -25,8 +25,8 @@
 # divides the loadings by a constant involving $\sqrt{n/(n-1)}$, which changes the axis numbers but no angle and no
 # shape).
 #
-# **References.** Oxford SC4/SM4 "Dimensionality Reduction" lecture notes, §1.2.4-1.3 (`seeds/000`); CMU
-# 36-467/667 "Linear Dimension Reduction" slides, "PCA is exploratory analysis, not statistical inference" (`seeds/001`);
+# **References.** Oxford SC4/SM4 "Dimensionality Reduction" lecture notes, §1.2.4-1.3; CMU
+# 36-467/667 "Linear Dimension Reduction" slides, "PCA is exploratory analysis, not statistical inference";
 # N. A. Campbell and R. J. Mahon (1974), *Aust. J. Zool.* 22, 417-425 (the data; see `data/README.md`).
 
 # %% slideshow={"slide_type": "subslide"}
@@ -337,7 +337,7 @@ figure_with_sliders(draw, alpha=ipywidgets.FloatSlider(value=0.5, min=0.0, max=1
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 7. How stable are the components?
 #
-# The CMU notes (`seeds/001`) stress that PCA describes the sample in hand; it is not by itself a statement about
+# The CMU notes stress that PCA describes the sample in hand; it is not by itself a statement about
 # the population. Only as the sample covariance approaches the true one do the components approach the true
 # eigenvectors, and nothing in the output says how close we are. The bootstrap gives a rough answer: draw $n$ crabs
 # with replacement, redo the PCA, and see how far each component turns. The angle between a replicate's

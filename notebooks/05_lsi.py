@@ -15,11 +15,11 @@
 # 6. choose the number of components k (and, in the optional last section, run the same code on thousands of
 #    documents in seconds).
 #
-# **Notes followed.** CMU 36-467/667 slides "Linear dimension reduction" (file 001), sections "Latent semantic
+# **Notes followed.** CMU 36-467/667 slides "Linear dimension reduction", sections "Latent semantic
 # indexing" and "LSI for the New York Times stories" (bag of words, idf weighting, unit-length documents, top
 # words of PC1 and PC2, the 2-D map), and "Low-rank approximation" for the SVD view.
 #
-# **References.** CMU 36-467/667 notes (file 001), LSI section, which cite Deerwester et al. (1990), "Indexing by
+# **References.** CMU 36-467/667 notes, LSI section, which cite Deerwester et al. (1990), "Indexing by
 # latent semantic analysis", and Landauer and Dumais (1997), "A solution to Plato's problem".
 #
 # **Conventions.** Rows are points: the document matrix $X$ is $n \times p$ with one row per document and one

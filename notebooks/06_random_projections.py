@@ -14,14 +14,14 @@
 # 5. say what PCA keeps (variance) and what a random projection keeps (every pairwise distance), and when each wins;
 # 6. (optional section) use a sparse random projection to keep sparse data sparse and fast.
 #
-# **Notes followed.** CMU 36-467/667 "Linear Dimension Reduction" slides (file 001), the random projection and
+# **Notes followed.** CMU 36-467/667 "Linear Dimension Reduction" slides, the random projection and
 # Johnson-Lindenstrauss section, including its worked numbers ($n = 205$, $\epsilon = 0.2$, $\delta = 0.05$).
 #
 # **Layout.** The notes write the projection as $\mathbf U\vec x_i$ with $\mathbf U$ of shape $q\times p$ acting on a
 # column vector. Our points are the rows of $\mathbf X$ ($n\times p$), so the projected data are
 # $\mathbf Y = \mathbf X\mathbf U^\top$, of shape $n\times q$: the same map, transposed.
 #
-# **References.** CMU 36-467/667 notes (file 001), section "The random projection trick" and its references:
+# **References.** CMU 36-467/667 notes, section "The random projection trick" and its references:
 # Johnson and Lindenstrauss (1984); Dasgupta and Gupta (2002); Boucheron, Lugosi and Massart (2013), whose form of
 # the theorem gives the constants used here. Sparse projections: Achlioptas (2003); Li, Hastie and Church (2006).
 
@@ -491,7 +491,7 @@ print("worst distortion, gaussian vs sparse:", dr.rounded(distortion(X_wide, den
 # choice for text and other very wide, sparse data.
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# **References.** CMU 36-467/667 "Linear Dimension Reduction" notes (file 001), random projections and the
+# **References.** CMU 36-467/667 "Linear Dimension Reduction" notes, random projections and the
 # Johnson-Lindenstrauss theorem. W. B. Johnson and J. Lindenstrauss (1984), "Extensions of Lipschitz mappings into a
 # Hilbert space". S. Dasgupta and A. Gupta (2002), "An elementary proof of a theorem of Johnson and Lindenstrauss".
 # S. Boucheron, G. Lugosi and P. Massart (2013), *Concentration Inequalities*. D. Achlioptas (2003),

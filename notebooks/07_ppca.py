@@ -25,7 +25,7 @@
 # ($d\times q$), latent $z\in\mathbb R^q$, eigenvectors $V$. Rows are points ($X$ is $n\times d$; the notes store
 # points as columns).
 #
-# **References.** WashU A2 notes §7-8 (`seeds/002`); M. E. Tipping and C. M. Bishop, "Probabilistic principal
+# **References.** WashU A2 notes §7-8; M. E. Tipping and C. M. Bishop, "Probabilistic principal
 # component analysis", *J. R. Statist. Soc. B* 61 (1999), eq. 29-30 and appendix A; S. Roweis, "EM algorithms for
 # PCA and SPCA", *NIPS* 10 (1998); C. M. Bishop, *Pattern Recognition and Machine Learning* (2006), §12.2.2 and
 # Figure 12.12 (EM drawn for a line in the plane, which the optional section redraws in its own way).

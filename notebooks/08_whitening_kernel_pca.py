@@ -15,7 +15,7 @@
 # 6. show that kernel PCA with the linear kernel is PCA, and that kernel MDS gives the kernel PCA scores.
 # 7. (optional section) say, with numbers, what PCA and kernel PCA make of the notes' 3-D spiral.
 #
-# **Notes followed.** WashU A2 notes "USL - Dimensionality Reduction" (file 002), §4.3 (data standardisation and
+# **Notes followed.** WashU A2 notes "USL - Dimensionality Reduction", §4.3 (data standardisation and
 # whitening, eq. 14-16, Exercises 4.3 and 4.4) and §5 (non-linear dimensionality reduction: the 2-D spiral of
 # Figure 3 and the 3-D spiral of Figure 4, kernel MDS §5.1, kernel PCA §5.2, eq. 17-20).
 #
@@ -23,7 +23,7 @@
 # ($\mathbf X$ is $n \times p$), so their formulas appear transposed. Variances divide by $n-1$; the notes' kernel PCA
 # divides by $n$, which rescales every eigenvalue and changes no component.
 #
-# **References.** WashU A2 lecture notes, file 002, §4.3 and §5 (`seeds/002_ef24c35c55d207fc.txt`).
+# **References.** WashU A2 lecture notes, §4.3 and §5.
 
 # %% slideshow={"slide_type": "subslide"}
 import numpy as np

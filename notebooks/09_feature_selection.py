@@ -19,12 +19,12 @@
 #
 # **Time:** about 60 minutes, plus about 25 for the optional last section.
 #
-# **Follows:** WashU lecture A2 (notes file 002), section 1 "Feature engineering
-# overview"; Georgia Tech ECE 6254 notes (file 003), "Filtering", "Ranking in
+# **Follows:** WashU lecture A2, section 1 "Feature engineering
+# overview"; Georgia Tech ECE 6254 notes, "Filtering", "Ranking in
 # classification / regression", "Avoiding redundant features" and "Drawback".
 #
-# **References:** M. Neumann, *USL: Dimensionality Reduction*, lecture A2, WashU (seeds
-# file 002); ECE 6254 course notes, *Dimensionality Reduction*, Georgia Tech (seeds file 003).
+# **References:** M. Neumann, *USL: Dimensionality Reduction*, lecture A2, WashU; ECE 6254 course notes,
+# *Dimensionality Reduction*, Georgia Tech.
 
 # %% slideshow={"slide_type": "subslide"}
 import itertools
@@ -406,7 +406,8 @@ ax.legend(loc="upper left")
 plt.show()
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# `signal` enters first ($\alpha = 1.84$), then `signal_m` (0.92). `proxy` enters last
+# `signal` enters first: it leaves zero at $\alpha_{\max} = 2.012$, where the grid starts, and is non-zero
+# from the next grid point (1.84) on; then `signal_m` (0.92 on the grid). `proxy` enters last
 # (0.03) and stays small: with `signal` in the model it has nothing to add, which no
 # filter could see. `curved` gets a small linear coefficient (this sample has a slight
 # linear trend in it); a linear model cannot use $x^2$. At the smallest $\alpha$ the path
@@ -607,5 +608,6 @@ plt.show()
 # order is noise: it ranks `noise` *first*. The signed margin is the lowest point of the
 # upper class minus the highest point of the lower class (for the better choice of which
 # class is "upper"): the shaded band, which one class would have to move to clear the
-# other. It ranks `noise` last (5.33) and the pair features first (about 1.5). On
+# other. It ranks `noise` last (-5.33, the largest overlap) and the pair features first (about -1.54 and -1.58,
+# the least negative). On
 # separated classes the two formulas agree: both give the width of the gap.

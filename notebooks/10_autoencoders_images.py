@@ -16,16 +16,16 @@
 #
 # **Time:** about 60 minutes, plus about 15 for the optional last section.
 #
-# **Follows:** WashU lecture A2 (notes file 002), section 6 "Neural networks for USL:
+# **Follows:** WashU lecture A2, section 6 "Neural networks for USL:
 # autoencoder" (6.1 relation to PCA, 6.2 nonlinear dimensionality reduction, 6.3
 # under- and overcomplete codes and the sparse, denoising and contractive regularisers);
-# Stellenbosch MML lecture 9 (notes file 004), sections 10.1-10.3 (encoder/decoder view),
+# Stellenbosch MML lecture 9, sections 10.1-10.3 (encoder/decoder view),
 # 10.4 ($\lambda_m = \sigma_m^2 / N$), 10.6 "Key steps of PCA in practice" and
 # "PCA on an image dataset".
 #
-# **References:** M. Neumann, *USL: Dimensionality Reduction*, lecture A2, WashU (seeds
-# file 002); W. Brink, *Mathematics for Machine Learning*, lecture 9, Stellenbosch
-# University (seeds file 004), after Deisenroth, Faisal and Ong, *Mathematics for Machine
+# **References:** M. Neumann, *USL: Dimensionality Reduction*, lecture A2, WashU; W. Brink, *Mathematics for Machine
+# Learning*, lecture 9, Stellenbosch
+# University, after Deisenroth, Faisal and Ong, *Mathematics for Machine
 # Learning*, chapter 10; I. Goodfellow, Y. Bengio and A. Courville, *Deep Learning*
 # (2016), chapter 14; P. Vincent et al., "Extracting and composing robust features with
 # denoising autoencoders", ICML 2008; S. Rifai et al., "Contractive auto-encoders:
@@ -551,7 +551,8 @@ print("components for 90% of the variance, standardised:", choose_k(eigenvalues_
 # Training needs the derivatives of the penalties of section 6. Write $a_j$ for the input
 # of unit $j$'s tanh, so $z_j = \tanh(a_j)$ and $\partial z_j / \partial a_j = 1 - z_j^2$.
 # The L1 term adds $\lambda\, \mathrm{sign}(z_j)$ to the gradient with respect to $z_j$
-# (its smoothed form $\lambda\, z_j / \sqrt{z_j^2 + 0.05^2}$, which equals it away from 0).
+# (its smoothed form $\lambda\, z_j / \sqrt{z_j^2 + 0.05^2}$, which approaches it away from 0:
+# 0.89 of it at $|z_j| = 0.1$, 0.97 at 0.2, printed below).
 # The contractive term $(1 - z_j^2)^2 \|W_{:j}\|^2$ depends on $W$ twice: through the
 # slope, with $\partial (1 - z_j^2)^2 / \partial a_j = -4 z_j (1 - z_j^2)^2$, which then
 # flows back like any other gradient of $a_j$; and directly through the column norm, which
@@ -571,6 +572,10 @@ for name in weights:
         lambda value, name=name: autoencoder.tied_ae_gradients(noisy_inputs, {**weights, name: value}, **penalties)[0],
         weights[name])
     print(name, "agrees with finite differences:", np.allclose(analytic[name], numeric, rtol=1e-5, atol=1e-8))
+z = np.array([0.1, 0.2, 0.4])
+smoothed_slope = z / np.sqrt(z**2 + autoencoder.SPARSITY_SMOOTHING**2)  # the smoothed L1's slope; sign(z) = 1 here
+print("smoothed slope at z = 0.1, 0.2, 0.4:", ", ".join(f"{value:.2f}" for value in smoothed_slope))
+assert np.allclose(smoothed_slope[:2], [0.89, 0.97], atol=0.005) and np.all(smoothed_slope < 1)
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # All three gradients (of $W$, $b$ and $c$) agree, so the training of section 6 descends

@@ -186,7 +186,8 @@ print("sqrt(floor^2 + error^2):", dr.rounded(np.sqrt(floor**2 + rmse_against_tru
       "| measured held-out RMSE:", dr.rounded(held_out_rmse(result.completed)))
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# The recovered ratings are within about 0.27 of the truth (the item means are 0.98 off). The held-out error,
+# The recovered ratings are 0.27 from the truth in root mean square (the item means are 0.98 off): an average
+# size, not a bound on every entry. The held-out error,
 # 0.60, is close to the noise floor and this recovery error added in quadrature (0.58): what remains is mostly
 # noise. (The small excess: the held-out entries are among those the fit never saw.)
 # (The notes' first PCA entry improved Netflix's RMSE by 3.76%; here the gain over item means is 44%, because this
@@ -215,8 +216,9 @@ print(f"user {user} rated {np.sum(~np.isnan(ratings[user]))} items; best unrated
 #
 # ## 5. Choosing the rank
 #
-# In practice the rank is unknown. The training error always falls as $k$ grows (more parameters fit the observed
-# ratings better), so it cannot choose $k$; the held-out error can.
+# In practice the rank is unknown. The training error falls as $k$ grows here (more parameters fit the observed
+# ratings better; an observation, not a theorem: the iteration is not convex and stops at a tolerance), so it
+# cannot choose $k$; the held-out error can.
 
 # %% slideshow={"slide_type": "fragment"}
 ranks = np.arange(1, 7)
@@ -252,5 +254,5 @@ plt.show()
 # * Missing values: fill, truncate the SVD, refill only the missing entries; the observed error never increases
 #   (EM for PCA with the noise variance taken to zero).
 # * On the course's rank-3 ratings: held-out RMSE 1.07 with item means, 0.60 with hard impute, against a noise floor
-#   of 0.51; the recovered matrix is within 0.27 of the truth.
+#   of 0.51; the recovered matrix is 0.27 from the truth in root mean square.
 # * Predict a rating as item mean plus user scores times item loadings; choose the rank by held-out error.

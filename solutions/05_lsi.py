@@ -12,7 +12,7 @@
 # grader restores them. The set-up uses `dimred_teach.lsi`, but `lsi.tfidf` and `LSIResult.transform` answer the
 # tf-idf and fold-in exercises, so the checks and the grader refuse them in your answers.
 #
-# **Notes.** CMU 36-467/667 slides "Linear dimension reduction" (file 001), LSI section (tf-idf, unit-length
+# **Notes.** CMU 36-467/667 slides "Linear dimension reduction", LSI section (tf-idf, unit-length
 # documents, top words of the components, the 2-D map).
 
 # %%

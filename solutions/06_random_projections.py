@@ -12,7 +12,7 @@
 # use the seed you are given for every random draw. Do not edit the check cells. Work `min_dim` and `epsilon_for`
 # out from the bound: `dimred_teach.jl.jl_min_dim` and `jl_epsilon` answer them, so the checks refuse them.
 #
-# **Notes.** CMU 36-467/667 "Linear Dimension Reduction" (file 001), the random projection and
+# **Notes.** CMU 36-467/667 "Linear Dimension Reduction", the random projection and
 # Johnson-Lindenstrauss section. Points are rows here, so a projection is $\mathbf Y = \mathbf X\mathbf U^\top$.
 
 # %%

@@ -10,12 +10,12 @@
 #
 # **Time:** about 65 minutes.
 #
-# **Follows:** lecture notebook `09_feature_selection`; WashU lecture A2 (notes file 002)
-# section 1; Georgia Tech ECE 6254 notes (file 003), "Filtering", "Avoiding redundant
+# **Follows:** lecture notebook `09_feature_selection`; WashU lecture A2
+# section 1; Georgia Tech ECE 6254 notes, "Filtering", "Avoiding redundant
 # features" and "Solutions" (wrapper and embedded methods).
 #
-# **References:** M. Neumann, *USL: Dimensionality Reduction*, lecture A2, WashU (seeds
-# file 002); ECE 6254 course notes, *Dimensionality Reduction*, Georgia Tech (seeds file 003).
+# **References:** M. Neumann, *USL: Dimensionality Reduction*, lecture A2, WashU; ECE 6254 course notes,
+# *Dimensionality Reduction*, Georgia Tech.
 #
 # Each exercise is followed by a check cell: run it to see whether your answer has the
 # properties it needs. Your functions are tested on fresh random data each time.

@@ -7,12 +7,12 @@
 #
 # **Time:** about 40 minutes.
 #
-# **Follows:** lecture notebook `10_autoencoders_images`; WashU lecture A2 (notes file
-# 002) sections 6-6.3; Stellenbosch MML lecture 9 (notes file 004), sections 10.2-10.4 and 10.6.
+# **Follows:** lecture notebook `10_autoencoders_images`; WashU lecture A2 sections 6-6.3; Stellenbosch MML lecture 9,
+# sections 10.2-10.4 and 10.6.
 #
-# **References:** M. Neumann, *USL: Dimensionality Reduction*, lecture A2, WashU (seeds
-# file 002); W. Brink, *Mathematics for Machine Learning*, lecture 9, Stellenbosch
-# University (seeds file 004).
+# **References:** M. Neumann, *USL: Dimensionality Reduction*, lecture A2, WashU; W. Brink, *Mathematics for Machine
+# Learning*, lecture 9, Stellenbosch
+# University.
 #
 # Each exercise is followed by a check cell. Functions are checked on fresh random data
 # every time you run the check, so they must work for any sizes, not just one example.

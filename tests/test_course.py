@@ -46,3 +46,31 @@ def test_my_work_and_jupyterlab_state_are_ignored_by_git():
     result = subprocess.run(["git", "check-ignore", "--no-index", *ignored, *tracked], cwd=ROOT,
                             capture_output=True, text=True)
     assert result.stdout.split() == ignored
+
+
+def test_the_student_lab_shows_the_grading_reports(monkeypatch):
+    """Issue 23: ``course.py grade`` announces grading-out/; the student's file browser shows it
+    (read-only, like everything outside my-work/), and still hides the course's internals."""
+    from traitlets.config import Config
+
+    for mode, hidden in (("student", True), ("lecturer", False)):
+        monkeypatch.setenv("DIMRED_TEACH_LAB", mode)
+        config = Config()
+        source = (ROOT / ".jupyter" / "jupyter_server_config.py").read_text()
+        exec(compile(source, "jupyter_server_config.py", "exec"), {"get_config": lambda: config})
+        globs = config.ContentsManager.hide_globs
+        assert "grading-out" not in globs
+        assert ("dimred_teach" in globs) is hidden and ("tests" in globs) is hidden
+
+
+def test_the_notes_are_cited_by_title_never_by_a_path():
+    """Issue 22: the lecture notes are cited by title and institution; a path to a file that is not in
+    the repository (``seeds/000``, "file 002") tells a reader nothing."""
+    import re
+
+    sources = [*ROOT.glob("notebooks/[0-9][0-9]_*.py"), *ROOT.glob("solutions/[0-9][0-9]_*.py"),
+               *ROOT.glob("dimred_teach/**/*.py")]
+    offenders = [f"{path.relative_to(ROOT)}:{number}" for path in sources
+                 for number, line in enumerate(path.read_text().splitlines(), 1)
+                 if re.search(r"seeds/\d|seeds file|\bfile 00\d", line)]
+    assert offenders == []
