@@ -151,6 +151,11 @@ def build_exercise(solution: Path) -> tuple[nbformat.NotebookNode, str, dict]:
     checks: list[CheckCell] = []
     for index, cell in enumerate(source_nb.cells):
         where = f"{solution.name}, cell {index}"
+        if index == 0:  # "# Solutions 04 · Title" in the source, "# Exercises 04 · Title" for the student
+            heading = f"# Solutions {number} "
+            if cell.cell_type != "markdown" or not cell.source.startswith(heading):
+                raise SolutionMarkupError(f"{where}: the first cell must be the heading '{heading}· Title'")
+            cell.source = f"# Exercises {number} " + cell.source[len(heading):]
         if cell.cell_type == "markdown":
             text = ANSWER_MARKDOWN if "solution" in cell.metadata.get("tags", []) else cell.source
             new = nbformat.v4.new_markdown_cell(text)

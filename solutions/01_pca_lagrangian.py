@@ -1,5 +1,5 @@
 # %% [markdown]
-# # Exercises 01 · PCA from the Lagrangian
+# # Solutions 01 · PCA from the Lagrangian
 #
 # *Time: about 55 minutes.* Goes with `notebooks/01_pca_lagrangian.ipynb`.
 #

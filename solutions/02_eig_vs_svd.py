@@ -1,5 +1,5 @@
 # %% [markdown]
-# # Exercises 02 · Eigendecomposition versus SVD
+# # Solutions 02 · Eigendecomposition versus SVD
 #
 # *Time: about 55 minutes.* Goes with `notebooks/02_eig_vs_svd.ipynb`.
 #

@@ -1,12 +1,12 @@
 # %% [markdown]
-# # Exercises 03 · Biplots on the crabs data
+# # Solutions 03 · Biplots on the crabs data
 #
 # *Time: about 55 minutes.* Goes with `notebooks/03_biplots.ipynb`.
 #
 # **Objectives.** Build the biplot factors $U D^{1-\alpha}$ and $V D^{\alpha}$ yourself from the SVD; show that the
 # scaled ($\alpha = 1$) scores have covariance $I/(n-1)$; recover the correlations of the measurements from the
 # angles between loading arrows; find the principal component that separates the two species and back the claim
-# with numbers.
+# with numbers; measure by the bootstrap how far a component turns from sample to sample.
 #
 # Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
 # on fresh simulated crabs) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the grader

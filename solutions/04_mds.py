@@ -1,5 +1,5 @@
 # %% [markdown]
-# # Exercises 04 · Multidimensional scaling
+# # Solutions 04 · Multidimensional scaling
 #
 # *Time: about 60 minutes.* Goes with `notebooks/04_mds.ipynb`.
 #

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # Exercises 05 · Latent semantic indexing
+# # Solutions 05 · Latent semantic indexing
 #
 # *Time: about 45 minutes.* Goes with `notebooks/05_lsi.ipynb`.
 #

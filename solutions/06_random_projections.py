@@ -1,5 +1,5 @@
 # %% [markdown]
-# # Exercises 06 · Random projections and the Johnson-Lindenstrauss bound
+# # Solutions 06 · Random projections and the Johnson-Lindenstrauss bound
 #
 # *Time: about 40 minutes.* Goes with `notebooks/06_random_projections.ipynb`.
 #

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # Exercises 07 · Probabilistic PCA
+# # Solutions 07 · Probabilistic PCA
 #
 # *Time: about 50 minutes.* Goes with `notebooks/07_ppca.ipynb`.
 #

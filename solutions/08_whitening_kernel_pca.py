@@ -1,5 +1,5 @@
 # %% [markdown]
-# # Exercises 08 · Standardising, whitening and kernel PCA
+# # Solutions 08 · Standardising, whitening and kernel PCA
 #
 # *Time: about 60 minutes.* Goes with `notebooks/08_whitening_kernel_pca.ipynb`.
 #

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 09 Exercises: feature selection versus feature extraction
+# # Solutions 09 · Feature selection versus feature extraction
 #
 # **Learning objectives.** Implement the pieces of a feature-selection pipeline yourself:
 # the two-sample t statistic, the mutual information of two discrete variables, one step

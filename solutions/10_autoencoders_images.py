@@ -1,11 +1,13 @@
 # %% [markdown]
-# # 10 Exercises: autoencoders and PCA; PCA on images
+# # Solutions 10 · Autoencoders and PCA; PCA on images
 #
 # **Learning objectives.** Take one gradient step of a linear autoencoder by hand;
 # reconstruct data from $M$ principal components; measure the fraction of variance $M$
-# components keep; undo a standardisation; read the variance curve of the digits.
+# components keep; undo a standardisation; read the variance curve of the digits;
+# compute the contractive penalty of a tanh encoder; build the training pairs of a
+# denoising autoencoder.
 #
-# **Time:** about 40 minutes.
+# **Time:** about 60 minutes.
 #
 # **Follows:** lecture notebook `10_autoencoders_images`; WashU lecture A2 sections 6-6.3; Stellenbosch MML lecture 9,
 # sections 10.2-10.4 and 10.6.

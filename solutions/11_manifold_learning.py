@@ -1,5 +1,5 @@
 # %% [markdown]
-# # Exercises 11 · Manifold learning
+# # Solutions 11 · Manifold learning
 #
 # *Time: about 50 minutes.* Goes with `notebooks/11_manifold_learning.ipynb`.
 #

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # Exercises 12 · Missing values and recommender systems
+# # Solutions 12 · Missing values and recommender systems
 #
 # *Time: about 50 minutes.* Goes with `notebooks/12_missing_values_recommenders.ipynb`.
 #

@@ -87,6 +87,15 @@ def test_close_messages_show_enough_digits_to_see_the_difference():
         expect_close(63696.00001, 63696.0, "q", rtol=1e-12)
 
 
+def test_close_messages_never_show_the_right_value():
+    """Issue 23: "yours is -3.908e+07 at entry (20,), it should be -2.252e+06" gave the answer away."""
+    with pytest.raises(CheckFailure) as failure:
+        expect_close(np.array([1.0, -3.908e7]), np.array([1.0, -2.252e6]), "the eigenvalues of B")
+    message = str(failure.value)
+    assert "-3.908e+07" in message and "(1,)" in message
+    assert "2.252" not in message and "should be" not in message
+
+
 def test_pairs_may_be_tuples_lists_or_arrays_but_not_strings():
     assert answer_pair((1, 2), "f(x)", "(a, b)") == (1, 2)
     assert answer_pair([1, 2], "f(x)", "(a, b)") == (1, 2)

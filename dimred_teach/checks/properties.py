@@ -143,7 +143,7 @@ def is_close(actual, expected, rtol: float = 1e-8, scale: float | None = None, a
 def expect_close(actual, expected, what: str, rtol: float = 1e-8, scale: float | None = None,
                  atol: float = 0.0) -> None:
     """Fail unless ``actual`` and ``expected`` agree elementwise (see :func:`is_close`); the
-    message shows the worst entry with enough digits to see the difference."""
+    message names the worst entry and the student's value there, never the expected one."""
     actual = np.asarray(actual, dtype=float)
     expected = np.asarray(expected, dtype=float)
     expect(actual.shape == expected.shape, f"{what}: expected shape {expected.shape}, got {actual.shape}")
@@ -151,10 +151,10 @@ def expect_close(actual, expected, what: str, rtol: float = 1e-8, scale: float |
         return
     gaps = np.abs(actual - expected)
     worst = np.unravel_index(int(np.argmax(gaps)), gaps.shape)
-    yours, wanted = distinct(actual[worst], expected[worst])
     where = f" at entry {tuple(int(i) for i in worst)}" if actual.ndim else ""
-    raise CheckFailure(f"{what} does not hold: yours is {yours}{where}, it should be {wanted} "
-                       f"(difference {float(gaps[worst]):.3g})")
+    # the right value is never shown: a student could copy it instead of finding the mistake
+    yours, _ = distinct(actual[worst], expected[worst])  # enough digits to see that it differs
+    raise CheckFailure(f"{what} does not hold: yours is {yours}{where}, where it is furthest from the right value")
 
 
 def expect_unlike(actual, mistaken, expected, message: str, rtol: float = 1e-8, scale: float | None = None) -> None:

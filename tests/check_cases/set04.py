@@ -126,6 +126,9 @@ CASES = {
             Mutant("positive ones only", lambda: np.linalg.eigvalsh(europe())[::-1][:11], r"shape"),
             Mutant("eigenvalues of D2", lambda: np.linalg.eigvalsh(load_eurodist().to_numpy() ** 2)[::-1],
                    r"eigenvalues of B"),
+            Mutant("no -1/2", lambda: np.linalg.eigvalsh(-2 * europe())[::-1], r"factor -1/2"),
+            Mutant("not centred", lambda: np.linalg.eigvalsh(-0.5 * load_eurodist().to_numpy() ** 2)[::-1],
+                   r"not centred"),
         ],
     ),
     "04.is_euclidean": (
