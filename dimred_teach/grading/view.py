@@ -23,6 +23,7 @@ closure, ``gc`` walk, frame trick or import hook reaches them.
 from __future__ import annotations
 
 import ast
+import compileall
 import fcntl
 import os
 import shutil
@@ -124,6 +125,9 @@ def build_view(exercise_set: str, folder: Path) -> Path:
     if rules.functions:
         _stub_functions(target, exercise_set, rules)
     shutil.copy(Path(__file__).with_name("kernel_launcher.py"), folder / "kernel_launcher.py")
+    # compiled once here, from the view's own sources: a kernel (which writes no bytecode) then
+    # does not compile the library again at every start
+    compileall.compile_dir(str(target), quiet=1, workers=1)
     for path in [folder, *folder.rglob("*")]:
         os.chmod(path, 0o755 if path.is_dir() else 0o644)
     return folder
