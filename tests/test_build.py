@@ -57,10 +57,14 @@ def test_unbalanced_markers_are_refused(code):
         strip_solutions(code)
 
 
-def write_solution(folder: Path, body: str) -> Path:
+HEADING = "# %% [markdown]\n# # Solutions 01 · Demo\n\n"
+
+
+def write_solution(folder: Path, body: str, heading: str = HEADING) -> Path:
+    """``solutions/01_demo.py`` with ``body`` after the heading every solution source starts with."""
     path = folder / "solutions" / "01_demo.py"
     path.parent.mkdir(parents=True)
-    path.write_text(body)
+    path.write_text(heading + body)
     return path
 
 
@@ -77,10 +81,10 @@ def test_check_cells_get_ids_tags_and_points(tmp_path):
         # The answer is secret.
         """))
     notebook, text, spec = build_exercise(path)
-    check_cell = notebook.cells[1]
+    check_cell = notebook.cells[2]
     assert check_cell.id == "check-01-top_direction"
     assert check_cell.metadata["tags"] == ["check"] and check_cell.metadata["points"] == 3
-    assert spec["max_score"] == 3 and spec["checks"][0]["cell_index"] == 1
+    assert spec["max_score"] == 3 and spec["checks"][0]["cell_index"] == 2
     assert "secret" not in text and "SOLUTION" not in text
     assert notebook.metadata["dimred_teach"]["exercise_set"] == "01_demo"
 
@@ -94,6 +98,18 @@ def test_bad_check_cells_are_refused(tmp_path, cell, message):
     path = write_solution(tmp_path, f"# %%\n{cell}\n")
     with pytest.raises(ValueError, match=message):
         build_exercise(path)
+
+
+def test_solutions_are_headed_solutions_and_exercises_exercises(tmp_path):
+    """Issue 23: three tabs named 04_mds.ipynb; the solution's heading says Solutions, the
+    student's copy Exercises, and the build refuses a source without the heading."""
+    body = '# %%\nfrom dimred_teach import check\nw = 1  # SOLUTION\n\n# %%\ncheck("01.top_direction", w)\n'
+    notebook, _, _ = build_exercise(write_solution(tmp_path / "good", body))
+    assert notebook.cells[0].source.startswith("# Exercises 01 · Demo")
+    with pytest.raises(ValueError, match="Solutions 01"):
+        build_exercise(write_solution(tmp_path / "bad", body, heading="# %% [markdown]\n# # Exercises 01 · Demo\n\n"))
+    for solution in sorted((ROOT / "solutions").glob("[0-9][0-9]_*.py")):
+        assert solution.read_text().split("\n")[1].startswith(f"# # Solutions {solution.name[:2]} · ")
 
 
 def test_build_check_passes_on_the_repository(capsys):

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # Grader fixture (test only)
+# # Solutions 99 · Grader fixture (test only)
 # A tiny exercise set the grader's tests build and grade; it is not part of the course.
 
 # %%
