@@ -48,11 +48,12 @@ check("11.knn_graph", knn_graph)
 # ## Exercise 2 · How many neighbours connect the roll?
 #
 # With too few neighbours the graph breaks into pieces, and points in different pieces have no geodesic distance
-# at all. For the Swiss roll below, find the **smallest** `n_neighbors` for which the graph is connected (one
-# component; `connected_components(W, directed=False)` counts them), as `smallest_connected`.
+# at all. For the Swiss roll below (300 points with noise: sparser than the lecture's, so its answer is its own),
+# find the **smallest** `n_neighbors` for which the graph is connected (one component;
+# `connected_components(W, directed=False)` counts them), as `smallest_connected`.
 
 # %%
-X_roll, sheet_roll = make_swiss_roll(800, seed=0)
+X_roll, sheet_roll = make_swiss_roll(300, noise=0.5, seed=11)  # a sparser, noisier roll than the lecture's
 
 # YOUR CODE HERE
 smallest_connected = ...
@@ -79,10 +80,13 @@ def my_isomap(X, n_neighbors, k):
 check("11.isomap", my_isomap)
 
 # %% [markdown]
-# How well does your Isomap unroll the roll of Exercise 2? Compare the first coordinate with the position along the
-# roll (`sheet_roll[:, 0]`) for 10 and for 40 neighbours, and say in the markdown cell what happens with 40.
+# How well does your Isomap unroll a roll without noise, `X_clean` below? Compare the first coordinate with the
+# position along the roll (`sheet_clean[:, 0]`) for 10 and for 40 neighbours, and say in the markdown cell what
+# happens with 40.
 
 # %%
+X_clean, sheet_clean = make_swiss_roll(800, seed=5)
+
 # YOUR CODE HERE
 ...
 

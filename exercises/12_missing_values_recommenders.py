@@ -85,8 +85,9 @@ check("12.hard_impute", my_low_rank_impute)
 # %% [markdown]
 # ## Exercise 4 · Choose the rank by held-out error
 #
-# Hide a random tenth of the observed ratings, fit on the rest, and measure the root mean squared error on the
-# hidden ones. Do this for $k = 1, \dots, 6$ with
+# This exercise has its own ratings, `ratings_4` below (200 users, 80 items, 70% missing; its rank is for you to
+# find). Hide a random tenth of the observed ratings, fit on the rest, and measure the root mean squared error on
+# the hidden ones. Do this for $k = 1, \dots, 6$ with
 # `low_rank_impute(train, k, max_iter=100, tol=1e-5)` (the method of Exercise 3, stopped
 # once the error settles; its `.history[-1]` is the training RMSE) and store the rank with the smallest held-out
 # RMSE as `best_rank`. Then say in the markdown cell how the training error behaves with $k$, and why it cannot
@@ -95,9 +96,10 @@ check("12.hard_impute", my_low_rank_impute)
 # %%
 from dimred_teach.imputation import low_rank_impute
 
-rows, cols = np.nonzero(~np.isnan(ratings))
-held = np.random.default_rng(1).permutation(rows.size)[: int(0.1 * rows.size)]
-train = ratings.copy()
+ratings_4, _ = make_ratings(n_users=200, n_items=80, rank=4, observed=0.3, noise=0.4, seed=4)
+rows, cols = np.nonzero(~np.isnan(ratings_4))
+held = np.random.default_rng(2).permutation(rows.size)[: int(0.1 * rows.size)]
+train = ratings_4.copy()
 train[rows[held], cols[held]] = np.nan
 
 # YOUR CODE HERE
