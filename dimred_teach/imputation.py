@@ -1,5 +1,5 @@
-"""PCA with missing values: iterative low-rank imputation ("hard impute", EM for PCA in the
-limit of no noise).
+"""PCA with missing values: iterative low-rank imputation ("hard impute"), and Roweis's
+zero-noise EM for PCA with missing data, which reaches the same fits by other steps.
 
 The Netflix problem (CMU notes, "Netflix and recommender systems"): a users x items matrix
 of ratings with most entries missing. Fit a column mean plus a rank-k matrix to the
@@ -11,7 +11,16 @@ by alternating two steps: fill every missing entry with the current fit, then re
 fit by the best mean-plus-rank-k approximation of the filled matrix (column means and a
 truncated SVD, Eckart-Young). The observed entries are never changed. Each round cannot
 increase f: the new fit is at least as close to the filled matrix as the old one, and on
-the missing entries the old fit matched the filled matrix exactly.
+the missing entries the old fit matched the filled matrix exactly. This is EM (a
+majorise-minimise algorithm) for a fixed mean-plus-rank-k matrix observed with Gaussian
+noise, the missing entries being the missing data.
+
+It is *not* the zero-noise limit of EM for probabilistic PCA with missing data (Roweis
+1998), which :func:`zero_noise_em` implements: there each row's latent coordinates are fitted
+to that row's observed entries only (least squares), then each column's loadings to the
+rows that rated it, an alternating least squares. Its steps differ, but its fixed points
+are those of hard impute: a fit whose residual on the observed entries is orthogonal to
+both factors.
 """
 
 from __future__ import annotations
@@ -24,7 +33,7 @@ from ._results import read_only
 from ._validation import NONNEGATIVE, _to_float_array, as_data_matrix, check_int, check_k, check_real
 from .linalg import fix_signs
 
-__all__ = ["ImputationResult", "low_rank_impute", "mean_plus_rank_k"]
+__all__ = ["ImputationResult", "low_rank_impute", "zero_noise_em", "mean_plus_rank_k"]
 
 
 @dataclass(frozen=True)
@@ -157,6 +166,55 @@ def low_rank_impute(X, k: int, center: bool = True, max_iter: int = 500, tol: fl
         if observed.all() or errors[-2] - errors[-1] <= tol * errors[-2]:  # complete data: one step is exact
             converged = True
             break
+    components, scores = fix_signs(components, scores)
+    completed = np.where(observed, X, fit)
+    history = np.sqrt(np.array(errors) / observed.sum())
+    read_only(completed, fit, means, scores, components, observed, history)
+    return ImputationResult(completed, fit, means, scores, components, observed, history, len(errors) - 1, converged)
+
+
+def zero_noise_em(X, k: int, center: bool = True, max_iter: int = 500, tol: float = 1e-7) -> ImputationResult:
+    """Roweis's EM for PCA with missing data, with the noise variance taken to zero.
+
+    Starts, like :func:`low_rank_impute`, from the column means of the observed entries and
+    the loadings W (p x k) of their rank-k truncated SVD, then repeats
+
+    * E-step: for each row i, the coordinates z_i (k,) minimising
+      ||x_i - m - W z_i||^2 over the row's observed entries only;
+    * M-step: for each column j, the mean m_j and loadings w_j minimising
+      ||x_j - m_j - Z w_j||^2 over the rows that observed column j,
+
+    an alternating least squares whose observed error never increases. Parameters and
+    result as :func:`low_rank_impute` (``history`` starts at the column-means fit; the
+    scores and components are those of the final fit's SVD).
+    """
+    X, observed = _as_matrix_with_missing(X, "X")
+    n, p = X.shape
+    upper = min(n, p) - (1 if center else 0)
+    k = check_k(k, upper, why=f"a {'centred ' if center else ''}{n} x {p} matrix has rank at most {upper}")
+    max_iter = check_int(max_iter, "max_iter", minimum=1)
+    tol = check_real(tol, "tol", NONNEGATIVE)
+    start = np.broadcast_to(X.sum(axis=0) / observed.sum(axis=0) if center else np.zeros(p), X.shape)
+    errors = [float(np.sum(((X - start) * observed) ** 2))]
+    means, _, loadings = mean_plus_rank_k(np.where(observed, X, start), k, center)
+    scores = np.zeros((n, k))
+    converged = False
+    for _ in range(max_iter):
+        for i in range(n):  # E-step: each row's coordinates from its observed entries
+            seen = observed[i]
+            scores[i] = np.linalg.lstsq(loadings[seen], X[i, seen] - means[seen], rcond=None)[0]
+        design = np.column_stack([np.ones(n), scores]) if center else scores
+        for j in range(p):  # M-step: each column's mean and loadings from the rows that observed it
+            seen = observed[:, j]
+            solution = np.linalg.lstsq(design[seen], X[seen, j], rcond=None)[0]
+            means[j], loadings[j] = (solution[0], solution[1:]) if center else (0.0, solution)
+        fit = scores @ loadings.T + means
+        errors.append(float(np.sum(((X - fit) * observed) ** 2)))
+        if observed.all() and errors[-1] == 0 or errors[-2] - errors[-1] <= tol * errors[-2]:
+            converged = True
+            break
+    means, scores, components = mean_plus_rank_k(fit, k, center)  # the same fit, with orthonormal components
+    fit = scores @ components.T + means
     components, scores = fix_signs(components, scores)
     completed = np.where(observed, X, fit)
     history = np.sqrt(np.array(errors) / observed.sum())

@@ -18,7 +18,7 @@
 # **Notes followed.** CMU 36-467/667 "Linear Dimension Reduction", "Netflix and recommender systems" (the data, the
 # RMSE challenge, and the three questions: are users features for movies or movies features for users? how to use
 # the scores for prediction? how to handle missing values?); the same notes' low-rank approximation; WashU A2 §7
-# (EM for probabilistic PCA), whose noise-free limit is the algorithm used here.
+# (EM for probabilistic PCA), whose noise-free limit (Roweis 1998) section 3 compares with the algorithm used here.
 #
 # **Conventions.** Rows are users, columns are items: $\mathbf R$ is $n\times p$ with `NaN` where a user has not
 # rated an item; $\Omega$ is the set of observed entries. RMSE is the root mean squared error over the entries
@@ -34,7 +34,7 @@ import matplotlib.pyplot as plt
 
 import dimred_teach as dr
 from dimred_teach.datasets import make_ratings
-from dimred_teach.imputation import low_rank_impute
+from dimred_teach.imputation import low_rank_impute, zero_noise_em
 
 dr.setup_notebook()
 
@@ -135,9 +135,25 @@ print("rank-3 fit of R' = (rank-3 fit of R)':", np.allclose(by_items.completed, 
 # Why the observed error cannot increase: call the fit $F_t$ and the filled matrix $Z_t$. The refit $F_{t+1}$ is
 # the closest mean-plus-rank-$k$ matrix to $Z_t$, so it is at least as close as $F_t$:
 # $\|Z_t - F_{t+1}\|^2 \le \|Z_t - F_t\|^2$. On missing entries $Z_t = F_t$, so the right side is just the
-# observed error of $F_t$; the left side is at least the observed error of $F_{t+1}$. This is the EM algorithm
-# for probabilistic PCA (notebook 07) with the noise variance taken to zero (Roweis 1998), also called *hard
-# impute*.
+# observed error of $F_t$; the left side is at least the observed error of $F_{t+1}$. This is *hard impute*: EM
+# (a majorise-minimise algorithm) for a fixed mean-plus-rank-$k$ matrix observed with Gaussian noise, the missing
+# entries being the missing data. It is not quite Roweis's (1998) EM for probabilistic PCA (notebook 07) with
+# missing data and the noise variance taken to zero: that one fits each user's scores to the user's *observed*
+# ratings only, then each item's loadings to the users who rated it (`imputation.zero_noise_em`), an alternating
+# least squares. Its steps differ, but a fit that neither method changes is the same for both: one whose residual
+# on the observed entries is orthogonal to the user scores and to the item loadings.
+
+# %% slideshow={"slide_type": "fragment"}
+hard = low_rank_impute(train, 3, max_iter=5, tol=0.0)
+roweis = zero_noise_em(train, 3, max_iter=5, tol=0.0)
+print("observed RMSE after 1 and 5 steps: hard impute", dr.rounded(hard.history[[1, 5]]),
+      "| Roweis's zero-noise EM", dr.rounded(roweis.history[[1, 5]]))
+assert np.all(np.diff(hard.history) <= 1e-12) and np.all(np.diff(roweis.history) <= 1e-12)
+assert not np.allclose(hard.history, roweis.history)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# Both errors fall at every step, along different paths. Hard impute is the one the course uses: each step is one
+# SVD of the whole filled matrix, with no small problem per user or per item.
 
 # %% slideshow={"slide_type": "fragment"}
 result = low_rank_impute(train, 3, max_iter=100, tol=1e-5)
@@ -266,7 +282,8 @@ plt.show()
 # * Users or items as features: the low-rank fit is the same either way (transposition); the item means are what
 #   to subtract.
 # * Missing values: fill, truncate the SVD, refill only the missing entries; the observed error never increases
-#   (EM for PCA with the noise variance taken to zero).
+#   (hard impute: EM for a low-rank matrix with missing entries; Roweis's zero-noise EM takes other steps to the
+#   same fixed points).
 # * On the course's rank-3 ratings: held-out RMSE 1.07 with item means, 0.60 with hard impute, against a noise floor
 #   of 0.51; the recovered matrix is 0.27 from the truth in root mean square.
 # * Predict a rating as item mean plus user scores times item loadings; choose the rank on a validation set and

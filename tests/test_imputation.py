@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dimred_teach.datasets import make_ratings
-from dimred_teach.imputation import low_rank_impute
+from dimred_teach.imputation import low_rank_impute, mean_plus_rank_k, zero_noise_em
 
 
 def low_rank_data(seed, n=40, p=25, rank=3, noise=0.3, missing=0.4):
@@ -158,3 +158,42 @@ def test_make_ratings_is_seeded_low_rank_and_mostly_missing():
 def test_make_ratings_refuses_bad_arguments(kwargs, pattern):
     with pytest.raises((ValueError, TypeError), match=pattern):
         make_ratings(**kwargs)
+
+
+def _stationarity(X, result):
+    """Largest |R' scores| and |R components| (R: the residual on the observed entries), relative
+    to the sizes involved: 0 at a fixed point of hard impute and of the zero-noise EM alike."""
+    observed = ~np.isnan(X)
+    residual = np.where(observed, np.nan_to_num(X) - result.fit, 0.0)
+    size = np.linalg.norm(residual) * max(np.linalg.norm(result.scores), 1.0)
+    return max(np.abs(residual.T @ result.scores).max() / size,
+               np.abs(residual @ result.components).max() / np.linalg.norm(residual))
+
+
+def test_zero_noise_em_descends_from_the_same_start_along_other_steps():
+    ratings, _ = make_ratings(60, 30, rank=2, seed=3)
+    hard = low_rank_impute(ratings, 2, max_iter=5, tol=0.0)
+    roweis = zero_noise_em(ratings, 2, max_iter=5, tol=0.0)
+    assert hard.history[0] == roweis.history[0]  # both start from the item means
+    assert np.all(np.diff(roweis.history) <= 1e-12 * roweis.history[0])
+    assert not np.allclose(hard.history[1:], roweis.history[1:])
+
+
+def test_both_methods_stop_where_the_residual_is_orthogonal_to_both_factors():
+    """The fixed points the two share (notebook 12, section 3)."""
+    ratings, _ = make_ratings(80, 40, rank=2, observed=0.5, seed=1)
+    for method in (low_rank_impute, zero_noise_em):
+        result = method(ratings, 2, max_iter=3000, tol=1e-14)
+        assert _stationarity(ratings, result) < 1e-5, method.__name__
+
+
+def test_zero_noise_em_on_complete_data_is_the_best_rank_k_fit():
+    X = np.random.default_rng(0).normal(size=(30, 8)) @ np.diag([5.0, 3.0, 1.0, 0.5, 0.2, 0.1, 0.1, 0.1])
+    result = zero_noise_em(X, 2, max_iter=500, tol=1e-15)
+    means, scores, components = mean_plus_rank_k(X, 2)
+    assert np.allclose(result.fit, scores @ components.T + means, atol=1e-8)
+
+
+def test_zero_noise_em_names_a_bad_rank():
+    with pytest.raises(ValueError, match="k"):
+        zero_noise_em(np.ones((5, 4)), 4)
