@@ -373,7 +373,15 @@ plt.show()
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Without a regulariser the orange segments are short: every point is its own
-# reconstruction. With any of the three they point towards the arc.
+# reconstruction. With any of the three they point towards the arc: each segment is the
+# vector r(x) - x, and together they draw a *vector field* that points back to the data's
+# manifold (Goodfellow, Bengio and Courville, *Deep Learning*, section 14.5: a denoising
+# autoencoder learns to estimate this field, the direction in which the data density
+# grows). The two penalties are related: for small Gaussian corruption of variance
+# $\sigma^2$, the expected denoising error is the clean error plus $\sigma^2$ times the
+# squared Frobenius norm of the *reconstruction's* Jacobian, to first order (Alain and
+# Bengio 2014), while the contractive penalty is the norm of the *encoder's* Jacobian:
+# both reward a map that moves little when the input moves off the data.
 #
 # **Deeper autoencoders.** The notes' second caution: with more layers ($l > 2$) the maps
 # can memorise even through a narrow code, and the same regularisers are the remedy. Deep

@@ -54,11 +54,13 @@ X, sheet = make_swiss_roll(800, seed=0)
 s = sheet[:, 0]
 print("X:", X.shape, "| sheet size:", dr.rounded(np.ptp(sheet, axis=0), 1))
 
-fig = plt.figure(figsize=(6, 5))
+fig = plt.figure(figsize=(6.5, 5))
 ax = fig.add_subplot(projection="3d")
-ax.scatter(X[:, 0], X[:, 1], X[:, 2], c=s, cmap="viridis", s=8)
+points = ax.scatter(X[:, 0], X[:, 1], X[:, 2], c=s, cmap="viridis", s=8)
 ax.view_init(elev=12, azim=-70)
 ax.set_yticks([0, 10, 20])
+ax.set(xlabel="$x_1$", ylabel="$x_2$ (height)", zlabel="$x_3$")
+fig.colorbar(points, ax=ax, shrink=0.6, pad=0.1, label="position s along the sheet")
 ax.set_title("Swiss roll, coloured by the position s along the sheet")
 plt.show()
 
@@ -238,20 +240,21 @@ for name, mode in modes.items():
 # %% slideshow={"slide_type": "fragment"}
 panels = [("PCA", pca_scores), ("kernel PCA (RBF, gamma = 0.01)", kpca_scores),
           ("Isomap (10 neighbours)", result.embedding), ("Laplacian eigenmaps (10 neighbours)", Y)]
-fig, axes = plt.subplots(2, 2, figsize=(10, 8))
+fig, axes = plt.subplots(2, 2, figsize=(10, 8), layout="constrained")
 for ax, (title, Z) in zip(axes.ravel(), panels):
-    ax.scatter(Z[:, 0], Z[:, 1], c=s, cmap="viridis", s=6)
+    points = ax.scatter(Z[:, 0], Z[:, 1], c=s, cmap="viridis", s=6)
     ax.set_title(title)
-    ax.set_xticks([])
-    ax.set_yticks([])
-plt.tight_layout()
+    ax.set_aspect("equal", adjustable="datalim")  # Isomap's 93 x 21 rectangle looks like one
+    ax.set(xlabel="coordinate 1", ylabel="coordinate 2")
+    ax.locator_params(nbins=5)
+fig.colorbar(points, ax=axes, shrink=0.6, label="position s along the sheet")
 plt.show()
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # PCA shows the roll seen end-on, still rolled up: it only drops the height. Kernel PCA bends the picture but
 # puts points from different layers side by side (dark among green). Isomap shows a rectangle of 93 by 21
-# (the sheet: 89 by 20, section 5; the panel stretches it) with the colours in order; Laplacian eigenmaps order
-# the colours along an arc.
+# (the sheet: 89 by 20, section 5; equal axes show its shape) with the colours in order; Laplacian eigenmaps
+# order the colours along an arc (their coordinates are not lengths: the scale of each panel is its own).
 #
 # ## 8. How many neighbours?
 #
@@ -304,7 +307,12 @@ plt.show()
 # semidefinite program: maximise $\operatorname{trace}\mathbf K$ subject to $\mathbf K \succeq 0$,
 # $\sum_{ij}K_{ij} = 0$ and linear constraints $K_{ii} + K_{jj} - 2K_{ij} = \|x_i - x_j\|^2$ on the edges; the
 # embedding is then kernel PCA of the learnt $\mathbf K$. It avoids Isomap's zigzag paths but needs an SDP solver,
-# which grows quickly with $n$, so the course does not compute it.
+# which grows quickly with $n$, so the course does not compute it. The notes list one more method of this family,
+# *topology-constrained embedding* (topologically constrained isometric embedding, Rosman et al. 2010): like
+# Isomap it estimates geodesic distances in the neighbourhood graph, but it detects the manifold's boundary, drops
+# the pairs whose shortest path runs along that boundary (on a manifold that is not convex such a path is not the
+# geodesic), and fits the embedding to the remaining distances only, by a weighted stress as in notebook 04. The
+# course does not compute it either.
 #
 # ## Summary
 #

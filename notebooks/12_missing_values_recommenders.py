@@ -77,6 +77,12 @@ plt.show()
 #
 # To measure predictions honestly, hide a random tenth of the observed ratings (the *held-out* set), fit on the
 # rest, and compare predictions with the hidden ratings: the notes' "RMSE on a testing set".
+#
+# Everything here assumes the entries are **missing at random**: which ratings we see does not depend on their
+# values. The course's ratings are hidden by coin flips, so it holds. Netflix's are not: people rate what they
+# chose to watch, and mostly what they liked, so the observed ratings are higher than the missing ones would be.
+# A random held-out set drawn from the *observed* ratings then measures how well the model predicts ratings people
+# chose to give, and is optimistic about the films nobody would have picked.
 
 # %% slideshow={"slide_type": "fragment"}
 rows, cols = np.nonzero(observed)
