@@ -150,13 +150,7 @@ def low_rank_impute(X, k: int, center: bool = True, max_iter: int = 500, tol: fl
     -------
     ImputationResult
     """
-    X, observed = _as_matrix_with_missing(X, "X")
-    n, p = X.shape
-    upper = min(n, p) - (1 if center else 0)
-    k = check_k(k, upper, why=f"a {'centred ' if center else ''}{n} x {p} matrix has rank at most {upper}")
-    max_iter = check_int(max_iter, "max_iter", minimum=1)
-    tol = check_real(tol, "tol", NONNEGATIVE)
-    fit = np.broadcast_to(X.sum(axis=0) / observed.sum(axis=0) if center else np.zeros(p), X.shape)
+    X, observed, k, max_iter, tol, fit = _prepared(X, k, center, max_iter, tol)
     errors = [float(np.sum(((X - fit) * observed) ** 2))]
     converged = False
     for _ in range(max_iter):
@@ -166,6 +160,25 @@ def low_rank_impute(X, k: int, center: bool = True, max_iter: int = 500, tol: fl
         if observed.all() or errors[-2] - errors[-1] <= tol * errors[-2]:  # complete data: one step is exact
             converged = True
             break
+    return _result(X, observed, means, scores, components, errors, converged)
+
+
+def _prepared(X, k, center: bool, max_iter, tol):
+    """The validated arguments of an imputation, and its start: the column means of the
+    observed entries (zeros without ``center``) on every entry, shape (n, p)."""
+    X, observed = _as_matrix_with_missing(X, "X")
+    n, p = X.shape
+    upper = min(n, p) - (1 if center else 0)
+    k = check_k(k, upper, why=f"a {'centred ' if center else ''}{n} x {p} matrix has rank at most {upper}")
+    max_iter = check_int(max_iter, "max_iter", minimum=1)
+    tol = check_real(tol, "tol", NONNEGATIVE)
+    start = np.broadcast_to(X.sum(axis=0) / observed.sum(axis=0) if center else np.zeros(p), X.shape)
+    return X, observed, k, max_iter, tol, start
+
+
+def _result(X, observed, means, scores, components, errors: list, converged: bool) -> ImputationResult:
+    """The ImputationResult of the fit ``means + scores @ components.T`` (signs fixed, read-only)."""
+    fit = scores @ components.T + means
     components, scores = fix_signs(components, scores)
     completed = np.where(observed, X, fit)
     history = np.sqrt(np.array(errors) / observed.sum())
@@ -188,13 +201,8 @@ def zero_noise_em(X, k: int, center: bool = True, max_iter: int = 500, tol: floa
     result as :func:`low_rank_impute` (``history`` starts at the column-means fit; the
     scores and components are those of the final fit's SVD).
     """
-    X, observed = _as_matrix_with_missing(X, "X")
+    X, observed, k, max_iter, tol, start = _prepared(X, k, center, max_iter, tol)
     n, p = X.shape
-    upper = min(n, p) - (1 if center else 0)
-    k = check_k(k, upper, why=f"a {'centred ' if center else ''}{n} x {p} matrix has rank at most {upper}")
-    max_iter = check_int(max_iter, "max_iter", minimum=1)
-    tol = check_real(tol, "tol", NONNEGATIVE)
-    start = np.broadcast_to(X.sum(axis=0) / observed.sum(axis=0) if center else np.zeros(p), X.shape)
     errors = [float(np.sum(((X - start) * observed) ** 2))]
     means, _, loadings = mean_plus_rank_k(np.where(observed, X, start), k, center)
     scores = np.zeros((n, k))
@@ -214,9 +222,4 @@ def zero_noise_em(X, k: int, center: bool = True, max_iter: int = 500, tol: floa
             converged = True
             break
     means, scores, components = mean_plus_rank_k(fit, k, center)  # the same fit, with orthonormal components
-    fit = scores @ components.T + means
-    components, scores = fix_signs(components, scores)
-    completed = np.where(observed, X, fit)
-    history = np.sqrt(np.array(errors) / observed.sum())
-    read_only(completed, fit, means, scores, components, observed, history)
-    return ImputationResult(completed, fit, means, scores, components, observed, history, len(errors) - 1, converged)
+    return _result(X, observed, means, scores, components, errors, converged)
