@@ -13,7 +13,6 @@ import copy
 import csv
 import json
 import os
-import pickle
 import shutil
 import subprocess
 import sys

@@ -6,7 +6,6 @@ set, so uploading copies adds nothing."""
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 import os
 import shutil
@@ -19,12 +18,9 @@ import nbformat
 import pytest
 
 from dimred_teach.cli import main
-from dimred_teach.exercises import SPECS_DIR
-from dimred_teach.grading import grade
 from dimred_teach.grading.submissions import identify_set, is_exercise_notebook, load_specs, resolve_sets
 
-from test_grading import ROOT, _answered
-from test_grading import fixture_set  # noqa: F401  (a fixture this module uses too)
+from test_grading import ROOT
 
 SPECS = load_specs()
 

@@ -25,7 +25,7 @@ import pytest
 
 import dimred_teach
 from dimred_teach.exercises import SPECS_DIR
-from dimred_teach.grading import GradingOptions, grade
+from dimred_teach.grading import grade
 from dimred_teach.grading import uids
 from dimred_teach.grading.sandbox import SandboxUnavailable, choose, secret_folders
 

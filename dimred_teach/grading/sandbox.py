@@ -302,7 +302,7 @@ def _probe(mode: str) -> str | None:
     root = Path(tempfile.mkdtemp(prefix="dimred-probe-"))
     allocation = uids.allocate() if mode != "none" and os.geteuid() == 0 else None
     try:
-        view = build_view("00_probe", root / "view")
+        build_view("00_probe", root / "view")
         box = root / "box"
         (box / "work").mkdir(parents=True)
         sandbox = Sandbox(mode, allocation.uid if allocation else None,

@@ -35,7 +35,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from .. import checks as _checks
-from . import cgroup, uids, wire
+from . import cgroup, uids
 from .channel import Channel
 from .checker import Checker
 from .options import GradingOptions
