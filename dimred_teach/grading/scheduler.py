@@ -20,11 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import checks as _checks
-from . import cgroup
+from . import cgroup, uids
 from .options import GradingOptions
 from .reports import report_names, write_report, write_reports
 from .results import SubmissionResult, TestResult, clip, not_graded
-from . import uids
 from .sandbox import base_sandbox, choose, kill_group, remove_tree
 from .session import Job, grade_job
 from .submissions import display_path, load_specs, set_from_file_name
