@@ -12,7 +12,7 @@
 # 4. show that the direction of maximum variance is the direction of minimum reconstruction error;
 # 5. reconstruct data from $k$ components and predict the error from the dropped eigenvalues;
 # 6. show that the total variance $\operatorname{tr} S$ is the sum of the eigenvalues, and compute the proportion of it
-#    explained by the first $k$ components;
+#    explained by the first $k$ components (the $R^2$ of the CMU slides);
 # 7. explain why a Lagrange multiplier is not the same as a squared penalty.
 #
 # **Notes followed.** Oxford SC4/SM4 notes §1.2 (eq. 1.3-1.13, the total sample variance $\operatorname{Tr}(S)$ and the
@@ -333,6 +333,51 @@ plt.show()
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Two components keep 99.2% and three keep 99.9%. Whether that is "enough" is a modelling decision; notebook 02
 # (section 5) turns this proportion into rules for choosing $k$.
+#
+# **The cumulative proportion is an $R^2$.** The CMU slides (backup example, "the axis of historical complexity")
+# plot the cumulative proportion against $k$ under the name $R^2$ and draw guide lines at 75% and 90%. The name
+# fits: the identity above says the cumulative proportion is $1 - \text{RSS}/\text{TSS}$, where the residual sum
+# of squares is what the rank-$k$ reconstruction misses and the total sum of squares is measured from the mean,
+# exactly the $R^2$ of a regression, with the $k$ scores as the fitted predictors of every variable at once. On
+# the crabs the curve is above both lines from $k = 1$, which makes a dull picture; the 64 pixels of the
+# handwritten digits (notebook 10, section 7) spread their variance over many components, and there the lines
+# matter. Both curves, with the notes' lines:
+
+# %% slideshow={"slide_type": "fragment"} alt="Two panels of R squared, the cumulative proportion of variance, against the number of components k, with a dashed line at 0.75 and a dotted line at 0.9. Left, the five crab measurements: the curve starts at 0.98 and is above both lines from k = 1. Right, the 64 pixels of the digits: the curve rises slowly and crosses 0.75 at k = 11 and 0.9 at k = 21."
+from dimred_teach.datasets import load_digits
+
+
+def components_to_reach(r_squared, level):
+    """Smallest k whose cumulative proportion reaches `level` (compared at 10 decimals)."""
+    return int(np.argmax(np.round(r_squared, 10) >= level)) + 1
+
+
+digits, _ = load_digits()
+curves = {"crabs (5 measurements)": cumulative,
+          "digits (64 pixels)": np.cumsum(pca(digits).explained_variance_ratio)}
+fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
+for ax, (name, r_squared) in zip(axes, curves.items()):
+    k_values = np.arange(1, r_squared.size + 1)
+    ax.plot(k_values, r_squared, "o-", markersize=3)
+    ax.axhline(0.75, color="k", lw=0.8, ls="--", label="75%")
+    ax.axhline(0.90, color="k", lw=0.8, ls=":", label="90%")
+    ax.set_xticks(k_values if r_squared.size <= 10 else np.arange(0, r_squared.size + 1, 8))
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("number of components used k")
+    ax.set_ylabel("$R^2$ (cumulative proportion)")
+    ax.set_title(name)
+    ax.legend(loc="lower right")
+plt.show()
+reach = {name: [components_to_reach(r_squared, level) for level in (0.75, 0.90)] for name, r_squared in curves.items()}
+for name, (k75, k90) in reach.items():
+    print(f"{name}: R^2 first reaches 75% at k = {k75} and 90% at k = {k90}")
+assert reach == {"crabs (5 measurements)": [1, 1], "digits (64 pixels)": [11, 21]}
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The digits need 11 components for 75% and 21 for 90%: a third of the 64 pixels to keep nine tenths of the
+# variance, against one of five measurements for the crabs. A high $R^2$ with one component, as for the crabs, says
+# the variables move together; it does not say the remaining components are noise (notebook 03 shows that the
+# crabs' second component separates the species).
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 8. Why a multiplier and not a squared penalty
@@ -374,7 +419,8 @@ for mu in [1.0, 10.0, 100.0, 1000.0]:
 #   reconstruction is $(n-1)$ times the sum of the dropped eigenvalues.
 # * The total variance $\operatorname{tr} S$ equals the sum of the eigenvalues, of the variances of the variables
 #   and of the variances of the scores; the first $k$ components explain the fraction
-#   $\sum_{j\le k}\lambda_j / \operatorname{tr} S$ of it, which is one minus the relative reconstruction error.
+#   $\sum_{j\le k}\lambda_j / \operatorname{tr} S$ of it, which is one minus the relative reconstruction error: an
+#   $R^2$ (crabs: above 90% at $k = 1$; digits: 75% at $k = 11$, 90% at $k = 21$).
 # * The scores are uncorrelated with variances $\Lambda$.
 #
 # **Exercises:** `exercises/01_pca_lagrangian.ipynb`.

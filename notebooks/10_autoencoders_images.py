@@ -419,7 +419,8 @@ plt.show()
 # brighten together while others darken: adding a multiple of it to the mean moves the
 # image along that principal direction.
 #
-# How much variance do the first $M$ components keep?
+# How much variance do the first $M$ components keep? (Notebook 01, section 7, drew this curve as the CMU
+# slides' $R^2$.)
 
 # %% slideshow={"slide_type": "fragment"}
 ratio = np.cumsum(digits_pca.explained_variance_ratio)
