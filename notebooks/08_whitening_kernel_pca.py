@@ -469,4 +469,7 @@ plt.show()
 # are smooth functions of the position in space, not along the sheet; at $\gamma = 0.1$ they pick out single
 # stretches of the roll (the arms of the right panel), and the best of the three widths reaches 0.55. What unrolls
 # the sheet is a notion of distance measured *along* it: notebook 11 builds a neighbourhood graph, and Isomap and
-# Laplacian eigenmaps lay this same roll out flat, with rank correlations of 0.999 and more.
+# Laplacian eigenmaps lay this same roll out flat, with rank correlations of 0.999 and more (notebook 11, section 2,
+# starts from the numbers above). Isomap is itself kernel PCA: by section 7, classical MDS of the graph's distances
+# is kernel PCA with the kernel $-\tfrac12\mathbf H\mathbf G^{(2)}\mathbf H$, learnt from the data rather than
+# chosen in advance. So the lesson is not that kernel PCA cannot unroll the roll, but that an RBF kernel does not.
