@@ -44,6 +44,11 @@ SPECS_DIR = Path(__file__).parent / "exercise_specs"
 ANSWER_MARKDOWN = "**Your answer:** *(write it here)*"
 
 
+EXERCISE_HEADING = re.compile(r"^## Exercise (?P<number>\d+) · (?P<title>.+) \*\((?P<minutes>\d+) min\)\*$", re.M)
+TIME_LINE = re.compile(r"^\*Time: about (?P<minutes>\d+) minutes\.\*$", re.M)
+OBJECTIVE_ITEM = re.compile(r"^(?P<number>\d+)\. ", re.M)
+
+
 class SolutionMarkupError(ValueError):
     """The solution markers of a source file are unbalanced or misplaced."""
 
@@ -126,6 +131,32 @@ def _check_id(source: str, where: str) -> str | None:
     return calls[0]
 
 
+def check_header(header: str, markdown_cells: list[str], where: str) -> None:
+    """Refuse a set whose header no longer describes its exercises.
+
+    Every exercise is a markdown heading ``## Exercise K · Title *(M min)*``, numbered 1, 2, ...
+    in order; the header (the first cell) states ``*Time: about N minutes.*`` with N the sum
+    of the exercises' minutes, and lists its **Objectives.** as a numbered list with one item
+    per exercise. Adding, removing or re-timing an exercise therefore fails the build until
+    the header says so.
+    """
+    headings = [match for text in markdown_cells for match in EXERCISE_HEADING.finditer(text)]
+    numbers = [int(match["number"]) for match in headings]
+    if numbers != list(range(1, len(numbers) + 1)) or not numbers:
+        raise SolutionMarkupError(f"{where}: exercise headings must be '## Exercise K · Title *(M min)*' numbered "
+                                  f"1, 2, ... in order; found numbers {numbers}")
+    minutes = sum(int(match["minutes"]) for match in headings)
+    time = TIME_LINE.findall(header)
+    if time != [str(minutes)]:
+        raise SolutionMarkupError(f"{where}: the header must say '*Time: about {minutes} minutes.*' (the sum of the "
+                                  f"{len(numbers)} exercises' minutes); it says {time or 'nothing'}")
+    objectives = header.split("**Objectives.**", 1)
+    items = [int(n) for n in OBJECTIVE_ITEM.findall(objectives[1])] if len(objectives) == 2 else []
+    if items != numbers:
+        raise SolutionMarkupError(f"{where}: the header's **Objectives.** must be a numbered list with one item per "
+                                  f"exercise ({len(numbers)}); it has {len(items)}")
+
+
 def build_exercise(solution: Path) -> tuple[nbformat.NotebookNode, str, dict]:
     """Generate the exercise notebook, its py:percent text and its grading spec.
 
@@ -184,6 +215,8 @@ def build_exercise(solution: Path) -> tuple[nbformat.NotebookNode, str, dict]:
         cells.append(new)
     if not checks:
         raise SolutionMarkupError(f"{solution.name} has no check cells")
+    check_header(source_nb.cells[0].source, [c.source for c in source_nb.cells if c.cell_type == "markdown"],
+                 solution.name)
     notebook = nbformat.v4.new_notebook(cells=cells)
     notebook.metadata = {
         "kernelspec": dict(KERNELSPEC),

@@ -1,11 +1,17 @@
 # %% [markdown]
 # # Exercises 02 · Eigendecomposition versus SVD
 #
-# *Time: about 55 minutes.* Goes with `notebooks/02_eig_vs_svd.ipynb`.
+# *Time: about 55 minutes.*
 #
-# **Objectives.** Read the covariance eigenvalues off an SVD; get the components from the Gram matrix when
-# $p \gg n$ (WashU Exercise 4.1); show that the SVD gives the PCA solution (WashU Exercise 4.2); write power
-# iteration; choose $k$ by a tolerance; build the pseudo-inverse from the SVD (WashU notes, use [U1]).
+# **Objectives.** After this set you can
+# 1. read the covariance eigenvalues off an SVD;
+# 2. get the components from the Gram matrix when $p \gg n$ (WashU Exercise 4.1);
+# 3. show that the SVD gives the PCA solution (WashU Exercise 4.2);
+# 4. write power iteration;
+# 5. choose $k$ by a tolerance;
+# 6. build the pseudo-inverse from the SVD (WashU notes, use [U1]).
+#
+# Goes with `notebooks/02_eig_vs_svd.ipynb`.
 #
 # Every exercise asks for a function; its `check(...)` cell calls your function on fresh random data and prints
 # `[passed]` or `[not yet]` with a hint. Do not edit the check cells.
@@ -26,7 +32,7 @@ dr.setup_notebook()
 
 
 # %% [markdown]
-# ## Exercise 1 · Eigenvalues from singular values
+# ## Exercise 1 · Eigenvalues from singular values *(5 min)*
 #
 # Write `eigenvalues_from_svd(X)`: all $p$ eigenvalues of the sample covariance of `X` (largest first), computed
 # from the singular values of the centred data, without forming $S$. Assume $n > p$.
@@ -42,7 +48,7 @@ check("02.eigenvalues_from_svd", eigenvalues_from_svd)
 
 
 # %% [markdown]
-# ## Exercise 2 · Components from the Gram matrix (WashU Exercise 4.1)
+# ## Exercise 2 · Components from the Gram matrix (WashU Exercise 4.1) *(10 min)*
 #
 # For $p \gg n$ write `components_from_gram(X, k)`: the top `k` principal directions ($p \times k$, orthonormal,
 # largest variance first) computed from the $n\times n$ Gram matrix $G = \mathbf X_c \mathbf X_c^\top$ only: never form
@@ -62,7 +68,7 @@ check("02.components_from_gram", components_from_gram)
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
-# ## Exercise 3 · The SVD solves PCA (WashU Exercise 4.2)
+# ## Exercise 3 · The SVD solves PCA (WashU Exercise 4.2) *(10 min)*
 #
 # Write `pca_via_svd(X, k)` returning `(components, scores)` from one SVD of the centred data: the top `k`
 # components $p\times k$ (largest variance first) and the scores $n\times k$. The check verifies the PCA property $S V = V\Lambda$. Explain in the markdown cell why the SVD
@@ -82,7 +88,7 @@ check("02.svd_is_pca", pca_via_svd)
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
-# ## Exercise 4 · Power iteration
+# ## Exercise 4 · Power iteration *(10 min)*
 #
 # Write `leading_eigenvector(A)` for a symmetric positive semi-definite matrix with a clear gap
 # $\lambda_1 > \lambda_2$: return the unit leading eigenvector, found by power iteration (no `eigh`). Use a seeded
@@ -99,7 +105,7 @@ check("02.power_iteration", leading_eigenvector)
 
 
 # %% [markdown]
-# ## Exercise 5 · Choosing $k$ by a tolerance
+# ## Exercise 5 · Choosing $k$ by a tolerance *(10 min)*
 #
 # Write `smallest_k(eigenvalues, tol)`: the smallest $r$ whose relative reconstruction error
 # $\sum_{j>r}\lambda_j / \sum_j\lambda_j$ is below `tol` (the eigenvalues come sorted, largest first).
@@ -115,7 +121,7 @@ check("02.smallest_k", smallest_k)
 
 
 # %% [markdown]
-# ## Exercise 6 · The pseudo-inverse from the SVD
+# ## Exercise 6 · The pseudo-inverse from the SVD *(10 min)*
 #
 # Write `pseudo_inverse(A)` for any $m\times n$ matrix `A` (tall or wide, of full rank or not): the $n\times m$
 # matrix $A^+ = V D^+ U^\top$, where $D^+$ holds $1/d_j$ for the singular values above the cutoff

@@ -1,11 +1,16 @@
 # %% [markdown]
 # # Exercises 05 · Latent semantic indexing
 #
-# *Time: about 45 minutes.* Goes with `notebooks/05_lsi.ipynb`.
+# *Time: about 45 minutes.*
 #
-# **Objectives.** Compute tf-idf weights by hand; read a component from its top words; fold a query into the
-# latent space; find a document that latent search retrieves although it shares no word with the query; explain
-# what the first uncentred component is.
+# **Objectives.** After this set you can
+# 1. compute tf-idf weights by hand;
+# 2. fold a query into the latent space;
+# 3. read a component from its top words;
+# 4. find a document that latent search retrieves although it shares no word with the query;
+# 5. explain what the first uncentred component is.
+#
+# Goes with `notebooks/05_lsi.ipynb`.
 #
 # Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
 # on fresh random toy corpora) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the
@@ -28,7 +33,7 @@ print(corpus.shape, space.matrix.shape)
 
 
 # %% [markdown]
-# ## Exercise 1 · tf-idf by hand
+# ## Exercise 1 · Tf-idf by hand *(10 min)*
 #
 # Write `my_tfidf(counts)`: given a dense NumPy array of word counts, shape $(n, p)$ with rows as documents, return
 # the tf-idf matrix of the course,
@@ -48,7 +53,7 @@ check("05.tfidf", my_tfidf)
 
 
 # %% [markdown]
-# ## Exercise 2 · Fold in a query
+# ## Exercise 2 · Fold in a query *(10 min)*
 #
 # A query is folded into the latent space exactly as a document: weight its counts by the corpus's idf, scale to
 # length 1, and project on the components. Write `fold_in(space, counts)`, where `space` is an (uncentred)
@@ -65,7 +70,7 @@ def fold_in(space, counts):
 check("05.fold_in", fold_in)
 
 # %% [markdown]
-# ## Exercise 3 · Read a component
+# ## Exercise 3 · Read a component *(5 min)*
 #
 # For `space` (the corpus, `k=10`, English stop words removed; built in the first cell), find the five words with
 # the largest weights on the component with index 2 (the third component, counting from 0). Store them in a list
@@ -82,7 +87,7 @@ check("05.top_words", top_words)
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
-# ## Exercise 4 · A match without a shared word
+# ## Exercise 4 · A match without a shared word *(10 min)*
 #
 # Search `space` for the query `"picture"`. Find the row number `hidden_match` of a document that is among the top
 # 10 latent-search results although neither "picture" nor "pictures" occurs in it. Then print its text: why does
@@ -100,7 +105,7 @@ check("05.hidden_match", hidden_match)
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
-# ## Exercise 5 · The first uncentred component (written)
+# ## Exercise 5 · The first uncentred component (written) *(10 min)*
 #
 # Print the smallest weight of the first component of `space`. Explain in the markdown cell below why no weight
 # is negative, and what centring the matrix (the notes' PCA, `center=True`) changes about the first component.

@@ -1,11 +1,15 @@
 # %% [markdown]
 # # Exercises 06 · Random projections and the Johnson-Lindenstrauss bound
 #
-# *Time: about 40 minutes.* Goes with `notebooks/06_random_projections.ipynb`.
+# *Time: about 40 minutes.*
 #
-# **Objectives.** Compute the JL dimension $q \ge \frac{8}{\epsilon^2}\log\frac{n}{\sqrt\delta}$ and invert it for
-# $\epsilon$; verify $\mathbb E\|\mathbf U\vec x\|^2 = \|\vec x\|^2$ by simulation; estimate the probability that a
-# random projection fails to be an $\epsilon$-isometry.
+# **Objectives.** After this set you can
+# 1. compute the JL dimension $q \ge \frac{8}{\epsilon^2}\log\frac{n}{\sqrt\delta}$;
+# 2. invert it for the $\epsilon$ a budget of $q$ dimensions buys;
+# 3. verify $\mathbb E\|\mathbf U\vec x\|^2 = \|\vec x\|^2$ by simulation;
+# 4. estimate the probability that a random projection fails to be an $\epsilon$-isometry.
+#
+# Goes with `notebooks/06_random_projections.ipynb`.
 #
 # Every exercise asks for a function; its `check(...)` cell calls your function on fresh random inputs and prints
 # `[passed]` or `[not yet]` with a hint. Simulations are checked statistically (within a few standard errors), so
@@ -28,7 +32,7 @@ dr.setup_notebook()
 
 
 # %% [markdown]
-# ## Exercise 1 · How many dimensions?
+# ## Exercise 1 · How many dimensions? *(10 min)*
 #
 # Write `min_dim(n, eps, delta)`: the smallest **integer** $q$ with $q \ge \frac{8}{\epsilon^2}\log\frac{n}{\sqrt\delta}$
 # (natural logarithm). With $n = 205$, $\epsilon = 0.2$, $\delta = 0.05$ the notes get 1365. Do not call the
@@ -45,7 +49,7 @@ check("06.min_dim", min_dim)
 
 
 # %% [markdown]
-# ## Exercise 2 · What a budget of $q$ dimensions buys
+# ## Exercise 2 · What a budget of $q$ dimensions buys *(10 min)*
 #
 # Turn the bound around: write `epsilon_for(n, q, delta)`, the $\epsilon$ at which the bound holds with equality for
 # the given $q$. The notes: $q = 100$, $n = 205$, $\delta = 0.05$ gives $\epsilon \approx 0.74$.
@@ -61,7 +65,7 @@ check("06.epsilon_for", epsilon_for)
 
 
 # %% [markdown]
-# ## Exercise 3 · Distance-preserving on average
+# ## Exercise 3 · Distance-preserving on average *(10 min)*
 #
 # Write `simulate_squared_norms(x, q, n_draws, seed)`. Using `rng = np.random.default_rng(seed)` for every random
 # draw, repeat `n_draws` times: draw a fresh $q\times p$ matrix $\mathbf U = Z/\sqrt q$ with independent
@@ -86,7 +90,7 @@ check("06.simulate_squared_norms", simulate_squared_norms)
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
-# ## Exercise 4 · How often does a projection fail?
+# ## Exercise 4 · How often does a projection fail? *(10 min)*
 #
 # A projection *fails* for a data set when some pair's squared-distance ratio leaves $[1-\epsilon, 1+\epsilon]$.
 # Write `failure_rate(X, q, eps, n_trials, seed)`: for $t = 0, 1, \ldots,$ `n_trials - 1`, project with

@@ -1,12 +1,17 @@
 # %% [markdown]
 # # Exercises 08 · Standardising, whitening and kernel PCA
 #
-# *Time: about 60 minutes.* Goes with `notebooks/08_whitening_kernel_pca.ipynb`.
+# *Time: about 60 minutes.*
 #
-# **Objectives.** Whiten a data set and explain why its covariance is the identity (WashU Exercises 4.3-4.4);
-# centre a kernel matrix in feature space; compute the RBF kernel; show that kernel PCA with the linear kernel is
-# PCA; scale the dual coefficients so that each feature-space component has unit length; choose an RBF width that
-# separates two concentric circles.
+# **Objectives.** After this set you can
+# 1. whiten a data set and explain why its covariance is the identity (WashU Exercises 4.3-4.4);
+# 2. centre a kernel matrix in feature space;
+# 3. compute the RBF kernel;
+# 4. show that kernel PCA with the linear kernel is PCA;
+# 5. scale the dual coefficients so that each feature-space component has unit length;
+# 6. choose an RBF width that separates two concentric circles.
+#
+# Goes with `notebooks/08_whitening_kernel_pca.ipynb`.
 #
 # Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
 # on fresh random data) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the grader
@@ -29,7 +34,7 @@ print(X_crabs.shape, X_circles.shape)
 
 
 # %% [markdown]
-# ## Exercise 1 · Whitening
+# ## Exercise 1 · Whitening *(10 min)*
 #
 # Write `whiten_data(X)` that returns the whitened data $\mathbf Z$ ($n\times p$): centre $X$, and map it linearly so
 # that the sample covariance $\mathbf Z^\top\mathbf Z/(n-1)$ is the identity. Use the SVD of the centred data.
@@ -53,7 +58,7 @@ check("08.whiten", whiten_data)
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
-# ## Exercise 2 · Centring a kernel matrix in feature space
+# ## Exercise 2 · Centring a kernel matrix in feature space *(10 min)*
 #
 # Kernel PCA needs the inner products of the *centred* features $\phi(\mathbf x_i) - \bar\phi$, but only has
 # $K_{ij} = \phi(\mathbf x_i)^\top\phi(\mathbf x_j)$. Write `center_kernel_matrix(K)` returning the $n\times n$ matrix of
@@ -70,7 +75,7 @@ check("08.center_kernel", center_kernel_matrix)
 
 
 # %% [markdown]
-# ## Exercise 3 · The RBF kernel
+# ## Exercise 3 · The RBF kernel *(5 min)*
 #
 # Write `rbf(X, Y, gamma)` returning the $n\times m$ matrix with entries $\exp(-\gamma\lVert\mathbf x_i - \mathbf y_j\rVert^2)$
 # for the rows $\mathbf x_i$ of `X` ($n\times p$) and $\mathbf y_j$ of `Y` ($m\times p$). Avoid Python loops: expand
@@ -86,7 +91,7 @@ def rbf(X, Y, gamma):
 check("08.rbf_kernel", rbf)
 
 # %% [markdown]
-# ## Exercise 4 · Linear kernel PCA is PCA
+# ## Exercise 4 · Linear kernel PCA is PCA *(10 min)*
 #
 # For the five crab measurements `X_crabs`, form the linear kernel matrix $K = \mathbf X\mathbf X^\top$, centre it (your
 # Exercise 2), take its two leading eigenvectors $\mathbf a_1, \mathbf a_2$ and eigenvalues $\mu_1\ge\mu_2$, and compute
@@ -106,7 +111,7 @@ check("08.linear_kpca_scores", kpca_scores)
 
 
 # %% [markdown]
-# ## Exercise 5 · Dual coefficients of unit-length components
+# ## Exercise 5 · Dual coefficients of unit-length components *(10 min)*
 #
 # Kernel PCA never forms its feature-space directions $\mathbf u_j = \sum_i a_{ji}\,\tilde\phi(\mathbf x_i)$; it keeps
 # the dual coefficient vectors $\mathbf a_j$. Write `dual_coefficients(K, k)` that takes a kernel matrix `K`
@@ -134,7 +139,7 @@ check("08.dual_normalisation", dual_coefficients)
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
-# ## Exercise 6 · An RBF width that separates the circles
+# ## Exercise 6 · An RBF width that separates the circles *(15 min)*
 #
 # `X_circles` (300 points, `labels` 0 for the outer and 1 for the inner circle) cannot be separated by PCA. Find a
 # value `gamma_circles` of the RBF parameter $\gamma$ for which the **first** kernel PCA component separates the two

@@ -1,14 +1,16 @@
 # %% [markdown]
 # # Exercises 09 · Feature selection versus feature extraction
 #
-# **Learning objectives.** Implement the pieces of a feature-selection pipeline yourself:
-# the two-sample t statistic, the mutual information of two discrete variables, one step
-# of the incremental mutual-information criterion and the nearest-centroid classifier;
-# then use a wrapper to find the best pair of features. Finally, two pieces of embedded and
-# wrapper selection for a regression target: one coordinate step of the LASSO, and the
-# ranking of recursive feature elimination.
+# *Time: about 65 minutes.*
 #
-# **Time:** about 65 minutes.
+# **Objectives.** After this set you can
+# 1. compute the two-sample t statistic;
+# 2. compute the mutual information of two discrete variables from a table of counts;
+# 3. take one step of the incremental mutual-information criterion;
+# 4. write the nearest-centroid classifier;
+# 5. use a wrapper to find the best pair of features;
+# 6. take one coordinate step of the LASSO;
+# 7. rank features by recursive feature elimination.
 #
 # **Follows:** lecture notebook `09_feature_selection`; WashU lecture A2
 # section 1; Georgia Tech ECE 6254 notes, "Filtering", "Avoiding redundant
@@ -35,7 +37,7 @@ dr.setup_notebook()
 
 
 # %% [markdown]
-# ## Exercise 1: the two-sample t statistic
+# ## Exercise 1 · The two-sample t statistic *(10 min)*
 #
 # Write `two_sample_t(a, b)` for two 1-D samples: the difference of the means divided by
 # its standard error under a common variance,
@@ -57,7 +59,7 @@ check("09.t_statistic", two_sample_t)
 
 
 # %% [markdown]
-# ## Exercise 2: mutual information from a table of counts
+# ## Exercise 2 · Mutual information from a table of counts *(10 min)*
 #
 # Write `mi_from_counts(counts)`: given a table `counts[u, v]` of how often the discrete
 # values $u$ and $v$ occur together, return
@@ -78,7 +80,7 @@ check("09.mi_from_counts", mi_from_counts)
 
 
 # %% [markdown]
-# ## Exercise 3: one step of the incremental criterion
+# ## Exercise 3 · One step of the incremental criterion *(10 min)*
 #
 # Features $j_1, \dots, j_{m-1}$ (the list `selected`) are already chosen. Write
 # `next_feature(relevance, redundancy, selected, beta)` returning the index $j$ of the
@@ -113,7 +115,7 @@ info = selection.select_incremental_mi(X, y, k=1, beta=0.0)
 
 
 # %% [markdown]
-# ## Exercise 4: the nearest-centroid classifier
+# ## Exercise 4 · The nearest-centroid classifier *(10 min)*
 #
 # Write `nearest_centroid_predict(X_train, y_train, X_test)`: compute the mean of the
 # training rows of each class, and give every test row the label of the closest mean
@@ -130,7 +132,7 @@ def nearest_centroid_predict(X_train, y_train, X_test):
 check("09.nearest_centroid", nearest_centroid_predict)
 
 # %% [markdown]
-# ## Exercise 5: the best pair of features
+# ## Exercise 5 · The best pair of features *(10 min)*
 #
 # On the demo data above (`X`, `y`), find the pair of columns `(i, j)` whose
 # nearest-centroid classifier has the highest cross-validated accuracy,
@@ -150,7 +152,7 @@ check("09.best_pair", best_pair)
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
-# ## Exercise 6: one coordinate step of the LASSO
+# ## Exercise 6 · One coordinate step of the LASSO *(10 min)*
 #
 # The LASSO minimises $\frac{1}{2n}\lVert y - Xb \rVert^2 + \alpha \lVert b \rVert_1$. Write
 # `lasso_coordinate_step(X, y, b, j, alpha)` returning the new value of $b_j$ that minimises
@@ -187,7 +189,7 @@ b = ...
 
 
 # %% [markdown]
-# ## Exercise 7: the ranking of recursive feature elimination
+# ## Exercise 7 · The ranking of recursive feature elimination *(5 min)*
 #
 # Write `rfe_ranking(X, y)`: standardise the columns of `X` (subtract the mean, divide by
 # the standard deviation), fit least squares of `y` on them with an intercept, drop the

@@ -1,12 +1,17 @@
 # %% [markdown]
 # # Solutions 01 · PCA from the Lagrangian
 #
-# *Time: about 55 minutes.* Goes with `notebooks/01_pca_lagrangian.ipynb`.
+# *Time: about 55 minutes.*
 #
-# **Objectives.** Compute a sample covariance; find the first component from the Lagrangian's stationarity
-# condition; derive PCA from the reconstruction error (WashU notes, Exercise 3.1); show that the scores'
-# covariance is $\Lambda$ (CMU slides' exercise); compute the proportion of the total variance
-# $\operatorname{tr} S$ explained by the first $k$ components (Oxford notes §1.2.2).
+# **Objectives.** After this set you can
+# 1. compute a sample covariance;
+# 2. find the first component from the Lagrangian's stationarity condition;
+# 3. derive PCA from the reconstruction error (WashU notes, Exercise 3.1);
+# 4. show that the scores' covariance is $\Lambda$ (CMU slides' exercise);
+# 5. compute the proportion of the total variance $\operatorname{tr} S$ explained by the first $k$ components (Oxford
+#    notes §1.2.2).
+#
+# Goes with `notebooks/01_pca_lagrangian.ipynb`.
 #
 # Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
 # on fresh random data) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the grader
@@ -27,7 +32,7 @@ X = load_crabs()[["FL", "RW", "CL", "CW", "BD"]].to_numpy()
 print(X.shape)
 
 # %% [markdown]
-# ## Exercise 1 · The sample covariance
+# ## Exercise 1 · The sample covariance *(5 min)*
 #
 # Write `sample_covariance(X)` returning the $p\times p$ matrix $S = \mathbf X_c^\top \mathbf X_c/(n-1)$, where
 # $\mathbf X_c$ is $X$ with its column means removed. Use matrix products (not `np.cov`).
@@ -45,7 +50,7 @@ def sample_covariance(X):
 check("01.sample_covariance", sample_covariance)
 
 # %% [markdown]
-# ## Exercise 2 · The first component from the Lagrangian
+# ## Exercise 2 · The first component from the Lagrangian *(10 min)*
 #
 # (a) Write `lagrangian_gradient(S, w, lam)`, the gradient with respect to $w$ of
 # $\mathcal L(w, \lambda) = w^\top S w - \lambda (w^\top w - 1)$.
@@ -73,7 +78,7 @@ w = vectors[:, np.argmax(values)]
 check("01.top_direction", w)
 
 # %% [markdown]
-# ## Exercise 3 · PCA from the reconstruction error (WashU Exercise 3.1)
+# ## Exercise 3 · PCA from the reconstruction error (WashU Exercise 3.1) *(15 min)*
 #
 # For an orthonormal $p\times r$ matrix $U$ the reconstruction of a centred point is $\hat x = U U^\top x$.
 # Write `best_projection(X, r)` returning the $U$ that minimises $\sum_i \|x_i - U U^\top x_i\|^2$ over the centred
@@ -101,7 +106,7 @@ check("01.best_projection", best_projection)
 # error left is $(n-1)\sum_{j>r}\lambda_j$.
 
 # %% [markdown]
-# ## Exercise 4 · $\operatorname{Var}[\text{scores}] = \Lambda$
+# ## Exercise 4 · $\operatorname{Var}[\text{scores}] = \Lambda$ *(10 min)*
 #
 # Compute the scores of the crabs on *all five* components and their $5\times 5$ sample covariance matrix
 # `score_covariance`. Then, in the markdown cell, show why it must equal $\Lambda$.
@@ -125,7 +130,7 @@ check("01.score_covariance", score_covariance)
 
 
 # %% [markdown]
-# ## Exercise 5 · The proportion of variance explained
+# ## Exercise 5 · The proportion of variance explained *(15 min)*
 #
 # Write `variance_explained(X, k)`: the proportion of the total variance $\operatorname{tr} S$ of the data `X`
 # ($n\times p$, rows are points) that its first `k` principal components explain, a number between 0 and 1

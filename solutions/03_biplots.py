@@ -1,12 +1,17 @@
 # %% [markdown]
 # # Solutions 03 · Biplots on the crabs data
 #
-# *Time: about 55 minutes.* Goes with `notebooks/03_biplots.ipynb`.
+# *Time: about 55 minutes.*
 #
-# **Objectives.** Build the biplot factors $U D^{1-\alpha}$ and $V D^{\alpha}$ yourself from the SVD; show that the
-# scaled ($\alpha = 1$) scores have covariance $I/(n-1)$; recover the correlations of the measurements from the
-# angles between loading arrows; find the principal component that separates the two species and back the claim
-# with numbers; measure by the bootstrap how far a component turns from sample to sample.
+# **Objectives.** After this set you can
+# 1. build the biplot factors $U D^{1-\alpha}$ and $V D^{\alpha}$ yourself from the SVD;
+# 2. show that the scaled ($\alpha = 1$) scores have covariance $I/(n-1)$;
+# 3. recover the correlations of the measurements from the angles between loading arrows;
+# 4. measure with one number how well a score separates two groups;
+# 5. find the principal component that separates the two species and back the claim with numbers;
+# 6. measure by the bootstrap how far a component turns from sample to sample.
+#
+# Goes with `notebooks/03_biplots.ipynb`.
 #
 # Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
 # on fresh simulated crabs) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the grader
@@ -33,7 +38,7 @@ n, p = X.shape
 print(X.shape, "species:", sorted(set(species)))
 
 # %% [markdown]
-# ## Exercise 1 · The biplot factors
+# ## Exercise 1 · The biplot factors *(10 min)*
 #
 # Write `biplot_factors(X, alpha, k)` for a data matrix `X` ($n\times p$, rows are points), a scaling
 # $0 \le \alpha \le 1$ and a number of components $k$. It returns the pair `(scores, loadings)`:
@@ -59,7 +64,7 @@ def biplot_factors(X, alpha, k):
 check("03.biplot_factors", biplot_factors)
 
 # %% [markdown]
-# ## Exercise 2 · The scaled scores have covariance $I/(n-1)$
+# ## Exercise 2 · The scaled scores have covariance $I/(n-1)$ *(10 min)*
 #
 # (a) Compute `scaled_scores`, the $\alpha = 1$ biplot scores of the crabs `X` with all $p = 5$ components
 # (shape $200\times 5$), and print $(n-1)$ times their sample covariance matrix.
@@ -84,7 +89,7 @@ check("03.scaled_scores", scaled_scores)
 # component is no longer visible in the points but in the lengths of the arrows $V D$.
 
 # %% [markdown]
-# ## Exercise 3 · Correlations from the angles between arrows
+# ## Exercise 3 · Correlations from the angles between arrows *(10 min)*
 #
 # (a) Write `arrow_cosines(X, k)`, the $p\times p$ matrix of cosines of the angles between the loading arrows of the
 # **scaled** biplot ($\alpha = 1$) of `X` keeping `k` components: entry $(i, j)$ is
@@ -125,7 +130,7 @@ print("largest difference in the 2-D view, k = 2:", dr.rounded(np.abs(arrow_cosi
 # Here the dropped components hold under 1% of the variance, so the error is small.
 
 # %% [markdown]
-# ## Exercise 4 · A number for "separates the species"
+# ## Exercise 4 · A number for "separates the species" *(10 min)*
 #
 # Write `species_separation(scores, species)`: for each column of `scores` ($n\times k$) and a label array `species`
 # with two distinct values, return the absolute difference between the two groups' means divided by the pooled
@@ -150,7 +155,7 @@ def species_separation(scores, species):
 check("03.species_separation", species_separation)
 
 # %% [markdown]
-# ## Exercise 5 · Which component separates the species?
+# ## Exercise 5 · Which component separates the species? *(5 min)*
 #
 # Run PCA on the **standardised** measurements keeping all five components (`pca(X, scale=True)`), compute the
 # species separation of every component, and set `species_pc` to the number (1 for PC1, 2 for PC2, ...) of the
@@ -178,7 +183,7 @@ check("03.species_component", species_pc)
 # interesting ones.
 
 # %% [markdown]
-# ## Exercise 6 · How far does a component turn under the bootstrap?
+# ## Exercise 6 · How far does a component turn under the bootstrap? *(10 min)*
 #
 # PCA describes the sample at hand; it does not say how much the components would move with another sample (CMU
 # notes, "PCA is exploratory analysis, not statistical inference"). The bootstrap estimates it.

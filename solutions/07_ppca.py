@@ -1,11 +1,16 @@
 # %% [markdown]
 # # Solutions 07 · Probabilistic PCA
 #
-# *Time: about 50 minutes.* Goes with `notebooks/07_ppca.ipynb`.
+# *Time: about 50 minutes.*
 #
-# **Objectives.** Estimate the noise variance from the eigenvalues (WashU eq. 25); write one EM update and see
-# that it never lowers the likelihood; check the marginal covariance $WW^\top + \sigma^2 I$ against samples; compare
-# subspaces through their projectors; read the posterior mean as a shrunk PCA projection.
+# **Objectives.** After this set you can
+# 1. estimate the noise variance from the eigenvalues (WashU eq. 25);
+# 2. write one EM update and see that it never lowers the likelihood;
+# 3. check the marginal covariance $WW^\top + \sigma^2 I$ against samples;
+# 4. compare subspaces through their projectors;
+# 5. read the posterior mean as a shrunk PCA projection.
+#
+# Goes with `notebooks/07_ppca.ipynb`.
 #
 # Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
 # on fresh random data) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the grader
@@ -28,7 +33,7 @@ X = load_crabs()[["FL", "RW", "CL", "CW", "BD"]].to_numpy()
 print(X.shape)
 
 # %% [markdown]
-# ## Exercise 1 · $\sigma^2$ from the eigenvalues
+# ## Exercise 1 · $\sigma^2$ from the eigenvalues *(5 min)*
 #
 # Write `noise_variance(X, q)`: the maximum-likelihood noise variance of a PPCA model with $q$ latent dimensions,
 # the mean of the $d-q$ smallest eigenvalues of $S = X_c^\top X_c / n$ (WashU eq. 25).
@@ -47,7 +52,7 @@ def noise_variance(X, q):
 check("07.noise_variance", noise_variance)
 
 # %% [markdown]
-# ## Exercise 2 · One EM step
+# ## Exercise 2 · One EM step *(15 min)*
 #
 # Write `em_step(X, W, sigma2)` returning the pair `(W_new, sigma2_new)` of one EM update (Tipping and Bishop
 # eq. 29-30; the mean stays at the column means). With $S = X_c^\top X_c/n$ and $M = W^\top W + \sigma^2 I_q$:
@@ -96,7 +101,7 @@ print("gap to the maximum: start", dr.rounded(best.log_likelihood - climb[0]), "
 # END SOLUTION
 
 # %% [markdown]
-# ## Exercise 3 · The marginal covariance
+# ## Exercise 3 · The marginal covariance *(10 min)*
 #
 # Write `marginal_covariance(W, sigma2)`, the covariance of $x = Wz + \mu + \varepsilon$ with
 # $z\sim N(0, I_q)$ and $\varepsilon \sim N(0,\sigma^2 I_d)$ independent. Then, in the cell after the check, compare
@@ -125,7 +130,7 @@ print("largest entry difference:", dr.rounded(gap))
 # halves it roughly by $\sqrt2$; it does not vanish because the sample covariance is random.
 
 # %% [markdown]
-# ## Exercise 4 · Comparing subspaces through projectors
+# ## Exercise 4 · Comparing subspaces through projectors *(10 min)*
 #
 # Write `projector_distance(A, B)` for two $m\times k$ matrices whose columns are bases (not necessarily
 # orthonormal): the spectral norm $\|P_A - P_B\|_2$ of the difference of the orthogonal projectors onto their
@@ -155,7 +160,7 @@ print("distance after 20 steps:", dr.rounded(projector_distance(early.W, ppca.pp
 # END SOLUTION
 
 # %% [markdown]
-# ## Exercise 5 · The posterior mean shrinks the PCA projection
+# ## Exercise 5 · The posterior mean shrinks the PCA projection *(10 min)*
 #
 # For the crabs with $q=2$, the reconstruction from the posterior mean, $\hat x = \mu + W\,\mathbb E[z\mid x]
 # = \mu + W M^{-1} W^\top (x-\mu)$, equals $\mu + V_2 \operatorname{diag}(f_1, f_2) V_2^\top (x-\mu)$ where $V_2$

@@ -1,13 +1,16 @@
 # %% [markdown]
 # # Solutions 10 · Autoencoders and PCA; PCA on images
 #
-# **Learning objectives.** Take one gradient step of a linear autoencoder by hand;
-# reconstruct data from $M$ principal components; measure the fraction of variance $M$
-# components keep; undo a standardisation; read the variance curve of the digits;
-# compute the contractive penalty of a tanh encoder; build the training pairs of a
-# denoising autoencoder.
+# *Time: about 60 minutes.*
 #
-# **Time:** about 60 minutes.
+# **Objectives.** After this set you can
+# 1. take one gradient step of a linear autoencoder by hand;
+# 2. reconstruct data from $M$ principal components;
+# 3. measure the fraction of variance $M$ components keep;
+# 4. undo a standardisation;
+# 5. read the variance curve of the digits;
+# 6. compute the contractive penalty of a tanh encoder;
+# 7. build the training pairs of a denoising autoencoder.
 #
 # **Follows:** lecture notebook `10_autoencoders_images`; WashU lecture A2 sections 6-6.3; Stellenbosch MML lecture 9,
 # sections 10.2-10.4 and 10.6.
@@ -30,7 +33,7 @@ from dimred_teach import check, datasets
 dr.setup_notebook()
 
 # %% [markdown]
-# ## Exercise 1: one gradient step of a linear autoencoder
+# ## Exercise 1 · One gradient step of a linear autoencoder *(15 min)*
 #
 # The linear autoencoder of the lecture has encoder $E$ ($p \times k$) and decoder $D$
 # ($k \times p$); on centred data $X$ ($n \times p$) its loss is
@@ -57,7 +60,7 @@ def gradient_step(X, encoder, decoder, learning_rate):
 check("10.gradient_step", gradient_step)
 
 # %% [markdown]
-# ## Exercise 2: reconstruction from M components
+# ## Exercise 2 · Reconstruction from M components *(5 min)*
 #
 # Write `reconstruct(X, M)` returning the PCA reconstruction of the rows of X from the
 # first $M$ principal components, in the original units:
@@ -80,7 +83,7 @@ def reconstruct(X, M):
 check("10.reconstruct", reconstruct)
 
 # %% [markdown]
-# ## Exercise 3: the fraction of variance kept
+# ## Exercise 3 · The fraction of variance kept *(5 min)*
 #
 # Write `variance_fraction(X, M)`: the fraction of the total variance of X that the
 # first $M$ principal components keep, $\sum_{m \le M} \lambda_m / \sum_m \lambda_m$.
@@ -99,7 +102,7 @@ def variance_fraction(X, M):
 check("10.variance_fraction", variance_fraction)
 
 # %% [markdown]
-# ## Exercise 4: de-standardise
+# ## Exercise 4 · De-standardise *(5 min)*
 #
 # Step 5 of the MML lecture's recipe maps a reconstruction $\tilde x_*$ in standardised
 # units back to the data's units. Write `destandardize(X_star, mean, std)` for a matrix
@@ -118,7 +121,7 @@ def destandardize(X_star, mean, std):
 check("10.destandardize", destandardize)
 
 # %% [markdown]
-# ## Exercise 5: how many components do the digits need?
+# ## Exercise 5 · How many components do the digits need? *(10 min)*
 #
 # Load the digits with `datasets.load_digits()`. Centre the images (do not standardise)
 # and find `M_90`, the smallest number of principal components that keeps at least 90%
@@ -147,7 +150,7 @@ check("10.digits_m90", M_90)
 # directions.
 
 # %% [markdown]
-# ## Exercise 6: the contractive penalty of a tanh encoder
+# ## Exercise 6 · The contractive penalty of a tanh encoder *(10 min)*
 #
 # The encoder of the lecture's tied autoencoder maps a point $x$ ($p$ numbers) to the code
 # $z = \tanh(x W + b)$ ($m$ numbers), with $W$ of shape $p \times m$. The contractive
@@ -172,7 +175,7 @@ def contractive_penalty(X, W, b):
 check("10.contractive_penalty", contractive_penalty)
 
 # %% [markdown]
-# ## Exercise 7: the training pairs of a denoising autoencoder
+# ## Exercise 7 · The training pairs of a denoising autoencoder *(10 min)*
 #
 # A denoising autoencoder is trained on pairs (corrupted input, clean target). Write
 # `denoising_pairs(X, noise, copies, seed)` returning `(inputs, targets)`, both of shape

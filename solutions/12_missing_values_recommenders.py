@@ -1,11 +1,16 @@
 # %% [markdown]
 # # Solutions 12 · Missing values and recommender systems
 #
-# *Time: about 50 minutes.* Goes with `notebooks/12_missing_values_recommenders.ipynb`.
+# *Time: about 50 minutes.*
 #
-# **Objectives.** Build the item-means baseline; write one step of iterative low-rank imputation ("hard impute":
-# fill the missing entries with the current fit, refit item means plus a rank-$k$ truncated SVD); iterate it;
-# choose the rank by held-out error.
+# **Objectives.** After this set you can
+# 1. build the item-means baseline;
+# 2. write one step of iterative low-rank imputation ("hard impute": fill the missing entries with the current fit,
+#    refit item means plus a rank-$k$ truncated SVD);
+# 3. iterate it to convergence;
+# 4. choose the rank by held-out error.
+#
+# Goes with `notebooks/12_missing_values_recommenders.ipynb`.
 #
 # Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
 # on fresh random ratings matrices) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells:
@@ -33,7 +38,7 @@ ratings, truth = make_ratings(n_users=300, n_items=120, rank=3, observed=0.2, no
 print(ratings.shape, "observed:", dr.rounded(np.mean(~np.isnan(ratings))))
 
 # %% [markdown]
-# ## Exercise 1 · The baseline: item means
+# ## Exercise 1 · The baseline: item means *(5 min)*
 #
 # Write `predict_item_means(R)`: given a ratings matrix `R` with `NaN` for missing entries, return the
 # $n\times p$ matrix that predicts every rating of item $j$ by the mean of the **observed** ratings of item $j$.
@@ -50,7 +55,7 @@ def predict_item_means(R):
 check("12.item_means", predict_item_means)
 
 # %% [markdown]
-# ## Exercise 2 · One step of hard impute
+# ## Exercise 2 · One step of hard impute *(15 min)*
 #
 # Write `impute_step(R, fit, k)`: fill the missing entries of `R` with the current `fit` (an $n\times p$ matrix;
 # the observed entries keep their ratings), then return the best "column means plus rank $k$" approximation of
@@ -71,7 +76,7 @@ def impute_step(R, fit, k):
 check("12.impute_step", impute_step)
 
 # %% [markdown]
-# ## Exercise 3 · Iterate
+# ## Exercise 3 · Iterate *(10 min)*
 #
 # Write `my_low_rank_impute(R, k, n_iter)`: start from the item means of Exercise 1 as the fit, apply `impute_step`
 # `n_iter` times, and return the **completed** matrix: the observed ratings as they are, the missing ones from the
@@ -92,7 +97,7 @@ def my_low_rank_impute(R, k, n_iter):
 check("12.hard_impute", my_low_rank_impute)
 
 # %% [markdown]
-# ## Exercise 4 · Choose the rank by held-out error
+# ## Exercise 4 · Choose the rank by held-out error *(20 min)*
 #
 # This exercise has its own ratings, `ratings_4` below (200 users, 80 items, 70% missing; its rank is for you to
 # find). Hide a random tenth of the observed ratings, fit on the rest, and measure the root mean squared error on

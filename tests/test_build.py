@@ -57,7 +57,9 @@ def test_unbalanced_markers_are_refused(code):
         strip_solutions(code)
 
 
-HEADING = "# %% [markdown]\n# # Solutions 01 · Demo\n\n"
+HEADING = ("# %% [markdown]\n# # Solutions 01 · Demo\n#\n# *Time: about 5 minutes.*\n#\n"
+           "# **Objectives.** After this set you can\n# 1. find the top direction.\n\n"
+           "# %% [markdown]\n# ## Exercise 1 · The top direction *(5 min)*\n\n")
 
 
 def write_solution(folder: Path, body: str, heading: str = HEADING) -> Path:
@@ -81,10 +83,10 @@ def test_check_cells_get_ids_tags_and_points(tmp_path):
         # The answer is secret.
         """))
     notebook, text, spec = build_exercise(path)
-    check_cell = notebook.cells[2]
+    check_cell = notebook.cells[3]  # after the heading, the exercise's heading and the set-up
     assert check_cell.id == "check-01-top_direction"
     assert check_cell.metadata["tags"] == ["check"] and check_cell.metadata["points"] == 3
-    assert spec["max_score"] == 3 and spec["checks"][0]["cell_index"] == 2
+    assert spec["max_score"] == 3 and spec["checks"][0]["cell_index"] == 3
     assert "secret" not in text and "SOLUTION" not in text
     assert notebook.metadata["dimred_teach"]["exercise_set"] == "01_demo"
 
@@ -107,9 +109,35 @@ def test_solutions_are_headed_solutions_and_exercises_exercises(tmp_path):
     notebook, _, _ = build_exercise(write_solution(tmp_path / "good", body))
     assert notebook.cells[0].source.startswith("# Exercises 01 · Demo")
     with pytest.raises(ValueError, match="Solutions 01"):
-        build_exercise(write_solution(tmp_path / "bad", body, heading="# %% [markdown]\n# # Exercises 01 · Demo\n\n"))
+        build_exercise(write_solution(tmp_path / "bad", body, heading=HEADING.replace("Solutions 01", "Exercises 01")))
     for solution in sorted((ROOT / "solutions").glob("[0-9][0-9]_*.py")):
         assert solution.read_text().split("\n")[1].startswith(f"# # Solutions {solution.name[:2]} · ")
+
+
+@pytest.mark.parametrize("change, message", [
+    (("about 5 minutes", "about 40 minutes"), "must say '\\*Time: about 5 minutes"),
+    (("# 1. find the top direction.\n", ""), "one item per exercise \\(1\\); it has 0"),
+    (("Exercise 1 · The top direction *(5 min)*", "Exercise 1 · The top direction"), "numbered 1, 2"),
+    (("Exercise 1 · The", "Exercise 2 · The"), r"found numbers \[2\]"),
+])
+def test_a_header_that_no_longer_describes_its_exercises_is_refused(tmp_path, change, message):
+    """Issue 22, item 11: a stale time or list of objectives fails the build, naming what to fix."""
+    body = '# %%\nfrom dimred_teach import check\nw = 1  # SOLUTION\n\n# %%\ncheck("01.top_direction", w)\n'
+    build_exercise(write_solution(tmp_path / "good", body))
+    with pytest.raises(ValueError, match=message):
+        build_exercise(write_solution(tmp_path / "bad", body, heading=HEADING.replace(*change)))
+
+
+def test_a_second_exercise_needs_its_objective_and_its_minutes(tmp_path):
+    body = ('# %%\nfrom dimred_teach import check\nw = 1  # SOLUTION\n\n# %%\ncheck("01.top_direction", w)\n\n'
+            '# %% [markdown]\n# ## Exercise 2 · Again *(10 min)*\n')
+    with pytest.raises(ValueError, match="about 15 minutes"):
+        build_exercise(write_solution(tmp_path / "time", body))
+    heading = HEADING.replace("about 5 minutes", "about 15 minutes")
+    with pytest.raises(ValueError, match="one item per exercise \\(2\\); it has 1"):
+        build_exercise(write_solution(tmp_path / "objective", body, heading=heading))
+    heading = heading.replace("# 1. find the top direction.\n", "# 1. find the top direction;\n# 2. again.\n")
+    build_exercise(write_solution(tmp_path / "both", body, heading=heading))
 
 
 def test_build_check_passes_on_the_repository(capsys):
