@@ -9,7 +9,7 @@ The browser tests (tests/browser, Playwright + Chromium) run only with ``--brows
 import os
 from pathlib import Path
 
-from dimred_teach.execution import PINNED_THREADS, UNSET_FOR_KERNELS
+from dimred_teach._environment import PINNED_THREADS, UNSET_FOR_KERNELS
 
 os.environ.update(PINNED_THREADS)
 for _name in UNSET_FOR_KERNELS:

@@ -9,8 +9,9 @@ import nbformat
 import pytest
 
 from dimred_teach import cli
-from dimred_teach.execution import KERNELSPEC, WIDGET_VIEW, notebook_text
-from dimred_teach.exercises import SolutionMarkupError, build_exercise, strip_solutions
+from dimred_teach.course.manifest import read_manifest
+from dimred_teach.course.execution import KERNELSPEC, WIDGET_VIEW, notebook_text
+from dimred_teach.course.exercises import SolutionMarkupError, build_exercise, strip_solutions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -110,8 +111,8 @@ def test_solutions_are_headed_solutions_and_exercises_exercises(tmp_path):
     assert notebook.cells[0].source.startswith("# Exercises 01 · Demo")
     with pytest.raises(ValueError, match="Solutions 01"):
         build_exercise(write_solution(tmp_path / "bad", body, heading=HEADING.replace("Solutions 01", "Exercises 01")))
-    for solution in sorted((ROOT / "solutions").glob("[0-9][0-9]_*.py")):
-        assert solution.read_text().split("\n")[1].startswith(f"# # Solutions {solution.name[:2]} · ")
+    for lecture in read_manifest(ROOT):
+        assert lecture.solution_source.read_text().split("\n")[1].startswith(f"# # Solutions {lecture.number} · ")
 
 
 @pytest.mark.parametrize("change, message", [
@@ -148,6 +149,7 @@ def test_build_check_passes_on_the_repository(capsys):
 def test_build_check_detects_a_hand_edited_exercise_and_a_stale_pair(tmp_path, capsys):
     for folder in ("solutions", "exercises", "notebooks"):
         shutil.copytree(ROOT / folder, tmp_path / folder)
+    shutil.copyfile(ROOT / "course.toml", tmp_path / "course.toml")
     exercise = tmp_path / "exercises" / "01_pca_lagrangian.ipynb"
     notebook = nbformat.read(exercise, as_version=4)
     notebook.cells[2].source += "\n# edited by hand"
@@ -169,8 +171,8 @@ def test_specs_match_the_exercise_notebooks():
             assert cell.id == entry["cell_id"] and cell.source == entry["source"]
 
 
-GENERATED = sorted(ROOT.glob("notebooks/[0-9][0-9]_*.ipynb")) + sorted(ROOT.glob("solutions/[0-9][0-9]_*.ipynb")) \
-    + sorted(ROOT.glob("exercises/[0-9][0-9]_*.ipynb"))
+GENERATED = [path for lecture in read_manifest(ROOT)
+             for path in (lecture.lecture_notebook, lecture.solution_notebook, lecture.exercise_notebook)]
 
 
 @pytest.mark.parametrize("path", GENERATED, ids=lambda path: f"{path.parent.name}/{path.name}")
@@ -191,8 +193,8 @@ def test_notebooks_are_stored_as_jupyterlab_saves_them(path):
 
 
 def test_exercises_take_the_kernel_metadata_of_their_executed_solution():
-    for exercise in sorted(ROOT.glob("exercises/[0-9][0-9]_*.ipynb")):
-        solution = ROOT / "solutions" / exercise.name
+    for lecture in read_manifest(ROOT):
+        exercise, solution = lecture.exercise_notebook, lecture.solution_notebook
         assert (nbformat.read(exercise, as_version=4).metadata.language_info
                 == nbformat.read(solution, as_version=4).metadata.language_info)
 
@@ -200,7 +202,8 @@ def test_exercises_take_the_kernel_metadata_of_their_executed_solution():
 def test_build_check_detects_a_notebook_in_another_form(tmp_path, capsys):
     for folder in ("solutions", "exercises", "notebooks"):
         shutil.copytree(ROOT / folder, tmp_path / folder)
-    shutil.copyfile(ROOT / "START_HERE.md", tmp_path / "START_HERE.md")
+    for name in ("START_HERE.md", "course.toml"):
+        shutil.copyfile(ROOT / name, tmp_path / name)
     assert cli.main(["build", "--check", "--root", str(tmp_path)]) == 0
     lecture = tmp_path / "notebooks" / "02_eig_vs_svd.ipynb"
     notebook = nbformat.read(lecture, as_version=4)
@@ -216,6 +219,6 @@ def test_build_check_detects_a_notebook_in_another_form(tmp_path, capsys):
 
 def test_start_page_links_every_lecture_exercise_and_solution():
     text = (ROOT / "START_HERE.md").read_text()
-    for lecture in sorted(ROOT.glob("notebooks/[0-9][0-9]_*.py")):
+    for lecture in read_manifest(ROOT):
         assert f"(notebooks/{lecture.stem}.ipynb)" in text
         assert f"(my-work/{lecture.stem}.ipynb)" in text and f"(solutions/{lecture.stem}.ipynb)" in text

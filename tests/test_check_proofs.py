@@ -17,7 +17,7 @@ import check_cases
 from check_cases import solution_answer
 
 from dimred_teach.checks import evaluate, registered_ids
-from dimred_teach.exercises import SPECS_DIR
+from dimred_teach.exercise_specs import SPECS_DIR
 
 SEEDS = range(20)
 

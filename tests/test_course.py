@@ -68,8 +68,10 @@ def test_the_notes_are_cited_by_title_never_by_a_path():
     the repository (``seeds/000``, "file 002") tells a reader nothing."""
     import re
 
-    sources = [*ROOT.glob("notebooks/[0-9][0-9]_*.py"), *ROOT.glob("solutions/[0-9][0-9]_*.py"),
-               *ROOT.glob("dimred_teach/**/*.py")]
+    from dimred_teach.course.manifest import read_manifest
+
+    sources = [path for lecture in read_manifest(ROOT) for path in (lecture.lecture_source, lecture.solution_source)]
+    sources += ROOT.glob("dimred_teach/**/*.py")
     offenders = [f"{path.relative_to(ROOT)}:{number}" for path in sources
                  for number, line in enumerate(path.read_text().splitlines(), 1)
                  if re.search(r"seeds/\d|seeds file|\bfile 00\d", line)]

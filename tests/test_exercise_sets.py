@@ -8,10 +8,11 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from dimred_teach.exercises import load_spec
+from dimred_teach.course.manifest import read_manifest
+from dimred_teach.exercise_specs import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
-SETS = sorted(path.stem for path in (ROOT / "solutions").glob("[0-9][0-9]_*.py"))
+SETS = [lecture.stem for lecture in read_manifest(ROOT) if lecture.exercises]
 
 
 def check_outputs(notebook) -> dict[str, str]:

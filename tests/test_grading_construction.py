@@ -24,7 +24,7 @@ import nbformat
 import pytest
 
 import dimred_teach
-from dimred_teach.exercises import SPECS_DIR
+from dimred_teach.exercise_specs import SPECS_DIR
 from dimred_teach.grading import grade
 from dimred_teach.grading import uids
 from dimred_teach.grading.sandbox import SandboxUnavailable, choose, secret_folders

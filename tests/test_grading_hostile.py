@@ -28,7 +28,7 @@ import pytest
 import dimred_teach
 import dimred_teach.data
 from dimred_teach.checks import evaluate
-from dimred_teach.exercises import SPECS_DIR
+from dimred_teach.exercise_specs import SPECS_DIR
 from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade, report_names
 from dimred_teach.grading.channel import Channel
 from dimred_teach.grading.reports import markdown_text, summary

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from dimred_teach.execution import ipc_kernels
+from dimred_teach.course.execution import ipc_kernels
 
 
 def test_execute_talks_to_its_kernel_over_unix_sockets(tmp_path):

@@ -17,7 +17,7 @@ from check_cases import solution_answer
 
 import dimred_teach
 from dimred_teach.checks import evaluate, policy
-from dimred_teach.exercises import SPECS_DIR
+from dimred_teach.exercise_specs import SPECS_DIR
 
 NOT_TEACHING = {"checks", "grading", "exercise_specs", "cli", "exercises", "execution", "site", "slides", "display",
                 "plotting", "course", "templates", "__main__"}

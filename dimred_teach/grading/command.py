@@ -8,7 +8,8 @@ import os
 import sys
 from pathlib import Path
 
-from ..exercises import SPECS_DIR
+from .._files import write_new_file
+from ..exercise_specs import SPECS_DIR
 from .options import SANDBOXES, GradingOptions
 from .results import SubmissionResult
 from .sandbox import SandboxUnavailable, choose
@@ -111,19 +112,8 @@ def workflow_template(install: str) -> str:
     """The GitHub Actions workflow for a student's repository, installing ``install``."""
     from importlib.resources import files
 
-    text = files("dimred_teach.templates").joinpath("grade-workflow.yml").read_text()
+    text = files("dimred_teach.grading.templates").joinpath("grade-workflow.yml").read_text()
     return text.replace("__INSTALL__", install)
-
-
-def write_new_file(path: Path, data: bytes | str, force: bool) -> int:
-    """Write ``data`` to ``path`` unless it exists (exit status 2) and ``force`` is not set."""
-    if path.exists() and not force:
-        print(f"error: {path} exists (use --force to overwrite)", file=sys.stderr)
-        return 2
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data) if isinstance(data, bytes) else path.write_text(data)
-    print(f"wrote {path}")
-    return 0
 
 
 def command_ci_template(args) -> int:

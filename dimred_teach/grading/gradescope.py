@@ -82,7 +82,7 @@ def build_bundle(options: GradingOptions, jobs: int = 2, visibility: str = "visi
     root = course_root(source)
     settings = {name: getattr(options, name) for name in SETTINGS} | {
         "jobs": jobs, "visibility": visibility, "assignment": list(options.assignment)}
-    templates = files("dimred_teach.templates")
+    templates = files("dimred_teach.grading.templates")
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
         for name in ("setup.sh", "run_autograder"):

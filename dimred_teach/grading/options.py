@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..exercises import SPECS_DIR
+from ..exercise_specs import SPECS_DIR
 from . import cgroup
 
 SANDBOXES = ("auto", "bwrap", "user", "none")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import nbformat
 
-from ..exercises import SPECS_DIR
+from ..exercise_specs import SPECS_DIR
 from .results import clip
 
 

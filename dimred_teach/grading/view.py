@@ -32,8 +32,8 @@ from pathlib import Path
 
 from ..checks import policy
 
-NOT_IN_VIEW = frozenset({"checks", "grading", "exercise_specs", "course", "templates", "cli.py", "__main__.py",
-                         "exercises.py", "execution.py", "site.py", "slides.py", "__pycache__"})
+NOT_IN_VIEW = frozenset({"checks", "grading", "exercise_specs", "course", "cli.py", "__main__.py", "_files.py",
+                         "__pycache__"})
 """Entries of the package folder that no kernel sees (besides what its set forbids)."""
 
 CHECKS_STAND_IN = '''"""The grader's stand-in for dimred_teach.checks: the grader runs the checks, not this kernel."""

@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 
 from dimred_teach.cli import main
-from dimred_teach.site import lectures, one_line_math
+from dimred_teach.course.site import lectures, one_line_math
 
 ROOT = Path(__file__).resolve().parents[2]
 # Sphinx extensions still use APIs that Sphinx 11 removes: not this course's warnings.
 pytestmark = pytest.mark.filterwarnings("ignore:.*Check CHANGES for Sphinx API modifications")
-NOTEBOOK_PAGES = [f"notebooks/{path.stem}.html" for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))]
+NOTEBOOK_PAGES = [f"notebooks/{lecture.stem}.html" for lecture in lectures(ROOT)]
 
 MATH_READY = "() => window.MathJax && MathJax.startup && MathJax.startup.promise"
 # Text outside code, outputs and typeset math: any $...$, \(...\) or \[...\] left here is raw TeX.
@@ -103,9 +103,8 @@ def test_home_page_shows_the_course_map_and_the_version(offline_page, site_url):
     links = page.locator("article table a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
     assert [link for link in links if link.startswith("notebooks/")] == \
         [f"notebooks/{lecture.stem}.html" for lecture in lectures(ROOT)]
-    exercise_sets = sorted((ROOT / "exercises").glob("[0-9][0-9]_*.ipynb"))
     assert [link for link in links if link.startswith("exercises/")] == \
-        [f"exercises/{path.stem}.html" for path in exercise_sets]
+        [f"exercises/{lecture.stem}.html" for lecture in lectures(ROOT) if lecture.exercises]
     assert re.search(r"Built from dimred-teach \d+\.\d+\.\d+", page.locator("body").inner_text())
     navigation = page.locator("nav.bd-links")
     assert navigation.get_by_role("link", name="04 · Multidimensional scaling", exact=True).count() == 1

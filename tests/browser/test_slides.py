@@ -13,7 +13,8 @@ import nbformat
 import pytest
 
 from dimred_teach.cli import main
-from dimred_teach.slides import annotate_source, slide_types
+from dimred_teach.course.manifest import read_manifest
+from dimred_teach.course.slides import annotate_source, slide_types
 
 ROOT = Path(__file__).resolve().parents[2]
 LECTURE = "04_mds"
@@ -45,7 +46,7 @@ def test_every_lecture_source_carries_its_slide_metadata(capsys):
     assert [cell.metadata["slideshow"]["slide_type"] for cell in notebook.cells] == slide_types(notebook.cells)
 
 
-@pytest.mark.parametrize("source", sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py")), ids=lambda path: path.stem)
+@pytest.mark.parametrize("source", [lecture.lecture_source for lecture in read_manifest(ROOT)], ids=lambda path: path.stem)
 def test_jupytext_writes_the_same_cell_headers_from_the_ipynb(source):
     """JupyterLab's jupytext refuses to open a pair whose .py is not what it would write."""
     written = jupytext.writes(nbformat.read(source.with_suffix(".ipynb"), as_version=4), fmt="py:percent")

@@ -32,7 +32,8 @@ from typing import Any
 import jupytext
 import numpy as np
 
-from dimred_teach.exercises import CHECK_CALL, SPECS_DIR, load_spec
+from dimred_teach.course.exercises import CHECK_CALL
+from dimred_teach.exercise_specs import SPECS_DIR, load_spec
 
 
 @dataclass(frozen=True)

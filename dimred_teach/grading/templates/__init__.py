@@ -1,4 +1,4 @@
-"""Files the course ships for other places: ``grade-workflow.yml``, the GitHub Actions
+"""Files the grader ships for other places: ``grade-workflow.yml``, the GitHub Actions
 workflow that grades a student's exercise notebooks (``dimred-teach ci-template``), and
 ``gradescope-setup.sh`` / ``gradescope-run_autograder``, the scripts of the Gradescope
 autograder bundle (``dimred-teach gradescope``)."""

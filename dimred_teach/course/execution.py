@@ -16,7 +16,6 @@ refused when git makes it newer than its twin). The ``.py`` stays the lecturer's
 
 from __future__ import annotations
 
-import os
 import uuid
 from pathlib import Path
 
@@ -25,33 +24,12 @@ import nbformat
 from nbclient import NotebookClient
 from traitlets.config import Config
 
-__all__ = ["PINNED_THREADS", "KERNELSPEC", "pinned_environment", "read_source", "execute_source", "notebook_text",
-           "pair_problems"]
+from .._environment import pinned_environment
 
-PINNED_THREADS = {
-    "OMP_NUM_THREADS": "1",
-    "OPENBLAS_NUM_THREADS": "1",
-    "MKL_NUM_THREADS": "1",
-    "VECLIB_MAXIMUM_THREADS": "1",
-    "NUMEXPR_NUM_THREADS": "1",
-}
-"""One BLAS thread: results then do not depend on the machine's core count."""
+__all__ = ["KERNELSPEC", "read_source", "execute_source", "notebook_text", "pair_problems"]
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 """The kernelspec JupyterLab records for the course's kernel."""
-
-UNSET_FOR_KERNELS = ("MPLBACKEND",)
-"""Variables a kernel must not inherit: the stored figures come from the inline backend."""
-
-
-def pinned_environment(base: dict | None = None) -> dict:
-    """A copy of the environment with BLAS threads pinned and the kernels' inline backend kept."""
-    env = dict(os.environ if base is None else base)
-    env.update(PINNED_THREADS)
-    for name in UNSET_FOR_KERNELS:
-        env.pop(name, None)
-    env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
-    return env
 
 
 def read_source(path: Path) -> nbformat.NotebookNode:

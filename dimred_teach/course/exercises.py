@@ -33,14 +33,14 @@ from pathlib import Path
 import jupytext
 import nbformat
 
-from .checks import get_check
+from ..checks import get_check
+from ..exercise_specs import spec_path
 from .execution import KERNELSPEC
 
-__all__ = ["strip_solutions", "build_exercise", "load_spec", "spec_path", "SPECS_DIR", "CHECK_CALL"]
+__all__ = ["strip_solutions", "build_exercise", "check_header", "CHECK_CALL"]
 
 BEGIN, END, LINE = "# BEGIN SOLUTION", "# END SOLUTION", "# SOLUTION"
 CHECK_CALL = re.compile(r"""^\s*check\(\s*["'](?P<id>\d\d\.\w+)["']\s*,""")
-SPECS_DIR = Path(__file__).parent / "exercise_specs"
 ANSWER_MARKDOWN = "**Your answer:** *(write it here)*"
 
 
@@ -245,17 +245,3 @@ def _language_info(executed_solution: Path) -> dict:
     if not executed_solution.is_file():
         return {"name": "python"}
     return nbformat.read(executed_solution, as_version=4).metadata.get("language_info", {"name": "python"})
-
-
-def spec_path(exercise_set: str) -> Path:
-    """Where the grading spec of an exercise set is stored inside the package."""
-    return SPECS_DIR / f"{exercise_set}.json"
-
-
-def load_spec(exercise_set: str) -> dict:
-    """The grading spec written by ``dimred-teach build`` for ``exercise_set``."""
-    path = spec_path(exercise_set)
-    if not path.is_file():
-        known = sorted(p.stem for p in SPECS_DIR.glob("*.json"))
-        raise ValueError(f"exercise_set {exercise_set!r} is unknown; known sets: {known}")
-    return json.loads(path.read_text())

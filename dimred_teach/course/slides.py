@@ -25,6 +25,8 @@ from pathlib import Path
 import jupytext
 import nbformat
 
+from .manifest import read_manifest
+
 __all__ = ["slide_types", "annotate_source", "build_deck", "deck_assets", "command_slides"]
 
 _HEADER = re.compile(r"^# %%( \[markdown\])?")
@@ -109,7 +111,7 @@ def deck_assets() -> dict[str, str]:
         "reveal_js": _package_file("sphinx_revealjs", f"{reveal}/dist/reveal.js"),
         "notes_js": _package_file("sphinx_revealjs", f"{reveal}/plugin/notes/notes.js"),
         "mathjax_js": _package_file("sphinx-mathjax-offline", "static/mathjax/tex-svg-full.js"),
-        "deck_css": files("dimred_teach.templates").joinpath("deck", "deck.css").read_text(encoding="utf-8"),
+        "deck_css": files("dimred_teach.course.templates").joinpath("deck", "deck.css").read_text(encoding="utf-8"),
     }
 
 
@@ -129,8 +131,8 @@ def build_deck(notebook: Path, out: Path) -> Path:
     if notebook.suffix != ".ipynb" or not notebook.is_file():
         raise ValueError(f"notebook must be an executed .ipynb file, got {notebook}")
     exporter = SlidesExporter(template_file="deck.html.j2",
-                              extra_template_basedirs=[str(files("dimred_teach.templates"))],
-                              extra_template_paths=[str(files("dimred_teach.templates").joinpath("deck"))])
+                              extra_template_basedirs=[str(files("dimred_teach.course.templates"))],
+                              extra_template_paths=[str(files("dimred_teach.course.templates").joinpath("deck"))])
     assets = {name: _inline_script(text) if name.endswith("_js") else text for name, text in deck_assets().items()}
     body, _ = exporter.from_notebook_node(nbformat.read(notebook, as_version=4),
                                           resources={"deck": assets, "metadata": {"name": notebook.stem}})
@@ -141,11 +143,11 @@ def build_deck(notebook: Path, out: Path) -> Path:
 
 def _lecture_notebooks(root: Path, numbers: list[str]) -> list[Path]:
     """The executed lecture notebooks numbered ``numbers`` (all of them when empty)."""
-    notebooks = {path.name[:2]: path for path in sorted((root / "notebooks").glob("[0-9][0-9]_*.ipynb"))}
+    notebooks = {lecture.number: lecture.lecture_notebook for lecture in read_manifest(root)}
     wanted = [number.zfill(2) for number in numbers] or list(notebooks)
     unknown = [number for number in wanted if number not in notebooks]
     if unknown:
-        raise ValueError(f"numbers: no lecture notebook numbered {', '.join(unknown)} in {root / 'notebooks'}")
+        raise ValueError(f"numbers: no lecture numbered {', '.join(unknown)} in {root / 'course.toml'}")
     return [notebooks[number] for number in wanted]
 
 
@@ -157,7 +159,7 @@ def command_slides(args) -> int:
         print("error: --check only goes with --annotate", file=sys.stderr)
         return 2
     if args.annotate:
-        sources = sorted((root / "notebooks").glob("[0-9][0-9]_*.py"))
+        sources = [lecture.lecture_source for lecture in read_manifest(root)]
         stale = [source for source in sources if annotate_source(source, check=args.check)]
         for source in stale:
             print(f"{source}: slide metadata out of date, run `dimred-teach slides --annotate`" if args.check

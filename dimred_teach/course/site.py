@@ -19,54 +19,25 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from importlib.resources import files
 from pathlib import Path
 
 import nbformat
 
+from .manifest import Lecture, read_manifest
+
 __all__ = ["Lecture", "course_version", "lectures", "home_page", "one_line_math", "build_site", "site_workflow_template",
            "command_site", "command_site_template"]
 
-NOTEBOOK_GLOB = "[0-9][0-9]_*.ipynb"
 _NOT_A_BLANK_LINE = r"(?!\n\s*\n)"
 _MATH = re.compile(rf"\$\$(?:{_NOT_A_BLANK_LINE}.)+?\$\$|\$(?:{_NOT_A_BLANK_LINE}[^$])+?\$", re.DOTALL)
 """A formula: ``$$...$$`` or ``$...$``, within one paragraph."""
 
 
-@dataclass(frozen=True)
-class Lecture:
-    """One lecture notebook: its file stem, title, one-line summary and exercise set (if any)."""
-
-    stem: str
-    title: str
-    summary: str
-    has_exercises: bool
-
-
-def _title_and_summary(notebook: Path) -> tuple[str, str]:
-    """The ``# `` heading of the notebook's first markdown cell, and its first bold paragraph."""
-    cells = nbformat.read(notebook, as_version=4).cells
-    first = next((cell.source for cell in cells if cell.cell_type == "markdown"), "")
-    lines = [line.strip() for line in first.splitlines()]
-    title = next((line[2:].strip() for line in lines if line.startswith("# ")), notebook.stem)
-    start = next((index for index, line in enumerate(lines) if line.startswith("**")), len(lines))
-    paragraph = []
-    for line in lines[start:]:
-        if not line:
-            break
-        paragraph.append(line)
-    return title, " ".join(paragraph).strip("*")
-
-
 def lectures(root: Path) -> list[Lecture]:
-    """The course's lecture notebooks (``notebooks/NN_topic.ipynb``), in order."""
-    found = []
-    for notebook in sorted((root / "notebooks").glob(NOTEBOOK_GLOB)):
-        title, summary = _title_and_summary(notebook)
-        found.append(Lecture(notebook.stem, title, summary, (root / "exercises" / notebook.name).is_file()))
-    return found
+    """The course's lectures, from the manifest, in order."""
+    return read_manifest(root)
 
 
 def course_version(root: Path) -> str:
@@ -74,7 +45,7 @@ def course_version(root: Path) -> str:
     try:
         text = f"dimred-teach {version('dimred-teach')}"
     except PackageNotFoundError:
-        from . import __version__
+        from .. import __version__
 
         text = f"dimred-teach {__version__}"
     try:
@@ -89,11 +60,11 @@ def home_page(course: list[Lecture], built_from: str) -> str:
     """The MyST text of the home page: the course map and the hidden navigation trees."""
     rows = []
     for lecture in course:
-        exercise = f"[exercises](exercises/{lecture.stem}.ipynb)" if lecture.has_exercises else ""
+        exercise = f"[exercises](exercises/{lecture.stem}.ipynb)" if lecture.exercises else ""
         rows.append(f"| [{lecture.title}](notebooks/{lecture.stem}.ipynb) | {lecture.summary} | {exercise} |")
     lecture_toc = "\n".join(f"notebooks/{lecture.stem}" for lecture in course)
-    exercise_toc = "\n".join(f"exercises/{lecture.stem}" for lecture in course if lecture.has_exercises)
-    exercise_sets = sum(lecture.has_exercises for lecture in course)
+    exercise_toc = "\n".join(f"exercises/{lecture.stem}" for lecture in course if lecture.exercises)
+    exercise_sets = sum(lecture.exercises for lecture in course)
     return f"""# Dimensionality reduction: the course
 
 {len(course)} lecture notebooks and {exercise_sets} exercise sets. Read a lecture with its outputs and
@@ -182,9 +153,9 @@ def _stage(root: Path, stage: Path, course: list[Lecture], built_from: str) -> N
     for folder in ("notebooks", "exercises"):
         (stage / folder).mkdir(parents=True)
     for lecture in course:
-        _stage_notebook(root / "notebooks" / f"{lecture.stem}.ipynb", stage / "notebooks")
-        if lecture.has_exercises:
-            _stage_notebook(root / "exercises" / f"{lecture.stem}.ipynb", stage / "exercises")
+        _stage_notebook(lecture.lecture_notebook, stage / "notebooks")
+        if lecture.exercises:
+            _stage_notebook(lecture.exercise_notebook, stage / "exercises")
     (stage / "index.md").write_text(home_page(course, built_from))
 
 
@@ -209,8 +180,12 @@ def build_site(root: Path, out: Path, repository_url: str | None = None, quiet: 
         raise RuntimeError("Sphinx is missing: install the site extra (pip install -e '.[site]')") from error
     root, out = Path(root).resolve(), Path(out).resolve()
     course = lectures(root)
-    if not course:
-        raise ValueError(f"root has no executed notebooks (notebooks/{NOTEBOOK_GLOB}): {root}")
+    missing = [str(path) for lecture in course
+               for path in [lecture.lecture_notebook] + ([lecture.exercise_notebook] if lecture.exercises else [])
+               if not path.is_file()]
+    if not course or missing:
+        raise ValueError(f"root has no lectures in course.toml, or notebooks are missing (execute and build first): "
+                         f"{', '.join(missing) or root}")
     if out.exists():
         if any(out.iterdir()) and not (out / ".buildinfo").is_file():  # never wipe what is not an earlier site
             raise ValueError(f"out exists and is not a site built by Sphinx; choose a new folder: {out}")
@@ -229,8 +204,11 @@ def build_site(root: Path, out: Path, repository_url: str | None = None, quiet: 
             raise RuntimeError(f"Sphinx failed with status {app.statuscode}")
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(html, out)
-    for staged in (out / "_sources").glob(f"*/{NOTEBOOK_GLOB}"):  # each page's download: the notebook as committed
-        shutil.copyfile(root / staged.parent.name / staged.name, staged)
+    for lecture in course:  # each page's download: the notebook as committed
+        for notebook in [lecture.lecture_notebook] + ([lecture.exercise_notebook] if lecture.exercises else []):
+            staged = out / "_sources" / notebook.parent.name / notebook.name
+            if staged.is_file():
+                shutil.copyfile(notebook, staged)
     return out / "index.html"
 
 
@@ -250,13 +228,13 @@ def command_site(args) -> int:
 def site_workflow_template(install: str) -> str:
     """The GitHub Actions workflow publishing the site to GitHub Pages on every push,
     installing the course with the pip requirement ``install``."""
-    text = files("dimred_teach.templates").joinpath("site-workflow.yml").read_text()
+    text = files("dimred_teach.course.templates").joinpath("site-workflow.yml").read_text()
     return text.replace("__INSTALL__", install)
 
 
 def command_site_template(args) -> int:
     """``dimred-teach ci-template --site``: print the Pages workflow, or write it to ``--out``."""
-    from .grading.command import write_new_file
+    from .._files import write_new_file
 
     text = site_workflow_template(args.install or ".[site]")
     if args.out is None:

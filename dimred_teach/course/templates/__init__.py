@@ -1,0 +1,3 @@
+"""Files the course tooling writes out: the deck template and style of ``dimred-teach
+slides`` (``deck/``), and ``site-workflow.yml``, the GitHub Pages workflow publishing the
+website (``dimred-teach ci-template --site``)."""
