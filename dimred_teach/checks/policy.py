@@ -71,7 +71,7 @@ def rules(exercise: str) -> Rules:
 
 
 def rules_markdown() -> str:
-    """The rules of every exercise set as a Markdown list (the README's, written by the build)."""
+    """The rules of every exercise set as a Markdown list (docs/grading.md's, written by the build)."""
     import pkgutil
 
     from . import __path__ as checks_path

@@ -1,8 +1,8 @@
 """``dimred-teach build``: every generated file of the course, written or verified.
 
 From the manifest (``course.toml``) and the solution sources it generates the exercise
-notebooks (and their readable ``.py`` copies), the grading specs, ``START_HERE.md`` and the
-README's generated parts (the course map and each exercise set's rules), and it checks that
+notebooks (and their readable ``.py`` copies), the grading specs, ``START_HERE.md``, the
+README's course map and the grading guide's list of each exercise set's rules, and it checks that
 each lecture's heading and time agree with the manifest and that every ``.py``/``.ipynb``
 pair holds the same cells.
 """
@@ -22,6 +22,7 @@ from .manifest import Lecture, header_problems, read_manifest
 __all__ = ["START_PAGE", "WORK_FOLDER", "start_page", "course_map", "between_markers", "build"]
 
 START_PAGE = "START_HERE.md"
+GRADING_GUIDE = "docs/grading.md"
 WORK_FOLDER = "my-work"
 
 
@@ -78,7 +79,7 @@ def between_markers(text: str, name: str, generated: str) -> str:
     replaced by ``generated`` (ValueError when the markers are missing)."""
     start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
     if start not in text or end not in text:
-        raise ValueError(f"the README has no {start} ... {end} markers")
+        raise ValueError(f"no {start} ... {end} markers where the build writes its generated text")
     head, rest = text.split(start, 1)
     return head + start + "\n" + generated + "\n" + end + rest.split(end, 1)[1]
 
@@ -94,10 +95,11 @@ def _expected_files(root: Path, lectures: list[Lecture]) -> dict[Path, str]:
         files[lecture.exercise_notebook.with_suffix(".py")] = text
         files[spec_path(lecture.stem)] = json.dumps(spec, indent=1) + "\n"
     files[root / START_PAGE] = start_page(lectures)
-    readme = root / "README.md"
+    readme, grading_guide = root / "README.md", root / GRADING_GUIDE
     if readme.is_file():
-        text = between_markers(readme.read_text(), "course-map", course_map(lectures))
-        files[readme] = between_markers(text, "rules", policy.rules_markdown())
+        files[readme] = between_markers(readme.read_text(), "course-map", course_map(lectures))
+    if grading_guide.is_file():
+        files[grading_guide] = between_markers(grading_guide.read_text(), "rules", policy.rules_markdown())
     return files
 
 
@@ -127,7 +129,8 @@ def build(root: Path, check: bool) -> int:
             path.write_text(text)
         for path in stale:
             path.unlink()
-        print(f"wrote {len(expected)} files: {START_PAGE}, the README's generated parts and the exercise sets")
+        print(f"wrote {len(expected)} files: {START_PAGE}, the README's course map, {GRADING_GUIDE}'s rules and the "
+              "exercise sets")
         return 0
     problems = [f"{path} is out of date: run `dimred-teach build`"
                 for path, text in expected.items() if not path.is_file() or path.read_text() != text]
