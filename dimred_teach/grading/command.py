@@ -12,7 +12,8 @@ from .._files import write_new_file
 from ..exercise_specs import SPECS_DIR
 from .options import SANDBOXES, GradingOptions
 from .results import SubmissionResult
-from .sandbox import SandboxUnavailable, choose
+from .run_plan import plan_run
+from .sandbox import SandboxUnavailable
 from .submissions import find_submissions, load_specs, resolve_sets
 from .watchdog import grade_supervised
 
@@ -68,12 +69,10 @@ def command_grade(args) -> int:
         paths = find_submissions(args.submissions)
         if not paths:
             raise ValueError("no notebooks (*.ipynb) found in " + ", ".join(map(str, args.submissions)))
-        specs = load_specs(options.specs_dir)
-        if not specs:
+        plan = plan_run(options, args.set or ())
+        if not plan.specs:
             raise ValueError(f"no grading specs in {options.specs_dir}: was `dimred-teach build` run?")
-        options = dataclasses.replace(options, assignment=resolve_sets(args.set or (), specs))
         args.out.mkdir(parents=True, exist_ok=True)
-        choose(options.sandbox)
     except (ValueError, OSError, SandboxUnavailable) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -84,7 +83,7 @@ def command_grade(args) -> int:
         print(f"{result.submission}: {result.score:g} / {result.max_score:g} ({mark}, {result.execution_time:.1f} s)",
               flush=True)
 
-    results = grade_supervised(paths, args.out, options, jobs=args.jobs, pass_fraction=args.pass_fraction,
+    results = grade_supervised(paths, args.out, plan, jobs=args.jobs, pass_fraction=args.pass_fraction,
                                gradebook=args.gradebook, on_result=progress)
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:
@@ -97,7 +96,7 @@ def command_grade(args) -> int:
     passed = sum(r.passes(args.pass_fraction) for r in counted)
     skipped = f" ({len(results) - len(counted)} skipped: not exercise notebooks)" if len(counted) < len(results) else ""
     print(f"{passed} of {len(counted)} submission(s) reach {args.pass_fraction:.0%} of the points{skipped}; "
-          f"sandbox: {options.sandbox if options.sandbox != 'auto' else choose('auto')}; "
+          f"sandbox: {plan.sandbox}; "
           f"reports in {args.out}")
     return 0 if passed == len(counted) else 1
 

@@ -24,9 +24,10 @@ from . import cgroup, uids
 from .options import GradingOptions
 from .reports import report_names, write_report, write_reports
 from .results import SubmissionResult, TestResult, clip, not_graded
-from .sandbox import base_sandbox, choose, kill_group, remove_tree
+from .run_plan import RunPlan, plan_run
+from .sandbox import base_sandbox, kill_group, remove_tree
 from .session import Job, grade_job
-from .submissions import display_path, load_specs, set_from_file_name
+from .submissions import display_path, set_from_file_name
 
 HIDDEN = "[hidden]"
 NOT_ISOLATED = "not isolated: graded with --sandbox none, the kernel ran as the grader's user"
@@ -130,7 +131,7 @@ class _Running:
     uid: int | None = field(default=None)
 
 
-def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = GradingOptions(), jobs: int = 1,
+def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunPlan = GradingOptions(), jobs: int = 1,
           pass_fraction: float = 1.0, gradebook: Path | None = None,
           on_result: Callable[[SubmissionResult], None] | None = None,
           workspace: Path | None = None) -> list[SubmissionResult]:
@@ -140,7 +141,8 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = Gradin
     ----------
     paths : notebook files (folders are not expanded here; see :func:`find_submissions`)
     out_dir : receives ``<name>.json`` per submission, ``junit.xml`` and ``summary.md``
-    options : limits, sources and sandbox (see :class:`GradingOptions`)
+    options : limits, sources and sandbox (see :class:`GradingOptions`), or the run's plan
+        (:class:`.run_plan.RunPlan`) when the caller computed it
     jobs : submissions graded at once, each in its own worker process and kernel
     pass_fraction : used for the pass/fail column of the summary
     gradebook : optional CSV file with one row per submission
@@ -158,12 +160,11 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions = Gradin
     if not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
     paths = [Path(p) for p in paths]
-    specs = load_specs(options.specs_dir)
-    mode = choose(options.sandbox)
+    plan = plan_run(options)
+    options, specs, mode, limits = plan.options, plan.specs, plan.sandbox, plan.limits
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     names = report_names(paths)
-    limits = options.limits_text(mode)
     results = [provisional(path, name, specs, mode, limits) for path, name in zip(paths, names)]
     write_reports(results, out_dir, pass_fraction, gradebook)
     preload(options, specs)

@@ -23,8 +23,8 @@ from .options import GradingOptions
 from .reports import report_names, report_path, write_reports
 from .results import SubmissionResult
 from .scheduler import grade, provisional
-from .sandbox import choose, remove_tree
-from .submissions import load_specs
+from .run_plan import RunPlan, plan_run
+from .sandbox import remove_tree
 
 
 def _finished(out_dir: Path, fallback: SubmissionResult) -> SubmissionResult:
@@ -36,20 +36,20 @@ def _finished(out_dir: Path, fallback: SubmissionResult) -> SubmissionResult:
         return fallback
 
 
-def grade_supervised(paths: Sequence[Path], out_dir: Path, options: GradingOptions, jobs: int = 1,
+def grade_supervised(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunPlan, jobs: int = 1,
                      pass_fraction: float = 1.0, gradebook: Path | None = None,
                      on_result: Callable[[SubmissionResult], None] | None = None,
                      patience: float | None = None) -> list[SubmissionResult]:
     """:func:`grade` in a child process, stopped when no submission finishes for
     ``patience`` seconds (default ``options.hard_limit + 30``, after the grading process's
-    own deadline for each worker); always returns every submission's result."""
+    own deadline for each worker); always returns every submission's result. ``options`` may
+    be the run's :class:`.run_plan.RunPlan`, computed once by the caller."""
     if not hasattr(os, "fork"):
         return grade(paths, out_dir, options, jobs, pass_fraction, gradebook, on_result)
     paths = [Path(p) for p in paths]
-    specs = load_specs(options.specs_dir)
-    mode = choose(options.sandbox)
+    plan = plan_run(options)
     names = report_names(paths)
-    fallbacks = [provisional(path, name, specs, mode, options.limits_text(mode)) for path, name in zip(paths, names)]
+    fallbacks = [provisional(path, name, plan.specs, plan.sandbox, plan.limits) for path, name in zip(paths, names)]
     Path(out_dir).mkdir(parents=True, exist_ok=True)
     write_reports(fallbacks, out_dir, pass_fraction, gradebook)
     workspace = Path(tempfile.mkdtemp(prefix="dimred-run-"))  # removed here even if the grading process is killed
@@ -65,14 +65,14 @@ def grade_supervised(paths: Sequence[Path], out_dir: Path, options: GradingOptio
                 if on_result is not None:
                     on_result(result)
 
-            grade(paths, out_dir, options, jobs, pass_fraction, gradebook, report, workspace)
+            grade(paths, out_dir, plan, jobs, pass_fraction, gradebook, report, workspace)
             status = 0
         except BaseException:
             traceback.print_exc()
         finally:
             os._exit(status)
     os.close(writer)
-    patience = options.hard_limit + 30.0 if patience is None else patience
+    patience = plan.options.hard_limit + 30.0 if patience is None else patience
     last_progress = time.monotonic()
     stopped = False
     while os.waitpid(child, os.WNOHANG) == (0, 0):

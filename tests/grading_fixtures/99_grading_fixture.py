@@ -1,6 +1,14 @@
 # %% [markdown]
 # # Solutions 99 · Grader fixture (test only)
 # A tiny exercise set the grader's tests build and grade; it is not part of the course.
+#
+# *Time: about 4 minutes.*
+#
+# **Objectives.** After this set you can
+# 1. average columns;
+# 2. pick a unit vector;
+# 3. centre columns;
+# 4. count means.
 
 # %%
 import numpy as np
@@ -10,7 +18,7 @@ from dimred_teach import check
 X = np.random.default_rng(99).normal(size=(30, 3)) + np.array([1.0, -2.0, 3.0])
 
 # %% [markdown]
-# **Exercise 1.** The mean of each column of `X`.
+# ## Exercise 1 · The mean of each column of `X`. *(1 min)*
 
 # %%
 means = X.mean(axis=0)  # SOLUTION
@@ -19,7 +27,7 @@ means = X.mean(axis=0)  # SOLUTION
 check("99.column_means", means)
 
 # %% [markdown]
-# **Exercise 2.** Any unit vector `w` in three dimensions.
+# ## Exercise 2 · Any unit vector `w` in three dimensions. *(1 min)*
 
 # %%
 # BEGIN SOLUTION
@@ -31,7 +39,7 @@ w = w / np.linalg.norm(w)
 check("99.unit_vector", w)
 
 # %% [markdown]
-# **Exercise 3.** A function centring the columns of a matrix (ValueError for 1-D input).
+# ## Exercise 3 · A function centring the columns of a matrix (ValueError for 1-D input). *(1 min)*
 
 
 # %%
@@ -48,7 +56,7 @@ def center(X):
 check("99.center", center)
 
 # %% [markdown]
-# **Exercise 4.** The length of the vector of column means.
+# ## Exercise 4 · The length of the vector of column means. *(1 min)*
 
 # %%
 norm = float(np.linalg.norm(means))  # SOLUTION

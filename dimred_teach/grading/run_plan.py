@@ -1,0 +1,48 @@
+"""A grading run's plan, computed once and passed down: the options, the exercise sets'
+specs and the sandbox that works on this machine."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .options import GradingOptions
+from .sandbox import choose
+from .submissions import load_specs, resolve_sets
+
+__all__ = ["RunPlan", "plan_run"]
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """What every part of a grading run works from.
+
+    options : the limits and sources (``assignment`` resolved to full set names)
+    specs : the grading spec of every exercise set, by full name
+    sandbox : the isolation in use: ``bwrap``, ``user`` or ``none`` (``auto`` resolved)
+    """
+
+    options: GradingOptions
+    specs: dict[str, dict]
+    sandbox: str
+
+    @property
+    def limits(self) -> str:
+        """The kernels' limits in words, as the reports state them."""
+        return self.options.limits_text(self.sandbox)
+
+
+def plan_run(options: GradingOptions | RunPlan = GradingOptions(), sets: Sequence[str] = ()) -> RunPlan:
+    """The plan of a run with ``options`` grading the exercise sets ``sets`` (``--set``; empty:
+    any set). A plan passes through unchanged.
+
+    Raises ValueError for a set that names no spec, and SandboxUnavailable when
+    ``options.sandbox`` does not work here.
+    """
+    if isinstance(options, RunPlan):
+        return options
+    specs = load_specs(options.specs_dir)
+    if sets:
+        options = dataclasses.replace(options, assignment=resolve_sets(sets, specs))
+    return RunPlan(options=options, specs=specs, sandbox=choose(options.sandbox))
