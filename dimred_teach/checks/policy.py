@@ -122,8 +122,11 @@ def rule_of(module_name: str, entries) -> str | None:
 
 
 def message(exercise: str, rule: str) -> str:
-    """The plain words shown when an answer uses a forbidden module."""
-    return f"exercise set {set_number(exercise)} may not use {rule}: write this part yourself"
+    """The plain words shown when an answer uses a forbidden module or function, named as the
+    set declares it (``dimred_teach.selection.t_statistic``, not the submodule defining it)."""
+    own = rules(exercise)
+    declared = {defined_name(resolve_function(entry)): entry for entry in own.declared if entry not in own.modules}
+    return f"exercise set {set_number(exercise)} may not use {declared.get(rule, rule)}: write this part yourself"
 
 
 def _function_codes(exercise: str) -> dict[types.CodeType, str]:

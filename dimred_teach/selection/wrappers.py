@@ -1,0 +1,209 @@
+"""Wrappers: subsets of features judged by a model. Forward selection around a
+nearest-centroid classifier scored by cross-validated accuracy, and recursive feature
+elimination around least squares."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._results import read_only
+from .._validation import as_data_matrix, as_vector, check_int, check_k, check_seed
+from ..linalg import TIE_RTOL, first_best
+from .filters import _as_labels
+
+
+@dataclass(frozen=True)
+class NearestCentroid:
+    """A fitted nearest-centroid classifier: each point gets the class of the closest
+    class mean (Euclidean distance).
+
+    Attributes
+    ----------
+    classes : ndarray, shape (c,)
+        The sorted class labels.
+    centroids : ndarray, shape (c, p)
+        The mean of each class's training rows.
+    """
+
+    classes: np.ndarray
+    centroids: np.ndarray
+
+    def predict(self, X) -> np.ndarray:
+        """Predicted labels of the rows of X (shape (m, p)), shape (m,). Ties in distance
+        go to the class listed first."""
+        X = as_data_matrix(X, min_rows=1)
+        if X.shape[1] != self.centroids.shape[1]:
+            raise ValueError(f"X must have {self.centroids.shape[1]} columns like the training data, got {X.shape[1]}")
+        # ||x - c||^2 = ||x||^2 - 2 x'c + ||c||^2; the first term is the same for every class
+        centroid_norms = np.einsum("ij,ij->i", self.centroids, self.centroids)
+        relative = centroid_norms - 2.0 * (X @ self.centroids.T)
+        # distances within TIE_RTOL of the terms' size are ties, won by the class listed first
+        size = np.einsum("ij,ij->i", X, X) + centroid_norms.max()
+        nearest = relative <= relative.min(axis=1, keepdims=True) + TIE_RTOL * size[:, None]
+        return self.classes[np.argmax(nearest, axis=1)]
+
+    def accuracy(self, X, y) -> float:
+        """Fraction of the rows of X whose predicted label equals y."""
+        predictions = self.predict(X)
+        y = np.asarray(y)
+        if y.shape != predictions.shape:
+            raise ValueError(f"y must have one label per row of X ({predictions.shape[0]}), got shape {y.shape}")
+        return float(np.mean(predictions == y))
+
+
+def fit_nearest_centroid(X, y) -> NearestCentroid:
+    """Fit a :class:`NearestCentroid` classifier on X (shape (n, p)) and labels y (shape (n,))."""
+    X = as_data_matrix(X, min_rows=1)
+    labels = _as_labels(y, X.shape[0])
+    classes, codes = np.unique(labels, return_inverse=True)
+    membership = np.zeros((classes.size, X.shape[0]))
+    membership[codes, np.arange(X.shape[0])] = 1.0
+    centroids = membership @ X / np.bincount(codes)[:, None]
+    read_only(classes, centroids)
+    return NearestCentroid(classes, centroids)
+
+
+def _folds(n: int, folds: int, seed: int) -> list[np.ndarray]:
+    order = np.random.default_rng(seed).permutation(n)
+    return np.array_split(order, folds)
+
+
+def cross_val_accuracy(X, y, folds: int = 5, seed: int = 0) -> float:
+    """Mean accuracy of the nearest-centroid classifier over a seeded k-fold split.
+
+    The rows are shuffled with ``numpy.random.default_rng(seed)`` and cut into ``folds``
+    nearly equal parts; each part is predicted by a classifier fitted on the others. The
+    same seed gives the same split, so two feature subsets are compared on the same folds.
+    A class missing from a training part simply cannot be predicted there.
+    """
+    X = as_data_matrix(X)
+    labels = _as_labels(y, X.shape[0])
+    folds = check_int(folds, "folds", minimum=2, maximum=X.shape[0])
+    seed = check_seed(seed)
+    correct = 0
+    for test in _folds(X.shape[0], folds, seed):
+        train = np.ones(X.shape[0], bool)
+        train[test] = False
+        if np.unique(labels[train]).size < 2:
+            raise ValueError(f"y leaves a training part with only the class {labels[train][0]!r} (a class with "
+                             f"too few members for folds={folds}); use fewer folds or more data")
+        model = fit_nearest_centroid(X[train], labels[train])
+        correct += int(np.sum(model.predict(X[test]) == labels[test]))
+    return correct / X.shape[0]
+
+
+@dataclass(frozen=True)
+class ForwardSelectionResult:
+    """Outcome of :func:`forward_selection`.
+
+    Attributes
+    ----------
+    selected : ndarray of int, shape (k,)
+        Column indices in the order they were added.
+    accuracies : ndarray, shape (k,)
+        Cross-validated accuracy of the first 1, 2, ..., k selected columns.
+    """
+
+    selected: np.ndarray
+    accuracies: np.ndarray
+
+
+def forward_selection(X, y, k: int, folds: int = 5, seed: int = 0) -> ForwardSelectionResult:
+    """Greedy wrapper: add, one at a time, the column that most improves the
+    cross-validated accuracy of the nearest-centroid classifier.
+
+    Every candidate subset is scored on the same seeded folds
+    (:func:`cross_val_accuracy`); ties go to the smaller column index. Greedy search
+    looks at about p * k subsets instead of all p-choose-k, so it can miss a pair of
+    columns that only help together.
+
+    Returns
+    -------
+    ForwardSelectionResult
+    """
+    X = as_data_matrix(X)
+    labels = _as_labels(y, X.shape[0])
+    p = X.shape[1]
+    k = check_k(k, p, why=f"X has {p} columns")
+    selected: list[int] = []
+    accuracies: list[float] = []
+    for _ in range(k):
+        candidates = [j for j in range(p) if j not in selected]
+        scores = [cross_val_accuracy(X[:, selected + [j]], labels, folds, seed) for j in candidates]
+        best = first_best(scores)
+        selected.append(candidates[best])
+        accuracies.append(scores[best])
+    result = ForwardSelectionResult(np.array(selected), np.array(accuracies))
+    read_only(result.selected, result.accuracies)
+    return result
+
+
+def _least_squares_coefficients(X: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Slopes of the least-squares fit of y on the columns of X with an intercept, shape (p,)."""
+    Xc = X - X.mean(axis=0)
+    return np.linalg.lstsq(Xc, y - y.mean(), rcond=None)[0]
+
+
+@dataclass(frozen=True)
+class RFEResult:
+    """Outcome of :func:`recursive_feature_elimination`.
+
+    Attributes
+    ----------
+    ranking : ndarray of int, shape (p,)
+        1 for the kept columns; the column eliminated last gets 2, the first one eliminated
+        the largest rank (as ``sklearn.feature_selection.RFE.ranking_``).
+    eliminated : ndarray of int, shape (p - n_features,)
+        Column indices in the order they were dropped.
+    support : ndarray of bool, shape (p,)
+        The kept columns.
+    coefficients : ndarray, shape (p - n_features, p)
+        Row s: the least-squares slopes of fit s (s = 0 is the fit on all columns), NaN for
+        the columns dropped before it.
+    """
+
+    ranking: np.ndarray
+    eliminated: np.ndarray
+    support: np.ndarray
+    coefficients: np.ndarray
+
+
+def recursive_feature_elimination(X, y, n_features: int = 1) -> RFEResult:
+    """Backward elimination around least squares: fit, drop the column with the smallest
+    |slope|, refit on the rest, repeat until ``n_features`` columns remain.
+
+    The model is ordinary least squares with an intercept
+    (``sklearn.linear_model.LinearRegression``). Slopes are only comparable when the
+    columns are in comparable units, so standardise X first. Slopes equal to
+    :data:`~dimred_teach.linalg.TIE_RTOL` relative precision tie, and the tie drops the
+    smaller column index, so the ranking does not depend on the BLAS.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, p)
+    y : array_like, shape (n,)
+        A numeric target.
+    n_features : int
+        1 <= n_features <= p.
+
+    Returns
+    -------
+    RFEResult
+    """
+    X = as_data_matrix(X)
+    p = X.shape[1]
+    target = as_vector(y, name="y", length=X.shape[0])
+    n_features = check_k(n_features, p, name="n_features", why=f"X has {p} columns")
+    remaining = list(range(p))
+    eliminated: list[int] = []
+    coefficients = np.full((p - n_features, p), np.nan)
+    for step in range(p - n_features):
+        coefficients[step, remaining] = _least_squares_coefficients(X[:, remaining], target)
+        eliminated.append(remaining.pop(first_best(np.abs(coefficients[step, remaining]), descending=False)))
+    ranking = np.ones(p, dtype=int)
+    ranking[eliminated] = np.arange(len(eliminated) + 1, 1, -1)
+    result = RFEResult(ranking, np.array(eliminated, dtype=int), ranking == 1, coefficients)
+    read_only(result.ranking, result.eliminated, result.support, result.coefficients)
+    return result
