@@ -99,10 +99,12 @@ check("01.best_projection", best_projection)
 # %% [markdown]
 # ## Exercise 4 · $\operatorname{Var}[\text{scores}] = \Lambda$ *(10 min)*
 #
-# Compute the scores of the crabs on *all five* components and their $5\times 5$ sample covariance matrix
-# `score_covariance`. Then, in the markdown cell, show why it must equal $\Lambda$.
+# The lecture checked this on all 200 crabs. Do it for the 100 blue crabs alone (`X_blue` below): compute their
+# principal components, their scores on *all five* components, and the $5\times 5$ sample covariance matrix of the
+# scores, `score_covariance`. Then, in the markdown cell, show why it must equal $\Lambda$.
 
 # %%
+X_blue = X[load_crabs()["species"].to_numpy() == "B"]
 # YOUR CODE HERE
 values = ...
 vectors = ...

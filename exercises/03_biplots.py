@@ -132,11 +132,15 @@ check("03.species_separation", species_separation)
 # %% [markdown]
 # ## Exercise 5 · Which component separates the species? *(5 min)*
 #
-# Run PCA on the **standardised** measurements keeping all five components (`pca(X, scale=True)`), compute the
-# species separation of every component, and set `species_pc` to the number (1 for PC1, 2 for PC2, ...) of the
-# component that separates the two species best. Then justify your answer with the numbers.
+# The lecture found the species in PC3 of all 200 crabs. Take the 100 **male** crabs alone (`X_males`,
+# `species_males` below), run PCA on their **standardised** measurements keeping all five components
+# (`pca(X_males, scale=True)`), compute the species separation of every component, and set `species_pc` to the
+# number (1 for PC1, 2 for PC2, ...) of the component that separates the two species best. Then justify your answer
+# with the numbers: why is it not the lecture's component?
 
 # %%
+males = crabs["sex"].to_numpy() == "M"
+X_males, species_males = X[males], species[males]
 # YOUR CODE HERE
 fit = ...
 separation = ...

@@ -29,7 +29,8 @@ from dimred_teach.datasets import load_crabs, make_circles
 
 dr.setup_notebook()
 X_crabs = load_crabs()[["FL", "RW", "CL", "CW", "BD"]].to_numpy()
-X_circles, labels = make_circles(300, noise=0.05, factor=0.3, seed=8)
+X_circles, labels = make_circles(300, noise=0.05, factor=0.3, seed=21)
+X_circles = 3.0 * X_circles  # the lecture's kind of rings, measured in another unit: radii 3 and 0.9
 print(X_crabs.shape, X_circles.shape)
 
 
@@ -141,7 +142,8 @@ check("08.dual_normalisation", dual_coefficients)
 # %% [markdown]
 # ## Exercise 6 · An RBF width that separates the circles *(15 min)*
 #
-# `X_circles` (300 points, `labels` 0 for the outer and 1 for the inner circle) cannot be separated by PCA. Find a
+# `X_circles` (300 points, `labels` 0 for the outer and 1 for the inner circle) cannot be separated by PCA. They are
+# rings like the lecture's, but three times larger (radii 3 and 0.9), so the lecture's width need not work. Find a
 # value `gamma_circles` of the RBF parameter $\gamma$ for which the **first** kernel PCA component separates the two
 # circles perfectly: every inner point's score lies above every outer point's, or below. Try a few values with your
 # functions from Exercises 2-3 and look at the first column of the scores.
@@ -160,7 +162,8 @@ gamma_circles = ...
 check("08.circle_gamma", gamma_circles)
 
 # %% [markdown]
-# **Explain** what goes wrong with a much larger $\gamma$ (try 50) and with a much smaller one (try 0.1).
+# **Explain** what goes wrong with a much larger $\gamma$ (try 50) and with a much smaller one (try 0.02), and why
+# the lecture's $\gamma = 2$ does not work here.
 
 # %% [markdown]
 # **Your answer:** *(write it here)*

@@ -134,12 +134,16 @@ check("09.nearest_centroid", nearest_centroid_predict)
 # %% [markdown]
 # ## Exercise 5 · The best pair of features *(10 min)*
 #
-# On the demo data above (`X`, `y`), find the pair of columns `(i, j)` whose
+# `X_pairs`, `y_pairs` below are a new sample of the demo data, with the columns in
+# another order and their names hidden. Find the pair of columns `(i, j)` whose
 # nearest-centroid classifier has the highest cross-validated accuracy,
-# `selection.cross_val_accuracy(X[:, [i, j]], y)` (5 folds, seed 0). Assign it to
-# `best_pair`. Is it the pair of the two best single features?
+# `selection.cross_val_accuracy(X_pairs[:, [i, j]], y_pairs)` (5 folds, seed 0). Assign
+# it to `best_pair`. Is it the pair of the two best single features (by $|t|$)?
 
 # %%
+pairs_demo = datasets.make_selection_demo(n=250, seed=3)
+X_pairs = pairs_demo[["pair_a", "strong_copy", "noise", "strong", "pair_b"]].to_numpy()
+y_pairs = pairs_demo["label"].to_numpy()
 # YOUR CODE HERE
 accuracy = ...
 best_pair = ...

@@ -8,7 +8,7 @@
 # 2. reconstruct data from $M$ principal components;
 # 3. measure the fraction of variance $M$ components keep;
 # 4. undo a standardisation;
-# 5. read the variance curve of the digits;
+# 5. read the variance curve of one digit's images;
 # 6. compute the contractive penalty of a tanh encoder;
 # 7. build the training pairs of a denoising autoencoder.
 #
@@ -106,14 +106,17 @@ def destandardize(X_star, mean, std):
 check("10.destandardize", destandardize)
 
 # %% [markdown]
-# ## Exercise 5 · How many components do the digits need? *(10 min)*
+# ## Exercise 5 · How many components do the eights need? *(10 min)*
 #
-# Load the digits with `datasets.load_digits()`. Centre the images (do not standardise)
-# and find `M_90`, the smallest number of principal components that keeps at least 90%
-# of the total variance.
+# The lecture counted the components that all 1797 digits need. Do the same for one
+# digit: load the digits with `datasets.load_digits()`, keep the images of the digit 8
+# (`eights`), centre them (do not standardise) and find `M_90`, the smallest number of
+# principal components that keeps at least 90% of their total variance. Do one digit's
+# images need more components or fewer than all ten digits together?
 
 # %%
 images, labels = datasets.load_digits()
+eights = images[labels == 8]
 # YOUR CODE HERE
 squares = ...
 kept = ...

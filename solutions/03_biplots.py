@@ -157,14 +157,18 @@ check("03.species_separation", species_separation)
 # %% [markdown]
 # ## Exercise 5 · Which component separates the species? *(5 min)*
 #
-# Run PCA on the **standardised** measurements keeping all five components (`pca(X, scale=True)`), compute the
-# species separation of every component, and set `species_pc` to the number (1 for PC1, 2 for PC2, ...) of the
-# component that separates the two species best. Then justify your answer with the numbers.
+# The lecture found the species in PC3 of all 200 crabs. Take the 100 **male** crabs alone (`X_males`,
+# `species_males` below), run PCA on their **standardised** measurements keeping all five components
+# (`pca(X_males, scale=True)`), compute the species separation of every component, and set `species_pc` to the
+# number (1 for PC1, 2 for PC2, ...) of the component that separates the two species best. Then justify your answer
+# with the numbers: why is it not the lecture's component?
 
 # %%
+males = crabs["sex"].to_numpy() == "M"
+X_males, species_males = X[males], species[males]
 # BEGIN SOLUTION
-fit = pca(X, scale=True)
-separation = species_separation(fit.scores, species)
+fit = pca(X_males, scale=True)
+separation = species_separation(fit.scores, species_males)
 print("species separation of PC1..PC5:", separation)
 species_pc = int(np.argmax(separation)) + 1
 print("species_pc =", species_pc)
@@ -174,13 +178,14 @@ print("species_pc =", species_pc)
 check("03.species_component", species_pc)
 
 # %% [markdown] tags=["solution"]
-# **Justification.** PC3 separates the species by 3.38 pooled within-species standard deviations; the next best,
-# PC1, by only 0.73, and PC2, PC4 and PC5 by less than 0.25. PC1 is the size axis (all loadings about 0.45, 95.8%
-# of the variance): both species come in all sizes, so it cannot tell them apart. PC2 (3.0% of the variance) is
-# the sex contrast (rear width `RW`). PC3 holds only 0.9% of the variance, yet it carries the species difference:
-# its loadings contrast carapace width (and length) with frontal lobe and body depth, so for a given size the
-# orange crabs have a larger frontal lobe and a deeper body. The largest components are not necessarily the
-# interesting ones.
+# **Justification.** Among the males, PC2 separates the species by 3.58 pooled within-species standard deviations;
+# the next best, PC3, by only 0.65, and PC1, PC4 and PC5 by less than 0.35. PC1 is the size axis (all loadings
+# about 0.45, 98.2% of the variance): both species come in all sizes, so it cannot tell them apart. For all 200
+# crabs the second component was the sex contrast (rear width `RW`); with one sex only there is no sex contrast
+# left, so the species contrast moves up to PC2 (1.2% of the variance). Its loadings contrast frontal lobe and body
+# depth with carapace width (and rear width): for a given size the orange crabs have a larger frontal lobe and a
+# deeper body. The largest components are not necessarily the interesting ones, and a component's number depends
+# on what else varies in the sample.
 
 # %% [markdown]
 # ## Exercise 6 · How far does a component turn under the bootstrap? *(10 min)*

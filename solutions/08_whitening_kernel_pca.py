@@ -29,7 +29,8 @@ from dimred_teach.datasets import load_crabs, make_circles
 
 dr.setup_notebook()
 X_crabs = load_crabs()[["FL", "RW", "CL", "CW", "BD"]].to_numpy()
-X_circles, labels = make_circles(300, noise=0.05, factor=0.3, seed=8)
+X_circles, labels = make_circles(300, noise=0.05, factor=0.3, seed=21)
+X_circles = 3.0 * X_circles  # the lecture's kind of rings, measured in another unit: radii 3 and 0.9
 print(X_crabs.shape, X_circles.shape)
 
 # %% [markdown]
@@ -160,7 +161,8 @@ check("08.dual_normalisation", dual_coefficients)
 # %% [markdown]
 # ## Exercise 6 · An RBF width that separates the circles *(15 min)*
 #
-# `X_circles` (300 points, `labels` 0 for the outer and 1 for the inner circle) cannot be separated by PCA. Find a
+# `X_circles` (300 points, `labels` 0 for the outer and 1 for the inner circle) cannot be separated by PCA. They are
+# rings like the lecture's, but three times larger (radii 3 and 0.9), so the lecture's width need not work. Find a
 # value `gamma_circles` of the RBF parameter $\gamma$ for which the **first** kernel PCA component separates the two
 # circles perfectly: every inner point's score lies above every outer point's, or below. Try a few values with your
 # functions from Exercises 2-3 and look at the first column of the scores.
@@ -176,22 +178,26 @@ def first_kernel_component(X, gamma):
 
 # BEGIN SOLUTION
 separated = []
-for gamma in [0.1, 1.0, 2.0, 10.0]:
+for gamma in [0.02, 0.1, 0.25, 0.5, 1.0, 2.0, 10.0]:
     z = first_kernel_component(X_circles, gamma)
     inner, outer = z[labels == 1], z[labels == 0]
     separated.append((gamma, bool(inner.min() > outer.max() or inner.max() < outer.min())))
 print(separated)
-gamma_circles = 2.0
+gamma_circles = 0.25  # sigma = 1/sqrt(2 gamma) = 1.4, comparable to the gap of 2.1 between the rings
 # END SOLUTION
 
 # %% points=1
 check("08.circle_gamma", gamma_circles)
 
 # %% [markdown]
-# **Explain** what goes wrong with a much larger $\gamma$ (try 50) and with a much smaller one (try 0.1).
+# **Explain** what goes wrong with a much larger $\gamma$ (try 50) and with a much smaller one (try 0.02), and why
+# the lecture's $\gamma = 2$ does not work here.
 
 # %% [markdown] tags=["solution"]
-# With $\gamma = 0.1$ the kernel is much wider than the data ($\sigma \approx 2.2$); $\exp(-\gamma d^2)\approx 1-\gamma d^2$
+# Multiplying the data by 3 multiplies every squared distance by 9, so the width that worked in the lecture's units
+# must shrink by the same factor: $\gamma = 2$ there corresponds to $2/9 \approx 0.22$ here, and $\gamma = 2$ here
+# is as narrow as $\gamma = 18$ was on the lecture's rings. With $\gamma = 0.02$ the kernel is much wider than the
+# data ($\sigma = 5$ against an outer radius of 3); $\exp(-\gamma d^2)\approx 1-\gamma d^2$
 # $= 1 - \gamma\|x\|^2 - \gamma\|y\|^2 + 2\gamma x^\top y$, and centring the kernel matrix removes the terms that
 # depend on one point only, leaving $2\gamma x^\top y$: the linear kernel. So kernel PCA is close to ordinary PCA,
 # the leading components are the plane's two directions, and the radius, which separates the classes, only appears

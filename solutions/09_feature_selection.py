@@ -154,15 +154,19 @@ check("09.nearest_centroid", nearest_centroid_predict)
 # %% [markdown]
 # ## Exercise 5 · The best pair of features *(10 min)*
 #
-# On the demo data above (`X`, `y`), find the pair of columns `(i, j)` whose
+# `X_pairs`, `y_pairs` below are a new sample of the demo data, with the columns in
+# another order and their names hidden. Find the pair of columns `(i, j)` whose
 # nearest-centroid classifier has the highest cross-validated accuracy,
-# `selection.cross_val_accuracy(X[:, [i, j]], y)` (5 folds, seed 0). Assign it to
-# `best_pair`. Is it the pair of the two best single features?
+# `selection.cross_val_accuracy(X_pairs[:, [i, j]], y_pairs)` (5 folds, seed 0). Assign
+# it to `best_pair`. Is it the pair of the two best single features (by $|t|$)?
 
 # %%
+pairs_demo = datasets.make_selection_demo(n=250, seed=3)
+X_pairs = pairs_demo[["pair_a", "strong_copy", "noise", "strong", "pair_b"]].to_numpy()
+y_pairs = pairs_demo["label"].to_numpy()
 # BEGIN SOLUTION
-accuracy = {pair: selection.cross_val_accuracy(X[:, list(pair)], y)
-            for pair in itertools.combinations(range(X.shape[1]), 2)}
+accuracy = {pair: selection.cross_val_accuracy(X_pairs[:, list(pair)], y_pairs)
+            for pair in itertools.combinations(range(X_pairs.shape[1]), 2)}
 best_pair = max(accuracy, key=accuracy.get)
 # END SOLUTION
 
@@ -170,10 +174,11 @@ best_pair = max(accuracy, key=accuracy.get)
 check("09.best_pair", best_pair)
 
 # %% [markdown] tags=["solution"]
-# The best pair is `(2, 3)`, `pair_a` and `pair_b`, with accuracy 1.0. It is not the pair
-# of the two best single features (`strong` and `strong_copy`, columns 0 and 1, with
-# accuracy about 0.79): those two are redundant copies, while `pair_a` and `pair_b` are
-# weak alone but their sum separates the classes exactly.
+# The best pair is `(0, 4)`, with accuracy 0.956. It is not the pair of the two best
+# single features by $|t|$ (columns 1 and 3, accuracy 0.84): those two are near copies of
+# each other, while columns 0 and 4 are weak alone but separate the classes together. (They
+# are `pair_a` and `pair_b` of the lecture's demo, whose best pair was `(2, 3)` in its own
+# column order.)
 
 
 # %% [markdown]

@@ -33,6 +33,16 @@ def crab_matrix() -> np.ndarray:
     return X
 
 
+def blue_crab_matrix() -> np.ndarray:
+    """The measurements of the 100 blue crabs (species ``B``), shape (100, 5), of exercise
+    01.score_covariance (the lecture prints the same covariance for all 200 crabs), read-only."""
+    from ..datasets import load_crabs
+
+    X = crab_matrix()[load_crabs()["species"].to_numpy() == "B"]
+    X.setflags(write=False)
+    return X
+
+
 def random_data(rng: np.random.Generator, n: int | None = None, p: int | None = None) -> np.ndarray:
     """A fresh correlated data set with distinct eigenvalues, shape (n, p), not centred."""
     n = n or int(rng.integers(20, 60))
@@ -140,7 +150,7 @@ def _best_projection(answer, rng):
 @register("01.score_covariance", hint="the scores are Xc @ V with all eigenvectors; their covariance "
                                       "Z'Z / (n - 1) is diagonal")
 def _score_covariance(answer, rng):
-    X = crab_matrix()
+    X = blue_crab_matrix()
     n = X.shape[0]
     C = answer_array(answer, "score_covariance", shape=(5, 5))
     eigenvalues = np.linalg.eigvalsh(covariance(X))[::-1]

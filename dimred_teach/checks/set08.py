@@ -19,8 +19,10 @@ kernel for this set does not have them, and ``check()`` fails an answer that use
 (:mod:`dimred_teach.checks.policy`)."""
 
 
-CIRCLES = dict(n=300, noise=0.05, factor=0.3, seed=8)
-"""The circles of the exercise notebook: ``make_circles(300, noise=0.05, factor=0.3, seed=8)``."""
+CIRCLES = dict(n=300, noise=0.05, factor=0.3, seed=21)
+CIRCLES_SCALE = 3.0
+"""The circles of the exercise notebook: ``3 * make_circles(300, noise=0.05, factor=0.3, seed=21)``, the lecture's
+rings in another unit (radii 3 and 0.9), so that the lecture's width does not carry over."""
 
 
 @register("08.whiten", hint="with Xc = U D V' (np.linalg.svd(Xc, full_matrices=False)) the whitened data are "
@@ -123,11 +125,13 @@ def _linear_kpca_scores(answer, rng):
 def _circles():
     from ..datasets import make_circles
 
-    return make_circles(**CIRCLES)
+    X, labels = make_circles(**CIRCLES)
+    return CIRCLES_SCALE * X, labels
 
 
-@register("08.circle_gamma", hint="try gamma between 0.1 and 50 and look at the first column of the RBF kernel PCA "
-                                  "scores: a kernel width comparable to the gap between the rings works")
+@register("08.circle_gamma", hint="try gamma between 0.01 and 50 and look at the first column of the RBF kernel PCA "
+                                  "scores: a kernel width sigma = 1/sqrt(2 gamma) comparable to the gap between the "
+                                  "rings works (measure the gap in these data's units)")
 def _circle_gamma(answer, rng):
     from ..kernel import kernel_pca
 

@@ -160,10 +160,16 @@ def _pair_accuracies() -> dict[tuple[int, int], float]:
             for pair in itertools.combinations(range(X.shape[1]), 2)}
 
 
+PAIRS_DEMO = dict(n=250, seed=3)
+PAIRS_COLUMNS = ["pair_a", "strong_copy", "noise", "strong", "pair_b"]
+"""Exercise 09.best_pair's data: a new sample of the lecture's demo data with its columns in this order (the
+lecture prints the best pair of its own sample and order)."""
+
+
 def selection_demo_data() -> tuple[np.ndarray, np.ndarray]:
-    """The data of exercise 09.best_pair: ``datasets.make_selection_demo(seed=0)``."""
-    frame = datasets.make_selection_demo(seed=0)
-    return frame.drop(columns="label").to_numpy(), frame["label"].to_numpy()
+    """The data of exercise 09.best_pair: X of shape (250, 5) and the labels, shape (250,)."""
+    frame = datasets.make_selection_demo(**PAIRS_DEMO)
+    return frame[PAIRS_COLUMNS].to_numpy(), frame["label"].to_numpy()
 
 
 @register("09.best_pair", hint="loop over itertools.combinations(range(5), 2) and keep the pair with the largest "
@@ -176,11 +182,11 @@ def _best_pair(answer, rng):
     accuracy = _pair_accuracies()
     p = max(max(key) for key in accuracy) + 1
     expect(pair[0] != pair[1], f"best_pair should be two different column indices, got {pair}")
-    expect(all(0 <= j < p for j in pair), f"column indices run from 0 to {p - 1}, got {pair}")
+    expect(all(0 <= j < p for j in pair), f"column indices run from 0 to {p - 1} (count from 0), got {pair}")
     best = max(accuracy.values())
     mine = accuracy[tuple(sorted(pair))]
-    expect(mine >= best - 1e-12, f"the pair {tuple(pair)} reaches accuracy {mine:.6g}, but some pair reaches "
-                                 f"{best:.6g} (columns count from 0)")
+    expect(mine >= best - 1e-12, f"the pair {tuple(pair)} reaches accuracy {mine:.6g}, but another pair reaches a "
+                                 "higher one (columns count from 0)")
 
 
 

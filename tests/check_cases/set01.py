@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from dimred_teach.checks.set01 import crab_matrix
+from dimred_teach.checks.set01 import blue_crab_matrix, crab_matrix
 
 from . import (Mutant, Variant, as_list, first_calls_then, float32, fortran, given, in_float32, returning, solution,
                strided)
@@ -17,8 +17,12 @@ def crab_eigh():
     return np.linalg.eigh(np.cov(crab_matrix(), rowvar=False))
 
 
-def crab_scores_covariance(ddof=1, centre=True, ascending=False, eig=crab_eigh):
-    X = crab_matrix()
+def blue_eigh():
+    return np.linalg.eigh(np.cov(blue_crab_matrix(), rowvar=False))
+
+
+def crab_scores_covariance(ddof=1, centre=True, ascending=False, eig=blue_eigh):
+    X = blue_crab_matrix()
     vectors = eig()[1]
     Z = (centred(X) if centre else X) @ (vectors if ascending else vectors[:, ::-1])
     return Z.T @ Z / (len(X) - ddof)
@@ -130,17 +134,19 @@ CASES = {
         [
             Variant("float32", lambda: float32(solution("01.score_covariance")())),
             Variant("ascending order", lambda: crab_scores_covariance(ascending=True)),
-            Variant("np.cov of the scores", lambda: cov(centred(crab_matrix()) @ crab_eigh()[1])),
-            Variant("pandas", lambda: pd.DataFrame(crab_matrix() @ crab_eigh()[1][:, ::-1]).cov()),
+            Variant("np.cov of the scores", lambda: cov(centred(blue_crab_matrix()) @ blue_eigh()[1])),
+            Variant("pandas", lambda: pd.DataFrame(blue_crab_matrix() @ blue_eigh()[1][:, ::-1]).cov()),
             Variant("Fortran order", lambda: fortran(solution("01.score_covariance")())),
         ],
         [
             Mutant("1/n", lambda: crab_scores_covariance(ddof=0), r"n versus n - 1"),
             Mutant("no centring", lambda: crab_scores_covariance(centre=False), r"centre"),
-            Mutant("covariance of X", lambda: cov(crab_matrix()), r"diagonal"),
+            Mutant("covariance of X", lambda: cov(blue_crab_matrix()), r"diagonal"),
             Mutant("eigenvalues of X'X",
-                   lambda: np.diag(np.linalg.eigvalsh(crab_matrix().T @ crab_matrix() / 199)[::-1]),
+                   lambda: np.diag(np.linalg.eigvalsh(blue_crab_matrix().T @ blue_crab_matrix() / 99)[::-1]),
                    r"centre"),
+            Mutant("all 200 crabs, as in the lecture", lambda: np.diag(np.linalg.eigvalsh(cov(crab_matrix()))[::-1]),
+                   r"eigenvalues of S"),
         ],
     ),    "01.variance_explained": (
         [

@@ -166,6 +166,7 @@ CASES = {
         [
             Mutant("zero-based", lambda: solution("03.species_component")() - 1, r"count"),
             Mutant("largest variance", lambda: 1, r"another component"),
+            Mutant("all 200 crabs, as in the lecture", lambda: 3, r"another component"),
             Mutant("float", lambda: 3.0, r"whole number"),
             Mutant("string", lambda: "PC3", r"whole number"),
         ],

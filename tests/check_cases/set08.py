@@ -116,12 +116,13 @@ CASES = {
     "08.circle_gamma": (
         [
             Variant("numpy float", lambda: np.float64(solution("08.circle_gamma")())),
-            Variant("another width", lambda: 5.0),
-            Variant("an integer", lambda: 2),
+            Variant("another width", lambda: 0.8),
+            Variant("a fraction", lambda: __import__("fractions").Fraction(1, 4)),
         ],
         [
-            Mutant("too wide", lambda: 0.1, r"does not separate"),
+            Mutant("too wide", lambda: 0.05, r"does not separate"),
             Mutant("too narrow", lambda: 50.0, r"does not separate"),
+            Mutant("the lecture's width, in the lecture's units", lambda: 2, r"does not separate"),
             Mutant("negative", lambda: -2.0, r"positive"),
             Mutant("a string", lambda: "2", r"number"),
         ],

@@ -177,7 +177,8 @@ CASES = {
         [
             Mutant("a string", lambda: "23", r"pair of two column indices"),
             Mutant("floats", lambda: (2.9, 3.4), r"whole number"),
-            Mutant("the two best single features", lambda: (0, 1), r"some pair reaches"),
+            Mutant("the two best single features", lambda: (1, 3), r"another pair reaches"),
+            Mutant("the lecture's pair, in the lecture's column order", lambda: (2, 3), r"another pair reaches"),
             Mutant("counted from 1", lambda: tuple(j + 1 for j in solution("09.best_pair")()), r"count from 0"),
             Mutant("three columns", lambda: (2, 3, 4), r"pair"),
             Mutant("one column twice", lambda: (2, 2), r"different"),

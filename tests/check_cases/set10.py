@@ -145,7 +145,9 @@ CASES = {
             Mutant("zero-based", lambda: solution("10.digits_m90")() - 1, r"less than 0.9"),
             Mutant("one too many", lambda: solution("10.digits_m90")() + 1, r"already keep"),
             Mutant("float", lambda: float(solution("10.digits_m90")()), r"whole number"),
-            Mutant("standardised pixels", lambda: 31, r"already keep"),
+            Mutant("standardised pixels", lambda: 25, r"already keep"),
+            Mutant("all ten digits, as in the lecture", lambda: 21, r"already keep"),
+            Mutant("not centred", lambda: 4, r"less than 0.9"),
         ],
     ),
     "10.contractive_penalty": (
