@@ -460,7 +460,7 @@ def mi_from_counts(counts):
         lambda c: mi_from_counts(c) / np.log(2),  # bits instead of nats
         lambda c: 0.0,
     ]),
-    ("09.best_pair", (2, 3), [(0, 1), (1, 2), (2, 2), "pair"]),
+    ("09.best_pair", (0, 4), [(2, 3), (1, 3), (1, 2), (2, 2), "pair"]),
 ])
 def test_checks_pass_right_and_fail_wrong_answers(exercise_id, right, wrongs):
     assert evaluate(exercise_id, right, seed=0).passed
@@ -504,3 +504,74 @@ def test_collinear_columns_fall_back_to_coordinate_descent():
 def test_lasso_path_names_a_wrong_method():
     with pytest.raises(ValueError, match="method"):
         selection.lasso_path(np.eye(3), np.ones(3), method="lars")
+
+
+def _regression(seed: int, n: int = 120, p: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, p)) * rng.uniform(0.5, 3.0, p) + rng.normal(0, 2, p)
+    coefficients = np.zeros(p)
+    coefficients[rng.choice(p, 3, replace=False)] = rng.choice([-2.0, -0.7, 0.5, 1.5], 3)
+    return X, X @ coefficients + rng.normal(size=n) + 4.0
+
+
+def _splits(n: int, folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The library's folds as scikit-learn (train, test) pairs: the same seeded permutation split."""
+    order = np.random.default_rng(seed).permutation(n)
+    return [(np.setdiff1d(np.arange(n), test), test) for test in np.array_split(order, folds)]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_lasso_cv_matches_sklearn_lasso_cv_on_the_same_folds(seed):
+    from sklearn.linear_model import LassoCV
+
+    X, y = _regression(seed)
+    result = selection.lasso_cv(standardize(X), y, folds=5, seed=seed)
+    reference = LassoCV(alphas=result.alphas, cv=_splits(len(y), 5, seed), tol=1e-14, max_iter=10**6)
+    reference.fit(standardize(X), y)
+    np.testing.assert_allclose(result.fold_mse, reference.mse_path_.T, rtol=1e-8, atol=1e-10)
+    assert result.alpha == pytest.approx(reference.alpha_, rel=1e-12)
+    np.testing.assert_allclose(result.coef, reference.coef_, atol=1e-8)
+    assert result.intercept == pytest.approx(reference.intercept_, abs=1e-8)
+    assert result.mean_mse[list(result.alphas).index(result.alpha)] == result.mean_mse.min()
+
+
+def test_lasso_cv_ties_go_to_the_larger_penalty_and_inputs_are_validated():
+    X, y = _regression(4)
+    rng = np.random.default_rng(4)
+    noise = rng.normal(size=30)  # y unrelated to X: the empty model predicts best
+    result = selection.lasso_cv(X[:30], noise, alphas=[1e-3, 40.0, 50.0], folds=3)
+    assert result.alphas.tolist() == [50.0, 40.0, 1e-3]
+    assert result.fold_mse[:, 0].tolist() == result.fold_mse[:, 1].tolist()  # both alphas: every coefficient 0
+    assert result.mean_mse[0] < result.mean_mse[2] and result.alpha == 50.0 and not result.coef.any()
+    with pytest.raises(ValueError, match="folds"):
+        selection.lasso_cv(X, y, folds=1)
+    with pytest.raises(ValueError, match="alphas"):
+        selection.lasso_cv(X, y, alphas=[1.0, -1.0])
+    with pytest.raises(ValueError, match="y"):
+        selection.lasso_cv(X, y[:-1])
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_rfe_cv_matches_sklearn_rfecv_on_the_same_folds(seed):
+    from sklearn.feature_selection import RFECV
+    from sklearn.linear_model import LinearRegression
+
+    X, y = _regression(seed)
+    Z = standardize(X)
+    result = selection.recursive_feature_elimination_cv(Z, y, folds=4, seed=seed)
+    reference = RFECV(LinearRegression(), step=1, cv=_splits(len(y), 4, seed), scoring="neg_mean_squared_error")
+    reference.fit(Z, y)
+    np.testing.assert_allclose(result.mean_mse, -reference.cv_results_["mean_test_score"], rtol=1e-10)
+    assert result.n_features == reference.n_features_
+    assert result.elimination.support.tolist() == reference.support_.tolist()
+
+
+def test_rfe_cv_keeps_the_informative_columns_and_refuses_too_many_folds():
+    X, y = _regression(7, n=200, p=8)
+    result = selection.recursive_feature_elimination_cv(standardize(X), y)
+    informative = set(np.flatnonzero(np.abs(np.linalg.lstsq(np.column_stack([X, np.ones(200)]), y, rcond=None)[0][:-1])
+                                     > 0.3))
+    assert set(np.flatnonzero(result.elimination.support)) == informative
+    assert result.fold_mse.shape == (5, 8) and np.all(np.diff(result.mean_mse[:3]) < 0)
+    with pytest.raises(ValueError, match="training parts of"):
+        selection.recursive_feature_elimination_cv(X[:12], y[:12], folds=2)

@@ -29,11 +29,12 @@ Conventions
 from __future__ import annotations
 
 from .filters import abs_correlation, margin, misclassification_rate, t_statistic, top_k, variance_filter
-from .lasso import LassoPathResult, lasso_path, soft_threshold
+from .lasso import LassoCVResult, LassoPathResult, lasso_cv, lasso_path, soft_threshold
 from .mutual_information import (IncrementalMIResult, discrete_mutual_information, discretize, mutual_information,
                                  select_incremental_mi)
-from .wrappers import (ForwardSelectionResult, NearestCentroid, RFEResult, cross_val_accuracy, fit_nearest_centroid,
-                       forward_selection, recursive_feature_elimination)
+from .wrappers import (ForwardSelectionResult, NearestCentroid, RFECVResult, RFEResult, cross_val_accuracy,
+                       fit_nearest_centroid, forward_selection, recursive_feature_elimination,
+                       recursive_feature_elimination_cv)
 
 __all__ = [
     "misclassification_rate",
@@ -57,4 +58,8 @@ __all__ = [
     "lasso_path",
     "RFEResult",
     "recursive_feature_elimination",
+    "RFECVResult",
+    "recursive_feature_elimination_cv",
+    "LassoCVResult",
+    "lasso_cv",
 ]

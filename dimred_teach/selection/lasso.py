@@ -13,8 +13,8 @@ import scipy.linalg.lapack
 
 from .._results import read_only
 from .._validation import (NONNEGATIVE, OPEN_UNIT, POSITIVE, as_data_matrix, as_finite_array, as_vector, check_int,
-                           check_real)
-from ..linalg import TIE_RTOL, order_with_ties
+                           check_real, check_seed)
+from ..linalg import TIE_RTOL, first_best, order_with_ties
 
 
 def soft_threshold(z, threshold: float) -> np.ndarray:
@@ -257,3 +257,95 @@ def _cholesky_append(lower: np.ndarray, k: int, cross: np.ndarray, diagonal: flo
         return False
     lower[k, :k], lower[k, k] = row, math.sqrt(pivot)
     return True
+
+
+@dataclass(frozen=True)
+class LassoCVResult:
+    """Outcome of :func:`lasso_cv`.
+
+    Attributes
+    ----------
+    alphas : ndarray, shape (m,)
+        The penalties, decreasing.
+    fold_mse : ndarray, shape (folds, m)
+        Held-out mean squared error of each fold's LASSO at each alpha (the transpose of
+        ``sklearn.linear_model.LassoCV(...).mse_path_`` on the same folds and alphas).
+    mean_mse : ndarray, shape (m,)
+        ``fold_mse`` averaged over the folds.
+    alpha : float
+        The penalty with the smallest mean error; errors equal at
+        :data:`~dimred_teach.linalg.TIE_RTOL` relative precision tie, and the tie goes to the
+        larger penalty (the sparser model).
+    coef : ndarray, shape (p,)
+        The LASSO on all rows at ``alpha``.
+    intercept : float
+    """
+
+    alphas: np.ndarray
+    fold_mse: np.ndarray
+    mean_mse: np.ndarray
+    alpha: float
+    coef: np.ndarray
+    intercept: float
+
+
+def _centred_lasso(X: np.ndarray, y: np.ndarray, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The LASSO path of (X, y) with an intercept: the coefficients, shape (p, m), and the means of X and y."""
+    x_mean, y_mean = X.mean(axis=0), y.mean()
+    return lasso_path(X - x_mean, y - y_mean, alphas=grid).coefs, x_mean, y_mean
+
+
+def lasso_cv(X, y, alphas=None, n_alphas: int = 100, eps: float = 1e-3, folds: int = 5, seed: int = 0
+             ) -> LassoCVResult:
+    """Choose the LASSO's penalty by k-fold cross-validation.
+
+    On each fold of a seeded split (the folds of :func:`.wrappers.cross_val_accuracy`), fit
+    the LASSO path with an intercept on the training rows (centre them with their own means,
+    then :func:`lasso_path`) and measure the mean squared error of its predictions on the
+    held-out rows at every alpha; keep the alpha with the smallest mean error over the folds
+    and refit on all rows. This is ``sklearn.linear_model.LassoCV(alphas=..., cv=<the same
+    folds>)``. Standardise X first, as for :func:`lasso_path`.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, p)
+    y : array_like, shape (n,)
+    alphas : array_like, shape (m,), optional
+        Positive penalties. Default: ``n_alphas`` values on a log scale from the alpha_max of
+        the centred data on all rows down to ``eps * alpha_max`` (as ``LassoCV``).
+    n_alphas : int
+    eps : float
+        In (0, 1).
+    folds : int
+        2 <= folds <= n.
+    seed : int
+        Seed of the split.
+
+    Returns
+    -------
+    LassoCVResult
+    """
+    from .wrappers import _folds
+
+    X = as_data_matrix(X)
+    n = X.shape[0]
+    target = as_vector(y, name="y", length=n)
+    folds = check_int(folds, "folds", minimum=2, maximum=n)
+    seed = check_seed(seed)
+    if alphas is None:
+        grid = lasso_path(X - X.mean(axis=0), target - target.mean(), n_alphas=n_alphas, eps=eps).alphas
+    else:
+        grid = lasso_path(X, target, alphas=alphas).alphas  # validated and sorted decreasing
+    fold_mse = np.empty((folds, grid.size))
+    for fold, test in enumerate(_folds(n, folds, seed)):
+        train = np.setdiff1d(np.arange(n), test)
+        coefs, x_mean, y_mean = _centred_lasso(X[train], target[train], grid)
+        prediction = y_mean + (X[test] - x_mean) @ coefs  # shape (len(test), m)
+        fold_mse[fold] = np.mean((target[test, None] - prediction) ** 2, axis=0)
+    mean_mse = fold_mse.mean(axis=0)
+    best = first_best(mean_mse, descending=False)  # the grid is decreasing: ties go to the larger alpha
+    coefs, x_mean, y_mean = _centred_lasso(X, target, grid[best:best + 1])
+    result = LassoCVResult(grid, fold_mse, mean_mse, float(grid[best]), coefs[:, 0],
+                           float(y_mean - x_mean @ coefs[:, 0]))
+    read_only(result.alphas, result.fold_mse, result.mean_mse, result.coef)
+    return result

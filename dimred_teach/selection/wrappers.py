@@ -207,3 +207,88 @@ def recursive_feature_elimination(X, y, n_features: int = 1) -> RFEResult:
     result = RFEResult(ranking, np.array(eliminated, dtype=int), ranking == 1, coefficients)
     read_only(result.ranking, result.eliminated, result.support, result.coefficients)
     return result
+
+
+@dataclass(frozen=True)
+class RFECVResult:
+    """Outcome of :func:`recursive_feature_elimination_cv`.
+
+    Attributes
+    ----------
+    fold_mse : ndarray, shape (folds, p)
+        Column k - 1: the held-out mean squared error of least squares on the k columns that
+        recursive feature elimination on the fold's training rows keeps.
+    mean_mse : ndarray, shape (p,)
+        ``fold_mse`` averaged over the folds (minus ``sklearn``'s ``RFECV`` mean test score
+        with ``scoring="neg_mean_squared_error"`` on the same folds).
+    n_features : int
+        The number of columns with the smallest mean error; errors equal at
+        :data:`~dimred_teach.linalg.TIE_RTOL` relative precision tie, and the tie goes to fewer
+        columns.
+    elimination : RFEResult
+        Recursive feature elimination on all rows down to ``n_features`` columns: its
+        ``support`` is the chosen set.
+    """
+
+    fold_mse: np.ndarray
+    mean_mse: np.ndarray
+    n_features: int
+    elimination: RFEResult
+
+
+def _held_out_mse(X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarray, y_test: np.ndarray) -> float:
+    """Mean squared error on the test rows of least squares with an intercept fitted on the training rows."""
+    slopes = _least_squares_coefficients(X_train, y_train)
+    prediction = y_train.mean() + (X_test - X_train.mean(axis=0)) @ slopes
+    return float(np.mean((y_test - prediction) ** 2))
+
+
+def recursive_feature_elimination_cv(X, y, folds: int = 5, seed: int = 0) -> RFECVResult:
+    """Choose how many columns recursive feature elimination keeps, by cross-validation.
+
+    On each fold of a seeded split (the folds of :func:`cross_val_accuracy`), run the
+    elimination on the training rows only, and score each number k of columns it keeps by
+    the held-out error of least squares on those k columns; keep the k with the smallest
+    mean error, then eliminate on all rows down to it. This is
+    ``sklearn.feature_selection.RFECV(LinearRegression(), cv=<the same folds>,
+    scoring="neg_mean_squared_error")``. Standardise X first (see
+    :func:`recursive_feature_elimination`).
+
+    Parameters
+    ----------
+    X : array_like, shape (n, p)
+    y : array_like, shape (n,)
+        A numeric target.
+    folds : int
+        2 <= folds <= n; every training part needs more rows than columns.
+    seed : int
+        Seed of the split.
+
+    Returns
+    -------
+    RFECVResult
+    """
+    X = as_data_matrix(X)
+    n, p = X.shape
+    target = as_vector(y, name="y", length=n)
+    folds = check_int(folds, "folds", minimum=2, maximum=n)
+    seed = check_seed(seed)
+    parts = _folds(n, folds, seed)
+    if n - max(len(part) for part in parts) <= p:
+        raise ValueError(f"folds={folds} leaves training parts of {n - max(len(part) for part in parts)} rows for "
+                         f"{p} columns; use fewer folds or fewer columns")
+    fold_mse = np.empty((folds, p))
+    for fold, test in enumerate(parts):
+        train = np.setdiff1d(np.arange(n), test)
+        eliminated = list(recursive_feature_elimination(X[train], target[train]).eliminated)
+        survivor = sorted(set(range(p)) - set(eliminated))
+        kept_in_order = survivor + eliminated[::-1]  # the first k of these are the k columns RFE keeps
+        for k in range(1, p + 1):
+            columns = kept_in_order[:k]
+            fold_mse[fold, k - 1] = _held_out_mse(X[np.ix_(train, columns)], target[train],
+                                                  X[np.ix_(test, columns)], target[test])
+    mean_mse = fold_mse.mean(axis=0)
+    n_features = first_best(mean_mse, descending=False) + 1  # ties (at TIE_RTOL) go to the first: fewer columns
+    result = RFECVResult(fold_mse, mean_mse, n_features, recursive_feature_elimination(X, target, n_features))
+    read_only(result.fold_mse, result.mean_mse)
+    return result
