@@ -12,12 +12,16 @@
 #   wrapper (forward selection around a classifier) to capture interactions;
 # - compare selected features with principal components for the same classifier;
 # - rank features for a continuous target by correlation and by mutual information;
-# - read a LASSO coefficient path (embedded selection) on standardised features;
-# - (optional) run recursive feature elimination (a backward wrapper), say what the
+# - read a LASSO coefficient path (embedded selection) on standardised features, say why
+#   the $L_1$ penalty gives exact zeros (the $L_1$ ball against the $L_2$ ball; soft
+#   thresholding for orthogonal features), and choose its penalty by cross-validation;
+# - say what a random forest's feature importance is and what it can mislead about;
+# - (optional) run recursive feature elimination (a backward wrapper) and choose how many
+#   features it keeps by cross-validation, say what the
 #   unsupervised variance filter does and why it depends on the units, and where the
 #   notes' t statistic and margin differ from the library's.
 #
-# **Time:** about 60 minutes, plus about 25 for the optional last section.
+# **Time:** about 75 minutes, plus about 30 for the optional last section.
 #
 # **Follows:** WashU lecture A2, section 1 "Feature engineering
 # overview"; Georgia Tech ECE 6254 notes, "Filtering", "Ranking in
@@ -437,6 +441,140 @@ print("entry alpha of signal_m: standardised", path.entry_alphas[1].round(3), "|
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # In raw units `signal_m` enters third, after `curved`, at $\alpha = 0.09$ instead of
 # 0.92: that ranking measures the units, not the importance.
+
+# ### Why the L1 penalty gives exact zeros
+#
+# The LASSO is the same problem as least squares inside a *budget*, $\min \lVert y - Xb\rVert^2$ subject to
+# $\lVert b\rVert_1 \le t$ (each $\alpha$ corresponds to a budget $t$). Ridge regression spends an $L_2$ budget,
+# $\lVert b\rVert_2 \le t$, instead. The least-squares error is constant on ellipses around the unconstrained
+# solution, and the constrained solution is where the smallest ellipse touches the budget region (ESL, section
+# 3.4). The $L_1$ ball is a diamond whose corners sit on the axes, so the ellipse usually touches it at a corner,
+# where a coefficient is exactly zero; the $L_2$ ball is round and has no corners. Two correlated standardised
+# features, with the same size of budget for both penalties:
+
+# %% slideshow={"slide_type": "fragment"} alt="Two panels in the plane of the coefficients b1 and b2, each with the elliptical contours of the least-squares error around the unconstrained solution (1.6, 0.45). Left: the L1 budget is a diamond, and the smallest contour touches it at its corner on the b1 axis, so b2 is exactly 0. Right: the L2 budget is a disc, and the contour touches it where both coefficients are non-zero."
+rng_ball = np.random.default_rng(4)
+n_ball = 200
+shared = rng_ball.standard_normal(n_ball)
+X_ball = standardize(np.column_stack([shared + 0.8 * rng_ball.standard_normal(n_ball),
+                                      shared + 0.8 * rng_ball.standard_normal(n_ball)]), ddof=0)
+y_ball = X_ball @ np.array([1.6, 0.45]) + 0.5 * rng_ball.standard_normal(n_ball)
+y_ball -= y_ball.mean()
+gram, cross = X_ball.T @ X_ball / n_ball, X_ball.T @ y_ball / n_ball
+b_ols = np.linalg.solve(gram, cross)
+b_lasso = selection.lasso_path(X_ball, y_ball, alphas=[1.0]).coefs[:, 0]  # b2 enters only below alpha = 0.73
+budget = np.abs(b_lasso).sum()
+# ridge with the same budget: the ridge penalty whose solution has |b|_2 = budget, found by bisection
+low, high = 0.0, 100.0
+for _ in range(100):
+    penalty = (low + high) / 2
+    b_ridge = np.linalg.solve(gram + penalty * np.eye(2), cross)
+    low, high = (penalty, high) if np.linalg.norm(b_ridge) > budget else (low, penalty)
+print("least squares:", dr.rounded(b_ols, 3), "| LASSO:", dr.rounded(b_lasso, 3), "| ridge:", dr.rounded(b_ridge, 3),
+      "| budget t =", dr.rounded(budget, 3))
+assert b_lasso[1] == 0 and b_lasso[0] > 0 and np.all(np.abs(b_ridge) > 0.1)
+
+grid_b = np.linspace(-0.6, 2.2, 300)
+B1, B2 = np.meshgrid(grid_b, grid_b)
+error = (gram[0, 0] * (B1 - b_ols[0]) ** 2 + 2 * gram[0, 1] * (B1 - b_ols[0]) * (B2 - b_ols[1])
+         + gram[1, 1] * (B2 - b_ols[1]) ** 2)  # the excess error over least squares, up to a constant
+angle = np.linspace(0, 2 * np.pi, 400)
+balls = {"L1 budget (LASSO): a diamond": (budget * np.sign(np.cos(angle)) * np.cos(angle) ** 2,
+                                          budget * np.sign(np.sin(angle)) * np.sin(angle) ** 2, b_lasso),
+         "L2 budget (ridge): a disc": (budget * np.cos(angle), budget * np.sin(angle), b_ridge)}
+fig, axes = plt.subplots(1, 2, figsize=(10, 4.6))
+for ax, (title, (edge_1, edge_2, solution)) in zip(axes, balls.items()):
+    touching = (gram @ (solution - b_ols)) @ (solution - b_ols)
+    ax.contour(B1, B2, error, levels=touching * np.array([0.25, 1.0, 2.5, 5.0]), colors="0.5", linewidths=0.8)
+    ax.fill(edge_1, edge_2, color="C0", alpha=0.25)
+    ax.plot(*b_ols, "k+", ms=12, label="least squares")
+    ax.plot(*solution, "o", color="C3", label="constrained solution")
+    ax.axhline(0, color="k", lw=0.5)
+    ax.axvline(0, color="k", lw=0.5)
+    ax.set(xlabel="$b_1$", ylabel="$b_2$", title=title, aspect="equal")
+    ax.legend(loc="upper left", fontsize=8)
+fig.tight_layout()
+plt.show()
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# With the same budget the LASSO sets $b_2$ to exactly 0 and keeps $b_1$, while ridge shrinks both and keeps both.
+# In $p$ dimensions the diamond has corners and edges on every coordinate subspace, and the first contact is
+# likely to be on one of them: many exact zeros at once.
+#
+# ### Soft thresholding is the LASSO when the features are orthogonal
+#
+# If the columns are orthogonal with $\tfrac1n X^\top X = I$, the objective splits into one term per coefficient,
+# $\tfrac12 (b_j - z_j)^2 + \alpha |b_j|$ plus a constant with $z_j = \tfrac1n x_j^\top y$, and each term is minimised
+# by the soft threshold: $b_j = S(z_j, \alpha)$, in one step and without any sweeps (ESL, section 3.4, table 3.4).
+# Coordinate descent is that formula applied to one coordinate at a time, with the others held fixed. Check it on an
+# orthogonal design:
+
+# %% slideshow={"slide_type": "fragment"}
+rng_orth = np.random.default_rng(5)
+X_orth = np.sqrt(300) * np.linalg.qr(rng_orth.standard_normal((300, 6)))[0]  # X'X / n = I
+y_orth = X_orth @ np.array([1.5, -0.8, 0.3, 0.0, 0.05, -0.2]) + 0.5 * rng_orth.standard_normal(300)
+z = X_orth.T @ y_orth / 300
+alphas_orth = np.array([1.0, 0.5, 0.25, 0.1])
+lasso_orth = selection.lasso_path(X_orth, y_orth, alphas=alphas_orth).coefs
+thresholded = np.column_stack([selection.soft_threshold(z, alpha) for alpha in alphas_orth])
+print("z = X'y / n:", dr.rounded(z, 3))
+print("largest |LASSO - soft threshold| over 4 alphas:", dr.rounded(np.abs(lasso_orth - thresholded).max(), 12))
+print("non-zero coefficients per alpha:", (lasso_orth != 0).sum(axis=0))
+assert np.abs(lasso_orth - thresholded).max() < 1e-12
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# For orthogonal features the LASSO *is* the filter "keep the features with $|x_j^\top y|/n > \alpha$", with the kept
+# coefficients shrunk by $\alpha$: features enter in the order of their correlation with $y$. The two differ only when
+# features are correlated, and that is where the LASSO saw through `proxy` above.
+#
+# ### Choosing $\alpha$ by cross-validation
+#
+# The path does not say which $\alpha$ to use. Cross-validation does: split the rows into 5 folds, fit the path on
+# four and measure the squared prediction error on the fifth, for every $\alpha$; average over the folds and take
+# the $\alpha$ with the smallest error. `selection.lasso_cv` does this with an intercept (each training part is
+# centred with its own means), as `sklearn.linear_model.LassoCV` does on the same folds (`tests/test_selection.py`
+# checks they agree).
+
+# %% slideshow={"slide_type": "fragment"} alt="Held-out mean squared error of the LASSO against the penalty alpha on a log scale, decreasing to the right: one thin grey line per fold and their mean in black. The mean error falls from about 9.4 at the largest alpha as signal and signal_m enter, then stays flat near 4.6 below alpha 0.1; a dashed line marks the chosen alpha, 0.042."
+cv = selection.lasso_cv(Z_reg, y_reg, n_alphas=60, folds=5, seed=0)
+chosen = [reg_names[j] for j in np.flatnonzero(cv.coef)]
+print("chosen alpha:", dr.rounded(cv.alpha, 5), "| held-out MSE:", dr.rounded(cv.mean_mse.min(), 4),
+      "| at the largest alpha:", dr.rounded(cv.mean_mse[0], 4))
+print("non-zero at the chosen alpha:", chosen)
+print("coefficients:", dict(zip(reg_names, dr.rounded(cv.coef, 3))))
+within = cv.alphas[cv.mean_mse <= cv.mean_mse.min() * 1.01]
+print("largest alpha within 1% of the best error:", dr.rounded(within.max(), 4), "| non-zero there:",
+      [reg_names[j] for j in np.flatnonzero(selection.lasso_path(Z_reg, y_centred, alphas=[within.max()]).coefs[:, 0])])
+assert chosen[:2] == ["signal", "signal_m"] and "proxy" not in chosen
+fig, ax = plt.subplots(figsize=(8, 3.8))
+ax.plot(cv.alphas, cv.fold_mse.T, color="0.7", lw=0.8)
+ax.plot(cv.alphas, cv.mean_mse, color="k", lw=2, label="mean over the 5 folds")
+ax.axvline(cv.alpha, color="C3", ls="--", label=f"chosen alpha = {cv.alpha:.2g}")
+ax.set_xscale("log")
+ax.invert_xaxis()
+ax.set(xlabel="penalty alpha (log scale, decreasing to the right)", ylabel="held-out mean squared error",
+       title="Choosing the LASSO penalty by 5-fold cross-validation")
+ax.legend()
+plt.show()
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# Cross-validation picks $\alpha = 0.042$: `signal`, `signal_m` and `curved` get clear coefficients, `noise` a tiny
+# one ($-0.008$) and `proxy` stays exactly 0. The mean error is nearly flat below $\alpha \approx 0.1$, so the choice
+# among those penalties is a matter of a few thousandths; a common rule takes the largest $\alpha$ whose error is
+# within a small margin of the best (here 1% gives $\alpha = 0.136$, which also drops `noise`), trading a little fit
+# for a sparser model. The folds are seeded, so the choice is reproducible; another split can move it within the flat
+# part.
+#
+# ### The notes' embedded example: random-forest importance
+#
+# The WashU notes' example of embedded selection is the *importance* a random forest assigns to each feature while
+# it is trained: every split of every tree lowers the impurity of its node (the Gini index, or the variance for a
+# regression target), and a feature's importance is the total decrease credited to its splits, averaged over the
+# trees. Features that are never worth a split get importance 0. The course does not compute it: trees are not part
+# of its stack (scikit-learn is only a reference in the tests), and the impurity importance needs care to read. It
+# favours features with many distinct values, which offer more candidate splits, and two correlated features share
+# the credit between them, so each can look less important than it is; the *permutation* importance (how much the
+# held-out error grows when one column is shuffled) avoids the first of these problems but not the second.
 #
 # ## Summary
 #
@@ -453,12 +591,14 @@ print("entry alpha of signal_m: standardised", path.entry_alphas[1].round(3), "|
 # - For a continuous target, $|\rho|$ finds linear dependence only; the binned mutual
 #   information also finds a dependence through $x^2$. Both rate a correlated proxy highly.
 # - The LASSO (embedded) ranks features by when they enter its path as $\alpha$ shrinks.
-#   It needs standardised features, and it sees through the proxy.
+#   It needs standardised features, and it sees through the proxy. Its zeros come from the
+#   corners of the $L_1$ ball; for orthogonal features it is soft thresholding of
+#   $x_j^\top y/n$; cross-validation chooses $\alpha$ (here 0.042).
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## Going further (optional): backward elimination, the variance filter, the notes' formulas
 #
-# *About 25 minutes.*
+# *About 30 minutes.*
 #
 # ### A backward wrapper: recursive feature elimination
 #
@@ -506,6 +646,32 @@ plt.show()
 # dropping `proxy` moves `signal`'s slope (2.12 to 1.96 in the table above); the circled
 # point is always the lowest of its column. The elimination costs $p - 1$ least-squares
 # fits; an exhaustive search over subsets would cost $2^p$.
+
+# ### How many features to keep: elimination guided by cross-validation
+#
+# The elimination ranks the features but does not say where to stop. The WashU notes stop by cross-validation:
+# on each fold, run the elimination on the training rows only, fit least squares on the $k$ features it keeps for
+# every $k$, and measure the error on the held-out rows; keep the $k$ with the smallest mean error (ties go to
+# fewer features). `selection.recursive_feature_elimination_cv` does this, as
+# `sklearn.feature_selection.RFECV` does on the same folds (`tests/test_selection.py`).
+
+# %% slideshow={"slide_type": "fragment"}
+rfe_cv = selection.recursive_feature_elimination_cv(Z_reg, y_reg, folds=5, seed=0)
+print("mean held-out MSE keeping k = 1..5 features:", dr.rounded(rfe_cv.mean_mse, 4))
+print("chosen k:", rfe_cv.n_features, "| kept:", [reg_names[j] for j in np.flatnonzero(rfe_cv.elimination.support)])
+smallest_close = int(np.argmax(rfe_cv.mean_mse <= rfe_cv.mean_mse.min() * 1.01)) + 1
+print("fewest features within 1% of the best error:", smallest_close)
+assert rfe_cv.n_features == 4 and not rfe_cv.elimination.support[4] and smallest_close == 2
+assert np.ptp(rfe_cv.mean_mse[1:]) < 0.015 * rfe_cv.mean_mse.min()
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# `signal` alone leaves a clearly larger error (5.45); with `signal_m` it drops to 4.60, and from there on the
+# curve is flat: 2 to 5 features differ by less than 1.5%. The minimum falls at 4 features, one of them `proxy`,
+# which $y$ does not use: on 1,000 rows a difference of a few thousandths is within the noise of the split. The
+# rule used for $\alpha$ above, the fewest features within 1% of the best error, keeps 2: `signal` and `signal_m`.
+# A linear model gains little from `curved` (it enters $y$ through its square), which is why the LASSO gave it
+# only a small coefficient. Like the choice of $\alpha$, the choice of $k$ is made on the training data: to
+# report an honest error for the chosen model, measure it on rows that took no part in the choice.
 #
 # ### An unsupervised filter: drop near-constant features
 #
