@@ -26,7 +26,8 @@ from traitlets.config import Config
 
 from .._environment import pinned_environment
 
-__all__ = ["KERNELSPEC", "read_source", "execute_source", "notebook_text", "pair_problems"]
+__all__ = ["KERNELSPEC", "read_source", "execute_source", "notebook_text", "pair_problems", "describe_figures",
+           "description_problem"]
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 """The kernelspec JupyterLab records for the course's kernel."""
@@ -95,12 +96,47 @@ def execute_source(path: Path, timeout: int = 120) -> Path:
     NotebookClient(notebook, timeout=timeout, kernel_name="python3", record_timing=False, config=ipc_kernels(),
                    resources={"metadata": {"path": str(path.parent.resolve())}}).execute(env=pinned_environment())
     notebook.metadata.pop("widgets", None)
-    for cell in notebook.cells:
+    for index, cell in enumerate(notebook.cells):
         if cell.cell_type == "code":
             cell.outputs = _stored_outputs(cell.outputs)
+            describe_figures(cell, f"{path}, cell {index}")
     target = path.with_suffix(".ipynb")
     target.write_text(notebook_text(notebook), encoding="utf-8")
     return target
+
+
+FIGURE = "image/png"
+PLACEHOLDERS = ("no description", "todo", "alt text", "placeholder", "describe this", "lorem ipsum")
+
+
+def description_problem(text) -> str | None:
+    """Why ``text`` is not a written description of a figure (None when it is one)."""
+    if not isinstance(text, str) or len(text.split()) < 8:
+        return f"{text!r} is not a description of at least 8 words"
+    lowered = text.strip().lower()
+    if any(phrase in lowered for phrase in PLACEHOLDERS) or "_images/" in lowered or ".png" in lowered:
+        return f"{text!r} is a placeholder or a file path, not a description"
+    return None
+
+
+def describe_figures(cell: nbformat.NotebookNode, where: str) -> None:
+    """Copy the cell's ``alt`` metadata (a description, or one per figure in output order)
+    into the metadata of its figure outputs, ``output.metadata["image/png"]["alt"]``, where
+    the decks and the site read it. ValueError naming the cell when a figure has no real
+    description or the number of descriptions differs from the number of figures."""
+    figures = [output for output in cell.get("outputs", []) if FIGURE in output.get("data", {})]
+    if not figures:
+        return
+    descriptions = cell.metadata.get("alt")
+    descriptions = [descriptions] if isinstance(descriptions, str) else descriptions
+    if not isinstance(descriptions, list) or len(descriptions) != len(figures):
+        raise ValueError(f"{where} draws {len(figures)} figure(s): its '# %%' line needs alt=\"...\" (or a list of "
+                         f"{len(figures)} descriptions) saying what each shows and what to see in it")
+    for output, text in zip(figures, descriptions):
+        problem = description_problem(text)
+        if problem:
+            raise ValueError(f"{where}: alt {problem}")
+        output.setdefault("metadata", {}).setdefault(FIGURE, {})["alt"] = text
 
 
 def _cells(notebook) -> list[tuple[str, str]]:

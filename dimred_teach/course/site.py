@@ -13,6 +13,7 @@ These tools come with the ``site`` extra: ``pip install -e ".[site]"``.
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 import subprocess
@@ -139,12 +140,26 @@ def one_line_math(markdown: str) -> str:
     return _MATH.sub(lambda match: " ".join(match.group(0).split("\n")), markdown)
 
 
+def described_figure(output: nbformat.NotebookNode) -> None:
+    """Turn a figure output with a written description (``metadata["image/png"]["alt"]``, see
+    :func:`.execution.describe_figures`) into an HTML image carrying it as its alt text:
+    MyST-NB takes an image's alt text only from cell-level options, one for all the cell's
+    figures, so a cell with several figures would otherwise lose all but one."""
+    alt = output.get("metadata", {}).get("image/png", {}).get("alt")
+    if alt and "image/png" in output.get("data", {}):
+        source = "data:image/png;base64," + "".join(output["data"]["image/png"].split())
+        output["data"] = {"text/html": f'<img class="course-figure" src="{source}" alt="{html.escape(alt)}">'}
+
+
 def _stage_notebook(source: Path, folder: Path) -> None:
-    """Copy a notebook into the staging ``folder`` with its formulas on one line each."""
+    """Copy a notebook into the staging ``folder`` with its formulas on one line each and its
+    figures' descriptions as their alt text."""
     notebook = nbformat.read(source, as_version=4)
     for cell in notebook.cells:
         if cell.cell_type == "markdown":
             cell.source = one_line_math(cell.source)
+        for output in cell.get("outputs", []):
+            described_figure(output)
     nbformat.write(notebook, folder / source.name)
 
 

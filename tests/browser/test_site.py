@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from dimred_teach.cli import main
+from dimred_teach.course.execution import description_problem
 from dimred_teach.course.site import lectures, one_line_math
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,6 +125,8 @@ def test_lecture_page_renders_math_figures_and_links_its_notebook(offline_page, 
     assert figures.count() >= 1
     for index in range(figures.count()):  # bring each figure into view, then check it decoded
         figures.nth(index).scroll_into_view_if_needed()
+        alt = figures.nth(index).get_attribute("alt")  # a screen reader reads the description, not a path
+        assert description_problem(alt) is None, f"figure {index}: {description_problem(alt)}"
     page.wait_for_load_state("networkidle")
     assert page.evaluate(BROKEN_IMAGES) == []
     source = page.locator("a[href$='.ipynb']").first.get_attribute("href")
