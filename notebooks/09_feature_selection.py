@@ -144,7 +144,7 @@ print([names[j] for j in top_two])
 accuracy = {pair: selection.cross_val_accuracy(X[:, list(pair)], y, folds=5, seed=0)
             for pair in itertools.combinations(range(len(names)), 2)}
 pd.Series({f"{names[i]} + {names[j]}": value for (i, j), value in accuracy.items()},
-          name="CV accuracy").sort_values(ascending=False)
+          name="CV accuracy").rename_axis("pair of features").sort_values(ascending=False)
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # The two top-ranked features reach about 0.79; the pair made of the two *weak*

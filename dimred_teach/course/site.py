@@ -28,6 +28,9 @@ import nbformat
 
 from .manifest import Lecture, read_manifest
 
+SITE_TEMPLATES = Path(__file__).parent / "templates" / "site"
+"""The site's own templates (the sidebar's title), favicon and scripts."""
+
 __all__ = ["Lecture", "course_version", "lectures", "home_page", "one_line_math", "build_site", "site_workflow_template",
            "command_site", "command_site_template"]
 
@@ -125,6 +128,13 @@ def _settings(built_from: str, repository_url: str | None) -> dict:
         "mathjax3_config": {"tex": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]]},
                             "options": {"enableMenu": False}},
         "exclude_patterns": ["_build"],
+        # the primary sidebar: the title in a navigation landmark and the lectures (the search button
+        # is in the page header, once); the favicon and the search snippets' formulas
+        "templates_path": [str(SITE_TEMPLATES)],
+        "html_sidebars": {"**": ["course-home.html", "sbt-sidebar-nav.html"]},
+        "html_favicon": str(SITE_TEMPLATES / "favicon.svg"),
+        "html_static_path": [str(SITE_TEMPLATES / "static")],
+        "html_js_files": ["search-math.js"],
         "suppress_warnings": ["mystnb.unknown_mime_type", "myst.header"],
         "language": "en",
     }
@@ -151,15 +161,29 @@ def described_figure(output: nbformat.NotebookNode) -> None:
         output["data"] = {"text/html": f'<img class="course-figure" src="{source}" alt="{html.escape(alt)}">'}
 
 
+EMPTY_HEADER_CELL = re.compile(r"<th(\s[^>]*)?>\s*</th>")
+
+
+def table_corners(output: nbformat.NotebookNode) -> None:
+    """In an HTML table output (a pandas DataFrame), make the empty header cells (the corner
+    above the row labels) plain cells: a header cell without text names nothing for a
+    screen reader."""
+    html_text = output.get("data", {}).get("text/html")
+    if html_text:
+        text = "".join(html_text) if isinstance(html_text, list) else html_text
+        output["data"]["text/html"] = EMPTY_HEADER_CELL.sub(lambda match: f"<td{match.group(1) or ''}></td>", text)
+
+
 def _stage_notebook(source: Path, folder: Path) -> None:
-    """Copy a notebook into the staging ``folder`` with its formulas on one line each and its
-    figures' descriptions as their alt text."""
+    """Copy a notebook into the staging ``folder`` with its formulas on one line each, its
+    figures' descriptions as their alt text and no empty table headers."""
     notebook = nbformat.read(source, as_version=4)
     for cell in notebook.cells:
         if cell.cell_type == "markdown":
             cell.source = one_line_math(cell.source)
         for output in cell.get("outputs", []):
             described_figure(output)
+            table_corners(output)
     nbformat.write(notebook, folder / source.name)
 
 

@@ -185,3 +185,37 @@ def test_site_never_wipes_a_folder_that_is_not_a_site(tmp_path, capsys):
 def test_formulas_are_joined_onto_one_line_within_a_paragraph():
     text = "expand as\n$$D = g1' +\n- 2G .$$ and $x\ny$ cost $5\n\nand $z$"
     assert one_line_math(text) == "expand as\n$$D = g1' + - 2G .$$ and $x y$ cost $5\n\nand $z$"
+
+
+SITE_PAGES = ["index.html", "search.html?q=centring", *NOTEBOOK_PAGES,
+              *[f"exercises/{lecture.stem}.html" for lecture in lectures(ROOT) if lecture.exercises]]
+
+
+def test_every_page_passes_axe_core(offline_page, site_url):
+    """Issue 23: no accessibility violation of any impact (axe-core, WCAG 2.1 rules) on any page;
+    and no request of the pages fails (the favicon is the site's own)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page, _ = offline_page
+    failed = []
+    page.on("response", lambda response: failed.append(response.url) if response.status >= 400 else None)
+    axe, found = Axe(), {}
+    for path in SITE_PAGES:
+        _open(page, site_url + path)
+        violations = axe.run(page).response["violations"]
+        found.update({f"{path}: {v['id']} ({v['impact']}) at {v['nodes'][0]['target']}": v["help"] for v in violations})
+    assert found == {}
+    assert [url for url in failed if not url.endswith("/basic.css")] == []  # axe's stylesheet walk, not the page
+
+
+def test_search_snippets_show_formulas_typeset_and_there_is_one_search(offline_page, site_url):
+    """Issue 23, item 9: the snippets quoted TeX raw (\\(\\mathbf B\\)), and every page had two search boxes."""
+    page, _ = offline_page
+    _open(page, site_url + "search.html?q=double+centring")
+    page.wait_for_function("() => document.querySelectorAll('#search-results mjx-container').length > 0")
+    snippets = page.locator("#search-results p.context")
+    assert snippets.count() >= 2
+    assert not re.search(r"\\\(|\\\[|\\mathbf", " ".join(snippets.all_inner_texts()))
+    _open(page, site_url + "notebooks/04_mds.html")
+    assert page.locator("button.search-button-field:visible, input[type=search]:visible").count() == 1
+    assert page.evaluate("() => document.querySelector('link[rel=icon]').href").endswith("favicon.svg")

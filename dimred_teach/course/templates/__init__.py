@@ -1,3 +1,4 @@
 """Files the course tooling writes out: the deck template and style of ``dimred-teach
-slides`` (``deck/``), and ``site-workflow.yml``, the GitHub Pages workflow publishing the
-website (``dimred-teach ci-template --site``)."""
+slides`` (``deck/``), the website's sidebar template, favicon and scripts (``site/``), and
+``site-workflow.yml``, the GitHub Pages workflow publishing the website (``dimred-teach
+ci-template --site``)."""
