@@ -181,7 +181,7 @@ errors = np.array([np.sum((cloud_c - np.outer(cloud_c @ w, w)) ** 2) for w in W]
 identity_gap = np.abs(errors - (np.sum(cloud_c**2) - (len(cloud) - 1) * variance)).max()
 print("largest violation of the identity over all angles:", dr.rounded(identity_gap, 8))
 
-# %% slideshow={"slide_type": "subslide"} alt="Two panels. Left: a centred cloud of two-dimensional points with a line through the origin along its direction of largest variance, at about 25 degrees. Right: as the angle of a unit direction w sweeps from 0 to 180 degrees, the variance of the scores peaks and the reconstruction error divided by n - 1 bottoms out at the same angle, marked by a dotted line."
+# %% alt="Two panels. Left: a centred cloud of two-dimensional points with a line through the origin along its direction of largest variance, at about 25 degrees. Right: as the angle of a unit direction w sweeps from 0 to 180 degrees, the variance of the scores peaks and the reconstruction error divided by n - 1 bottoms out at the same angle, marked by a dotted line." slideshow={"slide_type": "subslide"}
 best_variance, best_error = angles[np.argmax(variance)], angles[np.argmin(errors)]
 fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
 left.scatter(*cloud_c.T, s=8, alpha=0.5)
@@ -305,7 +305,7 @@ assert np.allclose(proportion, pca(X).explained_variance_ratio)
 # are so small, the unexplained share $1 - \text{cumulative}$ on a logarithmic scale (right), where the measured
 # relative reconstruction errors fall on the curve.
 
-# %% slideshow={"slide_type": "fragment"} alt="Two panels for the crabs. Left: bars of the proportion of variance of each of the five components (98.2% for the first, then 0.9%, 0.7%, 0.1% and 0.05%) with the cumulative proportion as a line near 1. Right, on a log scale: the unexplained share 1 minus the cumulative proportion for 1 to 4 components kept, with the measured relative reconstruction errors as crosses falling on the curve."
+# %% alt="Two panels for the crabs. Left: bars of the proportion of variance of each of the five components (98.2% for the first, then 0.9%, 0.7%, 0.1% and 0.05%) with the cumulative proportion as a line near 1. Right, on a log scale: the unexplained share 1 minus the cumulative proportion for 1 to 4 components kept, with the measured relative reconstruction errors as crosses falling on the curve." slideshow={"slide_type": "fragment"}
 index = np.arange(1, p + 1)
 fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
 left.bar(index, proportion, color="C0", alpha=0.8, label="proportion of component k")
@@ -343,7 +343,7 @@ plt.show()
 # handwritten digits (notebook 10, section 7) spread their variance over many components, and there the lines
 # matter. Both curves, with the notes' lines:
 
-# %% slideshow={"slide_type": "fragment"} alt="Two panels of R squared, the cumulative proportion of variance, against the number of components k, with a dashed line at 0.75 and a dotted line at 0.9. Left, the five crab measurements: the curve starts at 0.98 and is above both lines from k = 1. Right, the 64 pixels of the digits: the curve rises slowly and crosses 0.75 at k = 11 and 0.9 at k = 21."
+# %% alt="Two panels of R squared, the cumulative proportion of variance, against the number of components k, with a dashed line at 0.75 and a dotted line at 0.9. Left, the five crab measurements: the curve starts at 0.98 and is above both lines from k = 1. Right, the 64 pixels of the digits: the curve rises slowly and crosses 0.75 at k = 11 and 0.9 at k = 21." slideshow={"slide_type": "fragment"}
 from dimred_teach.datasets import load_digits
 
 

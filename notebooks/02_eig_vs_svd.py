@@ -140,7 +140,7 @@ print("scores Z = Xc V = U D (column 4: centring; columns 5-6: the zero padding 
 # Now the cost. We time both routes for 5 components at $n = 100$ and growing $p$ (timings vary between machines, so
 # this cell's output is not compared by the tests; the cell after it checks what matters).
 
-# %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"] alt="Seconds to compute 5 components of data with 100 rows as the number of variables p grows from 250 to 1500: the covariance route climbs steeply (like p cubed) while the Gram-matrix route stays flat near a millisecond. The timings vary between machines."
+# %% alt="Seconds to compute 5 components of data with 100 rows as the number of variables p grows from 250 to 1500: the covariance route climbs steeply (like p cubed) while the Gram-matrix route stays flat near a millisecond. The timings vary between machines." slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 sizes = [250, 500, 1000, 1500]
 timings = {"eig": [], "gram": []}
 for size in sizes:
@@ -196,7 +196,7 @@ print("from eig(L'L), relative error above 50%:", abs(smallest_eig - eps) / eps 
 # eigenbasis, after $t$ steps the weight of $v_j$ relative to $v_1$ is multiplied by $(\lambda_j/\lambda_1)^t$,
 # so the error shrinks by about $\lambda_2/\lambda_1$ per step: fast when the gap is large, slow when it is not.
 
-# %% slideshow={"slide_type": "fragment"} alt="Power iteration: the change between successive vectors, on a log scale, against the iteration number for three ratios of the second to the first eigenvalue. Each curve is a straight line; the ratio 0.5 reaches the tolerance after about 40 steps, 0.8 after about 125 and 0.95 after about 520."
+# %% alt="Power iteration: the change between successive vectors, on a log scale, against the iteration number for three ratios of the second to the first eigenvalue. Each curve is a straight line; the ratio 0.5 reaches the tolerance after about 40 steps, 0.8 after about 125 and 0.95 after about 520." slideshow={"slide_type": "fragment"}
 Q, _ = np.linalg.qr(np.random.default_rng(3).standard_normal((6, 6)))
 fig, ax = plt.subplots()
 for ratio in (0.5, 0.8, 0.95):
@@ -234,7 +234,7 @@ print("eigenvalue:", dr.rounded(crab_top.eigenvalue), "| agrees with eigh:", np.
 # $1 - \varepsilon$ (notebook 01, section 7, derives the proportion from $\operatorname{tr} S$). Here are 10
 # variables driven by 3 hidden factors plus noise:
 
-# %% slideshow={"slide_type": "fragment"} alt="Scree plot of the 10 eigenvalues of data driven by 3 hidden factors plus noise: three large eigenvalues (15.4, 8.3 and 3.8), then a sharp drop to seven small ones near 0.3, with the cumulative proportion of variance reaching nearly 1 at the third."
+# %% alt="Scree plot of the 10 eigenvalues of data driven by 3 hidden factors plus noise: three large eigenvalues (15.4, 8.3 and 3.8), then a sharp drop to seven small ones near 0.3, with the cumulative proportion of variance reaching nearly 1 at the third." slideshow={"slide_type": "fragment"}
 rng = np.random.default_rng(7)
 factors = rng.standard_normal((400, 3)) * [4.0, 3.0, 2.0]
 mixing = np.linalg.qr(rng.standard_normal((10, 3)))[0].T
@@ -354,7 +354,7 @@ assert gap < 1e-12
 # are the diagonal entries of $D^+$: with the cutoff the fourth is 0; inverting it anyway puts an entry above
 # $10^{12}$ into the "inverse", which amplifies rounding noise instead of data.
 
-# %% slideshow={"slide_type": "fragment"} alt="Two panels on log scales. Left: the four singular values of the regression matrix; three lie between 3 and 520 and are kept, the fourth is more than a trillion times smaller, far below the dashed cutoff, and is treated as zero. Right: the diagonal of the pseudo-inverse's middle factor; with the cutoff the fourth entry is 0, without it 1 over the tiny singular value exceeds a trillion."
+# %% alt="Two panels on log scales. Left: the four singular values of the regression matrix; three lie between 3 and 520 and are kept, the fourth is more than a trillion times smaller, far below the dashed cutoff, and is treated as zero. Right: the diagonal of the pseudo-inverse's middle factor; with the cutoff the fourth entry is 0, without it 1 over the tiny singular value exceeds a trillion." slideshow={"slide_type": "fragment"}
 with np.errstate(divide="ignore"):
     d_plus_no_cutoff = 1 / d_A
 positions = np.arange(1, len(d_A) + 1)

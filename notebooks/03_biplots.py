@@ -66,7 +66,7 @@ print(crabs.groupby(["species", "sex"], observed=True).size())
 # A pair plot shows pairs of measurements, coloured by species and sex. To keep it small we leave out `CW`, which
 # is almost a copy of `CL` (their correlation is 0.995, below).
 
-# %% slideshow={"slide_type": "fragment"} alt="Pair plot of four crab measurements (FL, RW, CL, BD) coloured by the four species-sex groups: every panel is a thin cloud along the diagonal, and the groups are parallel streaks slightly offset from each other, the offsets small next to the spread in size."
+# %% alt="Pair plot of four crab measurements (FL, RW, CL, BD) coloured by the four species-sex groups: every panel is a thin cloud along the diagonal, and the groups are parallel streaks slightly offset from each other, the offsets small next to the spread in size." slideshow={"slide_type": "fragment"}
 sns.pairplot(crabs.assign(group=group), vars=["FL", "RW", "CL", "BD"], hue="group", hue_order=sorted(set(group)),
              corner=True, height=1.5, plot_kws={"s": 8, "linewidth": 0},
              diag_kind="hist", diag_kws={"element": "step", "fill": False})
@@ -96,7 +96,7 @@ print("              proportion ", raw.explained_variance_ratio)
 print("standardised: eigenvalues", standardised.eigenvalues)
 print("              proportion ", standardised.explained_variance_ratio)
 
-# %% slideshow={"slide_type": "subslide"} alt="Two scree plots of the crabs, raw measurements (covariance) on the left and standardised (correlation) on the right: in both the first eigenvalue carries almost all the variance (98.2% and 95.8%) and the cumulative curve is near 1 from the first bar on."
+# %% alt="Two scree plots of the crabs, raw measurements (covariance) on the left and standardised (correlation) on the right: in both the first eigenvalue carries almost all the variance (98.2% and 95.8%) and the cumulative curve is near 1 from the first bar on." slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
 scree_plot(raw.eigenvalues, ax=axes[0], title="raw measurements (covariance)")
 scree_plot(standardised.eigenvalues, ax=axes[1], title="standardised (correlation)")
@@ -152,7 +152,7 @@ for alpha in (0.0, 0.5, 1.0):
 #   the arrows are the rows of $V$, the weights each component gives to a variable.
 # * $\alpha = 1$, the **scaled** biplot: the scores are $U$ and the arrows are $VD$.
 
-# %% slideshow={"slide_type": "fragment"} alt="Two biplots of the crabs coloured by species and sex, with an arrow per measurement. Left, alpha = 0: the points form a long thin streak along PC1 and the arrows are rows of V of length at most 1. Right, alpha = 1: the points form a round cloud and the arrows are longer, carrying the singular values."
+# %% alt="Two biplots of the crabs coloured by species and sex, with an arrow per measurement. Left, alpha = 0: the points form a long thin streak along PC1 and the arrows are rows of V of length at most 1. Right, alpha = 1: the points form a round cloud and the arrows are longer, carrying the singular values." slideshow={"slide_type": "fragment"}
 unscaled = biplot_coordinates(X, 0.0)
 scaled = biplot_coordinates(X, 1.0)
 fig, axes = plt.subplots(1, 2, figsize=(11, 5))
@@ -265,7 +265,7 @@ print(scores.groupby(group).std().mean())
 #
 # A score plot coloured by group shows it.
 
-# %% slideshow={"slide_type": "fragment"} alt="Two score plots of the standardised crabs coloured by the four species-sex groups. Left, PC1 against PC2: the groups overlap along the long size axis. Right, PC2 against PC3: the four groups sit in four corners, sex separating left from right (PC2) and species bottom from top (PC3)."
+# %% alt="Two score plots of the standardised crabs coloured by the four species-sex groups. Left, PC1 against PC2: the groups overlap along the long size axis. Right, PC2 against PC3: the four groups sit in four corners, sex separating left from right (PC2) and species bottom from top (PC3)." slideshow={"slide_type": "fragment"}
 fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
 score_scatter(standardised.scores, groups=group, ax=axes[0], components=(0, 1),
               title="standardised: PC1 (size) vs PC2")
@@ -306,7 +306,7 @@ print(100 * log_scores.groupby(group).mean())
 # PC2 again splits the sexes and PC3 the species. A biplot of the log measurements on PC2 and PC3 (leaving out the
 # size axis) shows which shape ratios drive each contrast:
 
-# %% slideshow={"slide_type": "fragment"} alt="Biplot of the log measurements on PC2 and PC3, coloured by species and sex: log RW points towards the females, log BD and log FL towards the orange crabs, and log CW away from them."
+# %% alt="Biplot of the log measurements on PC2 and PC3, coloured by species and sex: log RW points towards the females, log BD and log FL towards the orange crabs, and log CW away from them." slideshow={"slide_type": "fragment"}
 log_view = biplot_coordinates(np.log(X).rename(columns=lambda c: f"log {c}"), 1.0, k=3)
 plot_biplot(log_view, groups=group, components=(1, 2), title="log measurements, alpha = 1: PC2 vs PC3")
 plt.show()
@@ -322,7 +322,7 @@ plt.show()
 # the cloud go from the long streak ($\alpha=0$) to the round cloud ($\alpha=1$) while the arrows gain the singular
 # values. (Its output is not checked: widgets need a live kernel.)
 
-# %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"] alt="Interactive biplot of the crabs at alpha = 0.5 with a slider for alpha from 0 to 1 (the slider needs a live kernel): points coloured by species and sex and one arrow per measurement."
+# %% alt="Interactive biplot of the crabs at alpha = 0.5 with a slider for alpha from 0 to 1 (the slider needs a live kernel): points coloured by species and sex and one arrow per measurement." slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 import ipywidgets
 
 from dimred_teach.display import figure_with_sliders
@@ -368,7 +368,7 @@ print("standardised: lambda2/lambda3 =",
       dr.rounded(standardised.eigenvalues[1] / standardised.eigenvalues[2]),
       " 95% of PC2, PC3 angles below", dr.rounded(np.percentile(boot_standardised.angles[:, 1:3], 95, axis=0)), "deg")
 
-# %% slideshow={"slide_type": "subslide"} alt="Left: histograms of the angle, from 0 to 90 degrees, between each bootstrap replicate's component and the full-data one. PC1 stays below about a degree; PC2 and PC3 spread over tens of degrees with a thin tail to 79 degrees, while the PC2-PC3 plane stays within a few degrees. Right: histograms of the replicates' second and third eigenvalues, which overlap, with dashed lines at the full-data values."
+# %% alt="Left: histograms of the angle, from 0 to 90 degrees, between each bootstrap replicate's component and the full-data one. PC1 stays below about a degree; PC2 and PC3 spread over tens of degrees with a thin tail to 79 degrees, while the PC2-PC3 plane stays within a few degrees. Right: histograms of the replicates' second and third eigenvalues, which overlap, with dashed lines at the full-data values." slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
 bins = np.linspace(0, 90, 46)
 for j in range(3):

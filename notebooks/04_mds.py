@@ -133,7 +133,7 @@ print("relative residual below 1e-20:", fit.relative_residual < 1e-20)
 # cloud moved to the origin and turned (possibly mirrored); after the rigid alignment (right) every cross sits on
 # its dot.
 
-# %% slideshow={"slide_type": "fragment"} alt="Two panels of 15 points in the plane, each shown as a dot, with the classical MDS configuration as crosses. Left: the MDS output as it comes is the same shape moved to the origin and turned. Right: after a rigid Procrustes alignment every cross sits on its dot."
+# %% alt="Two panels of 15 points in the plane, each shown as a dot, with the classical MDS configuration as crosses. Left: the MDS output as it comes is the same shape moved to the origin and turned. Right: after a rigid Procrustes alignment every cross sits on its dot." slideshow={"slide_type": "fragment"}
 X_plane = rng.normal(size=(15, 2)) * np.array([3.0, 1.0]) + np.array([6.0, 4.0])
 Z_plane = classical_mds(np.sqrt(squared_distances(X_plane)), k=2).embedding
 plane_fit = procrustes(X_plane, Z_plane, scale=False)
@@ -208,7 +208,7 @@ print("most negative / largest:", dr.rounded(values[-1] / values[0]))
 print("negative share of sum |lambda|:", dr.rounded(np.abs(negative).sum() / np.abs(values).sum()))
 print("share of the two leading ones:", dr.rounded(values[:2].sum() / np.abs(values).sum()))
 
-# %% slideshow={"slide_type": "subslide"} alt="Bar chart of the 21 eigenvalues of B for the European road distances, in km squared: two large positive eigenvalues dominate, a few small positive ones follow, and nine are negative (shown in red), the largest of them about a tenth of the first."
+# %% alt="Bar chart of the 21 eigenvalues of B for the European road distances, in km squared: two large positive eigenvalues dominate, a few small positive ones follow, and nine are negative (shown in red), the largest of them about a tenth of the first." slideshow={"slide_type": "subslide"}
 fig, ax = plt.subplots(figsize=(7, 3.5))
 ax.bar(np.arange(1, values.size + 1), values, color=[PALETTE[0] if v >= 0 else PALETTE[1] for v in values])
 ax.axhline(0, color="black", linewidth=0.8)
@@ -238,7 +238,7 @@ print("axis flips:", flip)
 print("distances unchanged by the flips:", np.allclose(squared_distances(Z_europe),
                                                       squared_distances(europe_mds.embedding)))
 
-# %% slideshow={"slide_type": "subslide"} alt="Map of 21 European cities from classical MDS of their road distances, labelled by name, axes west-east and south-north in km: the Iberian cities lie in the south-west, Stockholm and Copenhagen in the north, Athens and Rome in the south-east."
+# %% alt="Map of 21 European cities from classical MDS of their road distances, labelled by name, axes west-east and south-north in km: the Iberian cities lie in the south-west, Stockholm and Copenhagen in the north, Athens and Rome in the south-east." slideshow={"slide_type": "subslide"}
 fig, ax = plt.subplots(figsize=(7, 6))
 ax.scatter(Z_europe[:, 0], Z_europe[:, 1], s=18)
 ax.set_aspect("equal")
@@ -303,7 +303,7 @@ for name, fitted in fits.items():
     never_up = bool(np.all(np.diff(fitted.history) <= 1e-12 * fitted.history[0]))
     print(f"{name:17s} converged within 300 iterations: {fitted.converged} | never increased: {never_up}")
 
-# %% slideshow={"slide_type": "subslide"} alt="The objective of SMACOF divided by its starting value against the iteration, for metric (Kruskal), Sammon and non-metric MDS of the road distances: every curve only goes down and levels off after a few dozen iterations."
+# %% alt="The objective of SMACOF divided by its starting value against the iteration, for metric (Kruskal), Sammon and non-metric MDS of the road distances: every curve only goes down and levels off after a few dozen iterations." slideshow={"slide_type": "subslide"}
 fig, ax = plt.subplots(figsize=(7, 3.5))
 for name, fitted in fits.items():
     ax.plot(fitted.history / fitted.history[0], label=name)
@@ -343,7 +343,7 @@ print("each method is best at its own criterion:",
 # cities, about 1050 km) and Cologne-Geneva (1662 km in the table, three times their straight-line distance of
 # about 530 km). Both entries must be wrong, and every map disagrees with them.
 
-# %% slideshow={"slide_type": "fragment"} alt="Four Shepard diagrams, one per map (classical, metric, Sammon, non-metric): map distance against road distance for every pair of cities. The points hug the diagonal (or, for non-metric, an increasing step line); the farthest outliers are Athens-Rome above the line and Cologne-Geneva below it."
+# %% alt="Four Shepard diagrams, one per map (classical, metric, Sammon, non-metric): map distance against road distance for every pair of cities. The points hug the diagonal (or, for non-metric, an increasing step line); the farthest outliers are Athens-Rome above the line and Cologne-Geneva below it." slideshow={"slide_type": "fragment"}
 fig, axes = plt.subplots(2, 2, figsize=(10, 8.5))
 for ax, (name, Z) in zip(axes.ravel(), maps.items()):
     shepard_diagram(D_europe, Z, ax=ax, fit="isotonic" if name == "non-metric" else "identity", title=name)
@@ -467,7 +467,7 @@ for name, fitted in fits.items():
 # rest (its long distances matter little to Sammon). The metric and non-metric maps move Cherbourg most, at the
 # edge of the tight cluster of Channel cities whose short distances Sammon weights heavily and spreads apart:
 
-# %% slideshow={"slide_type": "fragment"} alt="The classical map of the 21 cities overlaid with the Sammon map after a Procrustes alignment, each city joined to its two positions: most cities move little, Athens moves most (about 330 km towards the rest)."
+# %% alt="The classical map of the 21 cities overlaid with the Sammon map after a Procrustes alignment, each city joined to its two positions: most cities move little, Athens moves most (about 330 km towards the rest)." slideshow={"slide_type": "fragment"}
 fig, ax = plt.subplots(figsize=(7, 6))
 sammon_aligned = procrustes(Z_europe, fits["Sammon"].embedding, scale=True).aligned
 procrustes_overlay(Z_europe, sammon_aligned, labels=cities, ax=ax, title="Classical and Sammon maps",

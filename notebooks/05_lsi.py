@@ -249,7 +249,7 @@ print(lsi.top_terms(ma_space, component=1, n=8))
 # Each document gets coordinates on every component. We plot uncentred components 2 and 3 (the first is the
 # "average document" direction) for the whole corpus, coloured by topic.
 
-# %% slideshow={"slide_type": "fragment"} alt="LSI map of the course corpus: documents on uncentred components 2 and 3, coloured by topic. Music lies at the top left, art at the bottom left and sport on the right (football farthest out), cooking near the middle, and the mixed stories between their two topics."
+# %% alt="LSI map of the course corpus: documents on uncentred components 2 and 3, coloured by topic. Music lies at the top left, art at the bottom left and sport on the right (football farthest out), cooking near the middle, and the mixed stories between their two topics." slideshow={"slide_type": "fragment"}
 fig, ax = plt.subplots(figsize=(7, 5))
 score_scatter(space.document_coordinates, corpus["topic"].astype(str), ax=ax, components=(1, 2),
               labels=("component 2", "component 3"), title="LSI map of the course corpus")
@@ -337,7 +337,7 @@ print("keyword cosine:", dr.rounded(keyword_all[singer_only]), "| latent cosine:
 # rank of $X$ the latent space is the whole row space and latent search ranks like keyword search. Somewhere in
 # between the synonyms are merged and the topics kept apart.
 
-# %% slideshow={"slide_type": "fragment"} alt="Two panels. Left: the share of the squared Frobenius norm carried by each of the first 30 components: the first four stand out and the rest decay slowly. Right: mean precision at 40 of latent search against k on a log axis: it rises to 1.0 at k = 3 and 4 and falls back towards the dashed keyword-search level as k approaches the rank, 174."
+# %% alt="Two panels. Left: the share of the squared Frobenius norm carried by each of the first 30 components: the first four stand out and the rest decay slowly. Right: mean precision at 40 of latent search against k on a log axis: it rises to 1.0 at k = 3 and 4 and falls back towards the dashed keyword-search level as k approaches the rank, 174." slideshow={"slide_type": "fragment"}
 share = dense_singular_values**2 / np.sum(dense_singular_values**2)
 ks = [1, 2, 3, 4, 5, 8, 10, 15, 20, 30, 50, 100, n]
 spaces = {k: lsi.lsi(corpus["text"], k=k, stop_words="english") for k in ks}

@@ -103,7 +103,7 @@ print("mean within 3 standard errors of 1:", abs(ratios.mean() - 1) < 3 * standa
 # Since the ratio's standard deviation is $\sqrt{2/q}$, it shrinks like $1/\sqrt q$. Below, each panel repeats the
 # simulation for a larger $q$ and overlays the exact density of $\chi^2_q/q$.
 
-# %% slideshow={"slide_type": "fragment"} alt="Four histograms of the ratio of squared lengths after and before a random projection, for q = 5, 20, 100 and 500 dimensions, each with the chi-squared density overlaid: the histograms pile up around 1 as q grows, their spread shrinking like 1 over the square root of q."
+# %% alt="Four histograms of the ratio of squared lengths after and before a random projection, for q = 5, 20, 100 and 500 dimensions, each with the chi-squared density overlaid: the histograms pile up around 1 as q grows, their spread shrinking like 1 over the square root of q." slideshow={"slide_type": "fragment"}
 qs = [5, 20, 100, 500]
 small_x = rng.normal(size=10)
 fig, axes = plt.subplots(1, len(qs), figsize=(11, 2.8), sharey=False)
@@ -166,7 +166,7 @@ print("jl_delta(205, 1364, 0.2) =", dr.rounded(jl_delta(205, 1364, 0.2)), "(just
 # The bound trades accuracy for dimension at the rate $q\propto 1/\epsilon^2$: halving $\epsilon$ costs four times the
 # dimensions, while multiplying $n$ by a million adds a fixed amount. The stars are the notes' worked examples.
 
-# %% slideshow={"slide_type": "fragment"} alt="The Johnson-Lindenstrauss dimension q needed (log scale) against the allowed distortion epsilon, for n from 10 to a billion points at delta = 0.05: nearly parallel curves falling steeply as epsilon grows, with stars at the notes' worked examples (1365 and 3202 at epsilon 0.2, and q = 100 at epsilon 0.74)."
+# %% alt="The Johnson-Lindenstrauss dimension q needed (log scale) against the allowed distortion epsilon, for n from 10 to a billion points at delta = 0.05: nearly parallel curves falling steeply as epsilon grows, with stars at the notes' worked examples (1365 and 3202 at epsilon 0.2, and q = 100 at epsilon 0.74)." slideshow={"slide_type": "fragment"}
 eps_grid = np.linspace(0.05, 0.95, 200)
 fig, ax = plt.subplots()
 for n in [10, 205, 10**4, 2 * 10**6, 10**9]:
@@ -236,7 +236,7 @@ print("sqrt(2 / q) =", dr.rounded(np.sqrt(2 / 1365)))
 # those worst values is the $\epsilon$ actually achieved with probability 0.95, to be compared with the bound's
 # `jl_epsilon(50, q, 0.05)`.
 
-# %% slideshow={"slide_type": "fragment"} alt="On log-log axes, for 50 points and q from 25 to 800: the epsilon the bound promises and the 95% quantile of the worst measured distortion. Both fall like 1 over the square root of q; the bound lies slightly above the measurement for large q and below it for q of 50 or less."
+# %% alt="On log-log axes, for 50 points and q from 25 to 800: the epsilon the bound promises and the 95% quantile of the worst measured distortion. Both fall like 1 over the square root of q; the bound lies slightly above the measurement for large q and below it for q of 50 or less." slideshow={"slide_type": "fragment"}
 X_small = np.random.default_rng(8).normal(size=(50, 100))
 q_grid = [25, 50, 100, 200, 400, 800]
 achieved = np.array([np.quantile(worst_distortions(X_small, q_value, 100, seed=1000 * q_value), 0.95)
@@ -301,7 +301,7 @@ print("rows: structured PCA, structured random, isotropic PCA, isotropic random"
 print("columns: mean ratio, smallest ratio, largest ratio")
 print(np.array(comparison))
 
-# %% slideshow={"slide_type": "subslide"} alt="Two histograms of squared-distance ratios after reducing 500 dimensions to 20, for PCA and for a random projection. Structured data (left): PCA's ratios sit just below 1, the random projection's spread around 1. Isotropic data (right): PCA shrinks every distance badly, while the random projection still spreads around 1."
+# %% alt="Two histograms of squared-distance ratios after reducing 500 dimensions to 20, for PCA and for a random projection. Structured data (left): PCA's ratios sit just below 1, the random projection's spread around 1. Isotropic data (right): PCA shrinks every distance badly, while the random projection still spreads around 1." slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.2), sharex=True)
 for ax, name in zip(axes, ["structured", "isotropic"]):
     for method in ["PCA", "random"]:
@@ -330,7 +330,7 @@ plt.show()
 # Run this cell in Jupyter and move the sliders: the histogram shows the ratios of one projection of the
 # 50 points of section 6, the dashed lines the bound's $[1-\epsilon, 1+\epsilon]$ for the chosen $\delta$.
 
-# %% slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"] alt="Interactive histogram (sliders for q, delta and the seed need a live kernel) of the squared-distance ratios of one random projection of 50 points to q = 200 dimensions, with dashed lines at 1 minus and 1 plus the bound's epsilon."
+# %% alt="Interactive histogram (sliders for q, delta and the seed need a live kernel) of the squared-distance ratios of one random projection of 50 points to q = 200 dimensions, with dashed lines at 1 minus and 1 plus the bound's epsilon." slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 from dimred_teach.display import figure_with_sliders
 
 

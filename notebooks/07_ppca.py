@@ -56,7 +56,7 @@ dr.setup_notebook()
 # To generate a point: draw $z$, map it to $Wz + \mu$ (a point of a $q$-dimensional affine subspace), then add noise.
 # The smallest example has $d=2$, $q=1$: the subspace is a line.
 
-# %% slideshow={"slide_type": "fragment"} alt="Two panels for a PPCA model with one latent dimension in the plane. Left: a histogram of 200 latent values z drawn from a standard normal. Right: the points W z + mu lie on a line through (1, -1) in the direction (2, 1), and the observed points are scattered around it by round Gaussian noise, a few joined to their noise-free positions."
+# %% alt="Two panels for a PPCA model with one latent dimension in the plane. Left: a histogram of 200 latent values z drawn from a standard normal. Right: the points W z + mu lie on a line through (1, -1) in the direction (2, 1), and the observed points are scattered around it by round Gaussian noise, a few joined to their noise-free positions." slideshow={"slide_type": "fragment"}
 toy = ppca.PPCAModel(W=np.array([[2.0], [1.0]]), mean=np.array([1.0, -1.0]), sigma2=0.25)
 X_toy, z_toy = ppca.sample(toy, 200, seed=0, return_latent=True)
 on_line = z_toy @ toy.W.T + toy.mean
@@ -273,7 +273,7 @@ assert 10 < em.n_iter < 5000
 # EM reaches the closed form: the same likelihood, noise variance, subspace and (after rotating to the canonical
 # form) the same $W$. The picture shows how.
 
-# %% slideshow={"slide_type": "fragment"} alt="Two panels for EM on the 3-dimensional PPCA example. Left: the log-likelihood over 60 iterations rises monotonically to the dashed closed-form maximum. Right, on a log scale: the gap to the maximum shrinks by a constant factor per step, while the distance between the EM subspace and the closed-form one falls below one in a million within 5 iterations."
+# %% alt="Two panels for EM on the 3-dimensional PPCA example. Left: the log-likelihood over 60 iterations rises monotonically to the dashed closed-form maximum. Right, on a log scale: the gap to the maximum shrinks by a constant factor per step, while the distance between the EM subspace and the closed-form one falls below one in a million within 5 iterations." slideshow={"slide_type": "fragment"}
 steps = [1, 2, 3, 5, 7, 10, 15, 20]
 distances = [subspace_distance(ppca.ppca_em(X, 3, seed=0, max_iter=t).W, fit.W) for t in steps]
 gap = fit.log_likelihood - em.history
@@ -364,7 +364,7 @@ print("reconstruction shrinkage (lambda_j - sigma2)/lambda_j:", (lam - fit.sigma
 # the data meet the fitted line; the PPCA reconstructions (green) are the same points moved along the line towards
 # the mean (grey segments) by the factor $(\lambda_1-\sigma^2)/\lambda_1$.
 
-# %% slideshow={"slide_type": "fragment"} alt="Noisy points in the plane with two reconstructions each: the PCA projections lie on the fitted line where perpendiculars from the data meet it, and the PPCA posterior-mean reconstructions lie on the same line moved towards the mean, joined by grey segments; the title gives the shrinkage factor (lambda - sigma2) / lambda."
+# %% alt="Noisy points in the plane with two reconstructions each: the PCA projections lie on the fitted line where perpendiculars from the data meet it, and the PPCA posterior-mean reconstructions lie on the same line moved towards the mean, joined by grey segments; the title gives the shrinkage factor (lambda - sigma2) / lambda." slideshow={"slide_type": "fragment"}
 noisy = ppca.PPCAModel(W=np.array([[1.0], [0.5]]), mean=np.array([1.0, -1.0]), sigma2=0.5)
 X_noisy = ppca.sample(noisy, 150, seed=5)
 noisy_fit = ppca.ppca_mle(X_noisy, 1)
@@ -487,7 +487,7 @@ assert converged.converged and angle_to_pc1(converged.W) < 1e-6
 # line (solid), the E-step feet on it (orange, each joined to its point), and the line the M-step moves to (dashed),
 # which is the next panel's current line. The last panel lays the converged line over PC1.
 
-# %% slideshow={"slide_type": "fragment"} alt="Four panels of EM for a line through centred points in the plane, as the noise goes to zero. The first three show the current line, the E-step positions on it joined to their points, and the dashed line the M-step moves to: from nearly perpendicular to the cloud, the line swings 27 degrees in the first update and lies along the cloud's long axis after three. The last panel lays the converged line over PC1."
+# %% alt="Four panels of EM for a line through centred points in the plane, as the noise goes to zero. The first three show the current line, the E-step positions on it joined to their points, and the dashed line the M-step moves to: from nearly perpendicular to the cloud, the line swings 27 degrees in the first update and lies along the cloud's long axis after three. The last panel lays the converged line over PC1." slideshow={"slide_type": "fragment"}
 fig, axes = plt.subplots(1, 4, figsize=(14, 4.8), sharex=True, sharey=True)
 reach = 1.1 * np.abs(X_plane).max()
 ends = np.array([-reach, reach])
@@ -535,7 +535,7 @@ plt.show()
 # rises while the extra dimension captures structure and falls once it only fits noise. We draw new test points
 # from the same true model ($q=3$).
 
-# %% slideshow={"slide_type": "fragment"} alt="Log-likelihood per point against the latent dimension q from 1 to 9, on the training data and on held-out data from the same model: the held-out curve jumps up to q = 3, the true dimension, and then flattens and dips slightly, while the training curve keeps creeping up."
+# %% alt="Log-likelihood per point against the latent dimension q from 1 to 9, on the training data and on held-out data from the same model: the held-out curve jumps up to q = 3, the true dimension, and then flattens and dips slightly, while the training curve keeps creeping up." slideshow={"slide_type": "fragment"}
 X_test = ppca.sample(truth, 1000, seed=4)
 qs = np.arange(1, 10)
 train_ll, test_ll = [], []
@@ -587,7 +587,7 @@ for k in range(1, 5):
 # coordinate is overall size, the second puts the females above the males within each species (compare the biplots
 # of notebook 03).
 
-# %% slideshow={"slide_type": "fragment"} alt="Posterior means of the two latent variables of a q = 2 PPCA of the crabs, coloured by species and sex: the first coordinate is overall size, and the second puts the females above the males within each species."
+# %% alt="Posterior means of the two latent variables of a q = 2 PPCA of the crabs, coloured by species and sex: the first coordinate is overall size, and the second puts the females above the males within each species." slideshow={"slide_type": "fragment"}
 crab_fit = ppca.ppca_mle(Xc, 2)
 print("sigma2:", dr.rounded(crab_fit.sigma2), "| column lengths^2 of W:", (crab_fit.W**2).sum(axis=0))
 groups = (crabs["species"].map({"B": "blue", "O": "orange"}).astype(str) + " "

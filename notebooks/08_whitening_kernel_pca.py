@@ -65,7 +65,7 @@ for name, Y in versions.items():
     S = covariance(Y)
     print(f"{name:15s} variances {dr.rounded(np.diag(S))}   covariance {dr.rounded(S[0, 1]):.4f}")
 
-# %% slideshow={"slide_type": "subslide"} alt="Four scatter plots of the crabs' rear width against carapace length: centred (the cloud moved to the origin), standardised (a thin diagonal cigar on comparable axes), whitened (a round cloud of unit spread in which two bands of crabs remain visible) and min-max scaled (the cloud squeezed into the unit square)."
+# %% alt="Four scatter plots of the crabs' rear width against carapace length: centred (the cloud moved to the origin), standardised (a thin diagonal cigar on comparable axes), whitened (a round cloud of unit spread in which two bands of crabs remain visible) and min-max scaled (the cloud squeezed into the unit square)." slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 4, figsize=(13, 3.4))
 for ax, (name, Y) in zip(axes, versions.items()):
     ax.scatter(Y[:, 0], Y[:, 1], s=8)
@@ -141,7 +141,7 @@ for j in range(2):
     print(f"spiral PC{j + 1}: |rank correlation with t| = {dr.rounded(rho)}   "
           f"circles PC{j + 1}: class separation = {dr.rounded(separation(circles_pca.scores[:, j], labels))}")
 
-# %% slideshow={"slide_type": "subslide"} alt="Three panels. Left: a two-dimensional spiral coloured by the position t along it. Middle: PC1 of the spiral against t, a scatter with no single trend because each score value meets several turns. Right: the PCA scores of two concentric circles, the inner circle still inside the outer one."
+# %% alt="Three panels. Left: a two-dimensional spiral coloured by the position t along it. Middle: PC1 of the spiral against t, a scatter with no single trend because each score value meets several turns. Right: the PCA scores of two concentric circles, the inner circle still inside the outer one." slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
 colours = axes[0].scatter(X_spiral[:, 0], X_spiral[:, 1], c=t_spiral, s=10, cmap="viridis")
 fig.colorbar(colours, ax=axes[0], label="position t along the curve")
@@ -294,7 +294,7 @@ for j in range(2):
 outer, inner = circle_scores[labels == 0, 0], circle_scores[labels == 1, 0]
 print("a threshold on kernel PC1 splits the classes perfectly:", bool(outer.max() < inner.min() or inner.max() < outer.min()))
 
-# %% slideshow={"slide_type": "subslide"} alt="Two panels for RBF kernel PCA of two concentric circles with gamma = 2. Left: kernel PC1 against PC2, the outer and inner circles at opposite ends of PC1 with an empty gap between them. Right: histograms of kernel PC1 by class, two separate groups."
+# %% alt="Two panels for RBF kernel PCA of two concentric circles with gamma = 2. Left: kernel PC1 against PC2, the outer and inner circles at opposite ends of PC1 with an empty gap between them. Right: histograms of kernel PC1 by class, two separate groups." slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
 for group, marker in [(0, "o"), (1, "^")]:
     mask = labels == group
@@ -330,7 +330,7 @@ spiral_kpca = kernel.kernel_pca(X_spiral, k=3, kernel="rbf", gamma=2.0)
 for j in range(3):
     print(f"kernel PC{j + 1}: |rank correlation with t| = {dr.rounded(abs(spearmanr(spiral_kpca.scores[:, j], t_spiral)[0]))}")
 
-# %% slideshow={"slide_type": "subslide"} alt="Two panels for RBF kernel PCA of the spiral with gamma = 2. Left: kernel PC1 against PC2, coloured by the position t, bend the spiral into one big loop. Right: kernel PC3 against t rises with t, with one fold near the outer end."
+# %% alt="Two panels for RBF kernel PCA of the spiral with gamma = 2. Left: kernel PC1 against PC2, coloured by the position t, bend the spiral into one big loop. Right: kernel PC3 against t rises with t, with one fold near the outer end." slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
 colours = axes[0].scatter(spiral_kpca.scores[:, 0], spiral_kpca.scores[:, 1], c=t_spiral, s=10, cmap="viridis")
 fig.colorbar(colours, ax=axes[0], label="position t along the curve")
@@ -356,7 +356,7 @@ plt.show()
 # $2\gamma\,\mathbf x^\top\mathbf y$, the *linear* kernel: kernel PCA becomes ordinary PCA. Too narrow (large
 # $\gamma$) and every point looks equally far from every other.
 
-# %% slideshow={"slide_type": "fragment"} alt="Four scatter plots of RBF kernel PCA of the two circles, PC1 against PC2, for gamma = 0.1, 2, 10 and 50. At 0.1 it looks like linear PCA, the inner circle inside the outer; at 2 the circles are apart along PC1; at 10 and 50 the contrast between the rings is no longer in the first components."
+# %% alt="Four scatter plots of RBF kernel PCA of the two circles, PC1 against PC2, for gamma = 0.1, 2, 10 and 50. At 0.1 it looks like linear PCA, the inner circle inside the outer; at 2 the circles are apart along PC1; at 10 and 50 the contrast between the rings is no longer in the first components." slideshow={"slide_type": "fragment"}
 gammas = [0.1, 2.0, 10.0, 50.0]
 fig, axes = plt.subplots(1, 4, figsize=(14, 3.5))
 for ax, gamma in zip(axes, gammas):
@@ -446,7 +446,7 @@ for gamma in (0.01, 0.1, 0.5):
     print(f"kernel PCA, gamma = {gamma:<4}:      best |rank corr with s|, component:",
           best_rank_correlation(roll_kpca[gamma]))
 
-# %% slideshow={"slide_type": "subslide"} alt="Three panels of the 800-point Swiss roll coloured by the position s along the sheet. Left: the roll in three dimensions, a sheet rolled up around its axis. Middle: PCA's PC1 and PC2 show the spiral end-on, still rolled up. Right: RBF kernel PCA (gamma = 0.1), PC1 against PC3, pulls single stretches of the roll out as arms."
+# %% alt="Three panels of the 800-point Swiss roll coloured by the position s along the sheet. Left: the roll in three dimensions, a sheet rolled up around its axis. Middle: PCA's PC1 and PC2 show the spiral end-on, still rolled up. Right: RBF kernel PCA (gamma = 0.1), PC1 against PC3, pulls single stretches of the roll out as arms." slideshow={"slide_type": "subslide"}
 fig = plt.figure(figsize=(14, 4.2))
 ax3d = fig.add_subplot(1, 3, 1, projection="3d")
 dots = ax3d.scatter(X_roll[:, 0], X_roll[:, 1], X_roll[:, 2], c=s_roll, s=6, cmap="viridis")

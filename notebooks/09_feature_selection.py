@@ -156,7 +156,7 @@ pd.Series({f"{names[i]} + {names[j]}": value for (i, j), value in accuracy.items
 #    `pair_a + pair_b` $= 0.4\,s$ with $s = \pm 1$ the class: together they separate the
 #    classes exactly. A score that looks at one feature at a time cannot see this.
 
-# %% slideshow={"slide_type": "fragment"} alt="Two scatter plots of the demo data coloured by class. Left: the top two features by t, strong and strong_copy, lie on a line, so the second adds nothing and the classes overlap. Right: pair_a against pair_b, each overlapping alone, but the dashed line where their sum is zero separates the classes perfectly."
+# %% alt="Two scatter plots of the demo data coloured by class. Left: the top two features by t, strong and strong_copy, lie on a line, so the second adds nothing and the classes overlap. Right: pair_a against pair_b, each overlapping alone, but the dashed line where their sum is zero separates the classes perfectly." slideshow={"slide_type": "fragment"}
 fig, axes = plt.subplots(1, 2, figsize=(10, 4))
 classes = np.where(y == 1, "class 1 (s = +1)", "class 0 (s = -1)")
 score_scatter(X, classes, ax=axes[0], components=(0, 1), labels=("strong", "strong_copy"),
@@ -276,7 +276,7 @@ print("explained variance ratio:", crabs_pca.explained_variance_ratio)
 # what separates the species. But PC2 and PC3 are shape contrasts, and
 # choosing them by the labels gives almost perfect classification.
 
-# %% slideshow={"slide_type": "fragment"} alt="Two scatter plots of the crabs coloured by species. Left: the two selected measurements FL and BD, where both species lie along the same size line, side by side. Right: PC3 against PC2, where the species separate almost completely."
+# %% alt="Two scatter plots of the crabs coloured by species. Left: the two selected measurements FL and BD, where both species lie along the same size line, side by side. Right: PC3 against PC2, where the species separate almost completely." slideshow={"slide_type": "fragment"}
 fig, axes = plt.subplots(1, 2, figsize=(10, 4))
 species_names = np.where(species == "B", "blue species", "orange species")
 score_scatter(X_crabs, species_names, ax=axes[0], components=(0, 4), labels=("FL (mm)", "BD (mm)"),
@@ -342,7 +342,7 @@ assert regression_scores.loc["curved", "|corr|"] < 0.1
 # anything a shuffled $y$ gives (at most 0.04). Both scores rate `proxy` highly although
 # $y$ never uses it: one feature at a time, a score cannot tell a cause from its copy.
 
-# %% slideshow={"slide_type": "fragment"} alt="Two scatter plots of the target y against a feature. Left: curved, a parabola with no linear trend (correlation 0.09, mutual information 0.25 nats). Right: proxy, a linear trend inherited from signal."
+# %% alt="Two scatter plots of the target y against a feature. Left: curved, a parabola with no linear trend (correlation 0.09, mutual information 0.25 nats). Right: proxy, a linear trend inherited from signal." slideshow={"slide_type": "fragment"}
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
 for ax, name in zip(axes, ["curved", "proxy"]):
     j = reg_names.index(name)
@@ -393,7 +393,7 @@ assert np.isclose(path.alphas[0], np.abs(Z_reg.T @ y_centred).max() / n_reg)
 # coefficient is zero, so the first feature to enter is the one most correlated with $y$.
 # The path, with each entry marked:
 
-# %% slideshow={"slide_type": "fragment"} alt="The LASSO path of the five standardised features against the penalty alpha on a log scale, decreasing to the right, with each feature's entry point marked and numbered: signal enters first, then signal_m, then curved and noise, and proxy last and small."
+# %% alt="The LASSO path of the five standardised features against the penalty alpha on a log scale, decreasing to the right, with each feature's entry point marked and numbered: signal enters first, then signal_m, then curved and noise, and proxy last and small." slideshow={"slide_type": "fragment"}
 fig, ax = plt.subplots(figsize=(8, 4.5))
 for j, name in enumerate(reg_names):
     ax.plot(path.alphas, path.coefs[j], lw=1.5, label=name)
@@ -452,7 +452,7 @@ print("entry alpha of signal_m: standardised", path.entry_alphas[1].round(3), "|
 # where a coefficient is exactly zero; the $L_2$ ball is round and has no corners. Two correlated standardised
 # features, with the same size of budget for both penalties:
 
-# %% slideshow={"slide_type": "fragment"} alt="Two panels in the plane of the coefficients b1 and b2, each with the elliptical contours of the least-squares error around the unconstrained solution (1.6, 0.45). Left: the L1 budget is a diamond, and the smallest contour touches it at its corner on the b1 axis, so b2 is exactly 0. Right: the L2 budget is a disc, and the contour touches it where both coefficients are non-zero."
+# %% alt="Two panels in the plane of the coefficients b1 and b2, each with the elliptical contours of the least-squares error around the unconstrained solution (1.6, 0.45). Left: the L1 budget is a diamond, and the smallest contour touches it at its corner on the b1 axis, so b2 is exactly 0. Right: the L2 budget is a disc, and the contour touches it where both coefficients are non-zero." slideshow={"slide_type": "fragment"}
 rng_ball = np.random.default_rng(4)
 n_ball = 200
 shared = rng_ball.standard_normal(n_ball)
@@ -535,7 +535,7 @@ assert np.abs(lasso_orth - thresholded).max() < 1e-12
 # centred with its own means), as `sklearn.linear_model.LassoCV` does on the same folds (`tests/test_selection.py`
 # checks they agree).
 
-# %% slideshow={"slide_type": "fragment"} alt="Held-out mean squared error of the LASSO against the penalty alpha on a log scale, decreasing to the right: one thin grey line per fold and their mean in black. The mean error falls from about 9.4 at the largest alpha as signal and signal_m enter, then stays flat near 4.6 below alpha 0.1; a dashed line marks the chosen alpha, 0.042."
+# %% alt="Held-out mean squared error of the LASSO against the penalty alpha on a log scale, decreasing to the right: one thin grey line per fold and their mean in black. The mean error falls from about 9.4 at the largest alpha as signal and signal_m enter, then stays flat near 4.6 below alpha 0.1; a dashed line marks the chosen alpha, 0.042." slideshow={"slide_type": "fragment"}
 cv = selection.lasso_cv(Z_reg, y_reg, n_alphas=60, folds=5, seed=0)
 chosen = [reg_names[j] for j in np.flatnonzero(cv.coef)]
 print("chosen alpha:", dr.rounded(cv.alpha, 5), "| held-out MSE:", dr.rounded(cv.mean_mse.min(), 4),
@@ -626,7 +626,7 @@ print(pd.DataFrame(rfe.coefficients, columns=reg_names,
 # the LASSO, elimination needs standardised features. The slopes of every fit, with
 # each dropped feature marked:
 
-# %% slideshow={"slide_type": "fragment"} alt="Recursive feature elimination: the absolute slope of each standardised feature (log scale) in the fits on 5, 4, 3 and 2 features, with the dropped feature circled at each step: noise goes first, then proxy, then curved, leaving signal and signal_m."
+# %% alt="Recursive feature elimination: the absolute slope of each standardised feature (log scale) in the fits on 5, 4, 3 and 2 features, with the dropped feature circled at each step: noise goes first, then proxy, then curved, leaving signal and signal_m." slideshow={"slide_type": "fragment"}
 fig, ax = plt.subplots(figsize=(8, 4))
 left = np.arange(len(reg_names), 1, -1)  # features in each fit: 5, 4, 3, 2
 for j, name in enumerate(reg_names):
@@ -691,7 +691,7 @@ for unit, values in crab_units.items():
 assert selection.variance_filter(crab_units["standardised"], 0.99).all()
 assert not selection.variance_filter(crab_units["standardised"], 1.01).any()
 
-# %% slideshow={"slide_type": "subslide"} alt="Three bar charts of the variances of the five crab measurements on a log scale, with a dashed threshold of 10: in millimetres four are kept and RW dropped; in centimetres all five fall below the threshold; standardised, every variance is 1 and all are dropped."
+# %% alt="Three bar charts of the variances of the five crab measurements on a log scale, with a dashed threshold of 10: in millimetres four are kept and RW dropped; in centimetres all five fall below the threshold; standardised, every variance is 1 and all are dropped." slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 3, figsize=(11, 3.5), sharey=True)
 for ax, (unit, variances) in zip(axes, crab_variances.items()):
     kept = variances > 10.0
@@ -752,7 +752,7 @@ print("best by the notes' margin: ", [names[j] for j in selection.top_k(notes_ma
 print("best by the signed margin: ", [names[j] for j in selection.top_k(selection.margin(X, y), 5)])
 assert notes_margin.max() < 2e-4 and selection.top_k(notes_margin, 1)[0] == names.index("noise")
 
-# %% slideshow={"slide_type": "subslide"} alt="Two strip plots of one feature's values by class, with the overlap of the classes shaded: pair_a overlaps over about 1.5 units and noise over about 5.3; the titles give the notes' margin (tiny, set by the closest pair) and the signed margin."
+# %% alt="Two strip plots of one feature's values by class, with the overlap of the classes shaded: pair_a overlaps over about 1.5 units and noise over about 5.3; the titles give the notes' margin (tiny, set by the closest pair) and the signed margin." slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 2, figsize=(10, 3))
 jitter = np.random.default_rng(2).uniform(-0.15, 0.15, len(y))
 for ax, name in zip(axes, ["pair_a", "noise"]):

@@ -112,7 +112,7 @@ model = autoencoder.train_linear_autoencoder(X, k=2, learning_rate=0.1, epochs=5
 print("loss at start, after 10, 100, 500 epochs:", model.losses[[0, 10, 100, 500]])
 print("PCA's minimum:", dr.rounded(pca_loss))
 
-# %% slideshow={"slide_type": "subslide"} alt="Two panels for training a linear autoencoder. Left: the loss minus PCA's minimum on a log scale falls steeply in the first epochs and then along a straight line. Right, on log-log axes: the distance between the decoder's subspace and the PCA subspace heads to zero as the epochs grow from 1 to 300."
+# %% alt="Two panels for training a linear autoencoder. Left: the loss minus PCA's minimum on a log scale falls steeply in the first epochs and then along a straight line. Right, on log-log axes: the distance between the decoder's subspace and the PCA subspace heads to zero as the epochs grow from 1 to 300." slideshow={"slide_type": "subslide"}
 components = pca(X, k=2).components
 checkpoints = [1, 3, 10, 30, 100, 300]
 distances = [subspace_distance(
@@ -196,7 +196,7 @@ tanh_error = np.mean(np.sum((A - A_tanh) ** 2, axis=1))
 print("mean squared error, tanh autoencoder with k = 1:", dr.rounded(tanh_error, 2))
 print("the error equals the last training loss:", np.isclose(tanh_error, curved.losses[-1]))
 
-# %% slideshow={"slide_type": "subslide"} alt="Points on an arc of radius 2 with one-number reconstructions. Left, PCA with k = 1: the reconstructions lie on a straight line across the arc. Right, a tanh autoencoder with k = 1: the reconstructions follow the arc."
+# %% alt="Points on an arc of radius 2 with one-number reconstructions. Left, PCA with k = 1: the reconstructions lie on a straight line across the arc. Right, a tanh autoencoder with k = 1: the reconstructions follow the arc." slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharex=True, sharey=True)
 for ax, recon, title in [(axes[0], A_pca, "PCA, k = 1: a line"), (axes[1], A_tanh, "tanh autoencoder, k = 1")]:
     ax.scatter(A[:, 0], A[:, 1], s=8, alpha=0.5, label="data")
@@ -350,7 +350,7 @@ assert all(summary["none"]["held_out"] < summary[name]["held_out"] < 0.02 for na
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # The picture: 60 noisy held-out points, each joined to its reconstruction.
 
-# %% slideshow={"slide_type": "fragment"} alt="Four panels of noisy held-out points near an arc, each joined by a short segment to its reconstruction by an overcomplete autoencoder with no regulariser or a sparse, denoising or contractive one. Without a regulariser the segments are tiny (the model copies its input, noise ratio 0.82); with each regulariser they point back towards the arc (ratios 0.33 to 0.36), a vector field towards the data."
+# %% alt="Four panels of noisy held-out points near an arc, each joined by a short segment to its reconstruction by an overcomplete autoencoder with no regulariser or a sparse, denoising or contractive one. Without a regulariser the segments are tiny (the model copies its input, noise ratio 0.82); with each regulariser they point back towards the arc (ratios 0.33 to 0.36), a vector field towards the data." slideshow={"slide_type": "fragment"}
 angles = np.linspace(-2.5, 2.5, 200)
 fig, axes = plt.subplots(2, 2, figsize=(10, 9.2), sharex=True, sharey=True, layout="constrained")
 for ax, (name, model) in zip(axes.ravel(), models.items()):
@@ -396,7 +396,7 @@ plt.show()
 # each an $8 \times 8$ image of grey levels 0-16, flattened row by row into $p = 64$
 # columns.
 
-# %% slideshow={"slide_type": "fragment"} alt="The first ten handwritten digit images, 8 by 8 pixels in grey levels, labelled 0 to 9."
+# %% alt="The first ten handwritten digit images, 8 by 8 pixels in grey levels, labelled 0 to 9." slideshow={"slide_type": "fragment"}
 images, labels = datasets.load_digits()
 print(images.shape, labels[:10])
 image_grid(images[:10], (8, 8), titles=labels[:10], ncols=10)
@@ -407,7 +407,7 @@ plt.show()
 # 0-16 scale). The mean image and the first eight principal directions, shown as images
 # ("eigen-images"; red positive, blue negative):
 
-# %% slideshow={"slide_type": "fragment"} alt=["The mean image of the 1797 digits: a blurred average digit.", "The first eight eigen-images PC1 to PC8 of the digits, red where pixels brighten and blue where they darken together along each principal direction."]
+# %% alt=["The mean image of the 1797 digits: a blurred average digit.", "The first eight eigen-images PC1 to PC8 of the digits, red where pixels brighten and blue where they darken together along each principal direction."] slideshow={"slide_type": "fragment"}
 digits_pca = pca(images)
 image_grid(digits_pca.mean[None, :], (8, 8), titles=["mean image"], size=2.0)
 image_grid(digits_pca.components[:, :8].T, (8, 8), titles=[f"PC{j}" for j in range(1, 9)],
@@ -422,7 +422,7 @@ plt.show()
 # How much variance do the first $M$ components keep? (Notebook 01, section 7, drew this curve as the CMU
 # slides' $R^2$.)
 
-# %% slideshow={"slide_type": "fragment"} alt="The fraction of the digits' variance kept by the first M components, rising steeply and then flattening, with dashed lines at 0.9 and at M = 21."
+# %% alt="The fraction of the digits' variance kept by the first M components, rising steeply and then flattening, with dashed lines at 0.9 and at M = 21." slideshow={"slide_type": "fragment"}
 ratio = np.cumsum(digits_pca.explained_variance_ratio)
 M90 = choose_k(digits_pca.eigenvalues, 0.9)
 fig, ax = plt.subplots()
@@ -448,7 +448,7 @@ print(np.allclose(sigma**2 / (images.shape[0] - 1), digits_pca.eigenvalues[: sig
 # Reconstructions of three digits from $M$ = 1, 2, 5, 10, 20 and 40 components,
 # $\tilde x = \mu + B_M B_M^\top (x - \mu)$, all on the same grey scale 0-16:
 
-# %% slideshow={"slide_type": "fragment"} alt="Three digits, each shown as the original and reconstructed from 1, 2, 5, 10, 20 and 40 principal components on the same grey scale: smudges near the mean with one or two components, recognisable by 10, and nearly the original by 40."
+# %% alt="Three digits, each shown as the original and reconstructed from 1, 2, 5, 10, 20 and 40 principal components on the same grey scale: smudges near the mean with one or two components, recognisable by 10, and nearly the original by 40." slideshow={"slide_type": "fragment"}
 Ms = [1, 2, 5, 10, 20, 40]
 rows = [0, 2, 3]
 panels, titles = [], []
@@ -599,7 +599,7 @@ assert np.allclose(smoothed_slope[:2], [0.89, 0.97], atol=0.005) and np.all(smoo
 # the noisy points' distance ratio, the clean held-out error, and the mean distance of the
 # noisy points' reconstructions from the centre (the arc has radius 2).
 
-# %% slideshow={"slide_type": "fragment"} alt="Two panels against the strength of each regulariser (penalty weight or noise standard deviation, log scale). Left: the noisy points' distance to the circle after over before reconstruction; each regulariser has a useful middle near 0.33 to 0.35, rising again when too strong (to 1.09 for the strongest sparse penalty), against 0.82 without a regulariser. Right: the clean held-out error grows about a hundredfold with the strength."
+# %% alt="Two panels against the strength of each regulariser (penalty weight or noise standard deviation, log scale). Left: the noisy points' distance to the circle after over before reconstruction; each regulariser has a useful middle near 0.33 to 0.35, rising again when too strong (to 1.09 for the strongest sparse penalty), against 0.82 without a regulariser. Right: the clean held-out error grows about a hundredfold with the strength." slideshow={"slide_type": "fragment"}
 strengths = {"sparse": ("sparsity", [0.01, 0.03, 0.1, 1.0]),
              "denoising": ("noise", [0.1, 0.2, 0.3, 0.8]),
              "contractive": ("contraction", [0.01, 0.03, 0.1, 1.0])}

@@ -51,7 +51,7 @@ dr.setup_notebook()
 # Archimedean spiral $r = \theta$, for $\theta$ from $3\pi/2$ through one and a half turns: the notes' 3-D spiral
 # (WashU Figure 4). It also returns each point's sheet coordinates $(s, h)$, the answer a method should find.
 
-# %% slideshow={"slide_type": "fragment"} alt="The Swiss roll in three dimensions, 800 points coloured by the position s along the sheet, rolled up along a spiral around its axis, with axis labels and a colourbar."
+# %% alt="The Swiss roll in three dimensions, 800 points coloured by the position s along the sheet, rolled up along a spiral around its axis, with axis labels and a colourbar." slideshow={"slide_type": "fragment"}
 X, sheet = make_swiss_roll(800, seed=0)
 s = sheet[:, 0]
 print("X:", X.shape, "| sheet size:", dr.rounded(np.ptp(sheet, axis=0), 1))
@@ -237,7 +237,7 @@ for name, mode in modes.items():
 # The WashU notes' Figures 3 and 4 in one picture: each panel colours the points by $s$. A method that unrolls
 # the sheet shows the colours in order from one side to the other.
 
-# %% slideshow={"slide_type": "fragment"} alt="Four panels of two-dimensional embeddings of the Swiss roll, coloured by the position s along the sheet and drawn with equal axes. PCA shows the roll end-on, still rolled up; RBF kernel PCA pulls stretches out as arms and piles layers together; Isomap shows a rectangle of about 93 by 21 with the colours in order; Laplacian eigenmaps order the colours along an arc."
+# %% alt="Four panels of two-dimensional embeddings of the Swiss roll, coloured by the position s along the sheet and drawn with equal axes. PCA shows the roll end-on, still rolled up; RBF kernel PCA pulls stretches out as arms and piles layers together; Isomap shows a rectangle of about 93 by 21 with the colours in order; Laplacian eigenmaps order the colours along an arc." slideshow={"slide_type": "fragment"}
 panels = [("PCA (PC1, PC2)", pca_scores), ("RBF kernel PCA, gamma = 0.1 (PC1, PC3)", kpca_scores[0.1][:, [0, 2]]),
           ("Isomap (10 neighbours)", result.embedding), ("Laplacian eigenmaps (10 neighbours)", Y)]
 fig, axes = plt.subplots(2, 2, figsize=(10, 8), layout="constrained")
@@ -280,7 +280,7 @@ for n_neighbors in (3, 4, 6, 10, 12, 15, 20, 40):
     rows.append((n_neighbors, correlation, residual))
     print(f"{n_neighbors:2d} | {1:10d} | {shortcuts:19d} | {correlation:26.4f} | {residual:.4f}")
 
-# %% slideshow={"slide_type": "subslide"} alt="Isomap on the Swiss roll against the number of neighbours, from 4 to 40: the rank correlation of the first coordinate with s stays above 0.999 up to 12 neighbours and drops after; the RMS misfit after rigid alignment falls from 19% at 4 to 4% at 12 and jumps to 45% at 15, where the first short circuits appear."
+# %% alt="Isomap on the Swiss roll against the number of neighbours, from 4 to 40: the rank correlation of the first coordinate with s stays above 0.999 up to 12 neighbours and drops after; the RMS misfit after rigid alignment falls from 19% at 4 to 4% at 12 and jumps to 45% at 15, where the first short circuits appear." slideshow={"slide_type": "subslide"}
 ks, correlations, residuals = map(np.array, zip(*rows))
 assert np.all(correlations[ks <= 12] > 0.999) and residuals[ks == 4][0] > 0.18 and residuals[ks == 12][0] < 0.04
 assert residuals[ks == 15][0] > 0.45

@@ -63,7 +63,7 @@ centred_truth = truth - truth.mean(axis=0)
 print("singular values of the centred truth / largest:",
       dr.rounded(np.linalg.svd(centred_truth, compute_uv=False)[:5] / np.linalg.norm(centred_truth, 2)))
 
-# %% slideshow={"slide_type": "subslide"} alt="Image of the observed ratings of the first 60 users for 120 items: scattered coloured cells on a white background, white meaning missing (80% of the entries)."
+# %% alt="Image of the observed ratings of the first 60 users for 120 items: scattered coloured cells on a white background, white meaning missing (80% of the entries)." slideshow={"slide_type": "subslide"}
 fig, ax = plt.subplots(figsize=(8, 3.5))
 ax.imshow(ratings[:60], cmap="viridis", aspect="auto", interpolation="nearest")
 ax.set_xlabel("item")
@@ -176,7 +176,7 @@ one_step = low_rank_impute(train, 3, max_iter=1)
 print("held-out RMSE: item means", dr.rounded(baseline), "| one fill + SVD", dr.rounded(held_out_rmse(one_step.completed)),
       "| iterated", dr.rounded(held_out_rmse(result.completed)), "| noise floor", dr.rounded(floor))
 
-# %% slideshow={"slide_type": "subslide"} alt="Training RMSE of hard impute with rank 3 against the iteration: it falls from about 1.08 to 0.44 within about 30 iterations, below the noise level 0.5; dotted and dashed lines mark the held-out RMSE of item means (1.07) and of hard impute at the end (0.60)."
+# %% alt="Training RMSE of hard impute with rank 3 against the iteration: it falls from about 1.08 to 0.44 within about 30 iterations, below the noise level 0.5; dotted and dashed lines mark the held-out RMSE of item means (1.07) and of hard impute at the end (0.60)." slideshow={"slide_type": "subslide"}
 fig, ax = plt.subplots(figsize=(7, 3.5))
 ax.plot(result.history, label="observed (training) entries")
 ax.axhline(baseline, color="grey", linestyle=":", label="held-out RMSE of item means")
@@ -265,7 +265,7 @@ print("rank chosen on the validation set:", chosen, "| its test RMSE (ratings us
       dr.rounded(test_rmse))
 assert chosen == 3 and np.all(np.diff(training) < 0) and 0.55 < test_rmse < 0.65
 
-# %% slideshow={"slide_type": "subslide"} alt="Training and validation RMSE against the rank k from 1 to 6: the training error keeps falling, the validation error is smallest at k = 3, the true rank (about 0.59), and grows again beyond it; a line marks the noise level 0.5."
+# %% alt="Training and validation RMSE against the rank k from 1 to 6: the training error keeps falling, the validation error is smallest at k = 3, the true rank (about 0.59), and grows again beyond it; a line marks the noise level 0.5." slideshow={"slide_type": "subslide"}
 fig, ax = plt.subplots(figsize=(7, 3.5))
 ax.plot(ranks, training, "o-", label="training (observed) RMSE")
 ax.plot(ranks, validating, "s-", label="validation RMSE")

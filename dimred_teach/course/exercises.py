@@ -24,7 +24,6 @@ restore them in a submission.
 from __future__ import annotations
 
 import ast
-import json
 import re
 import textwrap
 from dataclasses import dataclass
@@ -34,7 +33,6 @@ import jupytext
 import nbformat
 
 from ..checks import get_check
-from ..exercise_specs import spec_path
 from .execution import KERNELSPEC
 
 __all__ = ["strip_solutions", "build_exercise", "check_header", "CHECK_CALL"]

@@ -24,13 +24,13 @@ from pathlib import Path
 
 import jupytext
 import nbformat
+from jupytext.cell_metadata import metadata_to_text
 
 from .manifest import read_manifest
 
-__all__ = ["slide_types", "annotate_source", "build_deck", "deck_assets", "command_slides"]
+__all__ = ["slide_types", "annotate_source", "paginate", "build_deck", "deck_assets", "command_slides"]
 
 _HEADER = re.compile(r"^# %%( \[markdown\])?")
-_SLIDESHOW = re.compile(r' slideshow=\{"slide_type": "[a-z]+"\}')
 _IMPORT = re.compile(r"^@import url\([^)]*\);\n", re.MULTILINE)
 
 
@@ -82,11 +82,11 @@ def annotate_source(path: Path, check: bool = False) -> bool:
     if len(headers) != len(cells):
         raise ValueError(f"{path}: {len(headers)} '# %%' lines but {len(cells)} cells; "
                          "every cell must start with a '# %%' line")
-    for index, kind in zip(headers, slide_types(cells)):
-        # first after the cell type: jupytext writes metadata sorted by key (slideshow < tags)
-        header = _SLIDESHOW.sub("", lines[index])
-        cell_type = _HEADER.match(header).group(0)
-        lines[index] = f'{cell_type} slideshow={json.dumps({"slide_type": kind})}{header[len(cell_type):]}'
+    for index, kind, cell in zip(headers, slide_types(cells), cells):
+        # the cell's metadata with its slide type, sorted by key as jupytext writes it from the .ipynb
+        metadata = dict(sorted({**cell.metadata, "slideshow": {"slide_type": kind}}.items()))
+        cell_type = _HEADER.match(lines[index]).group(0)
+        lines[index] = f"{cell_type} {metadata_to_text(None, metadata)}"
     new_text = "\n".join(lines)
     if new_text != text and not check:
         path.write_text(new_text)
@@ -120,12 +120,83 @@ def _inline_script(text: str) -> str:
     return text.replace("</script", "<\\/script")
 
 
+SLIDE_LINES = 15
+"""Lines of prose one slide holds at the deck's type size (28 px on a 1280x720 canvas, about
+70 characters a line); a longer markdown cell continues on the next slide."""
+LINE_CHARACTERS = 70
+
+
+def _estimated_lines(paragraph: str) -> int:
+    """Lines a markdown paragraph takes on a slide: its wrapped text plus the gap after it."""
+    lines = [line for line in paragraph.split("\n") if line.strip()]
+    display_math = paragraph.count("$$") // 2
+    text = " ".join(line.strip() for line in lines)
+    return max(1, -(-len(text) // LINE_CHARACTERS)) + 2 * display_math + 1
+
+
+def _chunks(markdown: str) -> list[str]:
+    """``markdown`` cut at paragraph breaks into pieces of at most :data:`SLIDE_LINES` lines each
+    (a single longer paragraph stays whole; the deck's fit scales it down)."""
+    pieces, current, used = [], [], 0
+    for paragraph in re.split(r"\n\s*\n", markdown.strip()):
+        lines = _estimated_lines(paragraph)
+        if current and used + lines > SLIDE_LINES:
+            pieces.append("\n\n".join(current))
+            current, used = [], 0
+        current.append(paragraph)
+        used += lines
+    pieces.append("\n\n".join(current))
+    return pieces
+
+
+LONG_FIGURE_CODE = 12
+"""A cell drawing a figure with more code lines than this shows only its figure on a slide (the
+code is in the notebook): the figure is what the audience reads."""
+HIDDEN_INPUT = "deck-hide-input"
+
+
+def _draws_a_long_figure(cell: nbformat.NotebookNode) -> bool:
+    return (cell.cell_type == "code" and len(cell.source.splitlines()) > LONG_FIGURE_CODE
+            and any("image/png" in output.get("data", {}) for output in cell.get("outputs", [])))
+
+
+def paginate(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The notebook cut for slides: every markdown cell too long for one slide continues on new
+    subslides, a code cell that would follow more than half a slide of prose gets a slide of its
+    own, and a long cell that draws a figure is tagged to show its figure without its code."""
+    cells, prose_lines = [], 0  # the lines of prose already on the current slide
+    for cell in notebook.cells:
+        kind = cell.get("metadata", {}).get("slideshow", {}).get("slide_type")
+        if _draws_a_long_figure(cell) or (kind == "fragment" and prose_lines > SLIDE_LINES // 2):
+            cell = nbformat.from_dict(json.loads(json.dumps(cell)))
+            if _draws_a_long_figure(cell):
+                cell.metadata["tags"] = [*cell.metadata.get("tags", []), HIDDEN_INPUT]
+            if kind == "fragment" and prose_lines > SLIDE_LINES // 2:  # no room left below the prose
+                cell.metadata["slideshow"] = {"slide_type": "subslide"}
+        if cell.cell_type != "markdown" or kind not in ("slide", "subslide"):
+            cells.append(cell)
+            prose_lines = 0 if cell.cell_type == "code" else prose_lines
+            continue
+        for number, piece in enumerate(_chunks(cell.source)):
+            prose_lines = sum(_estimated_lines(paragraph) for paragraph in re.split(r"\n\s*\n", piece))
+            part = nbformat.v4.new_markdown_cell(piece, metadata=json.loads(json.dumps(cell.metadata)))
+            if number:
+                part.metadata["slideshow"] = {"slide_type": "subslide"}
+            cells.append(part)
+    paged = nbformat.from_dict(dict(notebook))
+    paged.cells = cells
+    return paged
+
+
 def build_deck(notebook: Path, out: Path) -> Path:
     """Write the executed ``notebook`` (.ipynb) as one self-contained reveal.js deck ``out``.
 
-    The notebook is not executed again: the deck shows its stored outputs. Returns ``out``.
+    The notebook is not executed again: the deck shows its stored outputs. Prose too long for
+    one slide continues on the next (:func:`paginate`); in the browser, a slide whose content is
+    still taller than the canvas is scaled down to fit it. Returns ``out``.
     """
     from nbconvert import SlidesExporter
+    from nbconvert.preprocessors import TagRemovePreprocessor
 
     notebook, out = Path(notebook), Path(out)
     if notebook.suffix != ".ipynb" or not notebook.is_file():
@@ -133,8 +204,9 @@ def build_deck(notebook: Path, out: Path) -> Path:
     exporter = SlidesExporter(template_file="deck.html.j2",
                               extra_template_basedirs=[str(files("dimred_teach.course.templates"))],
                               extra_template_paths=[str(files("dimred_teach.course.templates").joinpath("deck"))])
+    exporter.register_preprocessor(TagRemovePreprocessor(remove_input_tags={HIDDEN_INPUT}), enabled=True)
     assets = {name: _inline_script(text) if name.endswith("_js") else text for name, text in deck_assets().items()}
-    body, _ = exporter.from_notebook_node(nbformat.read(notebook, as_version=4),
+    body, _ = exporter.from_notebook_node(paginate(nbformat.read(notebook, as_version=4)),
                                           resources={"deck": assets, "metadata": {"name": notebook.stem}})
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(body, encoding="utf-8")
