@@ -40,8 +40,11 @@ class CourseContentsManager(AsyncLargeFileManager):
 
     def _refuse(self, path: str) -> None:
         if not self._writable(path):
-            raise HTTPError(403, f"{path} belongs to the course and is read-only here: "
-                                 f"use File > Save Notebook As... to keep a copy in {WORK_FOLDER}/")
+            stem, dot, suffix = path.strip("/").split("/")[-1].rpartition(".")
+            # not my-work/NN_topic.ipynb: that name is the student's own exercise notebook
+            keep = f"{WORK_FOLDER}/{stem}-lecture.{suffix}" if dot else f"{WORK_FOLDER}/{suffix}"
+            raise HTTPError(403, f"{path} belongs to the course and stays read-only. To keep your own copy, "
+                                 f"save it under a new name in {WORK_FOLDER}/: type {keep} as the file name.")
 
     async def get(self, path, content=True, type=None, format=None, **kwargs):
         model = await super().get(path, content=content, type=type, format=format, **kwargs)
@@ -73,6 +76,10 @@ class CourseContentsManager(AsyncLargeFileManager):
 
 
 c.ServerApp.contents_manager_class = CourseContentsManager
+if not LECTURER:
+    # Students open only .ipynb files (the .py sources are hidden), and jupytext's wrapper of the
+    # contents manager would turn the read-only refusal (403, with what to do) into a 500 error.
+    c.ServerApp.jpserver_extensions = {"jupyterlab_jupytext": False}
 c.ContentsManager.hide_globs = ["__pycache__", "*.pyc", "*.pyo", ".DS_Store", "*~",
                                 *([] if LECTURER else STUDENT_HIDDEN)]
 # jupyter_server's default pong timeout (3 pings) is longer than Tornado now allows, which

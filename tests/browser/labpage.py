@@ -160,7 +160,15 @@ def run_cell(page: Page, index: int) -> None:
 
 
 def output_text(page: Page, index: int) -> str:
-    return code_cell(page, index).locator(".jp-OutputArea").inner_text()
+    """The visible text of a code cell's outputs, scrolled into view as a reader would (JupyterLab
+    skips rendering cells far off screen, and their text is then not visible)."""
+    cell = code_cell(page, index)
+    cell.scroll_into_view_if_needed()
+    for _ in range(100):  # JupyterLab renders a cell scrolled into view on its next frames
+        if cell.inner_text().strip():
+            break
+        page.wait_for_timeout(100)
+    return cell.locator(".jp-OutputArea").inner_text()
 
 
 def save(page: Page) -> None:

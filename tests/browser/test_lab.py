@@ -9,6 +9,8 @@ import os
 import re
 import shutil
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import labpage
@@ -114,10 +116,7 @@ def test_notebooks_open_whichever_twin_is_newer(page, lab):
             os.utime(notebook, (reference + shift, reference + shift))
             status, model = lab.api(f"contents/{notebook.relative_to(lab.root).as_posix()}?content=1")
             assert status == 200, f"{notebook.name} (ipynb {shift:+d} s against its twin): {model}"
-            twin_path = twin.relative_to(lab.root).as_posix()
-            if twin.exists():  # a lecturer opens the source with jupytext, as a notebook
-                status, model = lab.api(f"contents/{twin_path}?content=1&type=notebook")
-                assert status == 200, f"{twin_path} (ipynb {shift:+d} s against it): {model}"
+            # (a lecturer's lab opens the .py source with jupytext; the student's serves .ipynb only)
     labpage.open_notebook(page, lab, "exercises/04_mds.ipynb")  # in the browser too: fails on any dialog
     labpage.leave(page, lab)
 
@@ -140,3 +139,23 @@ def test_server_log_is_quiet(lab):
     log = lab.log.read_text()
     for noise in ("without encryption", "is not trusted", "websocket_ping_timeout", "Uncaught exception GET"):
         assert noise not in log, f"the JupyterLab log says {noise!r}"
+
+
+def test_saving_a_course_notebook_names_a_copy_in_my_work(lab):
+    """Issue 23, item 5: "Save As" pre-fills the read-only path; the refusal now names a file to type
+    that keeps a copy and cannot overwrite the student's exercise notebook of the same number."""
+    body = json.dumps({"type": "notebook", "format": "json",
+                       "content": json.loads((lab.root / "notebooks" / "04_mds.ipynb").read_text())}).encode()
+    request = urllib.request.Request(f"{lab.base_url}/api/contents/notebooks/04_mds.ipynb", data=body, method="PUT",
+                                     headers={"Authorization": f"token {lab.token}",
+                                              "Content-Type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=30)
+    assert refused.value.code == 403
+    message = json.loads(refused.value.read())["message"]
+    assert "type my-work/04_mds-lecture.ipynb as the file name" in message
+    request.full_url = f"{lab.base_url}/api/contents/my-work/04_mds-lecture.ipynb"
+    with urllib.request.urlopen(request, timeout=30) as saved:
+        assert saved.status in (200, 201)
+    assert (lab.root / "my-work" / "04_mds-lecture.ipynb").is_file()
+    (lab.root / "my-work" / "04_mds-lecture.ipynb").unlink()
