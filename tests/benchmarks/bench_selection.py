@@ -1,10 +1,10 @@
-"""Feature selection: the filter scores, the nearest-centroid classifier, the LASSO path and RFE against
-SciPy / scikit-learn on the same data."""
+"""Feature selection: the filter scores, the nearest-centroid classifier, the LASSO path, RFE and the two
+cross-validated choices (how many features, which penalty) against SciPy / scikit-learn on the same data."""
 
 import numpy as np
 import scipy.stats
-from sklearn.feature_selection import RFE
-from sklearn.linear_model import LinearRegression, lasso_path
+from sklearn.feature_selection import RFE, RFECV
+from sklearn.linear_model import LassoCV, LinearRegression, lasso_path
 from sklearn.metrics import mutual_info_score
 from sklearn.neighbors import NearestCentroid
 
@@ -86,4 +86,36 @@ def benchmarks():
         baselines={"sklearn RFE(LinearRegression())":
                    lambda: RFE(LinearRegression(), n_features_to_select=1).fit(Z, target)},
         notes=rfe_agreement,
+    )
+
+    # the library's seeded folds, as scikit-learn (train, test) pairs
+    tests = np.array_split(np.random.default_rng(0).permutation(n_reg), 5)
+    splits = [(np.setdiff1d(np.arange(n_reg), test), test) for test in tests]
+
+    def rfe_cv_agreement():
+        ours = selection.recursive_feature_elimination_cv(Z, target, folds=5, seed=0)
+        theirs = RFECV(LinearRegression(), cv=splits, scoring="neg_mean_squared_error").fit(Z, target)
+        difference = np.abs(ours.mean_mse + theirs.cv_results_["mean_test_score"]).max()
+        return f"max |held-out MSE difference| {difference:.1e}, same size: {ours.n_features == theirs.n_features_}"
+
+    yield Benchmark(
+        f"recursive_feature_elimination_cv, 5 folds, n={n_reg} p={p_reg}",
+        ours=lambda: selection.recursive_feature_elimination_cv(Z, target, folds=5, seed=0),
+        baselines={"sklearn RFECV(LinearRegression())": lambda: RFECV(LinearRegression(), cv=splits,
+                                                                      scoring="neg_mean_squared_error").fit(Z, target)},
+        notes=rfe_cv_agreement,
+    )
+
+    def lasso_cv_agreement():
+        ours = selection.lasso_cv(Z, target, alphas=alphas, folds=5, seed=0)
+        theirs = LassoCV(alphas=alphas, cv=splits, tol=1e-14, max_iter=100_000).fit(Z, target)
+        difference = np.abs(ours.fold_mse - theirs.mse_path_.T).max()
+        return f"max |held-out MSE difference| {difference:.1e}, same alpha: {ours.alpha == theirs.alpha_}"
+
+    yield Benchmark(
+        f"lasso_cv (exact homotopy), 50 alphas, 5 folds, n={n_reg} p={p_reg} (sklearn at tol 1e-14: the same digits)",
+        ours=lambda: selection.lasso_cv(Z, target, alphas=alphas, folds=5, seed=0),
+        baselines={"sklearn LassoCV":
+                   lambda: LassoCV(alphas=alphas, cv=splits, tol=1e-14, max_iter=100_000).fit(Z, target)},
+        notes=lasso_cv_agreement,
     )
