@@ -10,7 +10,8 @@ Two modes, chosen by ``DIMRED_TEACH_LAB`` (course.py sets it):
 
 * ``student`` (default): everything outside ``my-work/`` is read-only. Course notebooks
   open read-only (run and change cells freely; "Save as..." keeps a copy in my-work), so
-  no git operation ever meets a modified course file. The ``.py`` sources, the generated
+  no git operation ever meets a modified course file. Saving one whose cells are unchanged
+  (as RISE does before it shows the slides) writes nothing and succeeds. The ``.py`` sources, the generated
   ``exercises/`` (the student works on the copies in ``my-work/``) and the package's
   internals are left out of the file browser.
 * ``lecturer`` (``python3 course.py lab --lecturer``): every file is visible and writable,
@@ -53,8 +54,27 @@ class CourseContentsManager(AsyncLargeFileManager):
         return model
 
     async def save(self, model, path=""):
+        if not self._writable(path) and await self._same_cells(model, path):
+            # Saving a course notebook whose cells are as published writes nothing: this is the
+            # save that RISE (live slides) makes before it renders the notebook from the disk.
+            # Outputs and metadata (a kernel start, cells run) are not the course's to keep.
+            return await super().get(path, content=False)
         self._refuse(path)
         return await super().save(model, path)
+
+    async def _same_cells(self, model, path) -> bool:
+        """Whether a notebook model holds the same cells (types and sources) as the file at ``path``."""
+        if model.get("type") != "notebook" or not isinstance(model.get("content"), dict):
+            return False
+        try:
+            stored = (await super().get(path, content=True, type="notebook"))["content"]
+        except HTTPError:
+            return False
+
+        def cells(notebook):
+            return [(cell.get("cell_type"), "".join(cell.get("source", ""))) for cell in notebook.get("cells", [])]
+
+        return cells(model["content"]) == cells(stored)
 
     async def delete_file(self, path):
         self._refuse(path)

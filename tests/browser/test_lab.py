@@ -142,13 +142,26 @@ def test_server_log_is_quiet(lab):
 
 
 def test_saving_a_course_notebook_names_a_copy_in_my_work(lab):
-    """Issue 23, item 5: "Save As" pre-fills the read-only path; the refusal now names a file to type
-    that keeps a copy and cannot overwrite the student's exercise notebook of the same number."""
-    body = json.dumps({"type": "notebook", "format": "json",
-                       "content": json.loads((lab.root / "notebooks" / "04_mds.ipynb").read_text())}).encode()
-    request = urllib.request.Request(f"{lab.base_url}/api/contents/notebooks/04_mds.ipynb", data=body, method="PUT",
-                                     headers={"Authorization": f"token {lab.token}",
-                                              "Content-Type": "application/json"})
+    """Issue 23, item 5: "Save As" pre-fills the read-only path; the refusal of a changed notebook now
+    names a file to type that keeps a copy and cannot overwrite the student's exercise notebook of the
+    same number. A save that changes no cell (RISE's, before it presents) succeeds and writes nothing."""
+    course_file = lab.root / "notebooks" / "04_mds.ipynb"
+    published = course_file.read_bytes()
+    notebook = json.loads(published)
+
+    def put(path: str, content: dict) -> urllib.request.Request:
+        body = json.dumps({"type": "notebook", "format": "json", "content": content}).encode()
+        return urllib.request.Request(f"{lab.base_url}/api/contents/{path}", data=body, method="PUT",
+                                      headers={"Authorization": f"token {lab.token}", "Content-Type": "application/json"})
+
+    for cell in notebook["cells"]:  # outputs cleared (or cells run): what RISE saves before presenting
+        if cell["cell_type"] == "code":
+            cell.update(outputs=[], execution_count=None)
+    with urllib.request.urlopen(put("notebooks/04_mds.ipynb", notebook), timeout=30) as unchanged:
+        assert unchanged.status == 200  # the cells are the course's: nothing to keep, nothing written
+    assert course_file.read_bytes() == published
+    notebook["cells"][2]["source"] = "a student's edit"
+    request = put("notebooks/04_mds.ipynb", notebook)
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=30)
     assert refused.value.code == 403
