@@ -546,6 +546,7 @@ within = cv.alphas[cv.mean_mse <= cv.mean_mse.min() * 1.01]
 print("largest alpha within 1% of the best error:", dr.rounded(within.max(), 4), "| non-zero there:",
       [reg_names[j] for j in np.flatnonzero(selection.lasso_path(Z_reg, y_centred, alphas=[within.max()]).coefs[:, 0])])
 assert chosen[:2] == ["signal", "signal_m"] and "proxy" not in chosen
+assert round(cv.alpha, 3) == 0.042 and round(within.max(), 3) == 0.136 and cv.coef[reg_names.index("noise")] < 0
 fig, ax = plt.subplots(figsize=(8, 3.8))
 ax.plot(cv.alphas, cv.fold_mse.T, color="0.7", lw=0.8)
 ax.plot(cv.alphas, cv.mean_mse, color="k", lw=2, label="mean over the 5 folds")
@@ -663,6 +664,7 @@ smallest_close = int(np.argmax(rfe_cv.mean_mse <= rfe_cv.mean_mse.min() * 1.01))
 print("fewest features within 1% of the best error:", smallest_close)
 assert rfe_cv.n_features == 4 and not rfe_cv.elimination.support[4] and smallest_close == 2
 assert np.ptp(rfe_cv.mean_mse[1:]) < 0.015 * rfe_cv.mean_mse.min()
+assert np.round(rfe_cv.mean_mse[:2], 2).tolist() == [5.45, 4.60]
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # `signal` alone leaves a clearly larger error (5.45); with `signal_m` it drops to 4.60, and from there on the
