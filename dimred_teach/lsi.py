@@ -401,7 +401,9 @@ def lsi(docs_or_matrix, k: int, *, stop_words=None, min_df: int = 1, vocabulary=
     if n * p > DENSE_SVD_ENTRIES:
         operator = X if mean is None else _centred_operator(X, mean)
         v0 = np.random.default_rng(seed).standard_normal(n)
-        steps = min(n, p, max(10 * k, 300))  # PROPACK's Lanczos steps (kmax)
+        # PROPACK's Lanczos steps (kmax; its memory is kmax * (n + p) numbers): 3k + 20 converge for k up to
+        # 200 on the course's largest corpus as fast as 10k did, with a third of the memory
+        steps = min(n, p, max(3 * k + 20, 300))
         try:
             U, s, Vt = scipy.sparse.linalg.svds(operator, k=k, v0=v0, solver="propack", maxiter=steps)
         except np.linalg.LinAlgError:  # a flat spectrum: ARPACK restarts until it converges
