@@ -1,6 +1,7 @@
 """Every exercise check is proven: the solution's answer and every equivalent correct answer
 (a variant) pass on 20 seeds, and every typical mistake (a mutant) fails on 20 seeds with a
-message that names it. The exercises are discovered (every registered check and every
+message that names it and the mistake id it declares; every mistake id a set names is proven
+by a mutant. The exercises are discovered (every registered check and every
 exercise spec), so a new exercise without variants and mutants is a failing test.
 """
 
@@ -16,7 +17,7 @@ import pytest
 import check_cases
 from check_cases import solution_answer
 
-from dimred_teach.checks import evaluate, registered_ids
+from dimred_teach.checks import MISTAKE_ID, RESERVED_MISTAKES, evaluate, mistakes_of, registered_ids
 from dimred_teach.exercise_specs import SPECS_DIR
 
 SEEDS = range(20)
@@ -78,6 +79,7 @@ def test_variant_passes(exercise_id, variant):
     for seed in SEEDS:
         verdict = evaluate(exercise_id, variant.answer(), seed=seed)
         assert verdict.passed, f"variant {variant.name!r}, seed {seed}: {verdict.message}"
+        assert verdict.mistake == verdict.mistake_name == "", f"variant {variant.name!r} passed with a mistake"
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # mistakes may well divide by zero
@@ -89,3 +91,30 @@ def test_mutant_fails_and_is_named(exercise_id, mutant):
         assert re.search(mutant.names, verdict.message, re.IGNORECASE), (
             f"mutant {mutant.name!r}, seed {seed}: the message does not name the mistake ({mutant.names!r}): "
             f"{verdict.message}")
+        assert verdict.mistake in mutant.mistakes, (
+            f"mutant {mutant.name!r}, seed {seed}: reported as mistake {verdict.mistake!r}, declared {mutant.mistakes}")
+        assert verdict.mistake_name, f"mutant {mutant.name!r}: the mistake {verdict.mistake!r} has no name"
+
+
+@pytest.mark.parametrize("exercise_set", sorted({exercise_id[:2] for exercise_id in EXERCISES}))
+def test_every_named_mistake_is_declared_used_and_proven(exercise_set):
+    """A set's ``MISTAKES`` are valid ids, none reserved; each is spelled somewhere in the set's
+    checks besides its declaration (no dead entry) and is declared by at least one mutant of the
+    set (so the proofs show the check can report it)."""
+    named = mistakes_of(exercise_set)
+    source = Path(importlib.import_module(f"dimred_teach.checks.set{exercise_set}").__file__).read_text()
+    body = source.replace(source[source.index("\nMISTAKES = {"):source.index("\n}\n", source.index("\nMISTAKES = {"))], "")
+    proven = {mistake for exercise_id in EXERCISES if exercise_id.startswith(exercise_set + ".")
+              for mutant in cases_of(exercise_id)[1] for mistake in mutant.mistakes}
+    for mistake, name in named.items():
+        assert MISTAKE_ID.match(mistake) and mistake not in RESERVED_MISTAKES, f"set {exercise_set}: bad id {mistake!r}"
+        assert name and len(name) <= 100 and not name.endswith("."), f"set {exercise_set}: {mistake!r} needs a short name"
+        assert f'"{mistake}"' in body, f"set {exercise_set}: {mistake!r} is declared but no check reports it"
+        assert mistake in proven, f"set {exercise_set}: no mutant proves that a check reports {mistake!r}"
+    unknown = {m for m in proven if m not in named and m not in RESERVED_MISTAKES}
+    assert not unknown, f"set {exercise_set}: mutants declare mistakes nobody named: {sorted(unknown)}"
+
+
+def test_reserved_mistakes_have_valid_ids_and_names():
+    for mistake, name in RESERVED_MISTAKES.items():
+        assert MISTAKE_ID.match(mistake) and name

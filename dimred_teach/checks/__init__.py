@@ -10,6 +10,11 @@ with :func:`register`; an exercise id is ``"NN.name"``. A check is a function
 ``verify(answer, rng)`` that raises :class:`CheckFailure` with a message saying which
 property fails. When the exercise asks for a function, ``answer`` is that function and the
 check calls it on fresh random instances drawn from ``rng``.
+
+Every failure also carries a *mistake id*, a stable name for what went wrong that a class
+report can count: an id the set's module declares in its ``MISTAKES`` (``"missing-half"``:
+"forgot the factor -1/2"), or one of :data:`RESERVED_MISTAKES` (``"other"`` when no named
+mistake explains the failure).
 """
 
 from __future__ import annotations
@@ -26,17 +31,39 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["CheckFailure", "Check", "Verdict", "register", "get_check", "registered_ids", "evaluate", "check"]
+__all__ = ["CheckFailure", "Check", "Verdict", "RESERVED_MISTAKES", "register", "get_check", "registered_ids",
+           "mistakes_of", "mistake_name", "evaluate", "check"]
 
 _EXERCISE_ID = re.compile(r"^(\d\d)\.[A-Za-z_][\w]*$")
 LINE_WIDTH = 88
 """Verdict lines are wrapped on word boundaries at this width, which fits a notebook's output
 area, so the browser never breaks a word."""
 _REGISTRY: dict[str, "Check"] = {}
+MISTAKE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+"""A mistake id: lower-case words joined by hyphens (``missing-half``)."""
+
+RESERVED_MISTAKES = {
+    "other": "a failure no named mistake explains",
+    "wrong-form": "an answer of the wrong type, shape or kind of number",
+    "no-answer": "no answer yet",
+    "raised": "the answer raised an error",
+    "policy": "used what the exercise set forbids",
+    "too-slow": "the function did not return in time",
+    "untransferable": "an answer the grader cannot transfer",
+    "not-graded": "not graded (time or size limits, or the check cell did not run)",
+    "grader": "the grader could not run the check",
+}
+"""Mistake ids every exercise may report, beside the ones its set's ``MISTAKES`` names."""
 
 
 class CheckFailure(Exception):
-    """An answer lacks a required property; the message says which, in plain words."""
+    """An answer lacks a required property; the message says which, in plain words, and
+    ``mistake`` names the mistake (an id of the set's ``MISTAKES`` or of
+    :data:`RESERVED_MISTAKES`)."""
+
+    def __init__(self, message: str, mistake: str = "other"):
+        super().__init__(message)
+        self.mistake = mistake
 
 
 @dataclass(frozen=True)
@@ -50,12 +77,14 @@ class Check:
 
 @dataclass(frozen=True)
 class Verdict:
-    """The outcome of checking one answer."""
+    """The outcome of checking one answer; a failed one names its mistake (id and short name)."""
 
     exercise_id: str
     passed: bool
     message: str
     hint: str
+    mistake: str = ""
+    mistake_name: str = ""
 
     @property
     def status(self) -> str:
@@ -112,6 +141,25 @@ def get_check(exercise_id: str) -> Check:
         raise ValueError(f"exercise_id {exercise_id!r} is unknown; set {match.group(1)} has {known}") from None
 
 
+def mistakes_of(exercise_set: str) -> dict[str, str]:
+    """The named mistakes of exercise set ``"NN"``: its module's ``MISTAKES``, id to short name."""
+    try:
+        module = importlib.import_module(f"{__name__}.set{exercise_set}")
+    except ModuleNotFoundError:
+        raise ValueError(f"there is no exercise set {exercise_set!r}") from None
+    return dict(getattr(module, "MISTAKES", {}))
+
+
+def mistake_name(exercise_id: str, mistake: str) -> str:
+    """The short name of ``mistake`` for ``exercise_id``; ValueError for an id nobody declared."""
+    if mistake in RESERVED_MISTAKES:
+        return RESERVED_MISTAKES[mistake]
+    named = mistakes_of(exercise_id[:2])
+    if mistake not in named:
+        raise ValueError(f"{exercise_id}: the mistake id {mistake!r} is neither reserved nor in the set's MISTAKES")
+    return named[mistake]
+
+
 def registered_ids() -> list[str]:
     """Every registered exercise id, after importing every exercise set's module."""
     for module in pkgutil.iter_modules(__path__):
@@ -133,21 +181,22 @@ def evaluate(exercise_id: str, answer, seed: int | None = None, namespace: dict 
     entry = get_check(exercise_id)
     rng = np.random.default_rng(secrets.randbits(64) if seed is None else seed)
 
-    def verdict(passed: bool, message: str) -> Verdict:
-        return Verdict(exercise_id, passed, message, entry.hint)
+    def verdict(message: str, mistake: str = "") -> Verdict:
+        return Verdict(exercise_id, not mistake, message, entry.hint, mistake,
+                       mistake_name(exercise_id, mistake) if mistake else "")
 
     if answer is Ellipsis or answer is None:
-        return verdict(False, "no answer yet (replace the ... with your code)")
+        return verdict("no answer yet (replace the ... with your code)", "no-answer")
     try:
         with judging_precision(), Watch(exercise_id, answer, namespace):  # Watch: the course policy
             entry.verify(answer, rng)
     except CheckFailure as failure:
-        return verdict(False, str(failure))
+        return verdict(str(failure), failure.mistake)
     except NotImplementedError:
-        return verdict(False, "no answer yet (the function still raises NotImplementedError)")
+        return verdict("no answer yet (the function still raises NotImplementedError)", "no-answer")
     except Exception as error:  # the student's code raised: report it, do not crash
-        return verdict(False, f"your answer raised {type(error).__name__}: {error}")
-    return verdict(True, "all properties hold")
+        return verdict(f"your answer raised {type(error).__name__}: {error}", "raised")
+    return verdict("all properties hold")
 
 
 def check(exercise_id: str, answer) -> None:

@@ -261,7 +261,7 @@ class Watch:
         from . import CheckFailure
 
         if self.violation:
-            raise CheckFailure(self.violation)
+            raise CheckFailure(self.violation, "policy")
         if self.answer_globals is None:
             return self
         files, student = self._files(), self.answer_globals
@@ -292,5 +292,5 @@ class Watch:
         if self.answer_globals is not None:
             sys.setprofile(self._previous)
         if self.violation:
-            raise CheckFailure(self.violation) from None
+            raise CheckFailure(self.violation, "policy") from None
         return False

@@ -21,7 +21,7 @@ import numpy as np
 from . import CheckFailure
 from ..linalg import subspace_distance
 
-__all__ = ["expect", "judging_precision", "tolerance", "answer_array", "answer_number", "answer_integer",
+__all__ = ["WRONG_FORM", "expect", "judging_precision", "tolerance", "answer_array", "answer_number", "answer_integer",
            "answer_pair", "is_close", "expect_close", "expect_unlike", "expect_same_subspace", "expect_unit_columns",
            "distinct", "in_random_order"]
 
@@ -33,10 +33,10 @@ _resolution: contextvars.ContextVar[float] = contextvars.ContextVar("answer_reso
                                                                     default=float(np.finfo(np.float64).eps))
 
 
-def expect(condition: bool, message: str) -> None:
-    """Fail with ``message`` unless ``condition`` holds."""
+def expect(condition: bool, message: str, mistake: str = "other") -> None:
+    """Fail with ``message`` and the mistake id ``mistake`` unless ``condition`` holds."""
     if not condition:
-        raise CheckFailure(message)
+        raise CheckFailure(message, mistake)
 
 
 @contextlib.contextmanager
@@ -67,49 +67,57 @@ def tolerance(rtol: float) -> float:
     return max(rtol, PRECISION_SLACK * _resolution.get())
 
 
-def answer_array(answer, what: str, shape: tuple | None = None) -> np.ndarray:
+WRONG_FORM = "wrong-form"
+"""The mistake id of an answer that is not numbers of the asked shape and kind."""
+
+
+def answer_array(answer, what: str, shape: tuple | None = None, wrong_shape: str = WRONG_FORM) -> np.ndarray:
     """The answer (an array, list, tuple, pandas object or number) as a finite float64 array
-    of the given shape (None entries are free); notes the answer's precision."""
+    of the given shape (None entries are free); notes the answer's precision. A wrong shape
+    fails with the mistake id ``wrong_shape`` (a named mistake, when a typical one gives that
+    shape), anything else with ``wrong-form``."""
     try:
         raw = np.asarray(answer)
         if raw.dtype == object:
             raw = np.asarray(answer, dtype=float)
     except (TypeError, ValueError):
-        raise CheckFailure(f"{what} should be an array of numbers, got {type(answer).__name__}") from None
+        raise CheckFailure(f"{what} should be an array of numbers, got {type(answer).__name__}", WRONG_FORM) from None
     if np.iscomplexobj(raw):
         expect(bool(np.all(np.abs(raw.imag) <= 1e-12 * max(1.0, float(np.abs(raw).max(initial=0))))),
-               f"{what} has complex entries; for a symmetric matrix use np.linalg.eigh, whose results are real")
+               f"{what} has complex entries; for a symmetric matrix use np.linalg.eigh, whose results are real",
+               WRONG_FORM)
         raw = raw.real
-    expect(raw.dtype.kind in "biuf", f"{what} should hold numbers, got {raw.dtype} entries")
+    expect(raw.dtype.kind in "biuf", f"{what} should hold numbers, got {raw.dtype} entries", WRONG_FORM)
     _note_precision(raw)
     array = raw.astype(float)
     if shape is not None:
         ok = array.ndim == len(shape) and all(s is None or s == a for s, a in zip(shape, array.shape))
         wanted = "(" + ", ".join("any" if s is None else str(s) for s in shape) + (",)" if len(shape) == 1 else ")")
-        expect(ok, f"{what} should have shape {wanted}, got {array.shape}")
-    expect(bool(np.all(np.isfinite(array))), f"{what} contains NaN or inf")
+        expect(ok, f"{what} should have shape {wanted}, got {array.shape}", wrong_shape)
+    expect(bool(np.all(np.isfinite(array))), f"{what} contains NaN or inf", WRONG_FORM)
     return array
 
 
 def answer_number(value, what: str) -> float:
     """A single real number (Python or NumPy scalar, or an array of size 1) as a float."""
-    expect(not isinstance(value, (bool, np.bool_, str)), f"{what} should be a number, got {value!r}")
+    expect(not isinstance(value, (bool, np.bool_, str)), f"{what} should be a number, got {value!r}", WRONG_FORM)
     array = answer_array(value, what)
-    expect(array.size == 1, f"{what} should be a single number, got shape {array.shape}")
+    expect(array.size == 1, f"{what} should be a single number, got shape {array.shape}", WRONG_FORM)
     return float(array.reshape(()))
 
 
 def answer_integer(value, what: str) -> int:
     """A whole number given as an integer (Python or NumPy), not a bool, float or string."""
     expect(isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)),
-           f"{what} should be an integer (a whole number, int), got {type(value).__name__} {value!r}")
+           f"{what} should be an integer (a whole number, int), got {type(value).__name__} {value!r}", WRONG_FORM)
     return int(value)
 
 
 def answer_pair(answer, what: str, names: str) -> tuple:
     """The two parts of an answer that should be a pair (a tuple, list or length-2 array)."""
     is_pair = isinstance(answer, (tuple, list)) or (isinstance(answer, np.ndarray) and answer.ndim >= 1)
-    expect(is_pair and len(answer) == 2, f"{what} should return a pair {names}, got {type(answer).__name__}")
+    expect(is_pair and len(answer) == 2, f"{what} should return a pair {names}, got {type(answer).__name__}",
+           WRONG_FORM)
     return answer[0], answer[1]
 
 
@@ -141,12 +149,13 @@ def is_close(actual, expected, rtol: float = 1e-8, scale: float | None = None, a
 
 
 def expect_close(actual, expected, what: str, rtol: float = 1e-8, scale: float | None = None,
-                 atol: float = 0.0) -> None:
-    """Fail unless ``actual`` and ``expected`` agree elementwise (see :func:`is_close`); the
-    message names the worst entry and the student's value there, never the expected one."""
+                 atol: float = 0.0, mistake: str = "other") -> None:
+    """Fail (with the mistake id ``mistake``) unless ``actual`` and ``expected`` agree
+    elementwise (see :func:`is_close`); the message names the worst entry and the student's
+    value there, never the expected one."""
     actual = np.asarray(actual, dtype=float)
     expected = np.asarray(expected, dtype=float)
-    expect(actual.shape == expected.shape, f"{what}: expected shape {expected.shape}, got {actual.shape}")
+    expect(actual.shape == expected.shape, f"{what}: expected shape {expected.shape}, got {actual.shape}", WRONG_FORM)
     if is_close(actual, expected, rtol, scale, atol):
         return
     gaps = np.abs(actual - expected)
@@ -154,32 +163,37 @@ def expect_close(actual, expected, what: str, rtol: float = 1e-8, scale: float |
     where = f" at entry {tuple(int(i) for i in worst)}" if actual.ndim else ""
     # the right value is never shown: a student could copy it instead of finding the mistake
     yours, _ = distinct(actual[worst], expected[worst])  # enough digits to see that it differs
-    raise CheckFailure(f"{what} does not hold: yours is {yours}{where}, where it is furthest from the right value")
+    raise CheckFailure(f"{what} does not hold: yours is {yours}{where}, where it is furthest from the right value",
+                       mistake)
 
 
-def expect_unlike(actual, mistaken, expected, message: str, rtol: float = 1e-8, scale: float | None = None) -> None:
-    """Fail with ``message`` (naming a typical mistake) when ``actual`` matches what that mistake
-    gives, ``mistaken``, unless the mistake happens to give the right value here."""
+def expect_unlike(actual, mistaken, expected, message: str, rtol: float = 1e-8, scale: float | None = None,
+                  mistake: str = "other") -> None:
+    """Fail with ``message`` and the mistake id ``mistake`` (a typical mistake) when ``actual``
+    matches what that mistake gives, ``mistaken``, unless the mistake happens to give the right
+    value here."""
     if is_close(actual, mistaken, rtol, scale) and not is_close(mistaken, expected, rtol, scale):
-        raise CheckFailure(message)
+        raise CheckFailure(message, mistake)
 
 
-def expect_unit_columns(vectors: np.ndarray, what: str, rtol: float = 1e-8, atol: float = 0.0) -> None:
-    """Fail unless every column has length 1."""
+def expect_unit_columns(vectors: np.ndarray, what: str, rtol: float = 1e-8, atol: float = 0.0,
+                        mistake: str = "other") -> None:
+    """Fail (with the mistake id ``mistake``) unless every column has length 1."""
     norms = np.linalg.norm(np.atleast_2d(vectors.T).T, axis=0)
     expect(is_close(norms, np.ones_like(norms), rtol, atol=atol),
-           f"{what} should have length 1, got length(s) {', '.join(f'{x:.6g}' for x in norms)}")
+           f"{what} should have length 1, got length(s) {', '.join(f'{x:.6g}' for x in norms)}", mistake)
 
 
-def expect_same_subspace(actual, expected, what: str, rtol: float = 1e-6, atol: float = 0.0) -> None:
+def expect_same_subspace(actual, expected, what: str, rtol: float = 1e-6, atol: float = 0.0,
+                         mistake: str = "other") -> None:
     """Fail unless the column spaces agree (compared through their projectors, so signs,
     rotations and scaling of the basis do not matter)."""
     actual = np.atleast_2d(np.asarray(actual, dtype=float).T).T
     expected = np.atleast_2d(np.asarray(expected, dtype=float).T).T
-    expect(actual.shape == expected.shape, f"{what}: expected shape {expected.shape}, got {actual.shape}")
+    expect(actual.shape == expected.shape, f"{what}: expected shape {expected.shape}, got {actual.shape}", WRONG_FORM)
     distance = subspace_distance(actual, expected)
     expect(distance <= max(atol, tolerance(rtol)),
-           f"{what} spans the wrong subspace (projector distance {distance:.3g})")
+           f"{what} spans the wrong subspace (projector distance {distance:.3g})", mistake)
 
 
 def in_random_order(rng: np.random.Generator, cases: list) -> list:

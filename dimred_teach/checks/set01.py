@@ -19,6 +19,31 @@ FORBIDS = ("dimred_teach.pca",)  # compute the covariance and the components you
 kernel for this set does not have them, and ``check()`` fails an answer that uses them
 (:mod:`dimred_teach.checks.policy`)."""
 
+MISTAKES = {
+    "rows-as-variables": "the covariance of the rows (X X') instead of the columns",
+    "no-centring": "no centring: the columns' means were not subtracted",
+    "divides-by-n": "divided by n instead of n - 1",
+    "wrong-covariance": "not the sample covariance",
+    "not-unit": "not scaled to length 1",
+    "not-eigenvector": "not an eigenvector of S (a row of the eigenvector matrix, or X'X uncentred)",
+    "smallest-eigenvalue": "the eigenvector of the smallest eigenvalue",
+    "no-multiplier-term": "left out the multiplier term -2 lambda w",
+    "half-gradient": "half the gradient (d/dw w'Sw = 2 S w)",
+    "wrong-sign": "the gradient with the wrong sign",
+    "not-orthonormal": "columns not orthonormal",
+    "smallest-eigenvalues": "the eigenvectors of the smallest eigenvalues",
+    "not-best-subspace": "not the best k-dimensional subspace",
+    "covariance-of-x": "the covariance of X, not of the scores",
+    "lecture-data": "the lecture's data, not the exercise's",
+    "percentage": "a percentage, not a proportion",
+    "unsquared": "singular values not squared",
+    "kept-sum": "divided by the sum of the kept eigenvalues, not by the total",
+    "one-component": "the share of the k-th component alone",
+    "wrong-proportion": "not the share of the variance the first k components keep",
+}
+"""The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
+short name. A failure no named mistake explains is ``other``."""
+
 
 CRAB_MEASUREMENTS = ["FL", "RW", "CL", "CW", "BD"]
 
@@ -65,15 +90,15 @@ N_VERSUS_N_MINUS_1 = "(n versus n - 1: this course's sample covariance divides b
 def _sample_covariance(answer, rng):
     for X in in_random_order(rng, [random_data(rng) for _ in range(int(rng.integers(4, 7)))]):
         n, p = X.shape
-        S = answer_array(answer(X.copy()), "sample_covariance(X)", shape=(p, p))
+        S = answer_array(answer(X.copy()), "sample_covariance(X)", shape=(p, p), wrong_shape="rows-as-variables")
         expected = covariance(X)
         expect(not is_close(S, X.T @ X / (n - 1), 1e-6),
                "sample_covariance(X) looks like X.T @ X / (n - 1) without centring the columns: subtract the "
-               "column means first")
+               "column means first", mistake="no-centring")
         expect(not is_close(S, covariance(X, ddof=0), 1e-6),
-               f"sample_covariance(X) divides by n {N_VERSUS_N_MINUS_1}")
+               f"sample_covariance(X) divides by n {N_VERSUS_N_MINUS_1}", mistake="divides-by-n")
         expect_close(S, S.T, "sample_covariance(X) should be symmetric: S = S'")
-        expect_close(S, expected, f"S = Xc' Xc / (n - 1) for a data set of shape {X.shape}")
+        expect_close(S, expected, f"S = Xc' Xc / (n - 1) for a data set of shape {X.shape}", mistake="wrong-covariance")
 
 
 @register("01.top_direction", hint="the eigenvector of S with the largest eigenvalue (np.linalg.eigh sorts ascending "
@@ -81,14 +106,15 @@ def _sample_covariance(answer, rng):
 def _top_direction(answer, rng):
     S = covariance(crab_matrix())
     w = answer_array(answer, "w", shape=(5,))
-    expect_unit_columns(w[:, None], "w")
+    expect_unit_columns(w[:, None], "w", mistake="not-unit")
     lam = float(w @ S @ w)
     expect_close(S @ w, lam * w, "the stationarity condition S w = lambda w (is w a COLUMN of the eigenvector "
-                                 "matrix of S?)", scale=np.linalg.eigvalsh(S)[-1])
+                                 "matrix of S?)", scale=np.linalg.eigvalsh(S)[-1], mistake="not-eigenvector")
     largest = float(np.linalg.eigvalsh(S)[-1])
     expect(is_close(lam, largest, 1e-8),
            f"w is an eigenvector, but its variance w'Sw = {lam:.6g} is not the largest eigenvalue of S (is it the "
-           "eigenvector of another eigenvalue? np.linalg.eigh sorts them in ascending order)")
+           "eigenvector of another eigenvalue? np.linalg.eigh sorts them in ascending order)",
+           mistake="smallest-eigenvalue")
 
 
 @register("01.lagrangian_gradient", hint="differentiate w'Sw - lam (w'w - 1) with respect to w")
@@ -105,13 +131,15 @@ def _lagrangian_gradient(answer, rng):
         expected = 2 * S @ w - 2 * lam * w
         scale = float(np.abs(S).max() * np.abs(w).max() + lam * np.abs(w).max())
         if at_optimum:
-            expect_close(grad, expected, "the gradient vanishes at the top eigenpair (w, lambda) of S:", scale=scale)
+            expect_close(grad, expected, "the gradient vanishes at the top eigenpair (w, lambda) of S:", scale=scale,
+                         mistake="no-multiplier-term")
             continue
         expect(not is_close(grad, expected / 2, 1e-8, scale=scale),
-               "your gradient is half the right one: d/dw (w'Sw) = 2 S w and d/dw (w'w) = 2 w")
+               "your gradient is half the right one: d/dw (w'Sw) = 2 S w and d/dw (w'w) = 2 w", mistake="half-gradient")
         expect(not is_close(grad, -expected, 1e-8, scale=scale),
-               "your gradient has the wrong sign: L = w'Sw - lam (w'w - 1) gives 2 S w - 2 lam w")
-        expect_close(grad, expected, "the gradient 2 S w - 2 lam w at a random (w, lam)", scale=scale)
+               "your gradient has the wrong sign: L = w'Sw - lam (w'w - 1) gives 2 S w - 2 lam w", mistake="wrong-sign")
+        expect_close(grad, expected, "the gradient 2 S w - 2 lam w at a random (w, lam)", scale=scale,
+                     mistake="no-multiplier-term")
 
 
 def _projection_error(X: np.ndarray, U: np.ndarray) -> float:
@@ -131,19 +159,20 @@ def _best_projection(answer, rng):
         n, p = X.shape
         U = answer_array(answer(X.copy(), r), f"best_projection(X, {r})", shape=(p, r))
         expect_close(U.T @ U, np.eye(r), f"the columns of best_projection(X, {r}) should be orthonormal: U'U = I",
-                     scale=1.0)
+                     scale=1.0, mistake="not-orthonormal")
         values, vectors = np.linalg.eigh(covariance(X))
         error, best = _projection_error(X, U), (n - 1) * float(values[: p - r].sum())
         if not is_close(error, best, 1e-8):
             uncentred = np.linalg.eigh(X.T @ X)[1][:, ::-1][:, :r]
             expect(not is_close(U @ U.T, uncentred @ uncentred.T, 1e-6, scale=1.0),
                    f"best_projection(X, {r}) spans the top eigenvectors of X'X: centre X first (the error is "
-                   "measured on the centred data)")
+                   "measured on the centred data)", mistake="no-centring")
             expect(not is_close(U @ U.T, vectors[:, :r] @ vectors[:, :r].T, 1e-6, scale=1.0),
                    f"best_projection(X, {r}) keeps the eigenvectors of the {r} SMALLEST eigenvalues (np.linalg.eigh "
-                   "sorts them in ascending order); the reconstruction error is smallest for the largest")
+                   "sorts them in ascending order); the reconstruction error is smallest for the largest",
+                   mistake="smallest-eigenvalues")
             expect(False, f"the reconstruction error {error:.6g} of best_projection(X, {r}) is larger than the minimum, "
-                          "(n - 1) * (sum of the dropped eigenvalues)")
+                          "(n - 1) * (sum of the dropped eigenvalues)", mistake="not-best-subspace")
         expect_same_subspace(U, vectors[:, ::-1][:, :r], f"best_projection(X, {r})")
 
 
@@ -157,15 +186,18 @@ def _score_covariance(answer, rng):
     scale = float(eigenvalues[0])
     uncentred = np.linalg.eigvalsh(X.T @ X / (n - 1))[::-1]
     expect(not is_close(np.linalg.eigvalsh((C + C.T) / 2)[::-1], uncentred, 1e-6),
-           "score_covariance has the eigenvalues of X'X / (n - 1): centre X (or the scores) first")
+           "score_covariance has the eigenvalues of X'X / (n - 1): centre X (or the scores) first",
+           mistake="no-centring")
     expect(is_close(C - np.diag(np.diag(C)), np.zeros((5, 5)), 1e-8, scale=scale),
            "the covariance of the scores should be diagonal (the scores on different components are "
-           "uncorrelated): scores = Xc @ V with V holding ALL the eigenvectors of S as columns")
+           "uncorrelated): scores = Xc @ V with V holding ALL the eigenvectors of S as columns",
+           mistake="covariance-of-x")
     diagonal = np.sort(np.diag(C))[::-1]  # any order of the components is fine
     expect(not is_close(diagonal, eigenvalues * (n - 1) / n, 1e-6),
-           f"the diagonal holds the eigenvalues of the covariance with 1/n {N_VERSUS_N_MINUS_1}")
+           f"the diagonal holds the eigenvalues of the covariance with 1/n {N_VERSUS_N_MINUS_1}",
+           mistake="divides-by-n")
     expect_close(diagonal, eigenvalues, "the diagonal should be the eigenvalues of S = Xc'Xc / (n - 1):",
-                 scale=scale)
+                 scale=scale, mistake="lecture-data")
 
 
 def _shares(values: np.ndarray, k: int) -> float:
@@ -190,21 +222,22 @@ def _variance_explained(answer, rng):
         if is_close(share, expected, 1e-8, scale=1.0):
             continue
         expect(not (1 < share <= 100 and is_close(share / 100, expected, 1e-8, scale=1.0)),
-               f"{call} = {share:.6g} is a percentage: return the proportion, a number between 0 and 1")
+               f"{call} = {share:.6g} is a percentage: return the proportion, a number between 0 and 1",
+               mistake="percentage")
         expect(0 <= share <= 1, f"{call} = {share:.6g}: a proportion of the total variance lies between 0 and 1")
         mistakes = [
-            (_shares(np.linalg.eigvalsh(X.T @ X)[::-1], k),
+            (_shares(np.linalg.eigvalsh(X.T @ X)[::-1], k), "no-centring",
              "uses the eigenvalues of X'X without centring the columns: subtract the column means first"),
-            (_shares(np.linalg.svd(X - X.mean(axis=0), compute_uv=False), k),
+            (_shares(np.linalg.svd(X - X.mean(axis=0), compute_uv=False), k), "unsquared",
              "adds up singular values without squaring them: the eigenvalues are lambda_j = d_j**2 / (n - 1)"),
-            (1.0, "divides by the sum of the k kept eigenvalues: divide by the total variance, the sum of ALL p "
+            (1.0, "kept-sum", "divides by the sum of the k kept eigenvalues: divide by the total variance, the sum of ALL p "
                   "eigenvalues (trace S)"),
-            (_shares(eigenvalues[::-1], k),
+            (_shares(eigenvalues[::-1], k), "smallest-eigenvalues",
              "adds up the k SMALLEST eigenvalues (np.linalg.eigh sorts them in ascending order): take the largest"),
-            (float(eigenvalues[k - 1] / eigenvalues.sum()),
+            (float(eigenvalues[k - 1] / eigenvalues.sum()), "one-component",
              f"gives the share of component {k} alone: add up the first k components together"),
         ]
-        for mistaken, what in mistakes:
-            expect(not is_close(share, mistaken, 1e-8, scale=1.0), f"{call} = {share:.6g} {what}")
+        for mistaken, mistake, what in mistakes:
+            expect(not is_close(share, mistaken, 1e-8, scale=1.0), f"{call} = {share:.6g} {what}", mistake)
         expect(False, f"{call} = {share:.6g}, but that is not the proportion of trace S that the first {k} eigenvalues "
-                      "of S make up")
+                      "of S make up", mistake="wrong-proportion")

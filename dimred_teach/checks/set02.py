@@ -17,6 +17,29 @@ FORBIDS = ("dimred_teach.pca",)  # eigenvalues from the SVD, the Gram trick, pow
 kernel for this set does not have them, and ``check()`` fails an answer that uses them
 (:mod:`dimred_teach.checks.policy`)."""
 
+MISTAKES = {
+    "ascending": "in ascending order instead of largest first",
+    "no-centring": "no centring: the columns' means were not subtracted",
+    "divides-by-n": "divided by n instead of n - 1",
+    "unsquared": "singular values not squared",
+    "wrong-eigenvalues": "not the covariance's eigenvalues",
+    "not-unit": "not scaled to length 1",
+    "wrong-subspace": "spans the wrong subspace",
+    "scores-of-raw-data": "projected the raw data instead of the centred data",
+    "wrong-scores": "scores that are not Xc V (U alone, or signs that do not match the components)",
+    "not-leading": "not the leading eigenvector (too few steps, or the smallest one)",
+    "zero-based": "r counted from 0",
+    "too-few": "r too small: the error is above the tolerance",
+    "too-many": "not the smallest r that meets the tolerance",
+    "gram-inverse": "(A'A)^-1 without the A' that follows it",
+    "no-cutoff": "inverted singular values that are zero",
+    "transposed-factors": "U D+ V' instead of V D+ U'",
+    "only-diagonal": "only the diagonal of D+, not the matrix",
+    "not-inverted": "singular values not inverted (A' or D where D+ belongs)",
+}
+"""The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
+short name. A failure no named mistake explains is ``other``."""
+
 
 def _wide_data(rng: np.random.Generator) -> np.ndarray:
     """Fresh data with many more variables than points, shape (n, p), p >> n."""
@@ -33,7 +56,7 @@ def _top_eigvectors(X: np.ndarray, k: int) -> np.ndarray:
 def _expect_descending(values: np.ndarray, what: str) -> None:
     rises = np.diff(values) > tolerance(1e-10) * float(np.abs(values).max(initial=1.0))
     expect(not np.any(rises), f"{what} should be sorted largest first (descending), got them in ascending or mixed "
-                              "order (np.linalg.eigh sorts ascending; np.linalg.svd descending)")
+                              "order (np.linalg.eigh sorts ascending; np.linalg.svd descending)", mistake="ascending")
 
 
 @register("02.eigenvalues_from_svd", hint="lambda_j = d_j**2 / (n - 1) with d the singular values of the CENTRED data")
@@ -44,13 +67,15 @@ def _eigenvalues_from_svd(answer, rng):
         expected = np.linalg.eigvalsh(covariance(X))[::-1]
         _expect_descending(values, "eigenvalues_from_svd(X)")
         expect(not is_close(values, np.linalg.svd(X, compute_uv=False) ** 2 / (n - 1), 1e-6),
-               "eigenvalues_from_svd(X) uses the singular values of X itself: centre the columns first")
+               "eigenvalues_from_svd(X) uses the singular values of X itself: centre the columns first",
+               mistake="no-centring")
         expect(not is_close(values, expected * (n - 1) / n, 1e-6),
-               f"eigenvalues_from_svd(X) divides by n {N_VERSUS_N_MINUS_1}")
+               f"eigenvalues_from_svd(X) divides by n {N_VERSUS_N_MINUS_1}", mistake="divides-by-n")
         expect(not is_close(values, np.sqrt(expected * (n - 1)) / (n - 1), 1e-6),
                "eigenvalues_from_svd(X) divides the singular values by n - 1 without squaring them: "
-               "lambda_j = d_j**2 / (n - 1)")
-        expect_close(values, expected, f"the eigenvalues of the sample covariance of a data set of shape {X.shape}:")
+               "lambda_j = d_j**2 / (n - 1)", mistake="unsquared")
+        expect_close(values, expected, f"the eigenvalues of the sample covariance of a data set of shape {X.shape}:",
+                     mistake="wrong-eigenvalues")
 
 
 @register("02.components_from_gram",
@@ -59,11 +84,13 @@ def _components_from_gram(answer, rng):
     cases = [(X, int(rng.integers(1, 4))) for X in (_wide_data(rng) for _ in range(int(rng.integers(4, 7))))]
     for X, k in in_random_order(rng, cases):
         V = answer_array(answer(X.copy(), k), f"components_from_gram(X, {k})", shape=(X.shape[1], k))
-        expect_close(V.T @ V, np.eye(k), f"the components should be orthonormal: V'V = I (k = {k})", scale=1.0)
+        expect_close(V.T @ V, np.eye(k), f"the components should be orthonormal: V'V = I (k = {k})", scale=1.0,
+                     mistake="not-unit")
         uncentred = np.linalg.svd(X, full_matrices=False)[2][:k].T
         expect(not is_close(V @ V.T, uncentred @ uncentred.T, 1e-6, scale=1.0),
-               "components_from_gram(X, k) spans the top singular vectors of X itself: centre the columns first")
-        expect_same_subspace(V, _top_eigvectors(X, k), f"the {k} components")
+               "components_from_gram(X, k) spans the top singular vectors of X itself: centre the columns first",
+               mistake="no-centring")
+        expect_same_subspace(V, _top_eigvectors(X, k), f"the {k} components", mistake="wrong-subspace")
         Xc = X - X.mean(axis=0)
         _expect_descending(np.sum((Xc @ V) ** 2, axis=0), "the components, by the variance of their scores,")
 
@@ -86,11 +113,12 @@ def _svd_is_pca(answer, rng):
         expect_unit_columns(V, f"each component of pca_via_svd(X, {k})")
         _expect_descending(np.diag(V.T @ S @ V), "the components, by their variance v'Sv,")
         expect_close(S @ V, V * lam, "each component is an eigenvector of S with the matching eigenvalue (largest "
-                                     "first): S V = V Lambda", scale=lam[0])
+                                     "first): S V = V Lambda", scale=lam[0], mistake="ascending")
         expect(not is_close(Z, X @ V, 1e-6) or is_close(Z, Xc @ V, 1e-6),
-               "the scores are the raw data projected on the components: project the CENTRED data")
+               "the scores are the raw data projected on the components: project the CENTRED data",
+               mistake="scores-of-raw-data")
         expect_close(Z, Xc @ V, "the scores should be the centred data projected on the components, Xc @ V "
-                                "(with the same signs as the components)")
+                                "(with the same signs as the components)", mistake="wrong-scores")
 
 
 @register("02.power_iteration", hint="repeat v <- A v / |A v| from a random start; stop when v stops changing")
@@ -105,11 +133,11 @@ def _power_iteration(answer, rng):
     for A, leading in in_random_order(rng, cases):
         m = A.shape[0]
         v = answer_array(answer(A.copy()), "leading_eigenvector(A)", shape=(m,))
-        expect_unit_columns(v[:, None], "the vector")
+        expect_unit_columns(v[:, None], "the vector", mistake="not-unit")
         cosine = abs(float(v @ leading))
         expect(1 - cosine <= tolerance(1e-10),
                f"leading_eigenvector(A) is not the leading eigenvector of a {m} x {m} matrix: |cos angle| = "
-               f"{cosine:.12f}; iterate until the vector stops changing (to 1e-12)")
+               f"{cosine:.12f}; iterate until the vector stops changing (to 1e-12)", mistake="not-leading")
 
 
 @register("02.smallest_k", hint="relative error of r components = (sum of eigenvalues after r) / (sum of all)")
@@ -126,15 +154,17 @@ def _smallest_k(answer, rng):
     for spectrum, tol in in_random_order(rng, cases):
         call = f"smallest_k(eigenvalues, tol={tol:.10g}) for {spectrum.size} eigenvalues"
         r = answer_integer(answer(spectrum.copy(), tol), call)
-        expect(1 <= r <= spectrum.size, f"{call}: r must lie between 1 and {spectrum.size}, got {r}")
+        expect(1 <= r <= spectrum.size, f"{call}: r must lie between 1 and {spectrum.size}, got {r}",
+               mistake="zero-based")
         error = spectrum[r:].sum() / spectrum.sum()
         shown, limit = distinct(error, tol)
-        expect(error < tol, f"{call} = {r}: the relative error {shown} with r = {r} is not below tol = {limit}")
+        expect(error < tol, f"{call} = {r}: the relative error {shown} with r = {r} is not below tol = {limit}",
+               mistake="too-few")
         if r > 1:
             before = spectrum[r - 1:].sum() / spectrum.sum()
             shown, limit = distinct(before, tol)
             expect(before >= tol, f"{call} = {r} is not the smallest: r - 1 = {r - 1} already has relative error "
-                                  f"{shown} < tol = {limit}")
+                                  f"{shown} < tol = {limit}", mistake="too-many")
 
 
 def _matrix_of_rank(rng: np.random.Generator, m: int, n: int, rank: int) -> np.ndarray:
@@ -170,7 +200,8 @@ def _pseudo_inverse(answer, rng):
             result = answer(A.copy())
         except np.linalg.LinAlgError as error:
             raise CheckFailure(f"{call} raised LinAlgError ({error}): A'A is singular when A does not have full "
-                               "column rank, so (A'A)^-1 does not exist; the SVD with a cutoff works for every A") \
+                               "column rank, so (A'A)^-1 does not exist; the SVD with a cutoff works for every A",
+                               mistake="gram-inverse") \
                 from None
         try:
             finite = bool(np.all(np.isfinite(np.asarray(result, dtype=float))))
@@ -178,22 +209,23 @@ def _pseudo_inverse(answer, rng):
             finite = True  # answer_array below says what is wrong
         expect(finite or rank == min(m, n),
                f"{call} contains inf or NaN: it divided by a singular value of A that is zero (up to rounding); "
-               "invert only the singular values above a cutoff, and use 0 for the others")
+               "invert only the singular values above a cutoff, and use 0 for the others", mistake="no-cutoff")
         expect(np.shape(result) != (m, n),
                f"{call} has the shape of A, {(m, n)}; A+ has the transposed shape {(n, m)}: are the SVD factors in "
-               "the wrong order? A+ = V D+ U', not U D+ V'")
+               "the wrong order? A+ = V D+ U', not U D+ V'", mistake="transposed-factors")
         expect(np.shape(result) != (n, n),
                f"{call} has the shape {(n, n)} of A'A: (A'A)^-1 alone is not A+ (for full column rank "
-               f"A+ = (A'A)^-1 A', of shape {(n, m)})")
-        G = answer_array(result, call, shape=(n, m))
+               f"A+ = (A'A)^-1 A', of shape {(n, m)})", mistake="gram-inverse")
+        G = answer_array(result, call, shape=(n, m), wrong_shape="only-diagonal")
         U, d, Vt = np.linalg.svd(A, full_matrices=False)
         reference = Vt[:rank].T @ (U[:, :rank] / d[:rank]).T
         expect_unlike(G, A.T, reference, f"{call} is A' = V D U': the singular values are not inverted (D+ holds "
-                                         "1/d_j where D holds d_j)")
+                                         "1/d_j where D holds d_j)", mistake="not-inverted")
         beyond = np.linalg.svd(G, compute_uv=False)[rank:]
         expect(not np.any(beyond > tolerance(1e-6) / d[rank - 1]),
                f"{call} has more than {rank} nonzero singular values: it inverted a singular value of A that is zero "
-               "up to rounding; invert only the singular values above a cutoff such as max(m, n) * eps * d_1")
+               "up to rounding; invert only the singular values above a cutoff such as max(m, n) * eps * d_1",
+               mistake="no-cutoff")
         expect_close(A @ G @ A, A, f"{call}: the Penrose condition (1) A A+ A = A", scale=d[0])
         expect_close(G @ A @ G, G, f"{call}: the Penrose condition (2) A+ A A+ = A+", scale=1 / d[rank - 1])
         expect_close((A @ G).T, A @ G, f"{call}: the Penrose condition (3) (A A+)' = A A+", scale=1.0)

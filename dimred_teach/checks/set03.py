@@ -23,6 +23,31 @@ FORBIDS = ("dimred_teach.pca.bootstrap_pca",  # 03.bootstrap_angle
 kernel for this set does not have them, and ``check()`` fails an answer that uses them
 (:mod:`dimred_teach.checks.policy`)."""
 
+MISTAKES = {
+    "no-centring": "no centring: the columns' means were not subtracted",
+    "inconsistent-signs": "signs of scores and loadings that do not match",
+    "alpha-on-wrong-factor": "alpha on the wrong factor",
+    "not-centred": "scores of uncentred data",
+    "standardised-scores": "standardised scores sqrt(n - 1) U instead of U",
+    "alpha-zero-scores": "the alpha = 0 scores U D instead of U",
+    "rotated": "columns that are not singular vectors (rotated)",
+    "ascending": "in ascending order instead of largest first",
+    "not-normalised": "arrows not normalised to length 1",
+    "correlations": "the correlation matrix of all measurements",
+    "alpha-zero-loadings": "the cosines of the alpha = 0 loadings",
+    "signed": "a signed difference, not a size",
+    "population-variances": "population variances (1/n) in the pooled variance",
+    "wrong-separation": "not the pooled separation of the two groups",
+    "wrong-component": "not the component that separates the species best",
+    "unseeded": "the seed is not used",
+    "sign-not-folded": "angles above 90 degrees: signs not aligned",
+    "no-replacement": "resampled without replacement",
+    "wrong-angles": "angles unlike the bootstrap of component j (columns resampled, or j counted from 0)",
+    "zero-based": "j counted from 0",
+}
+"""The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
+short name. A failure no named mistake explains is ``other``."""
+
 
 ALPHAS = (0.0, 0.3, 1.0)
 
@@ -68,13 +93,16 @@ def _biplot_factors(answer, rng):
         G, H = _factors(answer, X, alpha, k)
         where = f"(alpha={alpha:.3g}, k={k})"
         expect(not is_close(G @ H.T, (Uu[:, :k] * du[:k]) @ Vtu[:k], 1e-6),
-               f"scores @ loadings.T is the rank-{k} part of X itself {where}: take the SVD of the CENTRED data")
+               f"scores @ loadings.T is the rank-{k} part of X itself {where}: take the SVD of the CENTRED data",
+               mistake="no-centring")
         expect_close(G @ H.T, (U[:, :k] * d[:k]) @ Vt[:k], f"scores @ loadings.T = U_k D_k V_k' {where} (the "
-                     "signs of a score column and its loading column must match)", scale=np.abs(Xc).max())
+                     "signs of a score column and its loading column must match)", scale=np.abs(Xc).max(),
+                     mistake="inconsistent-signs")
         expect_same_subspace(H, Vt[:k].T, f"the loadings {where}")
         expect_same_subspace(G, U[:, :k], f"the scores {where}")
         expect_close(np.linalg.norm(G, axis=0), d[:k] ** (1 - alpha),
-                     f"the lengths of the score columns = d_j^(1 - alpha) {where} (is alpha on the right factor?)")
+                     f"the lengths of the score columns = d_j^(1 - alpha) {where} (is alpha on the right factor?)",
+                     mistake="alpha-on-wrong-factor")
         expect_close(np.linalg.norm(H, axis=0), d[:k] ** alpha,
                      f"the lengths of the loading columns = d_j^alpha {where}")
 
@@ -87,21 +115,23 @@ def _scaled_scores(answer, rng):
     Xc = X - X.mean(axis=0)
     Z = answer_array(answer, "scaled_scores", (n, p))
     expect(is_close(Z.mean(axis=0), np.zeros(p), 1e-10, scale=np.abs(Z).max()),
-           "each column of scaled_scores should have mean 0 (scores of centred data)")
+           "each column of scaled_scores should have mean 0 (scores of centred data)", mistake="not-centred")
     covariance = np.cov(Z, rowvar=False)
     expect(not is_close(covariance, np.eye(p), 1e-6),
            "the covariance of scaled_scores is I: those are standardised scores, sqrt(n - 1) U; the alpha = 1 "
-           "scores are U itself, with covariance I / (n - 1)")
-    expect_close(covariance, np.eye(p) / (n - 1), "the covariance of scaled_scores = I / (n - 1)")
+           "scores are U itself, with covariance I / (n - 1)", mistake="standardised-scores")
+    expect_close(covariance, np.eye(p) / (n - 1), "the covariance of scaled_scores = I / (n - 1)",
+                 mistake="alpha-zero-scores")
     expect_close(Z @ (Z.T @ Xc), Xc, "scaled_scores spans the columns of the centred data", scale=np.abs(Xc).max())
     loadings = Xc.T @ Z  # = V D when Z = U
     gram = loadings.T @ loadings
     expect(is_close(gram, np.diag(np.diag(gram)), 1e-6),
            "each column of scaled_scores should be a left singular vector of the centred data "
-           "(Xc.T @ scaled_scores should have orthogonal columns)")
+           "(Xc.T @ scaled_scores should have orthogonal columns)", mistake="rotated")
     norms = np.sqrt(np.diag(gram))
     expect(not np.any(np.diff(norms) > tolerance(1e-9) * norms[0]),
-           "the columns of scaled_scores should be ordered by decreasing singular value (largest first)")
+           "the columns of scaled_scores should be ordered by decreasing singular value (largest first)",
+           mistake="ascending")
 
 
 def _reference_cosines(X: np.ndarray, k: int) -> np.ndarray:
@@ -121,13 +151,15 @@ def _arrow_cosines(answer, rng):
         call = f"arrow_cosines(X, k={k})"
         C = answer_array(answer(X.copy(), k), call, (p, p))
         expect_close(np.diag(C), np.ones(p), f"the cosine of the angle between an arrow and itself is 1, so the "
-                                             f"diagonal of {call} (did you normalise the arrows to length 1?)")
+                                             f"diagonal of {call} (did you normalise the arrows to length 1?)",
+                     mistake="not-normalised")
         expect_close(C, C.T, f"{call} should be symmetric; the symmetry")
         expect(k == p or not is_close(C, np.corrcoef(X, rowvar=False), 1e-6),
                f"{call} is the correlation matrix of the measurements: that is what the arrows give with all "
-               f"{p} components, but with k = {k} the cosines of the k-dimensional arrows differ; compute them")
+               f"{p} components, but with k = {k} the cosines of the k-dimensional arrows differ; compute them",
+               mistake="correlations")
         expect_close(C, _reference_cosines(X, k), f"{call}: the cosines between the rows of the alpha = 1 "
-                                                  "loadings V_k D_k", scale=1.0)
+                                                  "loadings V_k D_k", scale=1.0, mistake="alpha-zero-loadings")
 
 
 def _reference_separation(scores: np.ndarray, labels: np.ndarray) -> np.ndarray:
@@ -159,15 +191,17 @@ def _species_separation(answer, rng):
         call = f"species_separation(scores, species) with labels {groups} and {len(labels)} rows"
         result = answer_array(answer(scores.copy(), labels.copy()), call, (scores.shape[1],))
         expect(bool(np.all(result >= 0)), f"{call}: the separation is a size: it should never be negative "
-                                          "(take |...|)")
+                                          "(take |...|)", mistake="signed")
         first = labels == labels[0]
         a, b = scores[first], scores[~first]
         biased = np.abs(a.mean(axis=0) - b.mean(axis=0)) / np.sqrt((a.var(axis=0) * len(a) + b.var(axis=0) * len(b))
                                                                    / len(scores))
         expect(not is_close(result, biased, 1e-6),
-               f"{call}: the pooled variance uses the groups' sample variances (divide by n - 1) and n1 + n2 - 2")
+               f"{call}: the pooled variance uses the groups' sample variances (divide by n - 1) and n1 + n2 - 2",
+               mistake="population-variances")
         expect_close(result, _reference_separation(scores, labels),
-                     f"{call}: separation = |difference of the group means| / pooled within-group sd")
+                     f"{call}: separation = |difference of the group means| / pooled within-group sd",
+                     mistake="wrong-separation")
 
 
 @register("03.species_component",
@@ -184,7 +218,7 @@ def _species_component(answer, rng):
     best = int(np.argmax(separation)) + 1
     expect(answer == best,
            f"PC{answer} separates the species by {separation[answer - 1]:.3f} pooled standard deviations, "
-           f"but another component does much better (count from 1: PC1 is component 1)")
+           f"but another component does much better (count from 1: PC1 is component 1)", mistake="wrong-component")
 
 
 def _stretched_cloud(rng: np.random.Generator, spreads) -> np.ndarray:
@@ -211,20 +245,21 @@ def _bootstrap_angle(answer, rng):
         angles = answer_array(answer(X.copy(), j, BOOT_REPLICATES, seed), call, (BOOT_REPLICATES,))
         again = answer_array(answer(X.copy(), j, BOOT_REPLICATES, seed), call, (BOOT_REPLICATES,))
         expect(is_close(again, angles, 1e-9, scale=90.0),
-               f"{call} gave different angles on a second call: draw with np.random.default_rng(seed)")
+               f"{call} gave different angles on a second call: draw with np.random.default_rng(seed)",
+               mistake="unseeded")
         expect(bool(np.all(angles >= -tolerance(1e-9) * 90)), f"{call}: an angle is negative")
         expect(bool(np.all(angles <= 90 * (1 + tolerance(1e-9)))),
                f"{call}: an angle above 90 degrees ({float(angles.max()):.1f}); a component's sign is arbitrary, "
-               "so compare with |cosine| (fold the angle into [0, 90])")
+               "so compare with |cosine| (fold the angle into [0, 90])", mistake="sign-not-folded")
         reference = np.median(bootstrap_pca(X, j, n_boot=3 * BOOT_REPLICATES, seed=seed).angles[:, j - 1])
         median = float(np.median(angles))
         expect(median > 1e-3 * reference,
                f"{call}: the angles are all about 0, so every replicate is the data itself: draw the rows "
-               "with replacement (some rows twice, some not at all)")
+               "with replacement (some rows twice, some not at all)", mistake="no-replacement")
         expect(median < 1.6 * reference,
                f"{call}: median angle {median:.2f} degrees, but the bootstrap of component {j} gives about "
                f"{reference:.2f}: resample the rows (points, not columns) with replacement and compare component "
-               f"{j} (counting from 1) of each replicate with component {j} of the full data")
+               f"{j} (counting from 1) of each replicate with component {j} of the full data", mistake="wrong-angles")
         expect(median > 0.6 * reference,
                f"{call}: median angle {median:.2f} degrees, but the bootstrap of component {j} gives about "
-               f"{reference:.2f}: are the replicates n rows drawn with replacement from all n?")
+               f"{reference:.2f}: are the replicates n rows drawn with replacement from all n?", mistake="zero-based")

@@ -23,6 +23,32 @@ FORBIDS = ("dimred_teach.mds",  # classical MDS and the Procrustes alignment by 
 kernel for this set does not have them, and ``check()`` fails an answer that uses them
 (:mod:`dimred_teach.checks.policy`)."""
 
+MISTAKES = {
+    "missing-half": "forgot the factor -1/2",
+    "rows-only": "centred the rows only",
+    "uncentred-points": "the inner products of uncentred points",
+    "unsquared-distances": "distances not squared",
+    "smallest-eigenpairs": "the smallest eigenpairs instead of the largest",
+    "eigenvectors-not-scaled": "eigenvectors not scaled by the square roots of their eigenvalues",
+    "with-scaling": "a scaled alignment instead of a rigid one",
+    "not-best-fit": "not the best rigid alignment (no centring, rotations only, or the transposed rotation)",
+    "positive-only": "the positive eigenvalues only",
+    "ascending": "in ascending order instead of largest first",
+    "absolute-values": "absolute values: the negative eigenvalues lost their sign",
+    "not-centred": "-1/2 D2 without the centring matrix H",
+    "wrong-spectrum": "not the eigenvalues of B",
+    "not-a-bool": "a number instead of True or False",
+    "no-tolerance": "calls a Euclidean D non-Euclidean (no tolerance for rounding)",
+    "says-euclidean": "calls a non-Euclidean D Euclidean",
+    "too-few-points": "fewer than 3 points",
+    "asymmetric": "not symmetric",
+    "nonzero-diagonal": "a non-zero diagonal",
+    "triangle-violated": "breaks the triangle inequality",
+    "euclidean": "Euclidean distances, which real points have",
+}
+"""The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
+short name. A failure no named mistake explains is ``other``."""
+
 
 RECOVER_B_SEED = 4
 
@@ -68,15 +94,18 @@ def _recover_b(answer, rng):
     factor = _as_multiple(B, reference)
     if factor is not None:
         expect(np.isclose(factor, 1.0, rtol=1e-3),
-               f"B is {factor:.4g} times the right matrix: B = -1/2 H D2 H (mind the factor -1/2)")
-    expect_close(B, B.T, "B should be symmetric: B = B' (centre both the rows and the columns of D2)")
+               f"B is {factor:.4g} times the right matrix: B = -1/2 H D2 H (mind the factor -1/2)",
+               mistake="missing-half")
+    expect_close(B, B.T, "B should be symmetric: B = B' (centre both the rows and the columns of D2)",
+                 mistake="rows-only")
     row_sums = B.sum(axis=1)
     expect(is_close(row_sums, np.zeros(n), 1e-9, scale=np.abs(D2).max()),
            f"B 1 should be 0 (each row of B sums to zero, the points are centred); the largest row sum is "
-           f"{np.abs(row_sums).max():.6g}")
+           f"{np.abs(row_sums).max():.6g}", mistake="uncentred-points")
     diagonal = np.diag(B)
     expect_close(diagonal[:, None] + diagonal[None, :] - 2 * B, D2,
-                 "diag(B) 1' + 1 diag(B)' - 2 B = D2 (B must reproduce the squared distances)")
+                 "diag(B) 1' + 1 diag(B)' - 2 B = D2 (B must reproduce the squared distances)",
+                 mistake="unsquared-distances")
 
 
 def _expect_same_configuration(X: np.ndarray, Z: np.ndarray, call: str) -> None:
@@ -100,15 +129,17 @@ def _classical_mds(answer, rng):
         spread = float(np.abs(X - X.mean(axis=0)).max())
         expect(bool(np.any(np.abs(Z - Z.mean(axis=0)) > tolerance(1e-6) * spread)),
                f"{call} puts all {n} points at the same place: did you keep the smallest eigenvalues (zero) instead "
-               "of the largest? np.linalg.eigh sorts them in ascending order")
+               "of the largest? np.linalg.eigh sorts them in ascending order", mistake="smallest-eigenpairs")
         B = double_center(D**2)
         values, vectors = np.linalg.eigh(B)
         values, vectors = values[::-1][:k], vectors[:, ::-1][:, :k]
         expect(not is_close(np.linalg.norm(Z, axis=0), np.ones(k), 1e-6),
-               f"the columns of {call} have length 1: scale each eigenvector by the square root of its eigenvalue")
+               f"the columns of {call} have length 1: scale each eigenvector by the square root of its eigenvalue",
+               mistake="eigenvectors-not-scaled")
         unsquared = np.linalg.eigvalsh(double_center(D))[::-1][:k]
         expect(not is_close(np.sort(np.sum((Z - Z.mean(axis=0)) ** 2, axis=0))[::-1], unsquared, 1e-6),
-               f"{call} double-centres D itself: B = -1/2 H D2 H needs the SQUARED distances")
+               f"{call} double-centres D itself: B = -1/2 H D2 H needs the SQUARED distances",
+               mistake="unsquared-distances")
         if k == p:
             _expect_same_configuration(X, Z, call)
             continue
@@ -139,13 +170,14 @@ def _align(answer, rng):
         M = answer_array(answer(A.copy(), B.copy()), call, (n, p))
         expect_close(squared_distances(M), squared_distances(B),
                      f"{call} should move B rigidly, without scaling: the distances between its points must not "
-                     "change;", scale=np.abs(squared_distances(B)).max())
+                     "change;", scale=np.abs(squared_distances(B)).max(), mistake="with-scaling")
         misfit = float(np.sum((A - M) ** 2))
         best = procrustes(A, B, scale=False).residual
         spread = float(np.sum((A - A.mean(axis=0)) ** 2))
         expect(misfit <= best + tolerance(1e-9) * spread,
                f"{call}: the moved B is not as close to A as a rigid motion (rotation or reflection, and a shift) "
-               f"can bring it: its sum of squared differences, {misfit:.6g}, can be made smaller")
+               f"can bring it: its sum of squared differences, {misfit:.6g}, can be made smaller",
+               mistake="not-best-fit")
 
 
 @register("04.eurodist_spectrum",
@@ -154,26 +186,28 @@ def _align(answer, rng):
 def _eurodist_spectrum(answer, rng):
     B = _eurodist_b()
     n = B.shape[0]
-    values = answer_array(answer, "eigenvalues", (n,))
+    values = answer_array(answer, "eigenvalues", (n,), wrong_shape="positive-only")
     expected = np.linalg.eigvalsh(B)[::-1]
     scale = float(np.abs(expected).max())
     expect(not np.any(np.diff(values) > tolerance(1e-10) * scale),
            "the eigenvalues should be sorted largest first, in descending order (np.linalg.eigvalsh sorts them in "
-           "ascending order)")
+           "ascending order)", mistake="ascending")
     expect(not is_close(np.sort(values), np.sort(np.abs(expected)), 1e-6),
            "these are the absolute values of the eigenvalues (singular values of B): the negative eigenvalues "
-           "must stay negative; use np.linalg.eigvalsh")
+           "must stay negative; use np.linalg.eigvalsh", mistake="absolute-values")
     D2 = load_eurodist().to_numpy() ** 2
     unsquared = np.linalg.eigvalsh(double_center(load_eurodist().to_numpy()))[::-1]
     expect(not is_close(values, unsquared, 1e-6),
-           "these are the eigenvalues of -1/2 H D H: square the road distances first (D2 = D**2)")
+           "these are the eigenvalues of -1/2 H D H: square the road distances first (D2 = D**2)",
+           mistake="unsquared-distances")
     expect(not is_close(values, -2 * expected[::-1], 1e-6),
-           "these are the eigenvalues of H D2 H, -2 times those of B: mind the factor -1/2 in B = -1/2 H D2 H")
+           "these are the eigenvalues of H D2 H, -2 times those of B: mind the factor -1/2 in B = -1/2 H D2 H",
+           mistake="missing-half")
     expect(not is_close(values, np.linalg.eigvalsh(-0.5 * D2)[::-1], 1e-6),
            "these are the eigenvalues of -1/2 D2, not centred: B = -1/2 H D2 H needs the centring matrix "
-           "H = I - 11'/n on both sides")
+           "H = I - 11'/n on both sides", mistake="not-centred")
     expect_close(values, expected, "the eigenvalues of B = -1/2 H D2 H, largest first, negative ones included:",
-                 scale=scale)
+                 scale=scale, mistake="wrong-spectrum")
 
 
 def _gram_with_spectrum(rng: np.random.Generator, n: int, values: np.ndarray) -> np.ndarray:
@@ -229,14 +263,15 @@ def _is_euclidean_cases(rng: np.random.Generator) -> list[tuple[np.ndarray, bool
 def _is_euclidean(answer, rng):
     for D, euclidean, description in _is_euclidean_cases(rng):
         result = answer(D.copy())
-        expect(isinstance(result, (bool, np.bool_)), f"is_euclidean should return True or False, got {result!r}")
+        expect(isinstance(result, (bool, np.bool_)), f"is_euclidean should return True or False, got {result!r}",
+               mistake="not-a-bool")
         if euclidean:
-            expect(bool(result), f"{description} is Euclidean, but is_euclidean returned False")
+            expect(bool(result), f"{description} is Euclidean, but is_euclidean returned False", mistake="no-tolerance")
         else:
             values = np.linalg.eigvalsh(double_center(D**2))
             expect(not result, f"{description} is not Euclidean, but is_euclidean returned True: the smallest "
                                f"eigenvalue of B is {values[0] / values[-1]:.3g} times the largest, below the "
-                               "tolerance of -1e-9 times the largest")
+                               "tolerance of -1e-9 times the largest", mistake="says-euclidean")
 
 
 @register("04.non_euclidean_metric",
@@ -245,15 +280,17 @@ def _is_euclidean(answer, rng):
 def _non_euclidean_metric(answer, rng):
     D = answer_array(answer, "D", (None, None))
     expect(D.shape[0] == D.shape[1] and D.shape[0] >= 3, f"D should be a square matrix of at least 3 points, "
-                                                         f"got shape {D.shape}")
+                                                         f"got shape {D.shape}", mistake="too-few-points")
     n = D.shape[0]
-    expect(is_close(D, D.T, 1e-12), "D should be symmetric")
-    expect(bool(np.all(np.diag(D) == 0)), "D should have a zero diagonal")
+    expect(is_close(D, D.T, 1e-12), "D should be symmetric", mistake="asymmetric")
+    expect(bool(np.all(np.diag(D) == 0)), "D should have a zero diagonal", mistake="nonzero-diagonal")
     off = D[~np.eye(n, dtype=bool)]
     expect(bool(np.all(off > 0)), "the distances between distinct points should be positive")
     slack = D[:, :, None] + D[None, :, :] - D[:, None, :]  # slack[i, k, j] = D_ik + D_kj - D_ij
     expect(bool(np.all(slack >= -tolerance(1e-12) * D.max())),
-           "D should satisfy the triangle inequality D_ij <= D_ik + D_kj for every i, j, k")
+           "D should satisfy the triangle inequality D_ij <= D_ik + D_kj for every i, j, k",
+           mistake="triangle-violated")
     values = np.linalg.eigvalsh(double_center(D**2))
     expect(values[0] < -tolerance(1e-9) * values[-1],
-           "D is Euclidean: B = -1/2 H D2 H has no negative eigenvalue, so real points have these distances")
+           "D is Euclidean: B = -1/2 H D2 H has no negative eigenvalue, so real points have these distances",
+           mistake="euclidean")

@@ -19,6 +19,21 @@ FORBIDS = ("dimred_teach.lsi.tfidf",  # 05.tfidf
 """What this set's answers may not use (modules or functions of the library): the grader's
 kernel for this set does not have them, and ``check()`` fails an answer that uses them
 (:mod:`dimred_teach.checks.policy`)."""
+
+MISTAKES = {
+    "wrong-idf": "idf not log(n / df)",
+    "no-idf": "no idf weighting",
+    "not-normalised": "rows not scaled to length 1",
+    "raw-counts": "projected the raw counts",
+    "wrong-count": "the wrong number of words",
+    "repeated-word": "a word twice",
+    "wrong-component": "the words of another component",
+    "most-negative": "the most negative weights, the other end of the component",
+    "says-picture": "a document that contains the word",
+    "not-retrieved": "a document latent search does not retrieve",
+}
+"""The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
+short name. A failure no named mistake explains is ``other``."""
 KEEPS = ("dimred_teach.lsi._document_matrix",  # lsi.lsi builds the set-up's LSI space with tf-idf
          "dimred_teach.lsi.LSIResult.weigh")  # lsi.search weighs a query like the corpus
 """Library functions this set's own cells need although they use a forbidden function:
@@ -89,14 +104,15 @@ def _tfidf(answer, rng):
             weighted = counts * idf
             lengths = np.linalg.norm(weighted, axis=1, keepdims=True)
             if np.all(lengths > 0):
-                expect(not is_close(W, weighted / lengths, 1e-6, scale=1.0), f"{call}: you used {mistake}")
+                expect(not is_close(W, weighted / lengths, 1e-6, scale=1.0), f"{call}: you used {mistake}",
+                       mistake="wrong-idf")
         expect(is_close(W[counts == 0], np.zeros(int(np.sum(counts == 0))), 1e-10, scale=1.0),
                f"{call} has non-zero weights where a word does not occur (count 0)")
         expect(is_close(W[:, 0], np.zeros(n), 1e-10, scale=1.0),
                f"{call}: a word that occurs in every document should get weight 0 (idf = log(n / n) = 0); "
-               "column 0 of the test counts is such a word")
+               "column 0 of the test counts is such a word", mistake="no-idf")
         expect(is_close(np.linalg.norm(W, axis=1), np.ones(n), 1e-8, scale=1.0),
-               f"{call}: every document (row) should be scaled to length 1 after weighting")
+               f"{call}: every document (row) should be scaled to length 1 after weighting", mistake="not-normalised")
         expect_close(W, _reference_tfidf(counts), f"{call}: W[i, j] proportional to count[i, j] * log(n / df[j]) "
                                                   "in each row", scale=1.0)
 
@@ -119,23 +135,25 @@ def _fold_in(answer, rng):
         expected = space.document_coordinates[i]
         raw = factor * counts @ space.term_coordinates
         expect(is_close(raw, expected, 1e-8, scale=1.0) or not is_close(z, raw, 1e-6, scale=1.0),
-               f"{call}: you projected the raw counts; weight them by space.idf and scale to length 1 first")
+               f"{call}: you projected the raw counts; weight them by space.idf and scale to length 1 first",
+               mistake="raw-counts")
         weighted = factor * counts * space.idf
         unscaled = weighted @ space.term_coordinates
         expect(is_close(unscaled, expected, 1e-8, scale=1.0) or not is_close(z, unscaled, 1e-6, scale=1.0),
                f"{call}: you projected the weighted counts without scaling them to length 1 (tripling every count "
-               "would triple your coordinates)")
+               "would triple your coordinates)", mistake="not-normalised")
         expect_close(z, expected, f"{call}: folding in the counts of training document {i} gives its row of "
-                                  "space.document_coordinates", scale=1.0)
+                                  "space.document_coordinates", scale=1.0, mistake="no-idf")
 
 
 def _word_list(answer, what: str, length: int) -> list[str]:
     if isinstance(answer, str) or not hasattr(answer, "__iter__"):
-        raise CheckFailure(f"{what} should be a list of {length} words, got {type(answer).__name__}")
+        raise CheckFailure(f"{what} should be a list of {length} words, got {type(answer).__name__}",
+                           mistake="wrong-form")
     words = [word.item() if isinstance(word, np.str_) else word for word in answer]
-    expect(len(words) == length, f"{what} should hold {length} words, got {len(words)}")
+    expect(len(words) == length, f"{what} should hold {length} words, got {len(words)}", mistake="wrong-count")
     expect(all(isinstance(word, str) for word in words), f"{what} should hold words (strings)")
-    expect(len(set(words)) == length, f"{what} holds a word twice")
+    expect(len(set(words)) == length, f"{what} holds a word twice", mistake="repeated-word")
     return words
 
 
@@ -153,10 +171,11 @@ def _top_words(answer, rng):
         largest = np.sort(weights)[-5:]
         if component != 2 and np.allclose(np.sort(weights[rows]), largest):
             raise CheckFailure(f"these are the top words of component index {component}; "
-                               "the exercise asks for index 2 (the third component, counting from 0)")
+                               "the exercise asks for index 2 (the third component, counting from 0)",
+                               mistake="wrong-component")
     weights = space.term_coordinates[:, 2]
     expect(not np.allclose(np.sort(weights[rows]), np.sort(weights)[:5]),
-           "these are the five most negative weights: the other end of the component")
+           "these are the five most negative weights: the other end of the component", mistake="most-negative")
     others = np.delete(weights, rows)
     expect(weights[rows].min() >= others.max() - 1e-12 * np.abs(weights).max(),
            "some word outside your list has a larger weight on component index 2 than a word in it")
@@ -172,6 +191,8 @@ def _hidden_match(answer, rng):
     expect(0 <= row < len(corpus), f"hidden_match should be a row number between 0 and {len(corpus) - 1}, got {row}")
     words = set(tokenize(corpus["text"][row]))
     expect(not words & {"picture", "pictures"},
-           f"document {row} contains the word 'picture' or 'pictures'; look for one that contains neither")
+           f"document {row} contains the word 'picture' or 'pictures'; look for one that contains neither",
+           mistake="says-picture")
     top = search(space, "picture", n=10)["document"].tolist()
-    expect(row in top, f"document {row} is not among the top 10 latent-search results for 'picture'")
+    expect(row in top, f"document {row} is not among the top 10 latent-search results for 'picture'",
+           mistake="not-retrieved")

@@ -24,6 +24,21 @@ FORBIDS = ("dimred_teach.jl.jl_min_dim",  # 06.min_dim
 kernel for this set does not have them, and ``check()`` fails an answer that uses them
 (:mod:`dimred_teach.checks.policy`)."""
 
+MISTAKES = {
+    "below-bound": "q below the bound (rounded or floored)",
+    "too-many": "not the smallest q",
+    "no-square-root": "eps squared: no square root",
+    "wrong-epsilon": "an eps that does not give back q (log10 instead of the natural log?)",
+    "seed-ignored": "the seed is ignored",
+    "one-matrix": "one projection for all draws",
+    "wrong-scale": "U not scaled by 1/sqrt(q)",
+    "a-count": "a count instead of a rate",
+    "one-tail": "not the share of failing pairs (one tail only?)",
+    "own-random-numbers": "random numbers not drawn from the seed",
+}
+"""The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
+short name. A failure no named mistake explains is ``other``."""
+
 
 Z_TOLERANCE = 5.0
 """Simulated estimates may sit this many standard errors from their target (a correct
@@ -53,9 +68,9 @@ def _min_dim(answer, rng):
         call = f"min_dim({n}, {eps:.17g}, {delta:.17g})"
         q = answer_integer(answer(n, eps, delta), call)
         expect(q >= bound, f"{call} = {q} is below the bound {bound:.10g}: it does not satisfy the inequality "
-                           "(round up, with math.ceil)")
+                           "(round up, with math.ceil)", mistake="below-bound")
         expect(q - 1 < bound, f"{call} = {q}, but {q - 1} already satisfies q >= {bound:.10g}: "
-                              "q is not the smallest such integer")
+                              "q is not the smallest such integer", mistake="too-many")
 
 
 @register("06.epsilon_for", hint="solve q = 8 / eps**2 * log(n / sqrt(delta)) for eps")
@@ -70,10 +85,11 @@ def _epsilon_for(answer, rng):
         expected = math.sqrt(8.0 * math.log(n / math.sqrt(delta)) / q)
         back = _bound(n, eps, delta)
         expect(not is_close(eps, expected**2, 1e-6), f"{call} = {eps:.6g} is eps squared: take the square root "
-                                                     f"(putting it back into the bound gives q = {back:.6g}, not {q})")
+                                                     f"(putting it back into the bound gives q = {back:.6g}, not {q})",
+               mistake="no-square-root")
         shown, wanted = distinct(back, q)
         expect(is_close(back, q, 1e-9), f"{call} = {eps:.10g}, but putting it back into the bound gives q = {shown}, "
-                                        f"not {wanted}")
+                                        f"not {wanted}", mistake="wrong-epsilon")
 
 
 @register("06.simulate_squared_norms",
@@ -97,9 +113,10 @@ def _simulate_squared_norms(answer, rng):
         if len(runs) == 2:
             expect(bool(np.array_equal(runs[0], runs[1])),
                    f"{short} gave different numbers on a second call with the same seed: draw every random number "
-                   "from default_rng(seed)")
+                   "from default_rng(seed)", mistake="seed-ignored")
             other = results[(q, draws, seed + 1)][0]
-            expect(not np.array_equal(runs[0], other), f"{short} gave the same numbers for seeds {seed} and {seed + 1}")
+            expect(not np.array_equal(runs[0], other), f"{short} gave the same numbers for seeds {seed} and {seed + 1}",
+                   mistake="seed-ignored")
     for x, q, draws, seed in cases:
         if draws != n_draws:
             continue
@@ -109,11 +126,11 @@ def _simulate_squared_norms(answer, rng):
         ratios = values / float(x @ x)
         expect(ratios.std() > 0.1 * math.sqrt(2.0 / q),
                f"{call}: the {draws} values hardly vary (standard deviation {values.std():.3g}); draw a fresh U "
-               "for every draw")
+               "for every draw", mistake="one-matrix")
         mean_error = abs(ratios.mean() - 1.0) / math.sqrt(2.0 / (q * draws))
         expect(mean_error <= Z_TOLERANCE,
                f"{call}: the average of ||U x||^2 is {values.mean():.6g} but ||x||^2 = {x @ x:.6g}; they differ by "
-               f"{mean_error:.1f} standard errors (is U scaled by 1 / sqrt(q)?)")
+               f"{mean_error:.1f} standard errors (is U scaled by 1 / sqrt(q)?)", mistake="wrong-scale")
         # ||U x||^2 / ||x||^2 is chi-square(q) / q: variance 2/q, kurtosis 3 + 12/q
         variance_error = abs(ratios.var(ddof=1) * q / 2.0 - 1.0) / math.sqrt((2.0 + 12.0 / q) / draws)
         expect(variance_error <= Z_TOLERANCE,
@@ -168,13 +185,16 @@ def _failure_rate(answer, rng):
         rate = answer_number(answer(X.copy(), q, eps, n_trials, seed), call)
         expected = float(np.mean((below > eps) | (above > eps)))
         expect_unlike(rate, expected * n_trials, expected, f"{call} = {rate:.6g} is the number of failed trials; "
-                                                           "return the fraction (divide by n_trials)", scale=1.0)
+                                                           "return the fraction (divide by n_trials)", scale=1.0,
+                      mistake="a-count")
         expect(0 <= rate <= 1, f"{call} should return a fraction between 0 and 1, got {rate:.6g}")
         one_sided = {float(np.mean(above > eps)), float(np.mean(below > eps))} - {expected}
         expect(not any(math.isclose(rate, counted, abs_tol=1e-12) for counted in one_sided),
                f"{call} = {rate:.6g}: you counted only one side (only ratios above 1 + eps, or only below 1 - eps); "
-               "a trial fails when ANY pair's squared-distance ratio leaves [1 - eps, 1 + eps], on either side")
+               "a trial fails when ANY pair's squared-distance ratio leaves [1 - eps, 1 + eps], on either side",
+               mistake="one-tail")
         expect(math.isclose(rate, expected, abs_tol=1e-12),
                f"{call} = {rate:.6g}, but projecting with random_projection(X, q, seed=seed + t) for t = 0, ..., "
                f"n_trials - 1 fails in {round(expected * n_trials)} of the {n_trials} trials, a fraction of "
-               f"{expected:.6g}: a trial fails when some pair's squared-distance ratio leaves [1 - eps, 1 + eps]")
+               f"{expected:.6g}: a trial fails when some pair's squared-distance ratio leaves [1 - eps, 1 + eps]",
+               mistake="own-random-numbers")

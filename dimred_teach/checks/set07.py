@@ -17,6 +17,27 @@ FORBIDS = ("dimred_teach.linalg.subspace_distance",)  # 07.projector_distance: f
 kernel for this set does not have them, and ``check()`` fails an answer that uses them
 (:mod:`dimred_teach.checks.policy`)."""
 
+MISTAKES = {
+    "divides-by-n-minus-1": "the 1/(n-1) covariance instead of the maximum-likelihood 1/n",
+    "largest-eigenvalues": "averaged the largest eigenvalues",
+    "all-eigenvalues": "averaged all the eigenvalues",
+    "no-centring": "no centring: the columns' means were not subtracted",
+    "wrong-sigma2": "not the mean of the discarded eigenvalues",
+    "wrong-update": "W_new is not the EM update",
+    "old-w-in-trace": "the old W in the sigma2 update",
+    "gram-of-w": "W'W (q x q) instead of W W' (d x d)",
+    "no-noise": "left out the noise sigma2 I",
+    "noise-everywhere": "added sigma2 to every entry",
+    "wrong-noise": "not sigma2 in the directions orthogonal to W (sigma instead of sigma2?)",
+    "not-orthonormalised": "bases not orthonormalised",
+    "frobenius": "the Frobenius norm instead of the spectral norm",
+    "wrong-distance": "not the projector distance",
+    "posterior-mean": "the posterior-mean factors",
+    "wrong-factors": "not the shrinkage factors, in order",
+}
+"""The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
+short name. A failure no named mistake explains is ``other``."""
+
 
 def random_ppca_data(rng: np.random.Generator) -> tuple[np.ndarray, int]:
     """A fresh data set drawn from a PPCA-like model, shape (n, d), and a latent dimension q < d - 1."""
@@ -46,14 +67,16 @@ def _noise_variance(answer, rng):
         sigma2 = answer_number(answer(X.copy(), q), call)
         expected = values[q:].mean()
         expect(not is_close(sigma2, expected * n / (n - 1), 1e-9),
-               f"{call} uses the 1/(n-1) covariance {MAXIMUM_LIKELIHOOD_N}")
+               f"{call} uses the 1/(n-1) covariance {MAXIMUM_LIKELIHOOD_N}", mistake="divides-by-n-minus-1")
         expect(not is_close(sigma2, values[:q].mean(), 1e-6),
-               f"{call} averages the q largest eigenvalues; sigma2 comes from the d - q discarded (smallest) ones")
+               f"{call} averages the q largest eigenvalues; sigma2 comes from the d - q discarded (smallest) ones",
+               mistake="largest-eigenvalues")
         expect(not is_close(sigma2, values.mean(), 1e-9),
-               f"{call} averages all d eigenvalues; average only the d - q discarded ones")
+               f"{call} averages all d eigenvalues; average only the d - q discarded ones", mistake="all-eigenvalues")
         uncentred = np.linalg.eigvalsh(X.T @ X / n)
-        expect(not is_close(sigma2, uncentred[: d - q].mean(), 1e-6), f"{call}: centre X first")
-        expect_close(sigma2, expected, f"{call}: sigma2 = mean of the {d - q} smallest eigenvalues of S = Xc'Xc / n")
+        expect(not is_close(sigma2, uncentred[: d - q].mean(), 1e-6), f"{call}: centre X first", mistake="no-centring")
+        expect_close(sigma2, expected, f"{call}: sigma2 = mean of the {d - q} smallest eigenvalues of S = Xc'Xc / n",
+                     mistake="wrong-sigma2")
 
 
 def _em_reference(X: np.ndarray, W: np.ndarray, sigma2: float) -> tuple[np.ndarray, float]:
@@ -88,15 +111,17 @@ def _em_step(answer, rng):
         W_ref, sigma2_ref = _em_reference(X, W, sigma2)
         W_unbiased = _em_reference(X * np.sqrt(n / (n - 1)), W, sigma2)[0]
         expect(not is_close(W_new @ W_new.T, W_unbiased @ W_unbiased.T, 1e-6),
-               f"{call} uses S = Xc'Xc / (n - 1) {MAXIMUM_LIKELIHOOD_N}")
+               f"{call} uses S = Xc'Xc / (n - 1) {MAXIMUM_LIKELIHOOD_N}", mistake="divides-by-n-minus-1")
         mean = X.mean(axis=0)
         before, after = log_likelihood(X, W, mean, sigma2), log_likelihood(X, W_new, mean, sigma2_new)
         expect(after >= before - 1e-8 * abs(before),
                f"{call}: the log-likelihood went down from {before:.10g} to {after:.10g}; an EM step never "
                "decreases it")
         # The likelihood sees W only through W W', so compare that (any rotation of W_new is fine).
-        expect_close(W_new @ W_new.T, W_ref @ W_ref.T, f"{call}: W_new W_new' = the update equation's")
-        expect_close(sigma2_new, sigma2_ref, f"{call}: sigma2_new = tr(S - S W M^-1 W_new') / d (with the NEW W)")
+        expect_close(W_new @ W_new.T, W_ref @ W_ref.T, f"{call}: W_new W_new' = the update equation's",
+                     mistake="wrong-update")
+        expect_close(sigma2_new, sigma2_ref, f"{call}: sigma2_new = tr(S - S W M^-1 W_new') / d (with the NEW W)",
+                     mistake="old-w-in-trace")
 
 
 @register("07.marginal_covariance", hint="x = W z + mean + noise with z ~ N(0, I): Cov(x) = W W' + sigma2 I")
@@ -107,17 +132,19 @@ def _marginal_covariance(answer, rng):
         cases.append((rng.standard_normal((d, int(rng.integers(1, d)))), float(rng.uniform(0.2, 2.0))))
     for W, sigma2 in in_random_order(rng, cases):
         (d, q), call = W.shape, f"marginal_covariance(W, sigma2={sigma2:.6g}) for W of shape {W.shape}"
-        C = answer_array(answer(W.copy(), sigma2), call, shape=(d, d))
+        C = answer_array(answer(W.copy(), sigma2), call, shape=(d, d), wrong_shape="gram-of-w")
         scale = float(np.abs(W @ W.T).max() + sigma2)
         expect_close(C, C.T, f"{call} should be symmetric:", scale=scale)
-        expect(not is_close(C, W @ W.T, 1e-8, scale=scale), f"{call} equals W W': the noise adds sigma2 I")
+        expect(not is_close(C, W @ W.T, 1e-8, scale=scale), f"{call} equals W W': the noise adds sigma2 I",
+               mistake="no-noise")
         expect(not is_close(C, W @ W.T + sigma2, 1e-8, scale=scale),
                f"{call} adds sigma2 to every entry; the noise is independent across coordinates, so it adds "
-               "sigma2 I (the diagonal only)")
+               "sigma2 I (the diagonal only)", mistake="noise-everywhere")
         # C is pinned down by what it does on span(W) and on its orthogonal complement.
         complement = np.linalg.qr(W, mode="complete")[0][:, q:]
         expect_close(C @ complement, sigma2 * complement,
-                     f"{call}: C u = sigma2 u for every u orthogonal to the columns of W", scale=scale)
+                     f"{call}: C u = sigma2 u for every u orthogonal to the columns of W", scale=scale,
+                     mistake="wrong-noise")
         expect_close(C @ W, W @ (W.T @ W + sigma2 * np.eye(q)), f"{call}: C W = W (W'W + sigma2 I)", scale=scale)
 
 
@@ -148,12 +175,14 @@ def _projector_distance(answer, rng):
         raw = float(np.linalg.norm(A @ A.T - B @ B.T, 2))
         expect(is_close(raw, expected, 1e-6, scale=1.0) or not is_close(gap, raw, 1e-6, scale=1.0),
                f"{call} is {gap:.6g}, not {expected:.6g}: orthonormalise the bases first (the projector onto the "
-               "columns of A is Q Q' only for an orthonormal Q)")
+               "columns of A is Q Q' only for an orthonormal Q)", mistake="not-orthonormalised")
         frobenius = float(np.linalg.norm(P_A - P_B))
         expect(expected == 0 or not is_close(gap, frobenius, 1e-6, scale=1.0),
-               f"{call} is the Frobenius norm of P_A - P_B; the course uses the spectral norm (ord=2)")
+               f"{call} is the Frobenius norm of P_A - P_B; the course uses the spectral norm (ord=2)",
+               mistake="frobenius")
         basis = " whatever the basis (compare projectors)" if expected == 0 else ""
-        expect_close(gap, expected, f"{call}: the distance should be {expected:.6g}{basis};", scale=1.0)
+        expect_close(gap, expected, f"{call}: the distance should be {expected:.6g}{basis};", scale=1.0,
+                     mistake="wrong-distance")
 
 
 @register("07.shrinkage",
@@ -169,12 +198,13 @@ def _shrinkage(answer, rng):
     lam = _eigenvalues_1_over_n(X)[:2]
     expect(not is_close(shrink, np.sqrt(lam - fit.sigma2) / lam, 1e-6),
            "those are the factors of the latent posterior mean E[z|x]; the reconstruction W E[z|x] "
-           "multiplies by sqrt(lambda_j - sigma2) once more")
+           "multiplies by sqrt(lambda_j - sigma2) once more", mistake="posterior-mean")
     n = X.shape[0]
     unbiased = lam * n / (n - 1)
     expect(not is_close(shrink, (unbiased - fit.sigma2) / unbiased, 1e-9),
-           f"those factors use the eigenvalues of the 1/(n-1) covariance {MAXIMUM_LIKELIHOOD_N}")
+           f"those factors use the eigenvalues of the 1/(n-1) covariance {MAXIMUM_LIKELIHOOD_N}",
+           mistake="divides-by-n-minus-1")
     expect(bool(np.all((shrink > 0) & (shrink < 1))), "shrinkage factors lie strictly between 0 and 1")
     operator = fit.W @ np.linalg.solve(fit.W.T @ fit.W + fit.sigma2 * np.eye(2), fit.W.T)
     expect_close(operator @ V, V * shrink, "W M^-1 W' v_j = shrink_j v_j for the two crabs components, in order "
-                                           "(f_1 for the first)", scale=1.0)
+                                           "(f_1 for the first)", scale=1.0, mistake="wrong-factors")

@@ -18,6 +18,32 @@ FORBIDS = ("dimred_teach.kernel",  # whitening, kernels, centring and kernel PCA
 kernel for this set does not have them, and ``check()`` fails an answer that uses them
 (:mod:`dimred_teach.checks.policy`)."""
 
+MISTAKES = {
+    "no-centring": "no centring: the columns' means were not subtracted",
+    "no-sqrt-n-minus-1": "columns of length 1, without the factor sqrt(n - 1)",
+    "divides-by-n": "divided by n instead of n - 1",
+    "standardised": "standardised, not whitened",
+    "no-grand-mean": "the grand mean not added back",
+    "rows-only": "centred the rows only",
+    "rows-not-centred": "rows that do not sum to zero",
+    "transposed": "transposed",
+    "unsquared-distances": "distances not squared",
+    "wrong-kernel": "not exp(-gamma ||x - y||^2) (gamma as a width?)",
+    "eigenvectors-only": "the eigenvectors, not the scores",
+    "wrong-order": "columns in the wrong order",
+    "wrong-scores": "not the PCA scores (K not centred, or divided by sqrt(n - 1))",
+    "negative": "a negative gamma",
+    "not-separating": "a gamma that does not separate the circles",
+    "unit-eigenvectors": "unit-length eigenvectors, not scaled",
+    "scores": "the scores, not the coefficients",
+    "wrong-eigenvalue-scale": "divided by the eigenvalues of K / n or K / (n - 1)",
+    "not-centred": "K not centred",
+    "ascending": "in ascending order instead of largest first",
+    "wrong-normalisation": "coefficients that do not give the kernel PCA scores",
+}
+"""The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
+short name. A failure no named mistake explains is ``other``."""
+
 
 CIRCLES = dict(n=300, noise=0.05, factor=0.3, seed=21)
 CIRCLES_SCALE = 3.0
@@ -34,20 +60,20 @@ def _whiten(answer, rng):
         Z = answer_array(answer(X.copy()), call, shape=(n, p))
         Xc = X - X.mean(axis=0)
         expect(is_close(Z.mean(axis=0), np.zeros(p), 1e-8, scale=np.abs(Z).max()),
-               f"the columns of {call} should have mean 0: centre X first")
+               f"the columns of {call} should have mean 0: centre X first", mistake="no-centring")
         W = np.linalg.lstsq(Xc, Z, rcond=None)[0]
         expect(is_close(Xc @ W, Z, 1e-8, scale=np.abs(Z).max()),
                f"{call} is not a linear map of the centred data (Z = Xc @ W for a p x p matrix W)")
         C = Z.T @ Z / (n - 1)
         expect(not is_close(C, np.eye(p) / (n - 1), 1e-6),
                f"the covariance of {call} is I / (n - 1): its columns have length 1 (the notes' V_d'); "
-               "multiply by sqrt(n - 1) so that the sample covariance is I")
+               "multiply by sqrt(n - 1) so that the sample covariance is I", mistake="no-sqrt-n-minus-1")
         expect(not is_close(C, np.eye(p) * n / (n - 1), 1e-6),
                f"the covariance of {call} is n/(n-1) I: you scaled with 1/n (n versus n - 1: this course's "
-               "sample covariance divides by n - 1)")
+               "sample covariance divides by n - 1)", mistake="divides-by-n")
         expect(not is_close(np.diag(C), np.ones(p), 1e-6) or is_close(C, np.eye(p), 1e-6),
                f"{call} has columns of variance 1 that are still correlated: that is standardising; whitening "
-               "also removes the correlations (covariance I)")
+               "also removes the correlations (covariance I)", mistake="standardised")
         expect_close(C, np.eye(p), f"the sample covariance Z'Z / (n - 1) of {call} = I", scale=1.0)
 
 
@@ -72,11 +98,12 @@ def _center_kernel(answer, rng):
         scale = float(np.abs(K).max())
         no_grand = K - K.mean(axis=0) - K.mean(axis=1)[:, None]
         expect(not is_close(centred, no_grand, 1e-8, scale=scale),
-               f"{call}: you subtracted the row and column means but did not add back the grand mean")
+               f"{call}: you subtracted the row and column means but did not add back the grand mean",
+               mistake="no-grand-mean")
         expect(is_close(centred, centred.T, 1e-8, scale=scale),
-               f"{call} should be symmetric; did you centre the rows but not the columns?")
+               f"{call} should be symmetric; did you centre the rows but not the columns?", mistake="rows-only")
         expect(is_close(centred.sum(axis=1), np.zeros(n), 1e-8, scale=scale * n),
-               f"the rows of {call} should sum to zero (the centred features add up to 0)")
+               f"the rows of {call} should sum to zero (the centred features add up to 0)", mistake="rows-not-centred")
         Phi_c = Phi - Phi.mean(axis=0)
         expect_close(centred, Phi_c @ Phi_c.T,
                      f"{call} = inner products of the explicitly centred features", scale=scale)
@@ -94,12 +121,15 @@ def _rbf_kernel(answer, rng):
     for X, Y, gamma in in_random_order(rng, cases):
         (n, m), call = (len(X), len(Y)), f"rbf(X, Y, gamma={gamma:.6g}) for {len(X)} and {len(Y)} points"
         K = answer(X.copy(), Y.copy(), gamma)
-        expect(np.shape(K) != (m, n) or n == m, f"{call} has shape {np.shape(K)}: it is transposed, rows belong to X")
+        expect(np.shape(K) != (m, n) or n == m, f"{call} has shape {np.shape(K)}: it is transposed, rows belong to X",
+               mistake="transposed")
         K = answer_array(K, call, shape=(n, m))
         squared = np.sum((X[:, None, :] - Y[None, :, :]) ** 2, axis=2)
         expect(not is_close(K, np.exp(-gamma * np.sqrt(squared)), 1e-6, scale=1.0),
-               f"{call} uses the distance ||x - y||; the RBF kernel uses the SQUARED distance")
-        expect_close(K, np.exp(-gamma * squared), f"{call}: K[i, j] = exp(-gamma ||x_i - y_j||^2)", scale=1.0)
+               f"{call} uses the distance ||x - y||; the RBF kernel uses the SQUARED distance",
+               mistake="unsquared-distances")
+        expect_close(K, np.exp(-gamma * squared), f"{call}: K[i, j] = exp(-gamma ||x_i - y_j||^2)", scale=1.0,
+                     mistake="wrong-kernel")
 
 
 @register("08.linear_kpca_scores", hint="centre K = X X' with your Exercise 2; np.linalg.eigh sorts ascending, so "
@@ -111,15 +141,16 @@ def _linear_kpca_scores(answer, rng):
     scores = answer_array(answer, "kpca_scores", shape=(reference.shape[0], 2))
     lengths = np.linalg.norm(scores, axis=0)
     expect(not is_close(lengths, np.ones(2), 1e-6, scale=1.0),
-           "your columns have length 1: those are the eigenvectors a_j; the scores are sqrt(mu_j) a_j")
+           "your columns have length 1: those are the eigenvectors a_j; the scores are sqrt(mu_j) a_j",
+           mistake="eigenvectors-only")
     scale = float(np.abs(reference).max())
     expect(not is_close(np.abs(scores[:, ::-1]), np.abs(reference), 1e-6, scale=scale),
-           "your two columns are in the wrong order: the largest eigenvalue comes first")
+           "your two columns are in the wrong order: the largest eigenvalue comes first", mistake="wrong-order")
     for j in range(2):
         sign = 1.0 if scores[:, j] @ reference[:, j] >= 0 else -1.0
         expect_close(sign * scores[:, j], reference[:, j],
                      f"column {j + 1} = the PCA scores on component {j + 1} (up to sign); did you centre K?",
-                     rtol=1e-6, scale=scale)
+                     rtol=1e-6, scale=scale, mistake="wrong-scores")
 
 
 def _circles():
@@ -136,7 +167,7 @@ def _circle_gamma(answer, rng):
     from ..kernel import kernel_pca
 
     gamma = answer_number(answer, "gamma_circles")
-    expect(gamma > 0, f"gamma_circles should be one positive number, got {answer!r}")
+    expect(gamma > 0, f"gamma_circles should be one positive number, got {answer!r}", mistake="negative")
     X, labels = _circles()
     try:
         first = kernel_pca(X, k=1, kernel="rbf", gamma=gamma).scores[:, 0]
@@ -146,7 +177,7 @@ def _circle_gamma(answer, rng):
     overlap = min(outer.max() - inner.min(), inner.max() - outer.min())
     expect(overlap < 0,
            f"with gamma={gamma:.6g} the first kernel component does not separate the circles: the ranges of the "
-           "two classes' scores overlap")
+           "two classes' scores overlap", mistake="not-separating")
 
 
 def _random_kernel_matrix(rng: np.random.Generator, k: int) -> tuple[np.ndarray, str]:
@@ -198,25 +229,28 @@ def _dual_normalisation(answer, rng):
         aligned = _aligned(A, V)
         expect_unlike(aligned, V, reference,
                       f"{call}: your columns have length 1, so each component u = sum_i a_i phi(x_i) has squared "
-                      "length a'Ka = mu; divide the unit eigenvector by sqrt(mu), so that n lambda a'a = 1", 1e-6)
+                      "length a'Ka = mu; divide the unit eigenvector by sqrt(mu), so that n lambda a'a = 1", 1e-6,
+                      mistake="unit-eigenvectors")
         expect_unlike(aligned, V * np.sqrt(mu), reference,
                       f"{call} returns the scores sqrt(mu_j) v_j = K a_j; the dual coefficients are v_j / sqrt(mu_j)",
-                      1e-6)
+                      1e-6, mistake="scores")
         for divisor, name in ((n, "n"), (n - 1, "n - 1")):
             expect_unlike(aligned, V / np.sqrt(mu / divisor), reference,
                           f"{call} divides by sqrt(mu_j / ({name})), the eigenvalue lambda of a covariance, so "
                           f"a'Ka = {name}: the length of u is n lambda a'a with the notes' lambda = mu / n, i.e. "
-                          "divide by sqrt(n lambda) = sqrt(mu), the eigenvalue of K itself", 1e-6)
+                          "divide by sqrt(n lambda) = sqrt(mu), the eigenvalue of K itself", 1e-6,
+                          mistake="wrong-eigenvalue-scale")
         mu_raw, V_raw = _top_eigenpairs(K, k)
         expect_unlike(_aligned(A, V_raw), V_raw / np.sqrt(mu_raw), reference,
                       f"{call} uses the eigenvectors of K itself: centre K first (your Exercise 2), the features "
-                      "must have mean 0", 1e-6)
+                      "must have mean 0", 1e-6, mistake="not-centred")
         expect_unlike(_aligned(A, V[:, ::-1]), reference[:, ::-1], reference,
-                      f"{call} has its columns in ascending order of the eigenvalues: the largest comes first", 1e-6)
+                      f"{call} has its columns in ascending order of the eigenvalues: the largest comes first", 1e-6,
+                      mistake="ascending")
         scores = K_c @ A
         expect_close(_aligned(scores, V), V * np.sqrt(mu),
                      f"{call}: the scores K_c a_j (K_c the centred K) = sqrt(mu_j) v_j, v_j the eigenvector of the "
-                     "j-th largest eigenvalue mu_j", scale=float(np.sqrt(mu[0])))
+                     "j-th largest eigenvalue mu_j", scale=float(np.sqrt(mu[0])), mistake="wrong-normalisation")
         expect_close(A.T @ K_c @ A, np.eye(k),
                      f"{call}: the components have unit length and are orthogonal, a_i' K_c a_j = 1 if i = j else 0",
                      scale=1.0)

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import datasets, selection
 from . import register
-from .properties import (answer_array, answer_integer, answer_number, expect, expect_close,
+from .properties import (WRONG_FORM, answer_array, answer_integer, answer_number, expect, expect_close,
                          in_random_order, is_close, tolerance)
 
 
@@ -21,6 +21,37 @@ FORBIDS = ("dimred_teach.selection.t_statistic",  # 09.t_statistic
 """What this set's answers may not use (modules or functions of the library): the grader's
 kernel for this set does not have them, and ``check()`` fails an answer that uses them
 (:mod:`dimred_teach.checks.policy`)."""
+
+MISTAKES = {
+    "missing-one-over-n": "the coordinate step without the 1/n",
+    "alpha-times-n": "shrinks by alpha * n",
+    "no-zero": "a soft threshold that does not set b_j to 0",
+    "assumes-standardised": "right only for standardised columns",
+    "full-residual": "the full residual, with feature j left in",
+    "unstandardised": "features ranked in their own units, not standardised",
+    "drops-largest": "drops the largest coefficient first",
+    "no-refit": "no refit after each elimination",
+    "reversed": "the ranking reversed",
+    "wrong-sign": "t with the wrong sign",
+    "welch": "Welch's t instead of the pooled t",
+    "population-variances": "population variances (1/n)",
+    "wrong-t": "not the pooled two-sample t",
+    "selected-again": "a feature already selected",
+    "wrong-criterion": "not the feature with the best relevance - beta * redundancy",
+    "labels-assumed": "labels assumed to be 0..c-1",
+    "wrong-centroid": "not the nearest centroid's label",
+    "bits": "bits (log2) instead of nats",
+    "wrong-mi": "not the mutual information of the table (counts not normalised?)",
+    "column-twice": "one column twice",
+    "counted-from-1": "columns counted from 1",
+    "not-best-pair": "not the best pair",
+    "not-zeroed": "not set to 0 below the threshold",
+    "wrong-step": "not the coordinate-descent update",
+    "ranks-from-0": "ranks counted from 0",
+    "wrong-ranking": "not the ranking of recursive elimination",
+}
+"""The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
+short name. A failure no named mistake explains is ``other``."""
 KEEPS = ("dimred_teach.selection.select_incremental_mi",  # the set-up of 09.incremental_step
          "dimred_teach.selection.cross_val_accuracy")  # 09.best_pair scores pairs with it
 """Library functions this set's own cells need although they use a forbidden function:
@@ -45,17 +76,19 @@ def _t_statistic(answer, rng):
         pooled = ((n_a - 1) * a.var(ddof=1) + (n_b - 1) * b.var(ddof=1)) / (n_a + n_b - 2)
         expected = difference / np.sqrt(pooled * (1 / n_a + 1 / n_b))  # = scipy.stats.ttest_ind(a, b).statistic
         expect(not is_close(t, -expected, 1e-8) or expected == 0,
-               f"{call} has the wrong sign: t = (mean(a) - mean(b)) / ..., negative when a's mean is smaller")
+               f"{call} has the wrong sign: t = (mean(a) - mean(b)) / ..., negative when a's mean is smaller",
+               mistake="wrong-sign")
         welch = difference / np.sqrt(a.var(ddof=1) / n_a + b.var(ddof=1) / n_b)
-        expect(not is_close(t, welch, 1e-8), f"{call} is Welch's t (separate variances); use the POOLED variance")
+        expect(not is_close(t, welch, 1e-8), f"{call} is Welch's t (separate variances); use the POOLED variance",
+               mistake="welch")
         biased = difference / np.sqrt(((n_a - 1) * a.var() + (n_b - 1) * b.var()) / (n_a + n_b - 2)
                                                  * (1 / n_a + 1 / n_b))
         pooled_biased = difference / np.sqrt((n_a * a.var() + n_b * b.var()) / (n_a + n_b)
                                                         * (1 / n_a + 1 / n_b))
         expect(not any(is_close(t, value, 1e-8) for value in (biased, pooled_biased)),
                f"{call}: s_a^2 and s_b^2 are the sample variances (divide by n - 1, ddof=1), and the pooled "
-               "variance divides by n_a + n_b - 2")
-        expect_close(t, expected, f"{call} should equal scipy.stats.ttest_ind(a, b).statistic:")
+               "variance divides by n_a + n_b - 2", mistake="population-variances")
+        expect_close(t, expected, f"{call} should equal scipy.stats.ttest_ind(a, b).statistic:", mistake="wrong-t")
 
 
 def _next_feature(relevance, redundancy, selected, beta, exclude=True, reduce=np.sum) -> int:
@@ -95,13 +128,14 @@ def _incremental_step(answer, rng):
         call = f"next_feature(relevance, redundancy, selected={selected}, beta={beta:.6g}) for {p} features"
         choice = answer_integer(answer(relevance.copy(), redundancy.copy(), list(selected), beta), call)
         expect(0 <= choice < p, f"{call} returned {choice}, which is not a column index 0..{p - 1}")
-        expect(choice not in selected, f"{call} returned {choice}, which is already selected")
+        expect(choice not in selected, f"{call} returned {choice}, which is already selected", mistake="selected-again")
         criterion = relevance - beta * redundancy[:, selected].sum(axis=1)
         remaining = [j for j in range(p) if j not in selected]
         best = max(remaining, key=lambda j: criterion[j])
         expect(criterion[choice] >= criterion[best] - 1e-12,
                f"{call} returned feature {choice}, whose criterion relevance - beta * (sum of its redundancy with the "
-               f"selected) is {criterion[choice]:.6g}; feature {best} reaches {criterion[best]:.6g}")
+               f"selected) is {criterion[choice]:.6g}; feature {best} reaches {criterion[best]:.6g}",
+               mistake="wrong-criterion")
 
 
 @register("09.nearest_centroid", hint="centroid of class c = mean of the training rows with label c; each test "
@@ -122,13 +156,14 @@ def _nearest_centroid(answer, rng):
         predicted = answer_array(answer(X_train.copy(), y_train.copy(), X_test.copy()), call, (X_test.shape[0],))
         expect(bool(np.all(np.isin(predicted, classes))),
                f"{call}: some predicted labels are not among the training labels (did you return centroid indices "
-               "0, 1, ...? the labels may be any integers)")
+               "0, 1, ...? the labels may be any integers)", mistake="labels-assumed")
         centroids = np.array([X_train[y_train == c].mean(axis=0) for c in classes])
         distances = ((X_test[:, None, :] - centroids[None]) ** 2).sum(axis=2)
         own = distances[np.arange(X_test.shape[0]), np.searchsorted(classes, predicted)]
         wrong = np.flatnonzero(own > distances.min(axis=1) * (1 + 1e-9) + 1e-12)
         expect(wrong.size == 0, f"{call}: {wrong.size} test row(s) were not given the label of their closest class "
-                                "centroid (mean of the class's training rows, Euclidean distance)")
+                                "centroid (mean of the class's training rows, Euclidean distance)",
+               mistake="wrong-centroid")
 
 
 @register("09.mi_from_counts", hint="divide the counts by their total to get p(u, v); the marginals are row and "
@@ -149,8 +184,8 @@ def _mi_from_counts(answer, rng):
         call = f"mi_from_counts(counts) for {description}"
         value = answer_number(answer(counts.copy()), call)
         expect(expected == 0 or not is_close(value, expected / np.log(2), 1e-8),
-               f"{call} is in bits (log base 2); use the natural logarithm (nats)")
-        expect_close(value, expected, f"{call}:", scale=max(1.0, expected))
+               f"{call} is in bits (log base 2); use the natural logarithm (nats)", mistake="bits")
+        expect_close(value, expected, f"{call}:", scale=max(1.0, expected), mistake="wrong-mi")
 
 
 @functools.lru_cache(maxsize=1)
@@ -177,16 +212,17 @@ def selection_demo_data() -> tuple[np.ndarray, np.ndarray]:
 def _best_pair(answer, rng):
     is_pair = isinstance(answer, (tuple, list)) or (isinstance(answer, np.ndarray) and answer.ndim == 1)
     expect(is_pair and len(answer) == 2, f"best_pair should be a pair of two column indices like (0, 4), "
-                                         f"got {answer!r}")
+                                         f"got {answer!r}", WRONG_FORM)
     pair = [answer_integer(j, "each entry of best_pair (a column index)") for j in answer]
     accuracy = _pair_accuracies()
     p = max(max(key) for key in accuracy) + 1
-    expect(pair[0] != pair[1], f"best_pair should be two different column indices, got {pair}")
-    expect(all(0 <= j < p for j in pair), f"column indices run from 0 to {p - 1} (count from 0), got {pair}")
+    expect(pair[0] != pair[1], f"best_pair should be two different column indices, got {pair}", mistake="column-twice")
+    expect(all(0 <= j < p for j in pair), f"column indices run from 0 to {p - 1} (count from 0), got {pair}",
+           mistake="counted-from-1")
     best = max(accuracy.values())
     mine = accuracy[tuple(sorted(pair))]
     expect(mine >= best - 1e-12, f"the pair {tuple(pair)} reaches accuracy {mine:.6g}, but another pair reaches a "
-                                 "higher one (columns count from 0)")
+                                 "higher one (columns count from 0)", mistake="not-best-pair")
 
 
 
@@ -201,23 +237,23 @@ def _coordinate_values(X, y, b, j, alpha) -> dict[str, float]:
     z = X[:, j] @ (y - X @ b + X[:, j] * b[j]) / n
     return {
         "right": _soft(z, alpha) / squared,
-        "1/n": _soft(n * z, alpha) / (n * squared),  # x_j' r and x_j' x_j without the 1/n
-        "alpha*n": _soft(z, alpha * n) / squared,
-        "no zero": (z - np.copysign(alpha, z)) / squared,
-        "standardised": _soft(z, alpha),  # no division by x_j' x_j / n
-        "full residual": _soft(X[:, j] @ (y - X @ b) / n, alpha) / squared,
+        "missing-one-over-n": _soft(n * z, alpha) / (n * squared),  # x_j' r and x_j' x_j without the 1/n
+        "alpha-times-n": _soft(z, alpha * n) / squared,
+        "no-zero": (z - np.copysign(alpha, z)) / squared,
+        "assumes-standardised": _soft(z, alpha),  # no division by x_j' x_j / n
+        "full-residual": _soft(X[:, j] @ (y - X @ b) / n, alpha) / squared,
     }
 
 
 COORDINATE_MISTAKES = {
-    "1/n": "the threshold is applied to x_j' r without the 1/n (it shrinks by alpha/n instead of alpha): "
+    "missing-one-over-n": "the threshold is applied to x_j' r without the 1/n (it shrinks by alpha/n instead of alpha): "
            "use z = x_j' r_j / n and divide by x_j' x_j / n",
-    "alpha*n": "it shrinks by alpha * n; with the 1/n in z = x_j' r_j / n the threshold is alpha itself",
-    "no zero": "the soft threshold must set b_j to exactly 0 when |z| <= alpha; you subtracted alpha * sign(z) "
+    "alpha-times-n": "it shrinks by alpha * n; with the 1/n in z = x_j' r_j / n the threshold is alpha itself",
+    "no-zero": "the soft threshold must set b_j to exactly 0 when |z| <= alpha; you subtracted alpha * sign(z) "
                "without the max(|z| - alpha, 0)",
-    "standardised": "it is right only for standardised columns: divide S(z, alpha) by x_j' x_j / n "
+    "assumes-standardised": "it is right only for standardised columns: divide S(z, alpha) by x_j' x_j / n "
                     "(the columns here are not standardised)",
-    "full residual": "the residual r_j must leave out feature j (y - X b + x_j b_j); you used y - X b",
+    "full-residual": "the residual r_j must leave out feature j (y - X b + x_j b_j); you used y - X b",
 }
 
 
@@ -240,16 +276,17 @@ def _lasso_coordinate_step(answer, rng):
         value = answer_number(answer(X.copy(), y.copy(), b.copy(), j, alpha), call)
         values = _coordinate_values(X, y, b, j, alpha)
         right = values["right"]
-        scale = max(abs(values["no zero"]), abs(values["standardised"]), 1e-300)
+        scale = max(abs(values["no-zero"]), abs(values["assumes-standardised"]), 1e-300)
         # a value can match two mistakes at once (both 0, say): name every one it matches
-        matched = [message for mistake, message in COORDINATE_MISTAKES.items()
+        matched = [mistake for mistake in COORDINATE_MISTAKES
                    if is_close(value, values[mistake], 1e-8, scale) and not is_close(values[mistake], right, 1e-8, scale)]
-        expect(not matched, f"{call}: " + "; or: ".join(matched))
+        expect(not matched, f"{call}: " + "; or: ".join(COORDINATE_MISTAKES[m] for m in matched),
+               matched[0] if matched else "other")
         if right == 0:
             expect(abs(value) <= tolerance(1e-8) * scale,
                    f"{call} should be exactly 0: here |z| = |x_j' r_j| / n is below alpha, and the soft threshold "
-                   f"sets b_j to 0; got {value:.6g}")
-        expect_close(value, right, f"{call}:", scale=scale)
+                   f"sets b_j to 0; got {value:.6g}", mistake="not-zeroed")
+        expect_close(value, right, f"{call}:", scale=scale, mistake="wrong-step")
 
 
 def _rfe(Z: np.ndarray, y: np.ndarray, smallest: bool = True, refit: bool = True) -> tuple[np.ndarray, float]:
@@ -272,10 +309,10 @@ def _rfe(Z: np.ndarray, y: np.ndarray, smallest: bool = True, refit: bool = True
 
 
 RFE_MISTAKES = {
-    "raw": "ranks the columns in their own units: standardise them first (subtract the mean, "
+    "unstandardised": "ranks the columns in their own units: standardise them first (subtract the mean, "
            "divide by the standard deviation), so the coefficients are comparable",
-    "largest": "drops the feature with the LARGEST |coefficient| first; drop the smallest",
-    "no refit": "ranks by the |coefficients| of the first fit only: refit on the remaining features after "
+    "drops-largest": "drops the feature with the LARGEST |coefficient| first; drop the smallest",
+    "no-refit": "ranks by the |coefficients| of the first fit only: refit on the remaining features after "
                 "each elimination",
     "reversed": "gives the ranking reversed: ranking 1 is the feature that survives, p the one dropped first",
 }
@@ -295,8 +332,8 @@ def _rfe_ranking(answer, rng):
         right, gap = _rfe(Z, y)
         if gap < 1e-3 or _rfe(X, y)[1] < 1e-3:  # stay far from ties, where float32 might flip the order
             continue
-        mistakes = {"raw": _rfe(X, y)[0], "largest": _rfe(Z, y, smallest=False)[0],
-                    "no refit": _rfe(Z, y, refit=False)[0], "reversed": p + 1 - right}
+        mistakes = {"unstandardised": _rfe(X, y)[0], "drops-largest": _rfe(Z, y, smallest=False)[0],
+                    "no-refit": _rfe(Z, y, refit=False)[0], "reversed": p + 1 - right}
         useful = [m for m, ranking in mistakes.items() if wanted[m] and not np.array_equal(ranking, right)]
         useful += ["any"] * bool(wanted["any"])  # at least 5 cases in all
         if useful:
@@ -310,9 +347,11 @@ def _rfe_ranking(answer, rng):
         expect(bool(np.all(ranking == np.round(ranking))), f"{call} should return whole numbers 1..{p}")
         ranking = np.round(ranking).astype(int)
         expect(sorted(ranking.tolist()) == list(range(1, p + 1)),
-               f"{call} should give each of the ranks 1..{p} once, got {ranking.tolist()}")
-        matched = [message for mistake, message in RFE_MISTAKES.items()
+               f"{call} should give each of the ranks 1..{p} once, got {ranking.tolist()}", mistake="ranks-from-0")
+        matched = [mistake for mistake in RFE_MISTAKES
                    if np.array_equal(ranking, mistakes[mistake]) and not np.array_equal(ranking, right)]
-        expect(not matched, f"{call} gave {ranking.tolist()}; it " + "; or it ".join(matched))
+        expect(not matched, f"{call} gave {ranking.tolist()}; it " + "; or it ".join(RFE_MISTAKES[m] for m in matched),
+               matched[0] if matched else "other")
         expect(np.array_equal(ranking, right), f"{call} gave {ranking.tolist()}; recursive elimination of the "
-                                               f"smallest |coefficient| gives {right.tolist()}")
+                                               f"smallest |coefficient| gives {right.tolist()}",
+               mistake="wrong-ranking")

@@ -18,6 +18,44 @@ FORBIDS = ("dimred_teach.autoencoder",)  # gradients, penalties and corrupted pa
 kernel for this set does not have them, and ``check()`` fails an answer that uses them
 (:mod:`dimred_teach.checks.policy`)."""
 
+MISTAKES = {
+    "share-lost": "the share of the variance lost, not kept",
+    "singular-values": "singular values where their squares belong",
+    "no-centring": "no centring: the columns' means were not subtracted",
+    "slope-one-minus-z": "1 - z as the slope of the tanh",
+    "slopes-not-squared": "slopes not squared",
+    "norms-not-squared": "column norms not squared",
+    "norm-of-sum": "the squared norm of the summed gradient",
+    "no-bias": "the bias left out",
+    "sums-multiplied": "summed slopes times summed weights",
+    "linear-encoder": "the penalty of a linear encoder (no slopes)",
+    "ascent": "a step uphill (gradient ascent)",
+    "no-factor-2": "the gradient without its factor 2",
+    "sum-not-mean": "the sum over the points instead of the mean",
+    "new-encoder-for-decoder": "the decoder's step from the new encoder",
+    "wrong-step": "not the gradient step",
+    "scores-only": "the scores, not the reconstruction",
+    "mean-not-added": "the mean not added back",
+    "smallest-components": "the smallest components",
+    "wrong-fraction": "not the share the first M components keep",
+    "wrong-order": "the mean added before multiplying",
+    "divides": "divided by std instead of multiplying",
+    "mean-forgotten": "the mean not added back",
+    "too-few": "fewer components than 90% needs",
+    "too-many": "not the smallest M",
+    "wrong-penalty": "not the contractive penalty",
+    "copies-ignored": "one copy instead of copies",
+    "noisy-targets": "noise on the targets",
+    "no-noise": "no noise",
+    "variance-as-sd": "the variance used as the standard deviation",
+    "uniform-noise": "uniform noise instead of Gaussian",
+    "one-noise": "the same noise for every copy",
+    "unseeded": "the seed is not used",
+    "seed-ignored": "the seed is ignored",
+}
+"""The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
+short name. A failure no named mistake explains is ``other``."""
+
 
 @register("10.gradient_step", hint="with Z = X E and R = X - Z D: dL/dD = -(2/n) Z' R and dL/dE = -(2/n) X' R D'; "
           "step against the gradient: E - learning_rate * dL/dE")
@@ -47,16 +85,19 @@ def _gradient_step(answer, rng):
             scale = float(np.abs(lr * grad).max())
             expect(not is_close(step, -lr * grad, 1e-6, scale=scale),
                    f"{call}: your {name} moved along the gradient; gradient DESCENT steps against it, "
-                   f"{name} - learning_rate * gradient")
+                   f"{name} - learning_rate * gradient", mistake="ascent")
             expect(not is_close(step, lr * grad / 2, 1e-6, scale=scale),
-                   f"{call}: your {name} step is half the right one: the derivative of ||R||^2 / n brings a factor 2/n")
+                   f"{call}: your {name} step is half the right one: the derivative of ||R||^2 / n brings a factor 2/n",
+                   mistake="no-factor-2")
             expect(not is_close(step, lr * grad * n, 1e-6, scale=scale),
-                   f"{call}: your {name} step is n times the right one: the loss is the MEAN over the rows, factor 1/n")
+                   f"{call}: your {name} step is n times the right one: the loss is the MEAN over the rows, factor 1/n",
+                   mistake="sum-not-mean")
         later_D = D - lr * finite_difference_gradient(lambda W: loss(new_E, W), D)
         expect_unlike(new_D, later_D, D - lr * grad_D, f"{call}: your decoder step used the NEW encoder; both "
-                      "gradients are computed at the old E and D", 1e-6, scale=float(np.abs(D).max()))
+                      "gradients are computed at the old E and D", 1e-6, scale=float(np.abs(D).max()),
+                      mistake="new-encoder-for-decoder")
         expect_close(new_E, E - lr * grad_E, f"{call}: new_encoder = encoder - learning_rate * (gradient of the loss)",
-                     rtol=1e-6, scale=float(np.abs(E).max()))
+                     rtol=1e-6, scale=float(np.abs(E).max()), mistake="wrong-step")
         expect_close(new_D, D - lr * grad_D, f"{call}: new_decoder = decoder - learning_rate * (gradient of the loss)",
                      rtol=1e-6, scale=float(np.abs(D).max()))
 
@@ -79,19 +120,19 @@ def _reconstruct(answer, rng):
     for X, M in in_random_order(rng, cases):
         n, p = X.shape
         call = f"reconstruct(X, {M}) for X of shape {X.shape}"
-        X_tilde = answer_array(answer(X.copy(), M), call, (n, p))
+        X_tilde = answer_array(answer(X.copy(), M), call, (n, p), wrong_shape="scores-only")
         mean = X.mean(axis=0)
         singular = np.linalg.svd(X - mean, compute_uv=False)
         rank = int(np.sum(np.linalg.svd(X_tilde - mean, compute_uv=False) > tolerance(1e-8) * singular[0]))
         expect(rank <= M, f"{call} minus the mean of X has rank {rank}; with M = {M} components it should have rank "
-                          f"at most {M} (did you add the mean back?)")
+                          f"at most {M} (did you add the mean back?)", mistake="mean-not-added")
         error = float(np.sum((X - X_tilde) ** 2))
         dropped = float(np.sum(singular[M:] ** 2))  # (n - 1) times the sum of the dropped eigenvalues
         shown, smallest = distinct(error, dropped)
         expect(is_close(error, dropped, 1e-8, scale=float(np.sum(singular**2))),
                f"the squared reconstruction error of {call} is {shown}, but the smallest possible, (n - 1) times the "
                f"sum of the dropped eigenvalues, is {smallest}: keep the M components of LARGEST variance, of the "
-               "centred data")
+               "centred data", mistake="smallest-components")
 
 
 @register("10.variance_fraction", hint="eigenvalues of the covariance (or squared singular values of the centred "
@@ -110,15 +151,15 @@ def _variance_fraction(answer, rng):
         expect(0 <= value <= 1, f"{call} = {value:.6g} is not a fraction between 0 and 1")
         singular = np.sqrt(squares)
         uncentred = np.linalg.svd(X, compute_uv=False) ** 2
-        for mistaken, message in (
-                (1 - expected, "is the share of the variance LOST; the exercise asks for the share kept"),
-                (squares[::-1][:M].sum() / squares.sum(), "keeps the M smallest eigenvalues: the first M components "
+        for mistaken, mistake, message in (
+                (1 - expected, "share-lost", "is the share of the variance LOST; the exercise asks for the share kept"),
+                (squares[::-1][:M].sum() / squares.sum(), "smallest-components", "keeps the M smallest eigenvalues: the first M components "
                                                           "have the LARGEST ones (np.linalg.eigvalsh sorts ascending)"),
-                (singular[:M].sum() / singular.sum(), "sums singular values; the variances are their SQUARES"),
-                (uncentred[:M].sum() / uncentred.sum(), "uses the uncentred data: centre X first")):
-            expect_unlike(value, mistaken, expected, f"{call} = {value:.6g} {message}", scale=1.0)
+                (singular[:M].sum() / singular.sum(), "singular-values", "sums singular values; the variances are their SQUARES"),
+                (uncentred[:M].sum() / uncentred.sum(), "no-centring", "uses the uncentred data: centre X first")):
+            expect_unlike(value, mistaken, expected, f"{call} = {value:.6g} {message}", scale=1.0, mistake=mistake)
         expect_close(value, expected, f"{call}: the share of the total variance kept by the first {M} components",
-                     scale=1.0)
+                     scale=1.0, mistake="wrong-fraction")
 
 
 @register("10.destandardize", hint="undo the standardisation step by step: multiply by the standard deviation, "
@@ -133,11 +174,12 @@ def _destandardize(answer, rng):
         call = f"destandardize(X_star, mean, std) for X_star of shape {X_star.shape}"
         X = answer_array(answer(X_star.copy(), mean.copy(), std.copy()), call, X_star.shape)
         expect(not is_close(X, (X_star + mean) * std, 1e-8),
-               f"{call} adds the mean before multiplying: undo the steps in reverse order, multiply by std first")
+               f"{call} adds the mean before multiplying: undo the steps in reverse order, multiply by std first",
+               mistake="wrong-order")
         expect(not is_close(X, X_star / std + mean, 1e-8),
-               f"{call} divides by std: standardising divided, so undoing it multiplies")
+               f"{call} divides by std: standardising divided, so undoing it multiplies", mistake="divides")
         expect_close((X - mean) / std, X_star, f"{call}: standardising your result again, (x - mean) / std, "
-                     "should give back X_star;", scale=float(np.abs(X_star).max()))
+                     "should give back X_star;", scale=float(np.abs(X_star).max()), mistake="mean-forgotten")
 
 
 @functools.lru_cache(maxsize=1)
@@ -159,9 +201,10 @@ def _digits_m90(answer, rng):
     values = digits_eigenvalues()
     kept = np.cumsum(values) / values.sum()
     expect(1 <= M <= values.size, f"M_90 must be between 1 and {values.size}, got {M}")
-    expect(kept[M - 1] >= 0.9, f"{M} components keep only {kept[M - 1]:.6f} of the variance, less than 0.9")
+    expect(kept[M - 1] >= 0.9, f"{M} components keep only {kept[M - 1]:.6f} of the variance, less than 0.9",
+           mistake="too-few")
     expect(M == 1 or kept[M - 2] < 0.9, f"{M - 1} components already keep {kept[M - 2]:.6f} of the variance: "
-           "M_90 is the smallest M that reaches 0.9")
+           "M_90 is the smallest M that reaches 0.9", mistake="too-many")
 
 
 def _encoder_jacobians(x, W, b, h=1e-5):
@@ -187,28 +230,28 @@ def _contractive_penalty(answer, rng):
         Z = np.tanh(X @ W + b)
         S, norms = 1 - Z**2, np.sum(W**2, axis=0)
         per_point = S**2 @ norms
-        for mistaken, message in (
-                (np.mean((1 - Z) ** 2 @ norms), "uses 1 - z as the slope of the tanh; its derivative is "
+        for mistaken, mistake, message in (
+                (np.mean((1 - Z) ** 2 @ norms), "slope-one-minus-z", "uses 1 - z as the slope of the tanh; its derivative is "
                                                 "1 - tanh(a)**2 = 1 - z**2"),
-                (np.mean(S @ norms), "does not square the slopes: ||grad z_j||^2 = (1 - z_j**2)**2 ||W[:, j]||**2"),
-                (np.mean(S**2 @ np.sqrt(norms)), "uses ||W[:, j]|| where its SQUARE belongs: the penalty is a sum "
+                (np.mean(S @ norms), "slopes-not-squared", "does not square the slopes: ||grad z_j||^2 = (1 - z_j**2)**2 ||W[:, j]||**2"),
+                (np.mean(S**2 @ np.sqrt(norms)), "norms-not-squared", "uses ||W[:, j]|| where its SQUARE belongs: the penalty is a sum "
                                                  "of squared norms"),
-                (np.sum(per_point), "sums over the points; the exercise asks for the MEAN over the rows of X"),
-                (np.mean((1 - np.tanh(X @ W) ** 2) ** 2 @ norms), "leaves out the bias b: z = tanh(x W + b)"),
-                (np.mean(np.sum(S**2, axis=1)) * np.sum(W**2), "multiplies the summed slopes by the summed "
+                (np.sum(per_point), "sum-not-mean", "sums over the points; the exercise asks for the MEAN over the rows of X"),
+                (np.mean((1 - np.tanh(X @ W) ** 2) ** 2 @ norms), "no-bias", "leaves out the bias b: z = tanh(x W + b)"),
+                (np.mean(np.sum(S**2, axis=1)) * np.sum(W**2), "sums-multiplied", "multiplies the summed slopes by the summed "
                                                                 "weights; each unit's slope pairs with its OWN "
                                                                 "column W[:, j]"),
-                (np.mean(np.sum((S @ W.T) ** 2, axis=1)), "squares the norm of the SUM of the gradients "
+                (np.mean(np.sum((S @ W.T) ** 2, axis=1)), "norm-of-sum", "squares the norm of the SUM of the gradients "
                                                           "(sum over j inside the square); the penalty is the "
                                                           "sum over j of each squared norm"),
-                (np.mean(np.sum(W**2) * np.ones(n)), "forgets the slopes of the tanh (that is the penalty "
+                (np.mean(np.sum(W**2) * np.ones(n)), "linear-encoder", "forgets the slopes of the tanh (that is the penalty "
                                                      "of a linear encoder): grad z_j = (1 - z_j**2) W[:, j]")):
             expect_unlike(value, float(mistaken), expected, f"{call} = {value:.6g}: your penalty {message}",
-                          rtol=1e-6, scale=expected)
+                          rtol=1e-6, scale=expected, mistake=mistake)
         shown, wanted = distinct(value, expected)
         expect(is_close(value, expected, 1e-6, scale=expected),
                f"{call} = {shown}, but the mean of ||dz/dx||_F^2 over the rows (from finite differences of "
-               f"the encoder) is {wanted}")
+               f"the encoder) is {wanted}", mistake="wrong-penalty")
 
 
 @register("10.denoising_pairs", hint="targets = np.tile(X, (copies, 1)); inputs = targets + noise * "
@@ -223,34 +266,36 @@ def _denoising_pairs(answer, rng):
         (n, p), rows = X.shape, X.shape[0] * copies
         call = f"denoising_pairs(X, noise={noise:.4g}, copies={copies}, seed={seed}) for X of shape {X.shape}"
         inputs, targets = answer_pair(answer(X.copy(), noise, copies, seed), call, "(inputs, targets)")
-        inputs = answer_array(inputs, f"the inputs of {call}", (rows, p))
+        inputs = answer_array(inputs, f"the inputs of {call}", (rows, p), wrong_shape="copies-ignored")
         targets = answer_array(targets, f"the targets of {call}", (rows, p))
         scale = float(np.abs(X).max())
         squared = np.sum((targets[:, None, :] - X[None, :, :]) ** 2, axis=2)  # (rows, n)
         source = squared.argmin(axis=1)                                      # the row of X each target is
         expect(float(np.sqrt(squared.min(axis=1).max())) <= tolerance(1e-9) * scale * np.sqrt(p),
                f"{call}: the targets are not rows of X. The targets are the CLEAN points; the noise goes on "
-               "the inputs only")
+               "the inputs only", mistake="noisy-targets")
         expect(bool(np.all(np.bincount(source, minlength=n) == copies)),
                f"{call}: every row of X should appear exactly {copies} times among the targets")
         residual = inputs - targets
         spread = float(residual.std())
-        expect(spread > 0, f"{call}: the inputs equal the targets; add the noise to the inputs")
+        expect(spread > 0, f"{call}: the inputs equal the targets; add the noise to the inputs", mistake="no-noise")
         expect(abs(float(residual.mean())) < 6 * noise / np.sqrt(residual.size),
                f"{call}: the noise (inputs - targets) has mean {residual.mean():.4g}; it should have mean 0")
         expect(not np.isclose(spread, noise**2, rtol=0.15),
                f"{call}: the noise has standard deviation {spread:.4g}, about noise**2; noise is the STANDARD "
-               "DEVIATION: multiply standard normal draws by noise, not by noise**2")
+               "DEVIATION: multiply standard normal draws by noise, not by noise**2", mistake="variance-as-sd")
         expect(np.isclose(spread, noise, rtol=0.15),
-               f"{call}: inputs - targets should be noise of standard deviation {noise:.4g}, got {spread:.4g}")
+               f"{call}: inputs - targets should be noise of standard deviation {noise:.4g}, got {spread:.4g}",
+               mistake="uniform-noise")
         first_two = [residual[source == i][:2] for i in range(n)]
         repeated = sum(bool(np.allclose(pair[0], pair[1])) for pair in first_two)
         expect(repeated < n / 2, f"{call}: the copies of a point carry the same noise ({repeated} of {n} points); "
-               "draw fresh noise for every copy, or the copies add nothing")
+               "draw fresh noise for every copy, or the copies add nothing", mistake="one-noise")
         again, _ = answer_pair(answer(X.copy(), noise, copies, seed), call, "(inputs, targets)")
         expect(np.array_equal(answer_array(again, f"the inputs of {call}"), inputs),
                f"{call} gave other inputs when called again with the same seed: draw the noise from "
-               "np.random.default_rng(seed)")
+               "np.random.default_rng(seed)", mistake="unseeded")
         other, _ = answer_pair(answer(X.copy(), noise, copies, seed + 1), call, "(inputs, targets)")
         expect(not np.array_equal(answer_array(other, f"the inputs of {call}"), inputs),
-               f"{call} gives the same noise for seed {seed} and seed {seed + 1}: use the seed argument")
+               f"{call} gives the same noise for seed {seed} and seed {seed + 1}: use the seed argument",
+               mistake="seed-ignored")

@@ -17,7 +17,7 @@ import numpy as np
 import scipy.linalg
 
 from . import CheckFailure, register
-from .properties import answer_array, expect
+from .properties import WRONG_FORM, answer_array, expect
 from ..datasets import make_swiss_roll
 from ..linalg import subspace_distance
 from ..manifold import isomap, neighbourhood_graph
@@ -27,6 +27,26 @@ FORBIDS = ("dimred_teach.manifold",)  # the neighbourhood graph, Isomap, Laplaci
 """What this set's answers may not use (modules or functions of the library): the grader's
 kernel for this set does not have them, and ``check()`` fails an answer that uses them
 (:mod:`dimred_teach.checks.policy`)."""
+
+MISTAKES = {
+    "straight-line-distances": "straight-line distances instead of geodesics (that is PCA)",
+    "geodesics-not-squared": "geodesic distances not squared",
+    "eigenvectors-not-scaled": "eigenvectors not scaled by the square roots of their eigenvalues",
+    "constant-eigenvector": "kept the constant eigenvector",
+    "largest-eigenvalues": "the eigenvectors of the largest eigenvalues",
+    "plain-eigenproblem": "L y = lambda y instead of L y = lambda D y",
+    "normalised-laplacian": "the normalised Laplacian's eigenvectors without D^-1/2",
+    "self-neighbour": "a point counted as its own neighbour",
+    "directed": "directed: each point's own choices only",
+    "unit-weights": "edges of weight 1",
+    "squared-distances": "squared distances as weights",
+    "mutual-only": "mutual neighbours only (AND instead of OR)",
+    "too-few": "too few neighbours: not connected",
+    "not-smallest": "not the smallest that connects",
+    "smallest-eigenpairs": "the smallest eigenpairs (NaN from their square roots)",
+}
+"""The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
+short name. A failure no named mistake explains is ``other``."""
 
 
 ROLL = dict(n=300, noise=0.5, seed=11)
@@ -52,7 +72,7 @@ def whole_number(answer, what: str, low: int, high: int | None = None) -> int:
     in_range = isinstance(answer, numbers.Real) and not isinstance(answer, bool) and float(answer).is_integer() \
         and low <= answer and (high is None or answer <= high)
     bounds = f"at least {low}" if high is None else f"between {low} and {high}"
-    expect(in_range, f"{what} should be a whole number {bounds}, got {answer!r}")
+    expect(in_range, f"{what} should be a whole number {bounds}, got {answer!r}", WRONG_FORM)
     return int(answer)
 
 
@@ -73,23 +93,27 @@ def _knn_graph(answer, rng):
             continue
         edges, wanted = W != 0, expected != 0
         expect(bool(edges.any()), f"W has no edges at all for n_neighbors = {n_neighbors}: did the point itself "
-                                  "(at distance 0) count as one of its own nearest neighbours?")
+                                  "(at distance 0) count as one of its own nearest neighbours?",
+               mistake="self-neighbour")
         expect(np.all(np.diag(W) == 0), "the diagonal of W should be 0: a point is not its own neighbour")
         expect(np.allclose(W, W.T), "W should be symmetric: keep the edge i-j when j is among the nearest "
-                                    "neighbours of i OR i among those of j (you kept only each point's own choices)")
+                                    "neighbours of i OR i among those of j (you kept only each point's own choices)",
+               mistake="directed")
         if np.array_equal(edges, wanted):
-            expect(not np.allclose(W[edges], 1.0), "the edges should carry their lengths ||x_i - x_j||, not 1")
+            expect(not np.allclose(W[edges], 1.0), "the edges should carry their lengths ||x_i - x_j||, not 1",
+                   mistake="unit-weights")
             expect(not np.allclose(W[edges], D[edges] ** 2),
-                   "the edges carry squared distances; take the square root: edge lengths are ||x_i - x_j||")
+                   "the edges carry squared distances; take the square root: edge lengths are ||x_i - x_j||",
+                   mistake="squared-distances")
             raise CheckFailure("the edges are right but their weights are not the distances ||x_i - x_j||")
         chosen = neighbourhood_graph(X, n_neighbors).connectivity.toarray()
         expect(not np.array_equal(edges, chosen == 1),
                "W lacks edges where only one of the two points chose the other: keep an edge when either point "
-               "chose it (OR), not only when both did (AND)")
+               "chose it (OR), not only when both did (AND)", mistake="mutual-only")
         if n_neighbors > 1:
             expect(not np.array_equal(edges, neighbourhood_graph(X, n_neighbors - 1).distances.toarray() != 0),
                    f"W is the graph of {n_neighbors - 1} neighbours: did the point itself (at distance 0) count as "
-                   "one of its own nearest neighbours?")
+                   "one of its own nearest neighbours?", mistake="self-neighbour")
         raise CheckFailure(f"W does not join each point to its {n_neighbors} nearest neighbours (and them to it)")
 
 
@@ -101,10 +125,12 @@ def _knn_graph(answer, rng):
 def _smallest_connected(answer, rng):
     k = whole_number(answer, "the number of neighbours", 1)
     pieces = _roll_components(k)
-    expect(pieces == 1, f"with n_neighbors = {k} the graph still falls into {pieces} pieces: it is not connected yet")
+    expect(pieces == 1, f"with n_neighbors = {k} the graph still falls into {pieces} pieces: it is not connected yet",
+           mistake="too-few")
     if k > 1:
         expect(_roll_components(k - 1) > 1,
-               f"with n_neighbors = {k - 1} the graph is already connected: {k} is not the smallest")
+               f"with n_neighbors = {k - 1} the graph is already connected: {k} is not the smallest",
+               mistake="not-smallest")
 
 
 @functools.lru_cache(maxsize=64)
@@ -127,20 +153,20 @@ def _roll_instance(rng: np.random.Generator):
 
 
 def _isomap_mistakes(X: np.ndarray, n_neighbors: int, k: int):
-    """(embedding, message) for the typical wrong ways to compute Isomap."""
+    """(embedding, mistake id, message) for the typical wrong ways to compute Isomap."""
     result = isomap(X, k, n_neighbors)
     G = result.geodesic_distances
     values, vectors = np.linalg.eigh(double_center(G**2))
     smallest = vectors[:, :k] * np.sqrt(np.abs(values[:k]))
     return [
-        (classical_mds(np.sqrt(squared_distances(X)), k).embedding,
+        (classical_mds(np.sqrt(squared_distances(X)), k).embedding, "straight-line-distances",
          "this is classical MDS of the straight-line distances (that is PCA): replace them by shortest-path "
          "distances in the neighbourhood graph"),
-        (classical_mds(G, k, squared=True).embedding,  # G taken for squared distances
+        (classical_mds(G, k, squared=True).embedding, "geodesics-not-squared",  # G taken for squared distances
          "the geodesic distances were not squared before double centring: B = -1/2 H G2 H needs G2 = G**2"),
-        (vectors[:, ::-1][:, :k], "the eigenvectors are not scaled: multiply each by the square root of its "
-                                   "eigenvalue"),
-        (smallest, "these are the eigenvectors of the SMALLEST eigenvalues of B; np.linalg.eigh sorts ascending, "
+        (vectors[:, ::-1][:, :k], "eigenvectors-not-scaled", "the eigenvectors are not scaled: multiply each by the "
+                                                              "square root of its eigenvalue"),
+        (smallest, "smallest-eigenpairs", "these are the eigenvectors of the SMALLEST eigenvalues of B; np.linalg.eigh sorts ascending, "
                    "take the largest"),
     ]
 
@@ -162,16 +188,17 @@ def _isomap(answer, rng):
         raw = answer(X.copy(), n_neighbors, k)
         expect(not np.isnan(np.asarray(raw, dtype=float)).any(),
                f"{what} contains NaN: a square root of a negative eigenvalue? Geodesic distances are not Euclidean, "
-               "so B has negative eigenvalues; take the k LARGEST (np.linalg.eigh sorts them ascending)")
+               "so B has negative eigenvalues; take the k LARGEST (np.linalg.eigh sorts them ascending)",
+               mistake="smallest-eigenpairs")
         Z = answer_array(raw, what, (n, k))
         expect(bool(np.any(np.abs(Z - Z.mean(axis=0)) > 1e-9 * np.abs(X).max())),
                f"{what} puts every point at the same place: did you keep the smallest eigenvalues (clipped to 0) "
-               "instead of the largest?")
+               "instead of the largest?", mistake="smallest-eigenpairs")
         reference = isomap(X, k, n_neighbors).embedding
         if _matches(reference, Z, 1e-10):
             continue
-        for wrong, message in _isomap_mistakes(X, n_neighbors, k):
-            expect(not _matches(wrong, Z, 1e-6), message)
+        for wrong, mistake, message in _isomap_mistakes(X, n_neighbors, k):
+            expect(not _matches(wrong, Z, 1e-6), message, mistake)
         raise CheckFailure(
             f"my_isomap(X, {n_neighbors}, {k}) is not the Isomap embedding, even up to rotation, reflection and "
             f"shift (relative misfit {procrustes(reference, Z, scale=False).relative_residual:.3g})")
@@ -198,13 +225,13 @@ def _laplacian_mistakes(W: np.ndarray, k: int):
     root = 1 / np.sqrt(degree)
     _, normalised = np.linalg.eigh(np.eye(W.shape[0]) - root[:, None] * W * root[None, :])
     return [
-        (vectors[:, :k], "the embedding contains the constant eigenvector (eigenvalue 0), which carries no "
+        (vectors[:, :k], "constant-eigenvector", "the embedding contains the constant eigenvector (eigenvalue 0), which carries no "
                          "information: drop the first eigenvector and keep the next k"),
-        (vectors[:, -k:], "these are the eigenvectors of the LARGEST eigenvalues; Laplacian eigenmaps keep the "
+        (vectors[:, -k:], "largest-eigenvalues", "these are the eigenvectors of the LARGEST eigenvalues; Laplacian eigenmaps keep the "
                           "smallest (after the constant one)"),
-        (plain[:, 1:k + 1], "these are eigenvectors of L y = lambda y; the notes' problem is the generalised "
+        (plain[:, 1:k + 1], "plain-eigenproblem", "these are eigenvectors of L y = lambda y; the notes' problem is the generalised "
                             "L y = lambda D y, with the degree matrix D on the right"),
-        (normalised[:, 1:k + 1], "these are eigenvectors u of the normalised Laplacian I - D^-1/2 W D^-1/2; the "
+        (normalised[:, 1:k + 1], "normalised-laplacian", "these are eigenvectors u of the normalised Laplacian I - D^-1/2 W D^-1/2; the "
                                  "embedding is y = D^-1/2 u"),
     ]
 
@@ -226,7 +253,7 @@ def _laplacian(answer, rng):
                f"the {k} columns of the embedding should be linearly independent")
         if subspace_distance(Y, vectors[:, 1:k + 1]) < 1e-6:
             continue
-        for wrong, message in _laplacian_mistakes(W, k):
-            expect(subspace_distance(Y, wrong) > 1e-6, message)
+        for wrong, mistake, message in _laplacian_mistakes(W, k):
+            expect(subspace_distance(Y, wrong) > 1e-6, message, mistake)
         raise CheckFailure(f"the columns of my_laplacian_eigenmaps(W, {k}) do not span the eigenvectors 2 to {k + 1} "
                            "of L y = lambda D y")

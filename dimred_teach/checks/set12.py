@@ -19,6 +19,23 @@ from ..datasets import make_ratings
 from ..imputation import low_rank_impute, mean_plus_rank_k
 from .set11 import in_random_order, whole_number
 
+MISTAKES = {
+    "observed-replaced": "observed ratings replaced by the fit",
+    "no-centring": "no centring: the item means were not subtracted",
+    "means-not-added": "the item means not added back",
+    "no-svd": "the filled matrix itself, no truncated SVD",
+    "missing-as-zero": "missing ratings counted as 0",
+    "row-means": "user (row) means instead of item means",
+    "overall-mean": "one overall mean",
+    "observed-changed": "observed ratings changed",
+    "one-step": "one step only",
+    "zero-start": "started from zeros instead of the item means",
+    "training-error": "chosen on the training error",
+    "not-best-rank": "another rank has a smaller held-out error",
+}
+"""The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
+short name. A failure no named mistake explains is ``other``."""
+
 RATINGS = dict(n_users=300, n_items=120, rank=3, observed=0.2, noise=0.5, seed=0)
 """The ratings of the exercise notebook: ``make_ratings(**RATINGS)``."""
 BEST_RANK_RATINGS = dict(n_users=200, n_items=80, rank=4, observed=0.3, noise=0.4, seed=4)
@@ -78,11 +95,13 @@ def _item_means(answer, rng):
         if np.allclose(P, expected, atol=1e-6):
             continue
         expect(not np.allclose(P, np.nan_to_num(R).mean(axis=0)),
-               "the means count the missing ratings as 0: average only the observed ratings (np.nanmean)")
+               "the means count the missing ratings as 0: average only the observed ratings (np.nanmean)",
+               mistake="missing-as-zero")
         expect(not np.allclose(P, np.nanmean(R, axis=1)[:, None]),
                "these are user (row) means; the baseline predicts each item by the mean rating OF THE ITEM "
-               "(a column mean)")
-        expect(not np.allclose(P, np.nanmean(R)), "this is one overall mean; each item needs its own mean")
+               "(a column mean)", mistake="row-means")
+        expect(not np.allclose(P, np.nanmean(R)), "this is one overall mean; each item needs its own mean",
+               mistake="overall-mean")
         raise CheckFailure("each column of the prediction should be the mean of that item's observed ratings")
 
 
@@ -102,17 +121,17 @@ def _impute_step(answer, rng):
         if np.allclose(new, _rank_k_fit(filled, k), atol=1e-8):
             continue
         mistakes = [
-            (_rank_k_fit(fit, k), "the observed ratings were replaced too: fill ONLY the missing entries with the "
+            (_rank_k_fit(fit, k), "observed-replaced", "the observed ratings were replaced too: fill ONLY the missing entries with the "
                                   "current fit and keep the observed ratings"),
-            (_rank_k_fit(np.where(observed, R, 0.0), k),
+            (_rank_k_fit(np.where(observed, R, 0.0), k), "missing-as-zero",
              "the missing entries were filled with 0, not with the current fit"),
-            (_rank_k_fit(filled, k, center=False), "the SVD was taken without subtracting the column (item) means"),
-            (_rank_k_fit(filled, k) - filled.mean(axis=0), "the column means were subtracted but not added back"),
-            (filled, "this is the filled matrix itself; the step replaces it by its best mean-plus-rank-k "
+            (_rank_k_fit(filled, k, center=False), "no-centring", "the SVD was taken without subtracting the column (item) means"),
+            (_rank_k_fit(filled, k) - filled.mean(axis=0), "means-not-added", "the column means were subtracted but not added back"),
+            (filled, "no-svd", "this is the filled matrix itself; the step replaces it by its best mean-plus-rank-k "
                      "approximation (truncated SVD)"),
         ]
-        for wrong, message in mistakes:
-            expect(not np.allclose(new, wrong, atol=1e-8), message)
+        for wrong, mistake, message in mistakes:
+            expect(not np.allclose(new, wrong, atol=1e-8), message, mistake)
         raise CheckFailure(f"impute_step(R, fit, {k}) is not the column means plus the rank-{k} truncated SVD of the "
                            "filled matrix")
 
@@ -130,18 +149,19 @@ def _hard_impute(answer, rng):
         completed = answer_array(answer(R.copy(), k, n_iter),
                                  f"my_low_rank_impute(R, k={k}, n_iter={n_iter}) for a {n} x {p} R", (n, p))
         expect(np.allclose(completed[observed], R[observed], atol=1e-10),
-               "the observed ratings changed: return them as they are and fill only the missing entries")
+               "the observed ratings changed: return them as they are and fill only the missing entries",
+               mistake="observed-changed")
         expected = low_rank_impute(R, k, max_iter=n_iter, tol=0.0).completed
         if np.allclose(completed, expected, atol=1e-8):
             continue
         expect(not np.allclose(completed, low_rank_impute(R, k, max_iter=1).completed, atol=1e-8),
-               f"this is the result of ONE step; repeat the step n_iter = {n_iter} times")
+               f"this is the result of ONE step; repeat the step n_iter = {n_iter} times", mistake="one-step")
         zeros_start = np.where(observed, R, 0.0)
         fit = zeros_start
         for _ in range(n_iter):
             fit = _rank_k_fit(np.where(observed, R, fit), k)
         expect(not np.allclose(completed, np.where(observed, R, fit), atol=1e-8),
-               "the iteration started from zeros; start from the item means")
+               "the iteration started from zeros; start from the item means", mistake="zero-start")
         raise CheckFailure(f"the missing entries are not those of {n_iter} hard-impute steps from the item means")
 
 
@@ -156,5 +176,7 @@ def _best_rank(answer, rng):
     best = int(np.argmin(errors)) + 1
     if errors[k - 1] > errors[best - 1] + 1e-6:
         expect(k != max(RANKS), f"k = {k} has the smallest error on the TRAINING ratings (a larger rank always fits "
-                                f"them better), but its held-out RMSE is {errors[k - 1]:.4f}: choose by held-out error")
-        raise CheckFailure(f"k = {k} has held-out RMSE {errors[k - 1]:.4f}; another rank has a smaller one")
+                                f"them better), but its held-out RMSE is {errors[k - 1]:.4f}: choose by held-out error",
+               mistake="training-error")
+        raise CheckFailure(f"k = {k} has held-out RMSE {errors[k - 1]:.4f}; another rank has a smaller one",
+                           mistake="not-best-rank")

@@ -35,6 +35,13 @@ from .properties import answer_array, expect, expect_close, in_random_order, is_
 FORBIDS = ()
 """What this set's answers may not use (modules or functions of the library)."""
 
+MISTAKES = {{
+    "divides-by-n-minus-1": "divided by n - 1 instead of n",
+    "not-centring": "means that do not centre the columns",
+}}
+"""The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
+short name. A failure no named mistake explains is ``other``."""
+
 
 def _data(rng: np.random.Generator) -> np.ndarray:
     """A fresh data set with more rows than columns and columns far from zero, shape (n, p)."""
@@ -48,10 +55,11 @@ def _column_means(answer, rng):
         n, p = X.shape
         means = answer_array(answer(X.copy()), "column_means(X)", shape=(p,))
         expect(not is_close(means, X.sum(axis=0) / (n - 1), 1e-9),
-               "column_means(X) divides by n - 1: a mean divides the column's sum by the number of rows n")
+               "column_means(X) divides by n - 1: a mean divides the column's sum by the number of rows n",
+               mistake="divides-by-n-minus-1")
         expect_close((X - means).sum(axis=0), np.zeros(p),
                      "subtracting column_means(X) from every row should leave columns that sum to zero",
-                     scale=float(np.abs(X).sum(axis=0).max()))
+                     scale=float(np.abs(X).sum(axis=0).max()), mistake="not-centring")
 '''
 
 
@@ -70,9 +78,10 @@ CASES = {{
             Variant("a loop over the rows", lambda: lambda X: sum(row for row in X) / len(X)),
         ],
         [
-            Mutant("row means", lambda: lambda X: X.mean(axis=1), r"shape"),
-            Mutant("divides by n - 1", lambda: lambda X: X.sum(axis=0) / (len(X) - 1), r"divides by n - 1"),
-            Mutant("the column sums", lambda: lambda X: X.sum(axis=0), r"sum to zero"),
+            Mutant("row means", lambda: lambda X: X.mean(axis=1), r"shape", "wrong-form"),
+            Mutant("divides by n - 1", lambda: lambda X: X.sum(axis=0) / (len(X) - 1), r"divides by n - 1",
+                   "divides-by-n-minus-1"),
+            Mutant("the column sums", lambda: lambda X: X.sum(axis=0), r"sum to zero", "not-centring"),
         ],
     ),
 }}

@@ -82,18 +82,22 @@ class _Function:
         _send(self._connection, {"op": "call", "exercise": self._exercise_id}, arguments)
         header, payload = _receive(self._connection)
         if header.get("op") != "result":
-            raise _checks.CheckFailure(str(header.get("message", "the grader could not call your function")))
+            mistake = header.get("mistake")
+            raise _checks.CheckFailure(str(header.get("message", "the grader could not call your function")),
+                                       mistake if mistake in _checks.RESERVED_MISTAKES else "not-graded")
         try:
             outcome = wire.decode(payload, self._max_bytes, resolve_result)
         except wire.WireError as error:
-            raise _checks.CheckFailure(f"the grader could not read what your function returned: {error}") from None
+            raise _checks.CheckFailure(f"the grader could not read what your function returned: {error}",
+                                       "untransferable") from None
         if isinstance(outcome, tuple) and len(outcome) == 2 and outcome[0] == "value":
             return outcome[1]
         if isinstance(outcome, tuple) and len(outcome) == 3 and outcome[0] == "raised":
             raise _exception(str(outcome[1]), str(outcome[2]))
         if isinstance(outcome, tuple) and len(outcome) == 2 and outcome[0] == "untransferable":
-            raise _checks.CheckFailure(f"your function returned something the grader cannot transfer ({clip(outcome[1], 300)})")
-        raise _checks.CheckFailure("the grader could not understand what your function returned")
+            raise _checks.CheckFailure(f"your function returned something the grader cannot transfer "
+                                       f"({clip(outcome[1], 300)})", "untransferable")
+        raise _checks.CheckFailure("the grader could not understand what your function returned", "untransferable")
 
     def __repr__(self):
         return f"<your function {self.__name__}>"
@@ -130,9 +134,9 @@ def _serve(connection, memory_bytes: int, cpu_seconds: int, max_bytes: int) -> N
         try:
             verdict = _checks.evaluate(exercise_id, answer, int(request["seed"]))
             fields = {"passed": verdict.passed, "message": verdict.message, "hint": verdict.hint,
-                      "mistake": getattr(verdict, "mistake", None), "mistake_name": getattr(verdict, "mistake_name", None)}
+                      "mistake": verdict.mistake}
         except MemoryError:
-            fields = {"passed": False, "message": TOO_BIG, "too_big": True}
+            fields = {"passed": False, "message": TOO_BIG, "too_big": True, "mistake": "not-graded"}
         except Exception as error:  # an unknown exercise id: the package and the spec disagree
             fields = {"passed": False, "message": f"the grader could not run this check ({type(error).__name__}: "
                                                   f"{clip(error, 300)}); tell your instructor", "mistake": "grader"}
@@ -194,7 +198,7 @@ class Checker:
                 try:
                     _send(self.connection, {"op": "result"}, call(exercise_id, data))
                 except _checks.CheckFailure as failure:
-                    _send(self.connection, {"op": "failed", "message": str(failure)})
+                    _send(self.connection, {"op": "failed", "message": str(failure), "mistake": failure.mistake})
         except (TimeoutError, EOFError, OSError, ValueError):
             self.stop()
             return {"passed": False, "message": TOO_BIG, "mistake": "not-graded"}

@@ -147,7 +147,8 @@ def summary(results: Sequence[SubmissionResult], pass_fraction: float) -> str:
         if r.tests:
             lines += ["| exercise | points | result |", "| --- | --- | --- |"]
             lines += [f"| {markdown_text(t.name)} | {t.score:g} / {t.max_score:g} | "
-                      f"{'passed' if t.passed else markdown_text('not yet: ' + t.output, 400)} |" for t in r.tests]
+                      f"{'passed' if t.passed else markdown_text(f'not yet ({t.mistake}): ' + t.output, 400)} |"
+                      for t in r.tests]
     return "\n".join(lines) + "\n"
 
 
@@ -157,20 +158,22 @@ def _csv_cell(value) -> str:
 
 
 def write_gradebook(results: Sequence[SubmissionResult], path: Path, pass_fraction: float) -> None:
-    """One CSV row per submission: totals, pass/fail, then the points of every exercise."""
+    """One CSV row per submission: totals, pass/fail, the points of every exercise, then the
+    mistake id of every exercise (empty when it passed)."""
     exercises = sorted({t.name for r in results for t in r.tests})
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", newline="", encoding="utf-8", errors="replace") as file:
         writer = csv.writer(file)
         writer.writerow(["submission", "exercise_set", "score", "max_score", "fraction", "passed", "graded", "sandbox"]
-                        + exercises)
+                        + exercises + [f"{e} mistake" for e in exercises])
         for r in sorted(results, key=lambda r: r.submission):
             points = {t.name: f"{t.score:g}" for t in r.tests}
+            mistakes = {t.name: t.mistake for t in r.tests}
             fraction = f"{r.score / r.max_score:.4f}" if r.max_score else ""
             writer.writerow([_csv_cell(r.submission), r.exercise_set or "", f"{r.score:g}", f"{r.max_score:g}",
                              fraction, r.passes(pass_fraction), r.graded, r.sandbox]
-                            + [points.get(e, "") for e in exercises])
+                            + [points.get(e, "") for e in exercises] + [mistakes.get(e, "") for e in exercises])
 
 
 def write_reports(results: Sequence[SubmissionResult], out_dir: Path, pass_fraction: float,

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..checks import RESERVED_MISTAKES, mistake_name
+
 PASSED, FAILED = "passed", "failed"
 
 
@@ -16,7 +18,9 @@ def clip(text, limit: int = 2000) -> str:
 
 @dataclass(frozen=True)
 class TestResult:
-    """One exercise of a submission: its points and the check's message."""
+    """One exercise of a submission: its points, the check's message and, when it failed, the
+    mistake it made (an id of :data:`dimred_teach.checks.RESERVED_MISTAKES` or of the set's
+    ``MISTAKES``, and that mistake's short name)."""
 
     __test__ = False  # not a pytest class, despite its name
     name: str
@@ -24,6 +28,8 @@ class TestResult:
     max_score: float
     passed: bool
     output: str
+    mistake: str = ""
+    mistake_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -61,7 +67,8 @@ class SubmissionResult:
     def to_gradescope(self, visibility: str | None = None) -> dict:
         """The report as Gradescope's ``results.json`` (``visibility`` set on every test when given)."""
         tests = [{"name": t.name, "score": t.score, "max_score": t.max_score,
-                  "status": PASSED if t.passed else FAILED, "output": t.output} for t in self.tests]
+                  "status": PASSED if t.passed else FAILED, "output": t.output,
+                  "extra_data": {"mistake": t.mistake, "mistake_name": t.mistake_name}} for t in self.tests]
         if visibility is not None:
             for test in tests:
                 test["visibility"] = visibility
@@ -80,17 +87,36 @@ class SubmissionResult:
         """The result a :meth:`to_gradescope` report was written from."""
         extra = report["extra_data"]
         tests = tuple(TestResult(t["name"], float(t["score"]), float(t["max_score"]), t["status"] == PASSED,
-                                 t["output"]) for t in report["tests"])
+                                 t["output"], str(t.get("extra_data", {}).get("mistake", "")),
+                                 str(t.get("extra_data", {}).get("mistake_name", ""))) for t in report["tests"])
         return cls(extra["submission"], report_name, extra["exercise_set"], tests, report["output"],
                    float(report["execution_time"]), bool(extra["graded"]), extra.get("sandbox", ""),
                    str(extra.get("limits", "")), bool(extra.get("skipped", False)))
 
 
+NOT_GRADED = "not-graded"
+
+
+def known_mistake(exercise_id: str, mistake) -> str:
+    """``mistake`` when it is an id ``exercise_id`` can report, else ``other`` (what crosses a
+    process boundary is checked, not trusted)."""
+    try:
+        mistake_name(exercise_id, mistake)
+    except (ValueError, TypeError):
+        return "other"
+    return mistake
+
+
+def not_graded_test(exercise_id: str, points: float, message: str) -> TestResult:
+    """An exercise the grader could not judge: no points, the mistake ``not-graded``."""
+    return TestResult(exercise_id, 0.0, float(points), False, message, NOT_GRADED, RESERVED_MISTAKES[NOT_GRADED])
+
+
 def failed_tests(spec: dict | None, message: str) -> tuple[TestResult, ...]:
-    """Every exercise of ``spec`` failed with ``message`` (none without a spec)."""
+    """Every exercise of ``spec`` not graded, with ``message`` (none without a spec)."""
     if spec is None:
         return ()
-    return tuple(TestResult(c["exercise_id"], 0.0, float(c["points"]), False, message) for c in spec["checks"])
+    return tuple(not_graded_test(c["exercise_id"], c["points"], message) for c in spec["checks"])
 
 
 def not_graded(submission: str, report_name: str, exercise_set: str | None, spec: dict | None, reason: str,

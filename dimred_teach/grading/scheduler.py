@@ -23,7 +23,7 @@ from .. import checks as _checks
 from . import cgroup, uids
 from .options import GradingOptions
 from .reports import report_names, write_report, write_reports
-from .results import SubmissionResult, TestResult, clip, not_graded
+from .results import SubmissionResult, TestResult, clip, known_mistake, not_graded, not_graded_test
 from .run_plan import RunPlan, plan_run
 from .sandbox import base_sandbox, kill_group, remove_tree
 from .session import Job, grade_job
@@ -75,7 +75,7 @@ def worker(job: Job, connection) -> None:
     remove_tree(job.root)  # also when the main process is gone
     fields = {"exercise_set": result.exercise_set, "output": scrub(result.output), "graded": result.graded,
               "execution_time": result.execution_time, "skipped": result.skipped,
-              "tests": [[t.name, t.passed, scrub(t.output)] for t in result.tests]}
+              "tests": [[t.name, t.passed, scrub(t.output), t.mistake] for t in result.tests]}
     connection.send_bytes(json.dumps(["result", fields]).encode())
     connection.close()
 
@@ -90,12 +90,17 @@ def accept(base: SubmissionResult, fields, specs: dict, sandbox: str) -> Submiss
     if fields.get("skipped") is True:
         return SubmissionResult(base.submission, base.report_name, None, (), clip(str(fields["output"]), 6000),
                                 float(fields["execution_time"]), False, sandbox, skipped=True)
-    reported = {name: (bool(passed), clip(str(output), 4000)) for name, passed, output in fields["tests"]}
+    reported = {name: (bool(passed), clip(str(output), 4000), mistake) for name, passed, output, mistake in fields["tests"]}
     tests = []
     for check in spec["checks"] if spec else ():
-        passed, output = reported.get(check["exercise_id"], (False, "not graded: no result"))
-        points = float(check["points"])
-        tests.append(TestResult(check["exercise_id"], points if passed else 0.0, points, passed, output))
+        exercise_id, points = check["exercise_id"], float(check["points"])
+        if exercise_id not in reported:
+            tests.append(not_graded_test(exercise_id, points, "not graded: no result"))
+            continue
+        passed, output, mistake = reported[exercise_id]
+        mistake = "" if passed else known_mistake(exercise_id, mistake)
+        tests.append(TestResult(exercise_id, points if passed else 0.0, points, passed, output, mistake,
+                                _checks.mistake_name(exercise_id, mistake) if mistake else ""))
     if bool(fields["graded"]) and spec is None:
         raise ValueError("graded without an exercise set")
     return SubmissionResult(base.submission, base.report_name, exercise_set, tuple(tests),

@@ -40,7 +40,7 @@ from .channel import Channel
 from .checker import Checker
 from .options import GradingOptions
 from .plan import plan_cells
-from .results import SubmissionResult, TestResult, clip, not_graded
+from .results import SubmissionResult, TestResult, clip, known_mistake, not_graded, not_graded_test
 from .sandbox import Sandbox, kill_group, needs_uid, scrubbed_environment
 from .submissions import display_path, identify_set, is_exercise_notebook, read_notebook
 from .view import view_for
@@ -279,26 +279,29 @@ class Run:
         stem = f"call-{self.calls}"
         limit = min(self.options.call_timeout, self.remaining())
         if limit <= 0:
-            raise _checks.CheckFailure("the grader ran out of time before it could call your function")
+            raise _checks.CheckFailure("the grader ran out of time before it could call your function", "not-graded")
         try:
             self.channel.write(stem + ".in", arguments)
         except OSError as error:
-            raise _checks.CheckFailure(f"the grader could not hand your function its input ({error.strerror})") from None
+            raise _checks.CheckFailure(f"the grader could not hand your function its input ({error.strerror})",
+                                       "not-graded") from None
         try:
             reply = await self.execute(f"__import__({self.module!r}).call({exercise_id!r}, {self.calls})",
                                        limit, "a call of your function")
         except TimeoutError:
-            raise _checks.CheckFailure(f"your function did not return within {limit:.3g} s") from None
+            raise _checks.CheckFailure(f"your function did not return within {limit:.3g} s", "too-slow") from None
         except KernelGone:
-            raise _checks.CheckFailure("the kernel died while your function was running") from None
+            raise _checks.CheckFailure("the kernel died while your function was running", "raised") from None
         finally:
             self.channel.remove(stem + ".in")
         try:
             data = self.channel.read(stem + ".out", self.options.max_answer_bytes)
         except ValueError as error:
-            raise _checks.CheckFailure(f"the grader could not read what your function returned: {clip(error, 300)}") from None
+            raise _checks.CheckFailure(f"the grader could not read what your function returned: {clip(error, 300)}",
+                                       "untransferable") from None
         if data is None:
-            raise _checks.CheckFailure(f"the grader got no result from your function ({reply['ename'] or 'no error'})")
+            raise _checks.CheckFailure(f"the grader got no result from your function ({reply['ename'] or 'no error'})",
+                                       "untransferable")
         return data
 
 
@@ -306,16 +309,18 @@ async def grade_check(run: Run, check: dict, reply: dict, label: str) -> TestRes
     """Hand the answer a check cell wrote to the checks process and make its verdict a result."""
     exercise_id, points = check["exercise_id"], float(check["points"])
 
-    def result(passed: bool, message: str, mistake: str | None = None) -> TestResult:
-        return TestResult(exercise_id, points if passed else 0.0, points, passed, message)
+    def result(passed: bool, message: str, mistake: str = "") -> TestResult:
+        return TestResult(exercise_id, points if passed else 0.0, points, passed, message, mistake,
+                          _checks.mistake_name(exercise_id, mistake) if mistake else "")
 
     try:
         data = run.channel.read(f"{exercise_id}.answer", run.options.max_answer_bytes)
     except ValueError as error:
-        return result(False, f"the grader could not read your answer: {error}")
+        return result(False, f"the grader could not read your answer: {error}", "untransferable")
     if data is None:
-        why = f"{reply['ename']}: {reply['evalue']}" if reply.get("status") == "error" else "no answer arrived"
-        return result(False, f"{label} raised {why}" if reply.get("status") == "error" else f"{label}: {why}")
+        if reply.get("status") == "error":
+            return result(False, f"{label} raised {reply['ename']}: {reply['evalue']}", "raised")
+        return result(False, f"{label}: no answer arrived", "no-answer")
     seed = secrets.randbits(32)
     verdict = await run.loop.run_in_executor(None, functools.partial(run.checker.check, exercise_id, data, seed,
                                                                      run.call_function))
@@ -326,7 +331,8 @@ async def grade_check(run: Run, check: dict, reply: dict, label: str) -> TestRes
         message += f"\nhint: {clip(verdict['hint'], 1000)}"
     if verdict.get("function"):
         message += f"\n(graded on random instances with seed {seed})"
-    return result(False, message, verdict.get("mistake"))
+    return result(False, message, known_mistake(exercise_id, verdict.get("mistake")))
+
 
 
 def kernel_pgid(client) -> int | None:
@@ -404,7 +410,7 @@ async def run_notebook(job: "Job", notify: Callable[[int, int], None], checker: 
     if stopped:
         notes.append(f"the run stopped: {stopped}")
     missing = f"not graded: {stopped or 'its check cell did not run'}"
-    tests = [results.get(c["exercise_id"]) or TestResult(c["exercise_id"], 0.0, float(c["points"]), False, missing)
+    tests = [results.get(c["exercise_id"]) or not_graded_test(c["exercise_id"], c["points"], missing)
              for c in spec["checks"]]
     return SubmissionResult(job.submission, job.report_name, job.exercise_set, tuple(tests),
                             clip("\n".join(note for note in notes if note), 6000), time.monotonic() - started, True,

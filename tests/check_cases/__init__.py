@@ -8,7 +8,7 @@ keyed by exercise id ("NN.name"). A variant is a correct answer in another form 
 list for a tuple, Fortran order, a sign flip, another valid method or convention); it must pass
 on every seed. A mutant is a mistake students really make (1/n for 1/(n-1), no centring,
 ascending order, a function that depends on call order); it must fail on every seed with a
-message matching ``names``. ``answer`` builds a fresh answer each time it is called, so a
+message matching ``names`` and the mistake id it declares. ``answer`` builds a fresh answer each time it is called, so a
 stateful mutant (a function counting its calls) starts anew on every seed.
 
 The helpers below build answers: ``solution(exercise_id)`` gives the solution notebook's own
@@ -47,11 +47,18 @@ class Variant:
 @dataclass(frozen=True)
 class Mutant:
     """A typical mistake: must fail on every seed with a message matching ``names``
-    (a regular expression, searched case-insensitively)."""
+    (a regular expression, searched case-insensitively) and the mistake id ``mistake`` (or
+    one of the ids in a tuple, when what the check sees depends on the random instance)."""
 
     name: str
     answer: Callable[[], Any]
     names: str
+    mistake: str | tuple[str, ...]
+
+    @property
+    def mistakes(self) -> tuple[str, ...]:
+        """The mistake ids this mutant may be reported under."""
+        return (self.mistake,) if isinstance(self.mistake, str) else tuple(self.mistake)
 
 
 # --- The solutions' own answers ---------------------------------------------------------------

@@ -73,11 +73,12 @@ CASES = {
                     lambda: lambda X: (X.T @ X - len(X) * np.outer(X.mean(0), X.mean(0))) / (len(X) - 1)),
         ],
         [
-            Mutant("1/n", lambda: lambda X: centred(X).T @ centred(X) / len(X), r"n versus n - 1"),
-            Mutant("no centring", lambda: lambda X: X.T @ X / (len(X) - 1), r"without centring"),
-            Mutant("rows as variables", lambda: lambda X: np.cov(X), r"shape"),
+            Mutant("1/n", lambda: lambda X: centred(X).T @ centred(X) / len(X), r"n versus n - 1", "divides-by-n"),
+            Mutant("no centring", lambda: lambda X: X.T @ X / (len(X) - 1), r"without centring", "no-centring"),
+            Mutant("rows as variables", lambda: lambda X: np.cov(X), r"shape", "rows-as-variables"),
             Mutant("right for three calls, then the identity",
-                   first_calls_then(cov, 3, lambda X: np.eye(X.shape[1])), r"S = Xc' Xc / \(n - 1\)"),
+                   first_calls_then(cov, 3, lambda X: np.eye(X.shape[1])), r"S = Xc' Xc / \(n - 1\)",
+                           "wrong-covariance"),
         ],
     ),
     "01.top_direction": (
@@ -90,12 +91,12 @@ CASES = {
             Variant("SVD of the centred data", lambda: np.linalg.svd(centred(crab_matrix()))[2][0]),
         ],
         [
-            Mutant("smallest eigenvalue", lambda: crab_eigh()[1][:, 0], r"not the largest"),
-            Mutant("row instead of column", lambda: crab_eigh()[1][-1], r"COLUMN|length 1"),
-            Mutant("not normalised", lambda: 2 * solution("01.top_direction")(), r"length 1"),
+            Mutant("smallest eigenvalue", lambda: crab_eigh()[1][:, 0], r"not the largest", "smallest-eigenvalue"),
+            Mutant("row instead of column", lambda: crab_eigh()[1][-1], r"COLUMN|length 1", "not-eigenvector"),
+            Mutant("not normalised", lambda: 2 * solution("01.top_direction")(), r"length 1", "not-unit"),
             Mutant("uncentred X'X", lambda: np.linalg.eigh(crab_matrix().T @ crab_matrix())[1][:, -1],
-                   r"stationarity"),
-            Mutant("two vectors", lambda: crab_eigh()[1][:, -2:], r"shape"),
+                   r"stationarity", "not-eigenvector"),
+            Mutant("two vectors", lambda: crab_eigh()[1][:, -2:], r"shape", "wrong-form"),
         ],
     ),
     "01.lagrangian_gradient": (
@@ -105,12 +106,12 @@ CASES = {
             Variant("factored", lambda: lambda S, w, lam: 2 * (S - lam * np.eye(len(w))) @ w),
         ],
         [
-            Mutant("half", lambda: lambda S, w, lam: S @ w - lam * w, r"half"),
-            Mutant("sign", lambda: lambda S, w, lam: 2 * lam * w - 2 * S @ w, r"wrong sign"),
-            Mutant("no multiplier term", lambda: lambda S, w, lam: 2 * S @ w, r"gradient"),
+            Mutant("half", lambda: lambda S, w, lam: S @ w - lam * w, r"half", "half-gradient"),
+            Mutant("sign", lambda: lambda S, w, lam: 2 * lam * w - 2 * S @ w, r"wrong sign", "wrong-sign"),
+            Mutant("no multiplier term", lambda: lambda S, w, lam: 2 * S @ w, r"gradient", "no-multiplier-term"),
             Mutant("right for three calls, then zero",
                    first_calls_then(solution("01.lagrangian_gradient")(), 3, lambda S, w, lam: 0 * w),
-                   r"gradient"),
+                   r"gradient", "no-multiplier-term"),
         ],
     ),
     "01.best_projection": (
@@ -122,12 +123,15 @@ CASES = {
             Variant("nested lists", lambda: returning(best_projection_svd, as_list)),
         ],
         [
-            Mutant("smallest eigenvalues", lambda: lambda X, r: np.linalg.eigh(cov(X))[1][:, :r], r"SMALLEST"),
-            Mutant("no centring", lambda: lambda X, r: np.linalg.eigh(X.T @ X)[1][:, ::-1][:, :r], r"centre"),
-            Mutant("not orthonormal", lambda: lambda X, r: 2 * best_projection_svd(X, r), r"orthonormal"),
+            Mutant("smallest eigenvalues", lambda: lambda X, r: np.linalg.eigh(cov(X))[1][:, :r], r"SMALLEST",
+                    "smallest-eigenvalues"),
+            Mutant("no centring", lambda: lambda X, r: np.linalg.eigh(X.T @ X)[1][:, ::-1][:, :r], r"centre",
+                    "no-centring"),
+            Mutant("not orthonormal", lambda: lambda X, r: 2 * best_projection_svd(X, r), r"orthonormal",
+                    "not-orthonormal"),
             Mutant("right for three calls, then the first axes",
                    first_calls_then(best_projection_svd, 3, lambda X, r: np.eye(X.shape[1])[:, :r]),
-                   r"larger than the minimum"),
+                   r"larger than the minimum", "not-best-subspace"),
         ],
     ),
     "01.score_covariance": (
@@ -139,14 +143,14 @@ CASES = {
             Variant("Fortran order", lambda: fortran(solution("01.score_covariance")())),
         ],
         [
-            Mutant("1/n", lambda: crab_scores_covariance(ddof=0), r"n versus n - 1"),
-            Mutant("no centring", lambda: crab_scores_covariance(centre=False), r"centre"),
-            Mutant("covariance of X", lambda: cov(blue_crab_matrix()), r"diagonal"),
+            Mutant("1/n", lambda: crab_scores_covariance(ddof=0), r"n versus n - 1", "divides-by-n"),
+            Mutant("no centring", lambda: crab_scores_covariance(centre=False), r"centre", "no-centring"),
+            Mutant("covariance of X", lambda: cov(blue_crab_matrix()), r"diagonal", "covariance-of-x"),
             Mutant("eigenvalues of X'X",
                    lambda: np.diag(np.linalg.eigvalsh(blue_crab_matrix().T @ blue_crab_matrix() / 99)[::-1]),
-                   r"centre"),
+                   r"centre", "no-centring"),
             Mutant("all 200 crabs, as in the lecture", lambda: np.diag(np.linalg.eigvalsh(cov(crab_matrix()))[::-1]),
-                   r"eigenvalues of S"),
+                   r"eigenvalues of S", "lecture-data"),
         ],
     ),    "01.variance_explained": (
         [
@@ -161,18 +165,19 @@ CASES = {
         ],
         [
             Mutant("no centring", lambda: lambda X, k: (lambda v: v[:k].sum() / v.sum())(
-                np.linalg.eigvalsh(X.T @ X)[::-1]), r"without centring"),
+                np.linalg.eigvalsh(X.T @ X)[::-1]), r"without centring", "no-centring"),
             Mutant("singular values not squared", lambda: lambda X, k: explained_svd(X, k, squared=False),
-                   r"without squaring"),
+                   r"without squaring", "unsquared"),
             Mutant("divided by the kept sum", lambda: lambda X, k: (lambda v: v[:k].sum() / v[:k].sum())(
-                np.linalg.eigvalsh(cov(X))[::-1]), r"ALL p eigenvalues"),
+                np.linalg.eigvalsh(cov(X))[::-1]), r"ALL p eigenvalues", "kept-sum"),
             Mutant("smallest k (ascending order)", lambda: lambda X, k: (lambda v: v[:k].sum() / v.sum())(
-                np.linalg.eigvalsh(cov(X))), r"SMALLEST"),
+                np.linalg.eigvalsh(cov(X))), r"SMALLEST", "smallest-eigenvalues"),
             Mutant("k-th component alone", lambda: lambda X, k: (lambda v: v[k - 1] / v.sum())(
-                np.linalg.eigvalsh(cov(X))[::-1]), r"alone"),
-            Mutant("percentage", lambda: lambda X, k: 100 * explained_svd(X, k), r"percentage"),
+                np.linalg.eigvalsh(cov(X))[::-1]), r"alone", "one-component"),
+            Mutant("percentage", lambda: lambda X, k: 100 * explained_svd(X, k), r"percentage", "percentage"),
             Mutant("right for three calls, then the first eigenvalue",
-                   first_calls_then(explained_svd, 3, lambda X, k: explained_svd(X, 1)), r"make up"),
+                   first_calls_then(explained_svd, 3, lambda X, k: explained_svd(X, 1)), r"make up",
+                           "wrong-proportion"),
         ],
     ),
 }
