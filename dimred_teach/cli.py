@@ -17,6 +17,12 @@ gradescope --out BUNDLE.zip
 ci-template         print (or --out FILE: write) the GitHub Actions grading workflow;
                     with --site, the workflow publishing the course website instead
 site [--out DIR]    build the course website from the executed notebooks (site extra)
+class-report REPORTS... --out DIR
+                    what a class got wrong: mistakes.csv, exercises.csv and index.html from the
+                    reports of `grade` (its --out folders, reports or gradebooks)
+demo-class --out DIR --size N --seed S [--sets NN...]
+                    N demo students' exercise notebooks per set (right answers, blanks and the
+                    proofs' typical mistakes) and class.json, what they were built with
 new NN slug "Title"  scaffold lecture NN and its exercise set (manifest row, lecture, solution,
                     checks, check cases), ready for `build`
 slides NN... [--out DIR]
@@ -86,6 +92,20 @@ def main(argv: list[str] | None = None) -> int:
     new_parser.add_argument("title", help="the lecture's title")
     new_parser.add_argument("--root", type=Path, default=Path.cwd(), help="the course's root folder")
     new_parser.add_argument("--no-execute", action="store_true", help="write the sources only (execute them later)")
+    report_parser = sub.add_parser("class-report", help="what a class got wrong, from the reports of grade")
+    report_parser.add_argument("reports", nargs="+", type=Path,
+                               help="--out folders of grade, report files (<name>.json) or gradebooks (.csv)")
+    report_parser.add_argument("--out", type=Path, required=True, help="folder for index.html and the CSV files")
+    report_parser.add_argument("--root", type=Path, default=Path.cwd(),
+                               help="the course's root folder (for the lecture sections to revisit)")
+    report_parser.add_argument("--students", action="store_true", help="add a table of the submissions (numbered)")
+    report_parser.add_argument("--names", action="store_true", help="name the submissions in that table")
+    demo_parser = sub.add_parser("demo-class", help="a demo class of exercise notebooks to grade and report on")
+    demo_parser.add_argument("--out", type=Path, required=True, help="folder for the notebooks and class.json")
+    demo_parser.add_argument("--size", type=int, default=60, help="students (default 60)")
+    demo_parser.add_argument("--seed", type=int, default=0, help="seed of the students' choices (default 0)")
+    demo_parser.add_argument("--sets", nargs="+", help="exercise set numbers, e.g. 04 (default: every set)")
+    demo_parser.add_argument("--root", type=Path, default=Path.cwd(), help="the course's checkout")
     args = parser.parse_args(argv)
 
     if args.command == "ci-template" and args.site:
@@ -109,6 +129,27 @@ def main(argv: list[str] | None = None) -> int:
         from .course.scaffold import command_new
 
         return command_new(args)
+    if args.command == "class-report":
+        from .course.class_report import class_report
+
+        if args.names and not args.students:
+            parser.error("--names: the names appear only in the table of --students")
+        try:
+            print(class_report(args.reports, args.out, args.root, names=args.names, students=args.students))
+        except (ValueError, FileNotFoundError) as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        return 0
+    if args.command == "demo-class":
+        from .course.demo_class import demo_class
+
+        try:
+            record = demo_class(args.root.resolve(), args.out, args.size, args.seed, args.sets)
+        except ValueError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        print(f"wrote {len(record['submissions'])} notebooks of {args.size} demo students and {args.out / 'class.json'}")
+        return 0
     if args.command == "build":
         from .course.build import build
 

@@ -33,7 +33,7 @@ print(X.shape)
 
 
 # %% [markdown]
-# ## Exercise 1 · The sample covariance *(5 min)*
+# ## Exercise 1 · The sample covariance *(5 min, lecture §1)*
 #
 # Write `sample_covariance(X)` returning the $p\times p$ matrix $S = \mathbf X_c^\top \mathbf X_c/(n-1)$, where
 # $\mathbf X_c$ is $X$ with its column means removed. Use matrix products (not `np.cov`).
@@ -49,7 +49,7 @@ check("01.sample_covariance", sample_covariance)
 
 
 # %% [markdown]
-# ## Exercise 2 · The first component from the Lagrangian *(10 min)*
+# ## Exercise 2 · The first component from the Lagrangian *(10 min, lecture §2)*
 #
 # (a) Write `lagrangian_gradient(S, w, lam)`, the gradient with respect to $w$ of
 # $\mathcal L(w, \lambda) = w^\top S w - \lambda (w^\top w - 1)$.
@@ -78,7 +78,7 @@ check("01.top_direction", w)
 
 
 # %% [markdown]
-# ## Exercise 3 · PCA from the reconstruction error (WashU Exercise 3.1) *(15 min)*
+# ## Exercise 3 · PCA from the reconstruction error (WashU Exercise 3.1) *(15 min, lecture §4)*
 #
 # For an orthonormal $p\times r$ matrix $U$ the reconstruction of a centred point is $\hat x = U U^\top x$.
 # Write `best_projection(X, r)` returning the $U$ that minimises $\sum_i \|x_i - U U^\top x_i\|^2$ over the centred
@@ -97,7 +97,7 @@ check("01.best_projection", best_projection)
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
-# ## Exercise 4 · $\operatorname{Var}[\text{scores}] = \Lambda$ *(10 min)*
+# ## Exercise 4 · $\operatorname{Var}[\text{scores}] = \Lambda$ *(10 min, lecture §5)*
 #
 # The lecture checked this on all 200 crabs. Do it for the 100 blue crabs alone (`X_blue` below): compute their
 # principal components, their scores on *all five* components, and the $5\times 5$ sample covariance matrix of the
@@ -121,7 +121,7 @@ check("01.score_covariance", score_covariance)
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
-# ## Exercise 5 · The proportion of variance explained *(15 min)*
+# ## Exercise 5 · The proportion of variance explained *(15 min, lecture §7)*
 #
 # Write `variance_explained(X, k)`: the proportion of the total variance $\operatorname{tr} S$ of the data `X`
 # ($n\times p$, rows are points) that its first `k` principal components explain, a number between 0 and 1

@@ -32,7 +32,7 @@ dr.setup_notebook()
 
 
 # %% [markdown]
-# ## Exercise 1 · Eigenvalues from singular values *(5 min)*
+# ## Exercise 1 · Eigenvalues from singular values *(5 min, lecture §1)*
 #
 # Write `eigenvalues_from_svd(X)`: all $p$ eigenvalues of the sample covariance of `X` (largest first), computed
 # from the singular values of the centred data, without forming $S$. Assume $n > p$.
@@ -48,7 +48,7 @@ check("02.eigenvalues_from_svd", eigenvalues_from_svd)
 
 
 # %% [markdown]
-# ## Exercise 2 · Components from the Gram matrix (WashU Exercise 4.1) *(10 min)*
+# ## Exercise 2 · Components from the Gram matrix (WashU Exercise 4.1) *(10 min, lecture §2)*
 #
 # For $p \gg n$ write `components_from_gram(X, k)`: the top `k` principal directions ($p \times k$, orthonormal,
 # largest variance first) computed from the $n\times n$ Gram matrix $G = \mathbf X_c \mathbf X_c^\top$ only: never form
@@ -68,7 +68,7 @@ check("02.components_from_gram", components_from_gram)
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
-# ## Exercise 3 · The SVD solves PCA (WashU Exercise 4.2) *(10 min)*
+# ## Exercise 3 · The SVD solves PCA (WashU Exercise 4.2) *(10 min, lecture §1)*
 #
 # Write `pca_via_svd(X, k)` returning `(components, scores)` from one SVD of the centred data: the top `k`
 # components $p\times k$ (largest variance first) and the scores $n\times k$. The check verifies the PCA property $S V = V\Lambda$. Explain in the markdown cell why the SVD
@@ -88,7 +88,7 @@ check("02.svd_is_pca", pca_via_svd)
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
-# ## Exercise 4 · Power iteration *(10 min)*
+# ## Exercise 4 · Power iteration *(10 min, lecture §4)*
 #
 # Write `leading_eigenvector(A)` for a symmetric positive semi-definite matrix with a clear gap
 # $\lambda_1 > \lambda_2$: return the unit leading eigenvector, found by power iteration (no `eigh`). Use a seeded
@@ -105,7 +105,7 @@ check("02.power_iteration", leading_eigenvector)
 
 
 # %% [markdown]
-# ## Exercise 5 · Choosing $k$ by a tolerance *(10 min)*
+# ## Exercise 5 · Choosing $k$ by a tolerance *(10 min, lecture §5)*
 #
 # Write `smallest_k(eigenvalues, tol)`: the smallest $r$ whose relative reconstruction error
 # $\sum_{j>r}\lambda_j / \sum_j\lambda_j$ is below `tol` (the eigenvalues come sorted, largest first).
@@ -121,7 +121,7 @@ check("02.smallest_k", smallest_k)
 
 
 # %% [markdown]
-# ## Exercise 6 · The pseudo-inverse from the SVD *(10 min)*
+# ## Exercise 6 · The pseudo-inverse from the SVD *(10 min, lecture §6)*
 #
 # Write `pseudo_inverse(A)` for any $m\times n$ matrix `A` (tall or wide, of full rank or not): the $n\times m$
 # matrix $A^+ = V D^+ U^\top$, where $D^+$ holds $1/d_j$ for the singular values above the cutoff

@@ -34,7 +34,7 @@ print(X.shape)
 
 
 # %% [markdown]
-# ## Exercise 1 · $\sigma^2$ from the eigenvalues *(5 min)*
+# ## Exercise 1 · $\sigma^2$ from the eigenvalues *(5 min, lecture §4)*
 #
 # Write `noise_variance(X, q)`: the maximum-likelihood noise variance of a PPCA model with $q$ latent dimensions,
 # the mean of the $d-q$ smallest eigenvalues of $S = X_c^\top X_c / n$ (WashU eq. 25).
@@ -50,7 +50,7 @@ check("07.noise_variance", noise_variance)
 
 
 # %% [markdown]
-# ## Exercise 2 · One EM step *(15 min)*
+# ## Exercise 2 · One EM step *(15 min, lecture §5)*
 #
 # Write `em_step(X, W, sigma2)` returning the pair `(W_new, sigma2_new)` of one EM update (Tipping and Bishop
 # eq. 29-30; the mean stays at the column means). With $S = X_c^\top X_c/n$ and $M = W^\top W + \sigma^2 I_q$:
@@ -84,7 +84,7 @@ climb = ...
 
 
 # %% [markdown]
-# ## Exercise 3 · The marginal covariance *(10 min)*
+# ## Exercise 3 · The marginal covariance *(10 min, lecture §2)*
 #
 # Write `marginal_covariance(W, sigma2)`, the covariance of $x = Wz + \mu + \varepsilon$ with
 # $z\sim N(0, I_q)$ and $\varepsilon \sim N(0,\sigma^2 I_d)$ independent. Then, in the cell after the check, compare
@@ -110,7 +110,7 @@ gap = ...
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
-# ## Exercise 4 · Comparing subspaces through projectors *(10 min)*
+# ## Exercise 4 · Comparing subspaces through projectors *(10 min, lecture §6)*
 #
 # Write `projector_distance(A, B)` for two $m\times k$ matrices whose columns are bases (not necessarily
 # orthonormal): the spectral norm $\|P_A - P_B\|_2$ of the difference of the orthogonal projectors onto their
@@ -135,7 +135,7 @@ check("07.projector_distance", projector_distance)
 early = ...
 
 # %% [markdown]
-# ## Exercise 5 · The posterior mean shrinks the PCA projection *(10 min)*
+# ## Exercise 5 · The posterior mean shrinks the PCA projection *(10 min, lecture §7)*
 #
 # For the crabs with $q=2$, the reconstruction from the posterior mean, $\hat x = \mu + W\,\mathbb E[z\mid x]
 # = \mu + W M^{-1} W^\top (x-\mu)$, equals $\mu + V_2 \operatorname{diag}(f_1, f_2) V_2^\top (x-\mu)$ where $V_2$

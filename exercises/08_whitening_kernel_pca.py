@@ -35,7 +35,7 @@ print(X_crabs.shape, X_circles.shape)
 
 
 # %% [markdown]
-# ## Exercise 1 · Whitening *(10 min)*
+# ## Exercise 1 · Whitening *(10 min, lecture §2)*
 #
 # Write `whiten_data(X)` that returns the whitened data $\mathbf Z$ ($n\times p$): centre $X$, and map it linearly so
 # that the sample covariance $\mathbf Z^\top\mathbf Z/(n-1)$ is the identity. Use the SVD of the centred data.
@@ -59,7 +59,7 @@ check("08.whiten", whiten_data)
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
-# ## Exercise 2 · Centring a kernel matrix in feature space *(10 min)*
+# ## Exercise 2 · Centring a kernel matrix in feature space *(10 min, lecture §4)*
 #
 # Kernel PCA needs the inner products of the *centred* features $\phi(\mathbf x_i) - \bar\phi$, but only has
 # $K_{ij} = \phi(\mathbf x_i)^\top\phi(\mathbf x_j)$. Write `center_kernel_matrix(K)` returning the $n\times n$ matrix of
@@ -76,7 +76,7 @@ check("08.center_kernel", center_kernel_matrix)
 
 
 # %% [markdown]
-# ## Exercise 3 · The RBF kernel *(5 min)*
+# ## Exercise 3 · The RBF kernel *(5 min, lecture §4)*
 #
 # Write `rbf(X, Y, gamma)` returning the $n\times m$ matrix with entries $\exp(-\gamma\lVert\mathbf x_i - \mathbf y_j\rVert^2)$
 # for the rows $\mathbf x_i$ of `X` ($n\times p$) and $\mathbf y_j$ of `Y` ($m\times p$). Avoid Python loops: expand
@@ -92,7 +92,7 @@ def rbf(X, Y, gamma):
 check("08.rbf_kernel", rbf)
 
 # %% [markdown]
-# ## Exercise 4 · Linear kernel PCA is PCA *(10 min)*
+# ## Exercise 4 · Linear kernel PCA is PCA *(10 min, lecture §4)*
 #
 # For the five crab measurements `X_crabs`, form the linear kernel matrix $K = \mathbf X\mathbf X^\top$, centre it (your
 # Exercise 2), take its two leading eigenvectors $\mathbf a_1, \mathbf a_2$ and eigenvalues $\mu_1\ge\mu_2$, and compute
@@ -112,7 +112,7 @@ check("08.linear_kpca_scores", kpca_scores)
 
 
 # %% [markdown]
-# ## Exercise 5 · Dual coefficients of unit-length components *(10 min)*
+# ## Exercise 5 · Dual coefficients of unit-length components *(10 min, lecture §4)*
 #
 # Kernel PCA never forms its feature-space directions $\mathbf u_j = \sum_i a_{ji}\,\tilde\phi(\mathbf x_i)$; it keeps
 # the dual coefficient vectors $\mathbf a_j$. Write `dual_coefficients(K, k)` that takes a kernel matrix `K`
@@ -140,7 +140,7 @@ check("08.dual_normalisation", dual_coefficients)
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
-# ## Exercise 6 · An RBF width that separates the circles *(15 min)*
+# ## Exercise 6 · An RBF width that separates the circles *(15 min, lecture §6)*
 #
 # `X_circles` (300 points, `labels` 0 for the outer and 1 for the inner circle) cannot be separated by PCA. They are
 # rings like the lecture's, but three times larger (radii 3 and 0.9), so the lecture's width need not work. Find a

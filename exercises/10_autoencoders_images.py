@@ -34,7 +34,7 @@ dr.setup_notebook()
 
 
 # %% [markdown]
-# ## Exercise 1 · One gradient step of a linear autoencoder *(15 min)*
+# ## Exercise 1 · One gradient step of a linear autoencoder *(15 min, lecture §2)*
 #
 # The linear autoencoder of the lecture has encoder $E$ ($p \times k$) and decoder $D$
 # ($k \times p$); on centred data $X$ ($n \times p$) its loss is
@@ -55,7 +55,7 @@ check("10.gradient_step", gradient_step)
 
 
 # %% [markdown]
-# ## Exercise 2 · Reconstruction from M components *(5 min)*
+# ## Exercise 2 · Reconstruction from M components *(5 min, lecture §1)*
 #
 # Write `reconstruct(X, M)` returning the PCA reconstruction of the rows of X from the
 # first $M$ principal components, in the original units:
@@ -73,7 +73,7 @@ check("10.reconstruct", reconstruct)
 
 
 # %% [markdown]
-# ## Exercise 3 · The fraction of variance kept *(5 min)*
+# ## Exercise 3 · The fraction of variance kept *(5 min, lecture §7)*
 #
 # Write `variance_fraction(X, M)`: the fraction of the total variance of X that the
 # first $M$ principal components keep, $\sum_{m \le M} \lambda_m / \sum_m \lambda_m$.
@@ -89,7 +89,7 @@ check("10.variance_fraction", variance_fraction)
 
 
 # %% [markdown]
-# ## Exercise 4 · De-standardise *(5 min)*
+# ## Exercise 4 · De-standardise *(5 min, lecture §8)*
 #
 # Step 5 of the MML lecture's recipe maps a reconstruction $\tilde x_*$ in standardised
 # units back to the data's units. Write `destandardize(X_star, mean, std)` for a matrix
@@ -106,7 +106,7 @@ def destandardize(X_star, mean, std):
 check("10.destandardize", destandardize)
 
 # %% [markdown]
-# ## Exercise 5 · How many components do the eights need? *(10 min)*
+# ## Exercise 5 · How many components do the eights need? *(10 min, lecture §7)*
 #
 # The lecture counted the components that all 1797 digits need. Do the same for one
 # digit: load the digits with `datasets.load_digits()`, keep the images of the digit 8
@@ -134,7 +134,7 @@ check("10.digits_m90", M_90)
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
-# ## Exercise 6 · The contractive penalty of a tanh encoder *(10 min)*
+# ## Exercise 6 · The contractive penalty of a tanh encoder *(10 min, lecture §6)*
 #
 # The encoder of the lecture's tied autoencoder maps a point $x$ ($p$ numbers) to the code
 # $z = \tanh(x W + b)$ ($m$ numbers), with $W$ of shape $p \times m$. The contractive
@@ -155,7 +155,7 @@ check("10.contractive_penalty", contractive_penalty)
 
 
 # %% [markdown]
-# ## Exercise 7 · The training pairs of a denoising autoencoder *(10 min)*
+# ## Exercise 7 · The training pairs of a denoising autoencoder *(10 min, lecture §6)*
 #
 # A denoising autoencoder is trained on pairs (corrupted input, clean target). Write
 # `denoising_pairs(X, noise, copies, seed)` returning `(inputs, targets)`, both of shape

@@ -32,7 +32,7 @@ dr.setup_notebook()
 
 
 # %% [markdown]
-# ## Exercise 1 · The neighbourhood graph *(10 min)*
+# ## Exercise 1 · The neighbourhood graph *(10 min, lecture §3)*
 #
 # Write `knn_graph(X, n_neighbors)`: for the $n$ rows of `X`, return the symmetric $n\times n$ matrix `W` with
 # $W_{ij} = \|x_i - x_j\|$ when $x_j$ is among the `n_neighbors` nearest points of $x_i$ **or** $x_i$ among those
@@ -49,7 +49,7 @@ def knn_graph(X, n_neighbors):
 check("11.knn_graph", knn_graph)
 
 # %% [markdown]
-# ## Exercise 2 · How many neighbours connect the roll? *(10 min)*
+# ## Exercise 2 · How many neighbours connect the roll? *(10 min, lecture §8)*
 #
 # With too few neighbours the graph breaks into pieces, and points in different pieces have no geodesic distance
 # at all. For the Swiss roll below (300 points with noise: sparser than the lecture's, so its answer is its own),
@@ -67,7 +67,7 @@ check("11.smallest_connected", smallest_connected)
 
 
 # %% [markdown]
-# ## Exercise 3 · Isomap *(15 min)*
+# ## Exercise 3 · Isomap *(15 min, lecture §5)*
 #
 # Write `my_isomap(X, n_neighbors, k)`: the graph of Exercise 1, its shortest-path distances $G$
 # (`shortest_path(W, directed=False)`; a zero in `W` means "no edge"), then classical MDS of $G$: $\mathbf B =
@@ -99,7 +99,7 @@ X_clean, sheet_clean = make_swiss_roll(800, seed=5)
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
-# ## Exercise 4 · Laplacian eigenmaps *(15 min)*
+# ## Exercise 4 · Laplacian eigenmaps *(15 min, lecture §6)*
 #
 # Given the symmetric weights `W` ($n\times n$, zero diagonal, a connected graph), write
 # `my_laplacian_eigenmaps(W, k)`: with the degree matrix $\mathbf D = \operatorname{diag}(W\mathbf 1)$ and the

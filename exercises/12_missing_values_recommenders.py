@@ -39,7 +39,7 @@ print(ratings.shape, "observed:", dr.rounded(np.mean(~np.isnan(ratings))))
 
 
 # %% [markdown]
-# ## Exercise 1 · The baseline: item means *(5 min)*
+# ## Exercise 1 · The baseline: item means *(5 min, lecture §3)*
 #
 # Write `predict_item_means(R)`: given a ratings matrix `R` with `NaN` for missing entries, return the
 # $n\times p$ matrix that predicts every rating of item $j$ by the mean of the **observed** ratings of item $j$.
@@ -55,7 +55,7 @@ check("12.item_means", predict_item_means)
 
 
 # %% [markdown]
-# ## Exercise 2 · One step of hard impute *(15 min)*
+# ## Exercise 2 · One step of hard impute *(15 min, lecture §3)*
 #
 # Write `impute_step(R, fit, k)`: fill the missing entries of `R` with the current `fit` (an $n\times p$ matrix;
 # the observed entries keep their ratings), then return the best "column means plus rank $k$" approximation of
@@ -72,7 +72,7 @@ check("12.impute_step", impute_step)
 
 
 # %% [markdown]
-# ## Exercise 3 · Iterate *(10 min)*
+# ## Exercise 3 · Iterate *(10 min, lecture §3)*
 #
 # Write `my_low_rank_impute(R, k, n_iter)`: start from the item means of Exercise 1 as the fit, apply `impute_step`
 # `n_iter` times, and return the **completed** matrix: the observed ratings as they are, the missing ones from the
@@ -88,7 +88,7 @@ def my_low_rank_impute(R, k, n_iter):
 check("12.hard_impute", my_low_rank_impute)
 
 # %% [markdown]
-# ## Exercise 4 · Choose the rank by held-out error *(20 min)*
+# ## Exercise 4 · Choose the rank by held-out error *(20 min, lecture §5)*
 #
 # This exercise has its own ratings, `ratings_4` below (200 users, 80 items, 70% missing; its rank is for you to
 # find). Hide a random tenth of the observed ratings, fit on the rest, and measure the root mean squared error on

@@ -38,7 +38,7 @@ n, p = X.shape
 print(X.shape, "species:", sorted(set(species)))
 
 # %% [markdown]
-# ## Exercise 1 · The biplot factors *(10 min)*
+# ## Exercise 1 · The biplot factors *(10 min, lecture §3)*
 #
 # Write `biplot_factors(X, alpha, k)` for a data matrix `X` ($n\times p$, rows are points), a scaling
 # $0 \le \alpha \le 1$ and a number of components $k$. It returns the pair `(scores, loadings)`:
@@ -64,7 +64,7 @@ def biplot_factors(X, alpha, k):
 check("03.biplot_factors", biplot_factors)
 
 # %% [markdown]
-# ## Exercise 2 · The scaled scores have covariance $I/(n-1)$ *(10 min)*
+# ## Exercise 2 · The scaled scores have covariance $I/(n-1)$ *(10 min, lecture §4)*
 #
 # (a) Compute `scaled_scores`, the $\alpha = 1$ biplot scores of the crabs `X` with all $p = 5$ components
 # (shape $200\times 5$), and print $(n-1)$ times their sample covariance matrix.
@@ -89,7 +89,7 @@ check("03.scaled_scores", scaled_scores)
 # component is no longer visible in the points but in the lengths of the arrows $V D$.
 
 # %% [markdown]
-# ## Exercise 3 · Correlations from the angles between arrows *(10 min)*
+# ## Exercise 3 · Correlations from the angles between arrows *(10 min, lecture §4)*
 #
 # (a) Write `arrow_cosines(X, k)`, the $p\times p$ matrix of cosines of the angles between the loading arrows of the
 # **scaled** biplot ($\alpha = 1$) of `X` keeping `k` components: entry $(i, j)$ is
@@ -130,7 +130,7 @@ print("largest difference in the 2-D view, k = 2:", dr.rounded(np.abs(arrow_cosi
 # Here the dropped components hold under 1% of the variance, so the error is small.
 
 # %% [markdown]
-# ## Exercise 4 · A number for "separates the species" *(10 min)*
+# ## Exercise 4 · A number for "separates the species" *(10 min, lecture §5)*
 #
 # Write `species_separation(scores, species)`: for each column of `scores` ($n\times k$) and a label array `species`
 # with two distinct values, return the absolute difference between the two groups' means divided by the pooled
@@ -155,7 +155,7 @@ def species_separation(scores, species):
 check("03.species_separation", species_separation)
 
 # %% [markdown]
-# ## Exercise 5 · Which component separates the species? *(5 min)*
+# ## Exercise 5 · Which component separates the species? *(5 min, lecture §5)*
 #
 # The lecture found the species in PC3 of all 200 crabs. Take the 100 **male** crabs alone (`X_males`,
 # `species_males` below), run PCA on their **standardised** measurements keeping all five components
@@ -188,7 +188,7 @@ check("03.species_component", species_pc)
 # on what else varies in the sample.
 
 # %% [markdown]
-# ## Exercise 6 · How far does a component turn under the bootstrap? *(10 min)*
+# ## Exercise 6 · How far does a component turn under the bootstrap? *(10 min, lecture §7)*
 #
 # PCA describes the sample at hand; it does not say how much the components would move with another sample (CMU
 # notes, "PCA is exploratory analysis, not statistical inference"). The bootstrap estimates it.

@@ -31,7 +31,7 @@ from dimred_teach.datasets import load_eurodist
 dr.setup_notebook()
 
 # %% [markdown]
-# ## Exercise 1 · Recover $\mathbf B$ from $\mathbf D$ (Oxford Exercise 1.1) *(10 min)*
+# ## Exercise 1 · Recover $\mathbf B$ from $\mathbf D$ (Oxford Exercise 1.1) *(10 min, lecture §2)*
 #
 # Ten points in $\mathbb R^3$ (deliberately *not* centred) and their squared distances $\mathbf D^{(2)}_{ij} =
 # \|x_i - x_j\|^2$:
@@ -65,7 +65,7 @@ check("04.recover_b", B)
 # $\mathbf D^{(2)}$. Translating the points does not change $\mathbf D^{(2)}$, so centring costs nothing.
 
 # %% [markdown]
-# ## Exercise 2 · Classical MDS *(15 min)*
+# ## Exercise 2 · Classical MDS *(15 min, lecture §3)*
 #
 # Write `my_classical_mds(D, k)`: given an $n\times n$ matrix of (unsquared) distances, return the $n\times k$
 # configuration $Z = U_k \Lambda_k^{1/2}$ built from the $k$ largest eigenpairs of $\mathbf B$. The check draws
@@ -89,7 +89,7 @@ def my_classical_mds(D, k):
 check("04.classical_mds", my_classical_mds)
 
 # %% [markdown]
-# ## Exercise 3 · Procrustes alignment *(10 min)*
+# ## Exercise 3 · Procrustes alignment *(10 min, lecture §3)*
 #
 # Two maps of the same points rarely come out in the same orientation. Write `align(A, B)` that moves `B` (both
 # $n\times p$, row $i$ of each is the same point) onto `A` by a *rigid* motion — an orthogonal matrix $Q$
@@ -110,7 +110,7 @@ def align(A, B):
 check("04.align", align)
 
 # %% [markdown]
-# ## Exercise 4 · The spectrum of the road distances *(10 min)*
+# ## Exercise 4 · The spectrum of the road distances *(10 min, lecture §5)*
 #
 # `load_eurodist()` gives road distances in km between 21 European cities. Compute **all 21** eigenvalues of
 # $\mathbf B = -\tfrac12 \mathbf H \mathbf D^{(2)}\mathbf H$ for these distances, largest first, as
@@ -143,7 +143,7 @@ print("clearly negative:", int(np.sum(eigenvalues < -1e-9 * eigenvalues[0])))
 # through Athens — cannot be shown faithfully.
 
 # %% [markdown]
-# ## Exercise 5 · Is it Euclidean? *(5 min)*
+# ## Exercise 5 · Is it Euclidean? *(5 min, lecture §5)*
 #
 # Write `is_euclidean(D)` that returns `True` when the dissimilarity matrix `D` is the distance matrix of some
 # points in a Euclidean space and `False` otherwise, by inspecting the eigenvalues of $\mathbf B$. Rounding
@@ -164,7 +164,7 @@ def is_euclidean(D):
 check("04.is_euclidean", is_euclidean)
 
 # %% [markdown]
-# ## Exercise 6 · A metric that is not Euclidean *(10 min)*
+# ## Exercise 6 · A metric that is not Euclidean *(10 min, lecture §6)*
 #
 # Every Euclidean distance matrix satisfies the triangle inequality, so a violation proves a $\mathbf D$ is not
 # Euclidean. The converse fails. Build a small `D_metric` (zero diagonal, symmetric, positive off the diagonal)

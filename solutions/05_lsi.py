@@ -32,7 +32,7 @@ space = lsi.lsi(corpus["text"], k=10, stop_words="english")
 print(corpus.shape, space.matrix.shape)
 
 # %% [markdown]
-# ## Exercise 1 · Tf-idf by hand *(10 min)*
+# ## Exercise 1 · Tf-idf by hand *(10 min, lecture §3)*
 #
 # Write `my_tfidf(counts)`: given a dense NumPy array of word counts, shape $(n, p)$ with rows as documents, return
 # the tf-idf matrix of the course,
@@ -56,7 +56,7 @@ def my_tfidf(counts):
 check("05.tfidf", my_tfidf)
 
 # %% [markdown]
-# ## Exercise 2 · Fold in a query *(10 min)*
+# ## Exercise 2 · Fold in a query *(10 min, lecture §7)*
 #
 # A query is folded into the latent space exactly as a document: weight its counts by the corpus's idf, scale to
 # length 1, and project on the components. Write `fold_in(space, counts)`, where `space` is an (uncentred)
@@ -76,7 +76,7 @@ def fold_in(space, counts):
 check("05.fold_in", fold_in)
 
 # %% [markdown]
-# ## Exercise 3 · Read a component *(5 min)*
+# ## Exercise 3 · Read a component *(5 min, lecture §6)*
 #
 # For `space` (the corpus, `k=10`, English stop words removed; built in the first cell), find the five words with
 # the largest weights on the component with index 2 (the third component, counting from 0). Store them in a list
@@ -96,7 +96,7 @@ check("05.top_words", top_words)
 # lecture notebook).
 
 # %% [markdown]
-# ## Exercise 4 · A match without a shared word *(10 min)*
+# ## Exercise 4 · A match without a shared word *(10 min, lecture §7)*
 #
 # Search `space` for the query `"picture"`. Find the row number `hidden_match` of a document that is among the top
 # 10 latent-search results although neither "picture" nor "pictures" occurs in it. Then print its text: why does
@@ -118,7 +118,7 @@ check("05.hidden_match", hidden_match)
 # art direction of the latent space, where this story lies too. Keyword search gives it cosine 0.
 
 # %% [markdown]
-# ## Exercise 5 · The first uncentred component (written) *(10 min)*
+# ## Exercise 5 · The first uncentred component (written) *(10 min, lecture §5)*
 #
 # Print the smallest weight of the first component of `space`. Explain in the markdown cell below why no weight
 # is negative, and what centring the matrix (the notes' PCA, `center=True`) changes about the first component.

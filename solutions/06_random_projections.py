@@ -31,7 +31,7 @@ from dimred_teach.jl import distortion, random_projection
 dr.setup_notebook()
 
 # %% [markdown]
-# ## Exercise 1 · How many dimensions? *(10 min)*
+# ## Exercise 1 · How many dimensions? *(10 min, lecture §4)*
 #
 # Write `min_dim(n, eps, delta)`: the smallest **integer** $q$ with $q \ge \frac{8}{\epsilon^2}\log\frac{n}{\sqrt\delta}$
 # (natural logarithm). With $n = 205$, $\epsilon = 0.2$, $\delta = 0.05$ the notes get 1365. Do not call the
@@ -49,7 +49,7 @@ def min_dim(n, eps, delta):
 check("06.min_dim", min_dim)
 
 # %% [markdown]
-# ## Exercise 2 · What a budget of $q$ dimensions buys *(10 min)*
+# ## Exercise 2 · What a budget of $q$ dimensions buys *(10 min, lecture §4)*
 #
 # Turn the bound around: write `epsilon_for(n, q, delta)`, the $\epsilon$ at which the bound holds with equality for
 # the given $q$. The notes: $q = 100$, $n = 205$, $\delta = 0.05$ gives $\epsilon \approx 0.74$.
@@ -66,7 +66,7 @@ def epsilon_for(n, q, delta):
 check("06.epsilon_for", epsilon_for)
 
 # %% [markdown]
-# ## Exercise 3 · Distance-preserving on average *(10 min)*
+# ## Exercise 3 · Distance-preserving on average *(10 min, lecture §2)*
 #
 # Write `simulate_squared_norms(x, q, n_draws, seed)`. Using `rng = np.random.default_rng(seed)` for every random
 # draw, repeat `n_draws` times: draw a fresh $q\times p$ matrix $\mathbf U = Z/\sqrt q$ with independent
@@ -96,7 +96,7 @@ check("06.simulate_squared_norms", simulate_squared_norms)
 # gives $\|\vec x\|^2$.
 
 # %% [markdown]
-# ## Exercise 4 · How often does a projection fail? *(10 min)*
+# ## Exercise 4 · How often does a projection fail? *(10 min, lecture §6)*
 #
 # A projection *fails* for a data set when some pair's squared-distance ratio leaves $[1-\epsilon, 1+\epsilon]$.
 # Write `failure_rate(X, q, eps, n_trials, seed)`: for $t = 0, 1, \ldots,$ `n_trials - 1`, project with

@@ -36,7 +36,7 @@ from dimred_teach import check, datasets, pca, selection
 dr.setup_notebook()
 
 # %% [markdown]
-# ## Exercise 1 · The two-sample t statistic *(10 min)*
+# ## Exercise 1 · The two-sample t statistic *(10 min, lecture §2)*
 #
 # Write `two_sample_t(a, b)` for two 1-D samples: the difference of the means divided by
 # its standard error under a common variance,
@@ -62,7 +62,7 @@ def two_sample_t(a, b):
 check("09.t_statistic", two_sample_t)
 
 # %% [markdown]
-# ## Exercise 2 · Mutual information from a table of counts *(10 min)*
+# ## Exercise 2 · Mutual information from a table of counts *(10 min, lecture §4)*
 #
 # Write `mi_from_counts(counts)`: given a table `counts[u, v]` of how often the discrete
 # values $u$ and $v$ occur together, return
@@ -88,7 +88,7 @@ def mi_from_counts(counts):
 check("09.mi_from_counts", mi_from_counts)
 
 # %% [markdown]
-# ## Exercise 3 · One step of the incremental criterion *(10 min)*
+# ## Exercise 3 · One step of the incremental criterion *(10 min, lecture §4)*
 #
 # Features $j_1, \dots, j_{m-1}$ (the list `selected`) are already chosen. Write
 # `next_feature(relevance, redundancy, selected, beta)` returning the index $j$ of the
@@ -129,7 +129,7 @@ print(next_feature(info.relevance, info.redundancy, [0], beta=1.0))
 # END SOLUTION
 
 # %% [markdown]
-# ## Exercise 4 · The nearest-centroid classifier *(10 min)*
+# ## Exercise 4 · The nearest-centroid classifier *(10 min, lecture §5)*
 #
 # Write `nearest_centroid_predict(X_train, y_train, X_test)`: compute the mean of the
 # training rows of each class, and give every test row the label of the closest mean
@@ -152,7 +152,7 @@ def nearest_centroid_predict(X_train, y_train, X_test):
 check("09.nearest_centroid", nearest_centroid_predict)
 
 # %% [markdown]
-# ## Exercise 5 · The best pair of features *(10 min)*
+# ## Exercise 5 · The best pair of features *(10 min, lecture §3)*
 #
 # `X_pairs`, `y_pairs` below are a new sample of the demo data, with the columns in
 # another order and their names hidden. Find the pair of columns `(i, j)` whose
@@ -182,7 +182,7 @@ check("09.best_pair", best_pair)
 
 
 # %% [markdown]
-# ## Exercise 6 · One coordinate step of the LASSO *(10 min)*
+# ## Exercise 6 · One coordinate step of the LASSO *(10 min, lecture §8)*
 #
 # The LASSO minimises $\frac{1}{2n}\lVert y - Xb \rVert^2 + \alpha \lVert b \rVert_1$. Write
 # `lasso_coordinate_step(X, y, b, j, alpha)` returning the new value of $b_j$ that minimises
@@ -230,7 +230,7 @@ print(b.round(6), selection.lasso_path(X_small, y_small, alphas=[0.1]).coefs[:, 
 # END SOLUTION
 
 # %% [markdown]
-# ## Exercise 7 · The ranking of recursive feature elimination *(5 min)*
+# ## Exercise 7 · The ranking of recursive feature elimination *(5 min, lecture §8)*
 #
 # Write `rfe_ranking(X, y)`: standardise the columns of `X` (subtract the mean, divide by
 # the standard deviation), fit least squares of `y` on them with an intercept, drop the

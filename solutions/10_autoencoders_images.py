@@ -33,7 +33,7 @@ from dimred_teach import check, datasets
 dr.setup_notebook()
 
 # %% [markdown]
-# ## Exercise 1 · One gradient step of a linear autoencoder *(15 min)*
+# ## Exercise 1 · One gradient step of a linear autoencoder *(15 min, lecture §2)*
 #
 # The linear autoencoder of the lecture has encoder $E$ ($p \times k$) and decoder $D$
 # ($k \times p$); on centred data $X$ ($n \times p$) its loss is
@@ -60,7 +60,7 @@ def gradient_step(X, encoder, decoder, learning_rate):
 check("10.gradient_step", gradient_step)
 
 # %% [markdown]
-# ## Exercise 2 · Reconstruction from M components *(5 min)*
+# ## Exercise 2 · Reconstruction from M components *(5 min, lecture §1)*
 #
 # Write `reconstruct(X, M)` returning the PCA reconstruction of the rows of X from the
 # first $M$ principal components, in the original units:
@@ -83,7 +83,7 @@ def reconstruct(X, M):
 check("10.reconstruct", reconstruct)
 
 # %% [markdown]
-# ## Exercise 3 · The fraction of variance kept *(5 min)*
+# ## Exercise 3 · The fraction of variance kept *(5 min, lecture §7)*
 #
 # Write `variance_fraction(X, M)`: the fraction of the total variance of X that the
 # first $M$ principal components keep, $\sum_{m \le M} \lambda_m / \sum_m \lambda_m$.
@@ -102,7 +102,7 @@ def variance_fraction(X, M):
 check("10.variance_fraction", variance_fraction)
 
 # %% [markdown]
-# ## Exercise 4 · De-standardise *(5 min)*
+# ## Exercise 4 · De-standardise *(5 min, lecture §8)*
 #
 # Step 5 of the MML lecture's recipe maps a reconstruction $\tilde x_*$ in standardised
 # units back to the data's units. Write `destandardize(X_star, mean, std)` for a matrix
@@ -121,7 +121,7 @@ def destandardize(X_star, mean, std):
 check("10.destandardize", destandardize)
 
 # %% [markdown]
-# ## Exercise 5 · How many components do the eights need? *(10 min)*
+# ## Exercise 5 · How many components do the eights need? *(10 min, lecture §7)*
 #
 # The lecture counted the components that all 1797 digits need. Do the same for one
 # digit: load the digits with `datasets.load_digits()`, keep the images of the digit 8
@@ -153,7 +153,7 @@ check("10.digits_m90", M_90)
 # directions.
 
 # %% [markdown]
-# ## Exercise 6 · The contractive penalty of a tanh encoder *(10 min)*
+# ## Exercise 6 · The contractive penalty of a tanh encoder *(10 min, lecture §6)*
 #
 # The encoder of the lecture's tied autoencoder maps a point $x$ ($p$ numbers) to the code
 # $z = \tanh(x W + b)$ ($m$ numbers), with $W$ of shape $p \times m$. The contractive
@@ -178,7 +178,7 @@ def contractive_penalty(X, W, b):
 check("10.contractive_penalty", contractive_penalty)
 
 # %% [markdown]
-# ## Exercise 7 · The training pairs of a denoising autoencoder *(10 min)*
+# ## Exercise 7 · The training pairs of a denoising autoencoder *(10 min, lecture §6)*
 #
 # A denoising autoencoder is trained on pairs (corrupted input, clean target). Write
 # `denoising_pairs(X, noise, copies, seed)` returning `(inputs, targets)`, both of shape

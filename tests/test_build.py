@@ -60,7 +60,7 @@ def test_unbalanced_markers_are_refused(code):
 
 HEADING = ("# %% [markdown]\n# # Solutions 01 · Demo\n#\n# *Time: about 5 minutes.*\n#\n"
            "# **Objectives.** After this set you can\n# 1. find the top direction.\n\n"
-           "# %% [markdown]\n# ## Exercise 1 · The top direction *(5 min)*\n\n")
+           "# %% [markdown]\n# ## Exercise 1 · The top direction *(5 min, lecture §2)*\n\n")
 
 
 def write_solution(folder: Path, body: str, heading: str = HEADING) -> Path:
@@ -118,7 +118,7 @@ def test_solutions_are_headed_solutions_and_exercises_exercises(tmp_path):
 @pytest.mark.parametrize("change, message", [
     (("about 5 minutes", "about 40 minutes"), "must say '\\*Time: about 5 minutes"),
     (("# 1. find the top direction.\n", ""), "one item per exercise \\(1\\); it has 0"),
-    (("Exercise 1 · The top direction *(5 min)*", "Exercise 1 · The top direction"), "numbered 1, 2"),
+    (("Exercise 1 · The top direction *(5 min, lecture §2)*", "Exercise 1 · The top direction"), "numbered 1, 2"),
     (("Exercise 1 · The", "Exercise 2 · The"), r"found numbers \[2\]"),
 ])
 def test_a_header_that_no_longer_describes_its_exercises_is_refused(tmp_path, change, message):
@@ -131,7 +131,7 @@ def test_a_header_that_no_longer_describes_its_exercises_is_refused(tmp_path, ch
 
 def test_a_second_exercise_needs_its_objective_and_its_minutes(tmp_path):
     body = ('# %%\nfrom dimred_teach import check\nw = 1  # SOLUTION\n\n# %%\ncheck("01.top_direction", w)\n\n'
-            '# %% [markdown]\n# ## Exercise 2 · Again *(10 min)*\n')
+            '# %% [markdown]\n# ## Exercise 2 · Again *(10 min, lecture §1)*\n')
     with pytest.raises(ValueError, match="about 15 minutes"):
         build_exercise(write_solution(tmp_path / "time", body))
     heading = HEADING.replace("about 5 minutes", "about 15 minutes")

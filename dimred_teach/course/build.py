@@ -16,7 +16,7 @@ from pathlib import Path
 from ..checks import policy
 from ..exercise_specs import SPECS_DIR, spec_path
 from .execution import notebook_text, pair_problems
-from .exercises import build_exercise
+from .exercises import SolutionMarkupError, build_exercise
 from .manifest import Lecture, header_problems, read_manifest
 
 __all__ = ["START_PAGE", "WORK_FOLDER", "start_page", "course_map", "between_markers", "build"]
@@ -91,6 +91,10 @@ def _expected_files(root: Path, lectures: list[Lecture]) -> dict[Path, str]:
         if not lecture.exercises or not lecture.solution_source.is_file():
             continue
         notebook, text, spec = build_exercise(lecture.solution_source)
+        missing = sorted({c["section"] for c in spec["checks"]} - set(lecture.sections))
+        if missing:
+            raise SolutionMarkupError(f"{lecture.solution_source}: an exercise names lecture section(s) {missing}, "
+                                      f"which {lecture.lecture_source} does not have")
         files[lecture.exercise_notebook] = notebook_text(notebook)
         files[lecture.exercise_notebook.with_suffix(".py")] = text
         files[spec_path(lecture.stem)] = json.dumps(spec, indent=1) + "\n"

@@ -42,7 +42,9 @@ CHECK_CALL = re.compile(r"""^\s*check\(\s*["'](?P<id>\d\d\.\w+)["']\s*,""")
 ANSWER_MARKDOWN = "**Your answer:** *(write it here)*"
 
 
-EXERCISE_HEADING = re.compile(r"^## Exercise (?P<number>\d+) · (?P<title>.+) \*\((?P<minutes>\d+) min\)\*$", re.M)
+EXERCISE_HEADING = re.compile(
+    r"^## Exercise (?P<number>\d+) · (?P<title>.+) \*\((?P<minutes>\d+) min, lecture §(?P<section>\d+)\)\*$", re.M)
+"""An exercise's heading: its number, title, minutes and the lecture section it practises."""
 TIME_LINE = re.compile(r"^\*Time: about (?P<minutes>\d+) minutes\.\*$", re.M)
 OBJECTIVE_ITEM = re.compile(r"^(?P<number>\d+)\. ", re.M)
 
@@ -117,6 +119,8 @@ class CheckCell:
     cell_id: str
     cell_index: int
     source: str
+    section: int
+    """The lecture section the exercise practises (its heading's ``lecture §S``)."""
 
 
 def _check_id(source: str, where: str) -> str | None:
@@ -132,7 +136,7 @@ def _check_id(source: str, where: str) -> str | None:
 def check_header(header: str, markdown_cells: list[str], where: str) -> None:
     """Refuse a set whose header no longer describes its exercises.
 
-    Every exercise is a markdown heading ``## Exercise K · Title *(M min)*``, numbered 1, 2, ...
+    Every exercise is a markdown heading ``## Exercise K · Title *(M min, lecture §S)*``, numbered 1, 2, ...
     in order; the header (the first cell) states ``*Time: about N minutes.*`` with N the sum
     of the exercises' minutes, and lists its **Objectives.** as a numbered list with one item
     per exercise. Adding, removing or re-timing an exercise therefore fails the build until
@@ -141,8 +145,8 @@ def check_header(header: str, markdown_cells: list[str], where: str) -> None:
     headings = [match for text in markdown_cells for match in EXERCISE_HEADING.finditer(text)]
     numbers = [int(match["number"]) for match in headings]
     if numbers != list(range(1, len(numbers) + 1)) or not numbers:
-        raise SolutionMarkupError(f"{where}: exercise headings must be '## Exercise K · Title *(M min)*' numbered "
-                                  f"1, 2, ... in order; found numbers {numbers}")
+        raise SolutionMarkupError(f"{where}: exercise headings must be '## Exercise K · Title *(M min, lecture §S)*' "
+                                  f"numbered 1, 2, ... in order; found numbers {numbers}")
     minutes = sum(int(match["minutes"]) for match in headings)
     time = TIME_LINE.findall(header)
     if time != [str(minutes)]:
@@ -178,6 +182,7 @@ def build_exercise(solution: Path) -> tuple[nbformat.NotebookNode, str, dict]:
     source_nb = jupytext.read(solution)
     cells = []
     checks: list[CheckCell] = []
+    section = None  # the lecture section of the exercise being read
     for index, cell in enumerate(source_nb.cells):
         where = f"{solution.name}, cell {index}"
         if index == 0:  # "# Solutions 04 · Title" in the source, "# Exercises 04 · Title" for the student
@@ -186,6 +191,7 @@ def build_exercise(solution: Path) -> tuple[nbformat.NotebookNode, str, dict]:
                 raise SolutionMarkupError(f"{where}: the first cell must be the heading '{heading}· Title'")
             cell.source = f"# Exercises {number} " + cell.source[len(heading):]
         if cell.cell_type == "markdown":
+            section = next((int(m["section"]) for m in EXERCISE_HEADING.finditer(cell.source)), section)
             text = ANSWER_MARKDOWN if "solution" in cell.metadata.get("tags", []) else cell.source
             new = nbformat.v4.new_markdown_cell(text)
         elif cell.cell_type == "code":
@@ -201,11 +207,14 @@ def build_exercise(solution: Path) -> tuple[nbformat.NotebookNode, str, dict]:
                 get_check(exercise_id)  # fails loudly when the check is not registered
                 if any(c.exercise_id == exercise_id for c in checks):
                     raise SolutionMarkupError(f"{where}: {exercise_id!r} is checked twice")
+                if section is None:
+                    raise SolutionMarkupError(f"{where}: the check of {exercise_id!r} comes before any exercise "
+                                              "heading")
                 points = cell.metadata.get("points", 1)
                 new.metadata["tags"] = ["check"]
                 new.metadata["points"] = points
                 new.id = "check-" + exercise_id.replace(".", "-")
-                checks.append(CheckCell(exercise_id, points, new.id, index, code))
+                checks.append(CheckCell(exercise_id, points, new.id, index, code, section))
         else:
             new = nbformat.v4.new_raw_cell(cell.source)
         if not new.id.startswith("check-"):

@@ -67,6 +67,12 @@ class Lecture:
         return self.root / "exercises" / f"{self.stem}.ipynb"
 
     @property
+    def sections(self) -> dict[int, str]:
+        """The lecture's numbered sections (``## N. Title`` in its source), number to title."""
+        text = self.lecture_source.read_text(encoding="utf-8") if self.lecture_source.is_file() else ""
+        return {int(m[1]): m[2].strip() for m in SECTION_HEADING.finditer(text)}
+
+    @property
     def time(self) -> str:
         """The lecture's time line, as its header must state it."""
         optional = f", plus about {self.optional_minutes} for the optional last section" if self.optional_minutes else ""
@@ -135,6 +141,7 @@ def manifest_row(number: str, slug: str, title: str, minutes: int, summary: str,
     ])
 
 
+SECTION_HEADING = re.compile(r"^# ## (\d+)\. (.+)$", re.M)
 TIME_LINE = re.compile(r"Time:?\**:? (about \d+ minutes(?:, plus about \d+ for the optional last section)?)")
 
 

@@ -113,7 +113,7 @@ from dimred_teach import check
 dr.setup_notebook()
 
 # %% [markdown]
-# ## Exercise 1 · The mean of each column *({EXERCISE_MINUTES} min)*
+# ## Exercise 1 · The mean of each column *({EXERCISE_MINUTES} min, lecture §1)*
 #
 # Write `column_means(X)` returning the length-$p$ vector of the column means of the $n\\times p$ matrix `X`
 # (rows are points): $\\bar x_j = \\frac1n \\sum_i x_{{ij}}$.

@@ -44,6 +44,8 @@ def install(module_name, channel, max_bytes):
 
     def capture(exercise_id, answer):
         path = os.path.join(channel, exercise_id + ".answer")
+        if answer is Ellipsis:  # the exercise's placeholder: no answer yet
+            answer = None
         if callable(answer):
             answers[exercise_id] = answer
             write(path, ("function", str(getattr(answer, "__name__", "function"))[:100]))

@@ -147,9 +147,13 @@ def summary(results: Sequence[SubmissionResult], pass_fraction: float) -> str:
         if r.tests:
             lines += ["| exercise | points | result |", "| --- | --- | --- |"]
             lines += [f"| {markdown_text(t.name)} | {t.score:g} / {t.max_score:g} | "
-                      f"{'passed' if t.passed else markdown_text(f'not yet ({t.mistake}): ' + t.output, 400)} |"
-                      for t in r.tests]
+                      f"{'passed' if t.passed else markdown_text(_not_yet(t), 400)} |" for t in r.tests]
     return "\n".join(lines) + "\n"
+
+
+def _not_yet(test) -> str:
+    """A failed exercise in the summary: its mistake id, when it has one, and the message."""
+    return f"not yet ({test.mistake}): {test.output}" if test.mistake else f"not yet: {test.output}"
 
 
 def _csv_cell(value) -> str:

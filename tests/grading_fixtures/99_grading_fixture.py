@@ -18,7 +18,7 @@ from dimred_teach import check
 X = np.random.default_rng(99).normal(size=(30, 3)) + np.array([1.0, -2.0, 3.0])
 
 # %% [markdown]
-# ## Exercise 1 · The mean of each column of `X`. *(1 min)*
+# ## Exercise 1 · The mean of each column of `X`. *(1 min, lecture §1)*
 
 # %%
 means = X.mean(axis=0)  # SOLUTION
@@ -27,7 +27,7 @@ means = X.mean(axis=0)  # SOLUTION
 check("99.column_means", means)
 
 # %% [markdown]
-# ## Exercise 2 · Any unit vector `w` in three dimensions. *(1 min)*
+# ## Exercise 2 · Any unit vector `w` in three dimensions. *(1 min, lecture §1)*
 
 # %%
 # BEGIN SOLUTION
@@ -39,7 +39,7 @@ w = w / np.linalg.norm(w)
 check("99.unit_vector", w)
 
 # %% [markdown]
-# ## Exercise 3 · A function centring the columns of a matrix (ValueError for 1-D input). *(1 min)*
+# ## Exercise 3 · A function centring the columns of a matrix (ValueError for 1-D input). *(1 min, lecture §1)*
 
 
 # %%
@@ -56,7 +56,7 @@ def center(X):
 check("99.center", center)
 
 # %% [markdown]
-# ## Exercise 4 · The length of the vector of column means. *(1 min)*
+# ## Exercise 4 · The length of the vector of column means. *(1 min, lecture §1)*
 
 # %%
 norm = float(np.linalg.norm(means))  # SOLUTION

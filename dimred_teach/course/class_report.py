@@ -1,0 +1,345 @@
+"""What a class got wrong: the mistakes of many graded submissions, counted per exercise.
+
+``dimred-teach class-report REPORTS... --out DIR`` reads what one or more runs of
+``dimred-teach grade`` wrote (their ``--out`` folders, single ``<name>.json`` reports, or
+``--gradebook`` CSV files) and writes into ``DIR``
+
+- ``mistakes.csv``: one row per exercise and named mistake: how many submissions made it and
+  their share of the submissions that attempted the exercise;
+- ``exercises.csv``: per exercise, the submissions, attempted, passed, not graded and the
+  median points;
+- ``index.html``: the page for the lecturer (:mod:`.class_page`).
+
+Reports are data a run wrote from students' notebooks: every field is checked for its type
+and size, a file that is not a report is skipped with a note, and nothing in a report is
+ever executed or rendered as markup.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..checks import MISTAKE_ID, RESERVED_MISTAKES, mistake_name
+from ..exercise_specs import load_spec
+from .manifest import Lecture, read_manifest
+
+NOT_ATTEMPTED = ("no-answer", "not-graded")
+"""Mistake ids that mean the exercise was not attempted (or not judged): they are counted in
+``exercises.csv``, not among the mistakes."""
+MAX_REPORT_BYTES = 4 * 2**20
+"""A report file larger than this is not a report of ``dimred-teach grade``."""
+MESSAGE_LIMIT = 300
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One exercise of one submission: points and, when it failed, the mistake."""
+
+    exercise: str
+    points: float
+    max_points: float
+    passed: bool
+    mistake: str = ""
+    mistake_name: str = ""
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One graded notebook: its name (shown only with ``--names``), set and exercises."""
+
+    name: str
+    exercise_set: str
+    outcomes: tuple[Outcome, ...]
+
+    @property
+    def score(self) -> float:
+        return sum(outcome.points for outcome in self.outcomes)
+
+    @property
+    def max_score(self) -> float:
+        return sum(outcome.max_points for outcome in self.outcomes)
+
+
+@dataclass(frozen=True)
+class ExerciseSummary:
+    """How the class did on one exercise."""
+
+    exercise: str
+    exercise_set: str
+    submissions: int
+    attempted: int
+    passed: int
+    not_graded: int
+    no_answer: int
+    median_points: float
+    max_points: float
+    revisit: str
+
+    @property
+    def pass_rate(self) -> float:
+        """Passed, as a share of the submissions that hold the exercise."""
+        return self.passed / self.submissions if self.submissions else 0.0
+
+
+@dataclass(frozen=True)
+class MistakeCount:
+    """One named mistake on one exercise: how many submissions made it, and one message it gave."""
+
+    exercise: str
+    mistake: str
+    name: str
+    count: int
+    attempted: int
+    example: str
+
+    @property
+    def share(self) -> float:
+        return self.count / self.attempted if self.attempted else 0.0
+
+
+class ReportError(ValueError):
+    """A file that is not a report of ``dimred-teach grade``."""
+
+
+def _text(value, what: str, limit: int = 2000) -> str:
+    if not isinstance(value, str):
+        raise ReportError(f"{what} is not text")
+    return value[:limit]
+
+
+def _number(value, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (0 <= value < 1e6):
+        raise ReportError(f"{what} is not a number of points")
+    return float(value)
+
+
+def _message(output) -> str:
+    """What the check said, without the hint and the seed line the grader adds after it."""
+    return _text(output, "a test's output", 4000).split("\nhint: ", 1)[0].split("\n(graded on", 1)[0][:MESSAGE_LIMIT]
+
+
+def _mistake(value, passed: bool) -> str:
+    """The mistake id of a test; ``other`` for anything that is not a well-formed id."""
+    if passed:
+        return ""
+    return value if isinstance(value, str) and len(value) <= 40 and MISTAKE_ID.match(value) else "other"
+
+
+def _from_report(data) -> Submission | None:
+    """The submission a Gradescope-format report describes (None for a skipped notebook)."""
+    if not isinstance(data, dict) or not isinstance(data.get("extra_data"), dict) or not isinstance(data.get("tests"), list):
+        raise ReportError("it has no extra_data and tests")
+    extra = data["extra_data"]
+    if extra.get("skipped") is True:
+        return None
+    exercise_set = extra.get("exercise_set")
+    if exercise_set is None:
+        return None  # not an exercise notebook the grader recognised: nothing to count
+    outcomes = []
+    for number, test in enumerate(data["tests"]):
+        if not isinstance(test, dict):
+            raise ReportError(f"test {number} is not an object")
+        passed = test.get("status") == "passed"
+        test_extra = test.get("extra_data") if isinstance(test.get("extra_data"), dict) else {}
+        mistake = _mistake(test_extra.get("mistake"), passed)
+        outcomes.append(Outcome(_text(test.get("name"), "a test's name", 100), _number(test.get("score"), "score"),
+                                _number(test.get("max_score"), "max_score"), passed, mistake,
+                                _text(test_extra.get("mistake_name", ""), "a mistake's name", 200) if mistake else "",
+                                _message(test.get("output", "")) if mistake else ""))
+    return Submission(_text(extra.get("submission"), "the submission's name", 300),
+                      _text(exercise_set, "the exercise set", 100), tuple(outcomes))
+
+
+def _from_gradebook(path: Path) -> list[Submission]:
+    """The submissions of a gradebook CSV (``grade --gradebook``): points and mistake ids, no messages."""
+    submissions = []
+    with path.open(newline="", encoding="utf-8", errors="replace") as file:
+        rows = csv.DictReader(file)
+        exercises = [name for name in rows.fieldnames or [] if f"{name} mistake" in (rows.fieldnames or [])]
+        for row in rows:
+            if not row.get("exercise_set") or row.get("graded") not in ("True", "False"):
+                continue
+            maximum = _max_points(row["exercise_set"])
+            outcomes = []
+            for exercise in exercises:
+                if row.get(exercise, "") == "" or exercise not in maximum:
+                    continue
+                points = _number(float(row[exercise]), exercise)
+                passed = points >= maximum[exercise] and not row.get(f"{exercise} mistake")
+                mistake = _mistake(row.get(f"{exercise} mistake"), passed)
+                outcomes.append(Outcome(exercise, points, maximum[exercise], passed, mistake,
+                                        _name_of(exercise, mistake) if mistake else ""))
+            submissions.append(Submission(row.get("submission", "")[:300], row["exercise_set"][:100], tuple(outcomes)))
+    return submissions
+
+
+def _max_points(exercise_set: str) -> dict[str, float]:
+    """The points of each exercise of a set, from its grading spec (empty for an unknown set)."""
+    try:
+        return {entry["exercise_id"]: float(entry["points"]) for entry in load_spec(exercise_set)["checks"]}
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def _name_of(exercise: str, mistake: str) -> str:
+    """The short name of a mistake id (``other``'s for an id the course does not know)."""
+    try:
+        return mistake_name(exercise, mistake)
+    except ValueError:
+        return RESERVED_MISTAKES["other"]
+
+
+def report_files(paths: Iterable[Path]) -> list[Path]:
+    """Every report a path stands for: the ``*.json`` and ``*.csv`` files directly inside a
+    folder (a ``grade --out`` folder), or the file itself; each file once, in a stable order."""
+    found: dict[Path, None] = {}
+    for path in map(Path, paths):
+        if path.is_dir():
+            candidates = sorted(p for p in path.iterdir() if p.suffix in (".json", ".csv") and p.is_file())
+        elif path.is_file():
+            candidates = [path]
+        else:
+            raise FileNotFoundError(f"REPORTS: {path} is neither a report nor a folder of reports")
+        for candidate in candidates:
+            found.setdefault(candidate.resolve(), None)
+    return list(found)
+
+
+def read_reports(paths: Iterable[Path]) -> tuple[list[Submission], list[str]]:
+    """The graded submissions in ``paths`` and a note for every file skipped as not a report."""
+    submissions, skipped = [], []
+    for path in report_files(paths):
+        try:
+            if path.stat().st_size > MAX_REPORT_BYTES:
+                raise ReportError("it is too large")
+            if path.suffix == ".csv":
+                submissions += _from_gradebook(path)
+                continue
+            submission = _from_report(json.loads(path.read_text(encoding="utf-8")))
+        except (ReportError, ValueError, UnicodeDecodeError, OSError) as error:
+            skipped.append(f"{path.name}: not a report of dimred-teach grade ({error})")
+            continue
+        if submission is not None:
+            submissions.append(submission)
+    return submissions, skipped
+
+
+def lecture_sections(root: Path) -> dict[str, Lecture]:
+    """The course's lectures by number, read from ``root``'s manifest (empty outside a checkout)."""
+    try:
+        return {lecture.number: lecture for lecture in read_manifest(root)}
+    except (OSError, ValueError):
+        return {}
+
+
+def _revisit(exercise_set: str, lectures: dict[str, Lecture]) -> dict[str, str]:
+    """For each exercise of a set, the lecture section to revisit, in words."""
+    try:
+        checks = load_spec(exercise_set)["checks"]
+    except (OSError, ValueError, KeyError):
+        return {}
+    lecture = lectures.get(exercise_set[:2])
+    sections = lecture.sections if lecture else {}
+    return {entry["exercise_id"]: f"lecture {exercise_set[:2]} §{entry['section']}"
+            + (f" {plain_title(sections[entry['section']])}" if entry.get("section") in sections else "")
+            for entry in checks if "section" in entry}
+
+
+_LATEX = {r"\mathbf ": "", r"\mathbb ": "", r"\operatorname": "", r"\text": "", r"\sigma": "σ", r"\gamma": "γ",
+          r"\Lambda": "Λ", r"\lambda": "λ", r"\alpha": "α", r"\to": "→", r"\gg": "≫", r"\times": "×", r"\|": "‖",
+          "^\\top": "ᵀ", "^2": "²", "\\vec ": "", "{": "", "}": "", "$": "", "\\": ""}
+
+
+def plain_title(title: str) -> str:
+    """A section title with its LaTeX turned into plain text (``$\\mathbf B$`` becomes ``B``)."""
+    for pattern, replacement in _LATEX.items():
+        title = title.replace(pattern, replacement)
+    return " ".join(title.split())
+
+
+def summarise(submissions: Sequence[Submission], lectures: dict[str, Lecture] | None = None
+              ) -> tuple[list[ExerciseSummary], list[MistakeCount]]:
+    """Per exercise: how the class did, and its named mistakes, most frequent first."""
+    lectures = lectures or {}
+    outcomes: dict[tuple[str, str], list[Outcome]] = defaultdict(list)
+    for submission in submissions:
+        for outcome in submission.outcomes:
+            outcomes[(submission.exercise_set, outcome.exercise)].append(outcome)
+    revisit = {exercise: where for exercise_set in {key[0] for key in outcomes}
+               for exercise, where in _revisit(exercise_set, lectures).items()}
+    order = {exercise: (exercise_set, position) for exercise_set in {key[0] for key in outcomes}
+             for position, exercise in enumerate(_max_points(exercise_set))}  # the set's own order
+    summaries, mistakes = [], []
+    for (exercise_set, exercise), results in sorted(outcomes.items(),
+                                                    key=lambda item: order.get(item[0][1], (item[0][0], 10**6, item[0][1]))):
+        kinds = Counter(result.mistake for result in results)
+        attempted = len(results) - kinds["no-answer"] - kinds["not-graded"]
+        summaries.append(ExerciseSummary(exercise, exercise_set, len(results), attempted, kinds[""],
+                                         kinds["not-graded"], kinds["no-answer"],
+                                         float(statistics.median(result.points for result in results)),
+                                         max(result.max_points for result in results), revisit.get(exercise, "")))
+        examples: dict[str, Outcome] = {}
+        for result in results:
+            examples.setdefault(result.mistake, result)
+        named = [(mistake, count) for mistake, count in kinds.items() if mistake and mistake not in NOT_ATTEMPTED]
+        for mistake, count in sorted(named, key=lambda item: (-item[1], item[0])):
+            example = examples[mistake]
+            mistakes.append(MistakeCount(exercise, mistake, example.mistake_name or _name_of(exercise, mistake),
+                                         count, attempted, example.message))
+    return summaries, mistakes
+
+
+def _csv_text(value) -> str:
+    """A cell a spreadsheet will not read as a formula."""
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def write_csvs(out: Path, summaries: Sequence[ExerciseSummary], mistakes: Sequence[MistakeCount]) -> None:
+    """``mistakes.csv`` and ``exercises.csv`` in ``out``."""
+    revisit = {summary.exercise: summary.revisit for summary in summaries}
+    with (out / "mistakes.csv").open("w", newline="", encoding="utf-8") as file:
+        writer = csv.writer(file)
+        writer.writerow(["exercise", "mistake", "id", "count", "share", "attempted", "revisit"])
+        for row in mistakes:
+            writer.writerow([row.exercise, _csv_text(row.name), row.mistake, row.count, f"{row.share:.4f}",
+                             row.attempted, revisit.get(row.exercise, "")])
+    with (out / "exercises.csv").open("w", newline="", encoding="utf-8") as file:
+        writer = csv.writer(file)
+        writer.writerow(["exercise", "exercise_set", "submissions", "attempted", "passed", "not_graded", "no_answer",
+                         "pass_rate", "median_points", "max_points", "revisit"])
+        for row in summaries:
+            writer.writerow([row.exercise, row.exercise_set, row.submissions, row.attempted, row.passed, row.not_graded,
+                             row.no_answer, f"{row.pass_rate:.4f}", f"{row.median_points:g}", f"{row.max_points:g}",
+                             row.revisit])
+
+
+def class_report(paths: Sequence[Path], out: Path, root: Path, names: bool = False, students: bool = False) -> str:
+    """Read the reports, write the two CSV files and the page; returns a one-line account."""
+    from .class_page import write_page
+
+    submissions, skipped = read_reports(paths)
+    if not submissions:
+        raise ValueError(f"REPORTS: no graded submission found in {', '.join(map(str, paths))}"
+                         + (f" ({len(skipped)} file(s) skipped as not reports)" if skipped else ""))
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    lectures = lecture_sections(root)
+    summaries, mistakes = summarise(submissions, lectures)
+    write_csvs(out, summaries, mistakes)
+    write_page(out / "index.html", submissions, summaries, mistakes, names=names, students=students,
+               titles={number: lecture.title for number, lecture in lectures.items()})
+    account = (f"{len(submissions)} submission(s), {len(summaries)} exercise(s), {len(mistakes)} mistake row(s): "
+               f"{out / 'index.html'}, {out / 'mistakes.csv'}, {out / 'exercises.csv'}")
+    return account + "".join(f"\nskipped {note}" for note in skipped)
+
+
+__all__ = ["Outcome", "Submission", "ExerciseSummary", "MistakeCount", "read_reports", "summarise", "write_csvs",
+           "class_report", "plain_title"]

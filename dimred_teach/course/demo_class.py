@@ -1,0 +1,192 @@
+"""A demo class: exercise notebooks as a class might hand them in, for trying the grader and
+``class-report`` without students.
+
+Each demo student's notebook of a set is the exercise notebook with the solution's code in
+its cells; then, exercise by exercise, the student is right, leaves the answer blank, or
+makes one of the typical mistakes the course's proofs already hold (the mutants of
+``tests/check_cases/``, so nothing here is written by hand). A mistake is a cell inserted
+before the check cell that swaps the answer for the mutant's (sent as a pickle made with
+cloudpickle, so a mutant function travels with the code it needs) and a cell after it that
+puts the right answer back, so later exercises are not affected.
+
+``class.json`` records what every notebook was built with: the counts a class report of the
+graded class must recover.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import importlib
+import json
+import sys
+from pathlib import Path
+
+import nbformat
+import numpy as np
+
+from ..checks import mistakes_of
+from ..exercise_specs import load_spec
+from .exercises import CHECK_CALL
+from .manifest import read_manifest
+
+RATES = {"right": 0.55, "mistake": 0.35, "blank": 0.10}
+"""How often a demo student gets an exercise right, makes a typical mistake, or leaves it blank."""
+STATEFUL = "for three calls"
+"""Mutants named so have learnt the check's call order: a hostile answer, not a student's mistake."""
+
+
+def _cases_module(root: Path, exercise_set: str):
+    """``tests/check_cases/setNN.py`` of the checkout at ``root`` (the proofs' variants and mutants)."""
+    tests = str(root / "tests")
+    if tests not in sys.path:
+        sys.path.insert(0, tests)
+    try:
+        return importlib.import_module(f"check_cases.set{exercise_set[:2]}")
+    except ModuleNotFoundError as error:
+        raise ValueError(f"--root: {root} has no tests/check_cases for set {exercise_set[:2]} (the demo class needs "
+                         "a checkout of the course)") from error
+
+
+def typical_mistakes(root: Path, exercise_id: str) -> list:
+    """The mutants of ``exercise_id`` a demo student may make: each always reported as one
+    named mistake (not a stateful answer that games the check), most typical first."""
+    variants, mutants = _cases_module(root, exercise_id).CASES[exercise_id]
+    named = mistakes_of(exercise_id[:2])
+    return [m for m in mutants if STATEFUL not in m.name and len(m.mistakes) == 1
+            and (m.mistakes[0] in named or m.mistakes[0] == "wrong-form")]
+
+
+def _solution_code(root: Path, exercise_set: str) -> list[str]:
+    """The solution's code cells, in order, without the solution markers."""
+    import jupytext
+
+    notebook = jupytext.read(root / "solutions" / f"{exercise_set}.py")
+    marker_free = []
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        lines = [line.replace("  # SOLUTION", "") for line in cell.source.split("\n")
+                 if line.strip() not in ("# BEGIN SOLUTION", "# END SOLUTION")]
+        marker_free.append("\n".join(lines))
+    return marker_free
+
+
+@contextlib.contextmanager
+def _by_value(modules):
+    """cloudpickle pickles functions of these modules by value (the grading kernel cannot import them)."""
+    import cloudpickle
+
+    registered = []
+    for module in modules:
+        try:
+            cloudpickle.register_pickle_by_value(module)
+            registered.append(module)
+        except ValueError:  # already registered
+            pass
+    try:
+        yield cloudpickle
+    finally:
+        for module in registered:
+            cloudpickle.unregister_pickle_by_value(module)
+
+
+def _pickled(mutant, exercise_set: str, cases) -> str:
+    """The mutant's answer as base64 of a cloudpickle, with every module the kernel of this set
+    cannot import (the checks, the check cases, what the set forbids) pickled by value."""
+    from .. import checks
+
+    forbidden = importlib.import_module(f"dimred_teach.checks.set{exercise_set[:2]}").FORBIDS
+    modules = [checks, sys.modules["check_cases"], cases]
+    for entry in forbidden:  # a module, or a function of one
+        try:
+            modules.append(importlib.import_module(entry))
+        except ModuleNotFoundError:
+            modules.append(importlib.import_module(entry.rsplit(".", 1)[0]))
+    with _by_value(modules) as cloudpickle:
+        return base64.b64encode(cloudpickle.dumps(mutant.answer())).decode("ascii")
+
+
+def _swap_cells(name: str, answer_source: str, exercise_id: str) -> tuple[nbformat.NotebookNode, nbformat.NotebookNode]:
+    """The cells before and after a check cell that swap the answer ``name`` and put it back."""
+    saved = f"_demo_saved_{exercise_id.replace('.', '_')}"
+    before = nbformat.v4.new_code_cell(f"{saved} = {name}\n{name} = {answer_source}")
+    after = nbformat.v4.new_code_cell(f"{name} = {saved}")
+    suffix = exercise_id.replace(".", "-")
+    before.id, after.id = f"demo-swap-{suffix}", f"demo-restore-{suffix}"
+    return before, after
+
+
+def demo_notebook(root: Path, exercise_set: str, choices: dict[str, tuple[str, object]]) -> nbformat.NotebookNode:
+    """The exercise notebook of ``exercise_set`` filled with the solution's code, with each
+    exercise's answer swapped as ``choices`` says: ("right", None), ("blank", None) or
+    ("mistake", base64 pickle)."""
+    notebook = nbformat.read(root / "exercises" / f"{exercise_set}.ipynb", as_version=4)
+    code = iter(_solution_code(root, exercise_set))
+    answer_names = {entry["exercise_id"]: entry["source"] for entry in load_spec(exercise_set)["checks"]}
+    cells = []
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            cells.append(cell)
+            continue
+        cell.source = next(code)
+        match = CHECK_CALL.match(cell.source)
+        choice = choices.get(match.group("id")) if match else None
+        if choice is None or choice[0] == "right":
+            cells.append(cell)
+            continue
+        exercise_id = match.group("id")
+        name = answer_names[exercise_id].split(",", 1)[1].strip().rstrip(")").strip()
+        source = "..." if choice[0] == "blank" else (
+            f"__import__('pickle').loads(__import__('base64').b64decode('{choice[1]}'))  # a typical mistake")
+        before, after = _swap_cells(name, source, exercise_id)
+        cells += [before, cell, after]
+    notebook.cells = cells
+    return notebook
+
+
+def demo_class(root: Path, out: Path, size: int, seed: int, sets: list[str] | None = None) -> dict:
+    """Write ``size`` demo students' notebooks of every set (or ``sets``: numbers like "04")
+    into ``out/student-NNN/`` and ``out/class.json``; returns what ``class.json`` holds."""
+    if not isinstance(size, int) or size < 1:
+        raise ValueError(f"--size must be a whole number of students, at least 1; got {size!r}")
+    lectures = [lecture for lecture in read_manifest(root) if lecture.exercises]
+    if sets:
+        unknown = sorted(set(sets) - {lecture.number for lecture in lectures})
+        if unknown:
+            raise ValueError(f"--sets: no exercise set {', '.join(unknown)}; the course has "
+                             f"{', '.join(lecture.number for lecture in lectures)}")
+        lectures = [lecture for lecture in lectures if lecture.number in sets]
+    rng = np.random.default_rng(seed)
+    outcomes = list(RATES)
+    record: dict = {"size": size, "seed": seed, "rates": RATES, "submissions": {}}
+    out = Path(out)
+    for lecture in lectures:
+        exercise_set = lecture.stem
+        cases = _cases_module(root, exercise_set)
+        exercises = [entry["exercise_id"] for entry in load_spec(exercise_set)["checks"]]
+        mistakes = {exercise_id: typical_mistakes(root, exercise_id) for exercise_id in exercises}
+        pickles: dict[tuple[str, str], str] = {}
+        for student in range(1, size + 1):
+            choices, made = {}, {}
+            for exercise_id in exercises:
+                outcome = outcomes[rng.choice(len(outcomes), p=list(RATES.values()))]
+                if outcome == "mistake" and not mistakes[exercise_id]:
+                    outcome = "right"
+                if outcome == "mistake":
+                    weights = 1.0 / np.arange(1, len(mistakes[exercise_id]) + 1)  # the first mutants are the typical ones
+                    mutant = mistakes[exercise_id][rng.choice(len(weights), p=weights / weights.sum())]
+                    key = (exercise_id, mutant.name)
+                    if key not in pickles:
+                        pickles[key] = _pickled(mutant, exercise_set, cases)
+                    choices[exercise_id] = ("mistake", pickles[key])
+                    made[exercise_id] = mutant.mistakes[0]
+                else:
+                    choices[exercise_id] = (outcome, None)
+                    made[exercise_id] = {"right": "", "blank": "no-answer"}[outcome]
+            path = out / f"student-{student:03d}" / f"{exercise_set}.ipynb"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            nbformat.write(demo_notebook(root, exercise_set, choices), path)
+            record["submissions"][f"student-{student:03d}/{exercise_set}.ipynb"] = made
+    (out / "class.json").write_text(json.dumps(record, indent=1) + "\n")
+    return record
