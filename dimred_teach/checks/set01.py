@@ -230,8 +230,9 @@ def _variance_explained(answer, rng):
              "uses the eigenvalues of X'X without centring the columns: subtract the column means first"),
             (_shares(np.linalg.svd(X - X.mean(axis=0), compute_uv=False), k), "unsquared",
              "adds up singular values without squaring them: the eigenvalues are lambda_j = d_j**2 / (n - 1)"),
-            (1.0, "kept-sum", "divides by the sum of the k kept eigenvalues: divide by the total variance, the sum of ALL p "
-                  "eigenvalues (trace S)"),
+            (1.0, "kept-sum",
+             "divides by the sum of the k kept eigenvalues: divide by the total variance, the sum of ALL p "
+             "eigenvalues (trace S)"),
             (_shares(eigenvalues[::-1], k), "smallest-eigenvalues",
              "adds up the k SMALLEST eigenvalues (np.linalg.eigh sorts them in ascending order): take the largest"),
             (float(eigenvalues[k - 1] / eigenvalues.sum()), "one-component",

@@ -153,9 +153,11 @@ def _variance_fraction(answer, rng):
         uncentred = np.linalg.svd(X, compute_uv=False) ** 2
         for mistaken, mistake, message in (
                 (1 - expected, "share-lost", "is the share of the variance LOST; the exercise asks for the share kept"),
-                (squares[::-1][:M].sum() / squares.sum(), "smallest-components", "keeps the M smallest eigenvalues: the first M components "
-                                                          "have the LARGEST ones (np.linalg.eigvalsh sorts ascending)"),
-                (singular[:M].sum() / singular.sum(), "singular-values", "sums singular values; the variances are their SQUARES"),
+                (squares[::-1][:M].sum() / squares.sum(), "smallest-components",
+                 "keeps the M smallest eigenvalues: the first M components have the LARGEST ones (np.linalg.eigvalsh "
+                 "sorts ascending)"),
+                (singular[:M].sum() / singular.sum(), "singular-values",
+                 "sums singular values; the variances are their SQUARES"),
                 (uncentred[:M].sum() / uncentred.sum(), "no-centring", "uses the uncentred data: centre X first")):
             expect_unlike(value, mistaken, expected, f"{call} = {value:.6g} {message}", scale=1.0, mistake=mistake)
         expect_close(value, expected, f"{call}: the share of the total variance kept by the first {M} components",
@@ -231,21 +233,25 @@ def _contractive_penalty(answer, rng):
         S, norms = 1 - Z**2, np.sum(W**2, axis=0)
         per_point = S**2 @ norms
         for mistaken, mistake, message in (
-                (np.mean((1 - Z) ** 2 @ norms), "slope-one-minus-z", "uses 1 - z as the slope of the tanh; its derivative is "
-                                                "1 - tanh(a)**2 = 1 - z**2"),
-                (np.mean(S @ norms), "slopes-not-squared", "does not square the slopes: ||grad z_j||^2 = (1 - z_j**2)**2 ||W[:, j]||**2"),
-                (np.mean(S**2 @ np.sqrt(norms)), "norms-not-squared", "uses ||W[:, j]|| where its SQUARE belongs: the penalty is a sum "
-                                                 "of squared norms"),
-                (np.sum(per_point), "sum-not-mean", "sums over the points; the exercise asks for the MEAN over the rows of X"),
-                (np.mean((1 - np.tanh(X @ W) ** 2) ** 2 @ norms), "no-bias", "leaves out the bias b: z = tanh(x W + b)"),
-                (np.mean(np.sum(S**2, axis=1)) * np.sum(W**2), "sums-multiplied", "multiplies the summed slopes by the summed "
-                                                                "weights; each unit's slope pairs with its OWN "
-                                                                "column W[:, j]"),
+                (np.mean((1 - Z) ** 2 @ norms), "slope-one-minus-z",
+                 "uses 1 - z as the slope of the tanh; its derivative is 1 - tanh(a)**2 = 1 - z**2"),
+                (np.mean(S @ norms), "slopes-not-squared",
+                 "does not square the slopes: ||grad z_j||^2 = (1 - z_j**2)**2 ||W[:, j]||**2"),
+                (np.mean(S**2 @ np.sqrt(norms)), "norms-not-squared",
+                 "uses ||W[:, j]|| where its SQUARE belongs: the penalty is a sum of squared norms"),
+                (np.sum(per_point), "sum-not-mean",
+                 "sums over the points; the exercise asks for the MEAN over the rows of X"),
+                (np.mean((1 - np.tanh(X @ W) ** 2) ** 2 @ norms), "no-bias",
+                 "leaves out the bias b: z = tanh(x W + b)"),
+                (np.mean(np.sum(S**2, axis=1)) * np.sum(W**2), "sums-multiplied",
+                 "multiplies the summed slopes by the summed weights; each unit's slope pairs with its OWN column "
+                 "W[:, j]"),
                 (np.mean(np.sum((S @ W.T) ** 2, axis=1)), "norm-of-sum", "squares the norm of the SUM of the gradients "
                                                           "(sum over j inside the square); the penalty is the "
                                                           "sum over j of each squared norm"),
-                (np.mean(np.sum(W**2) * np.ones(n)), "linear-encoder", "forgets the slopes of the tanh (that is the penalty "
-                                                     "of a linear encoder): grad z_j = (1 - z_j**2) W[:, j]")):
+                (np.mean(np.sum(W**2) * np.ones(n)), "linear-encoder",
+                 "forgets the slopes of the tanh (that is the penalty of a linear encoder): grad z_j = (1 - z_j**2) "
+                 "W[:, j]")):
             expect_unlike(value, float(mistaken), expected, f"{call} = {value:.6g}: your penalty {message}",
                           rtol=1e-6, scale=expected, mistake=mistake)
         shown, wanted = distinct(value, expected)

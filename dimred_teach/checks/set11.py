@@ -166,8 +166,9 @@ def _isomap_mistakes(X: np.ndarray, n_neighbors: int, k: int):
          "the geodesic distances were not squared before double centring: B = -1/2 H G2 H needs G2 = G**2"),
         (vectors[:, ::-1][:, :k], "eigenvectors-not-scaled", "the eigenvectors are not scaled: multiply each by the "
                                                               "square root of its eigenvalue"),
-        (smallest, "smallest-eigenpairs", "these are the eigenvectors of the SMALLEST eigenvalues of B; np.linalg.eigh sorts ascending, "
-                   "take the largest"),
+        (smallest, "smallest-eigenpairs",
+         "these are the eigenvectors of the SMALLEST eigenvalues of B; np.linalg.eigh sorts ascending, take the "
+         "largest"),
     ]
 
 
@@ -225,14 +226,17 @@ def _laplacian_mistakes(W: np.ndarray, k: int):
     root = 1 / np.sqrt(degree)
     _, normalised = np.linalg.eigh(np.eye(W.shape[0]) - root[:, None] * W * root[None, :])
     return [
-        (vectors[:, :k], "constant-eigenvector", "the embedding contains the constant eigenvector (eigenvalue 0), which carries no "
-                         "information: drop the first eigenvector and keep the next k"),
-        (vectors[:, -k:], "largest-eigenvalues", "these are the eigenvectors of the LARGEST eigenvalues; Laplacian eigenmaps keep the "
-                          "smallest (after the constant one)"),
-        (plain[:, 1:k + 1], "plain-eigenproblem", "these are eigenvectors of L y = lambda y; the notes' problem is the generalised "
-                            "L y = lambda D y, with the degree matrix D on the right"),
-        (normalised[:, 1:k + 1], "normalised-laplacian", "these are eigenvectors u of the normalised Laplacian I - D^-1/2 W D^-1/2; the "
-                                 "embedding is y = D^-1/2 u"),
+        (vectors[:, :k], "constant-eigenvector",
+         "the embedding contains the constant eigenvector (eigenvalue 0), which carries no information: drop the "
+         "first eigenvector and keep the next k"),
+        (vectors[:, -k:], "largest-eigenvalues",
+         "these are the eigenvectors of the LARGEST eigenvalues; Laplacian eigenmaps keep the smallest (after the "
+         "constant one)"),
+        (plain[:, 1:k + 1], "plain-eigenproblem",
+         "these are eigenvectors of L y = lambda y; the notes' problem is the generalised L y = lambda D y, with the "
+         "degree matrix D on the right"),
+        (normalised[:, 1:k + 1], "normalised-laplacian",
+         "these are eigenvectors u of the normalised Laplacian I - D^-1/2 W D^-1/2; the embedding is y = D^-1/2 u"),
     ]
 
 

@@ -121,12 +121,15 @@ def _impute_step(answer, rng):
         if np.allclose(new, _rank_k_fit(filled, k), atol=1e-8):
             continue
         mistakes = [
-            (_rank_k_fit(fit, k), "observed-replaced", "the observed ratings were replaced too: fill ONLY the missing entries with the "
-                                  "current fit and keep the observed ratings"),
+            (_rank_k_fit(fit, k), "observed-replaced",
+             "the observed ratings were replaced too: fill ONLY the missing entries with the current fit and keep "
+             "the observed ratings"),
             (_rank_k_fit(np.where(observed, R, 0.0), k), "missing-as-zero",
              "the missing entries were filled with 0, not with the current fit"),
-            (_rank_k_fit(filled, k, center=False), "no-centring", "the SVD was taken without subtracting the column (item) means"),
-            (_rank_k_fit(filled, k) - filled.mean(axis=0), "means-not-added", "the column means were subtracted but not added back"),
+            (_rank_k_fit(filled, k, center=False), "no-centring",
+             "the SVD was taken without subtracting the column (item) means"),
+            (_rank_k_fit(filled, k) - filled.mean(axis=0), "means-not-added",
+             "the column means were subtracted but not added back"),
             (filled, "no-svd", "this is the filled matrix itself; the step replaces it by its best mean-plus-rank-k "
                      "approximation (truncated SVD)"),
         ]

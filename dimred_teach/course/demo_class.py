@@ -20,12 +20,13 @@ import contextlib
 import importlib
 import json
 import sys
+import warnings
 from pathlib import Path
 
 import nbformat
 import numpy as np
 
-from ..checks import mistakes_of
+from ..checks import evaluate, mistakes_of
 from ..exercise_specs import load_spec
 from .exercises import CHECK_CALL
 from .manifest import read_manifest
@@ -49,12 +50,16 @@ def _cases_module(root: Path, exercise_set: str):
 
 
 def typical_mistakes(root: Path, exercise_id: str) -> list:
-    """The mutants of ``exercise_id`` a demo student may make: each always reported as one
-    named mistake (not a stateful answer that games the check), most typical first."""
-    variants, mutants = _cases_module(root, exercise_id).CASES[exercise_id]
+    """The mutants of ``exercise_id`` a demo student may make, most typical first: each is
+    always reported as one named mistake, is not a stateful answer that games the check, and
+    uses nothing the set forbids (the grading kernel would not have it)."""
+    cases = _cases_module(root, exercise_id)
     named = mistakes_of(exercise_id[:2])
-    return [m for m in mutants if STATEFUL not in m.name and len(m.mistakes) == 1
-            and (m.mistakes[0] in named or m.mistakes[0] == "wrong-form")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # mistakes may well divide by zero
+        return [m for m in cases.CASES[exercise_id][1] if STATEFUL not in m.name and len(m.mistakes) == 1
+                and (m.mistakes[0] in named or m.mistakes[0] == "wrong-form")
+                and evaluate(exercise_id, m.answer(), seed=0, namespace=vars(cases)).mistake != "policy"]
 
 
 def _solution_code(root: Path, exercise_set: str) -> list[str]:
@@ -77,13 +82,10 @@ def _by_value(modules):
     """cloudpickle pickles functions of these modules by value (the grading kernel cannot import them)."""
     import cloudpickle
 
-    registered = []
-    for module in modules:
-        try:
-            cloudpickle.register_pickle_by_value(module)
-            registered.append(module)
-        except ValueError:  # already registered
-            pass
+    registered = [module for module in {module.__name__: module for module in modules}.values()
+                  if module.__name__ not in cloudpickle.list_registry_pickle_by_value()]
+    for module in registered:
+        cloudpickle.register_pickle_by_value(module)
     try:
         yield cloudpickle
     finally:
@@ -96,13 +98,16 @@ def _pickled(mutant, exercise_set: str, cases) -> str:
     cannot import (the checks, the check cases, what the set forbids) pickled by value."""
     from .. import checks
 
-    forbidden = importlib.import_module(f"dimred_teach.checks.set{exercise_set[:2]}").FORBIDS
+    forbidden = getattr(importlib.import_module(f"dimred_teach.checks.set{exercise_set[:2]}"), "FORBIDS", ())
     modules = [checks, sys.modules["check_cases"], cases]
-    for entry in forbidden:  # a module, or a function of one
-        try:
-            modules.append(importlib.import_module(entry))
-        except ModuleNotFoundError:
-            modules.append(importlib.import_module(entry.rsplit(".", 1)[0]))
+    for entry in forbidden:  # a module, or a function or method of one: its module
+        parts = entry.split(".")
+        for end in range(len(parts), 0, -1):
+            try:
+                modules.append(importlib.import_module(".".join(parts[:end])))
+                break
+            except ModuleNotFoundError:
+                continue
     with _by_value(modules) as cloudpickle:
         return base64.b64encode(cloudpickle.dumps(mutant.answer())).decode("ascii")
 

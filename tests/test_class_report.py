@@ -1,0 +1,155 @@
+"""Issue 24: the class report counts what a class got wrong, from the grader's reports.
+
+Synthetic reports (written by the grader's own report writer) test the counting, the
+gradebook path and hostile input without grading; two classes graded for real test the
+whole way from notebooks to counts: a demo class built from the proofs' mutants, and a class
+built by hand from the exercise notebook.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import nbformat
+import pytest
+from class_reports import write_synthetic_reports
+
+from dimred_teach.cli import main
+from dimred_teach.course.class_report import read_reports, summarise, write_csvs
+from dimred_teach.grading.reports import write_gradebook, write_report
+from dimred_teach.grading.results import SubmissionResult, TestResult
+
+ROOT = Path(__file__).resolve().parents[1]
+DIMRED_TEACH = Path(sys.executable).with_name("dimred-teach")
+
+
+def read_csv(path: Path) -> list[dict]:
+    with path.open(newline="", encoding="utf-8") as file:
+        return list(csv.DictReader(file))
+
+
+def counted(out: Path) -> Counter:
+    """(exercise, mistake id) -> count, from mistakes.csv; passes, blanks and ungraded from exercises.csv."""
+    counts = Counter({(row["exercise"], row["id"]): int(row["count"]) for row in read_csv(out / "mistakes.csv")})
+    for row in read_csv(out / "exercises.csv"):
+        for column, mistake in (("passed", ""), ("no_answer", "no-answer"), ("not_graded", "not-graded")):
+            if int(row[column]):
+                counts[(row["exercise"], mistake)] = int(row[column])
+    return counts
+
+
+def test_a_thousand_reports_summarise_in_seconds_to_the_counts_they_were_drawn_with(tmp_path):
+    drawn = write_synthetic_reports(tmp_path / "reports", 1000, seed=3)
+    started = time.perf_counter()
+    submissions, skipped = read_reports([tmp_path / "reports"])
+    summaries, mistakes = summarise(submissions)
+    write_csvs(tmp_path, summaries, mistakes)
+    elapsed = time.perf_counter() - started
+    assert (len(submissions), skipped) == (1000, [])
+    assert counted(tmp_path) == +drawn
+    assert elapsed < 10, f"1,000 reports took {elapsed:.1f} s to summarise"
+    shares = {(row["exercise"], row["id"]): float(row["share"]) for row in read_csv(tmp_path / "mistakes.csv")}
+    attempted = {row["exercise"]: int(row["attempted"]) for row in read_csv(tmp_path / "exercises.csv")}
+    for (exercise, mistake), share in shares.items():
+        assert share == pytest.approx(drawn[(exercise, mistake)] / attempted[exercise], abs=1e-4)
+
+
+def test_a_gradebook_gives_the_counts_of_the_reports(tmp_path):
+    drawn = write_synthetic_reports(tmp_path / "reports", 80, seed=4)
+    results = [SubmissionResult.from_gradescope(json.loads(path.read_text()), path.stem)
+               for path in sorted((tmp_path / "reports").glob("*.json"))]
+    write_gradebook(results, tmp_path / "gradebook.csv", 1.0)
+    assert main(["class-report", str(tmp_path / "gradebook.csv"), "--out", str(tmp_path / "from-gradebook"),
+                 "--root", str(ROOT)]) == 0
+    assert counted(tmp_path / "from-gradebook") == +drawn
+    names = {row["id"]: row["mistake"] for row in read_csv(tmp_path / "from-gradebook" / "mistakes.csv")}
+    assert names.get("missing-half", "forgot the factor -1/2") == "forgot the factor -1/2"
+
+
+HOSTILE = "<script>alert(1)</script><img src=x onerror=alert(2)> [link](http://evil.example) =cmd|' /C calc'!A0"
+
+
+def test_hostile_reports_are_data_never_markup_and_names_stay_hidden(tmp_path, capsys):
+    reports = tmp_path / "reports"
+    write_synthetic_reports(reports, 5, seed=5, message=HOSTILE)
+    (reports / "not-json.json").write_text("{ this is not json")
+    (reports / "a-list.json").write_text("[1, 2, 3]")
+    (reports / "huge.json").write_bytes(b" " * (5 * 2**20))
+    test = TestResult("04.recover_b", 0.0, 2.0, False, HOSTILE, "<b>id</b>", HOSTILE)
+    write_report(SubmissionResult(HOSTILE, "hostile", "04_mds", (test,), "", 1.0, True), reports)
+    assert main(["class-report", str(reports), "--out", str(tmp_path / "page"), "--root", str(ROOT)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.count("skipped") == 3 and "6 submission(s)" in printed
+    page = (tmp_path / "page" / "index.html").read_text()
+    assert "<script" not in page and "<img src=x" not in page and "student 0" not in page
+    assert "&lt;img src=x onerror=alert(2)&gt;" in page  # the message, as text
+    rows = read_csv(tmp_path / "page" / "mistakes.csv")
+    hostile = [row for row in rows if row["exercise"] == "04.recover_b" and row["id"] == "other"]
+    assert hostile and all(not row["mistake"].startswith(("=", "+", "-", "@")) for row in rows)
+    assert main(["class-report", str(reports), "--out", str(tmp_path / "named"), "--root", str(ROOT), "--students",
+                 "--names"]) == 0
+    named = (tmp_path / "named" / "index.html").read_text()
+    assert "my-work/student 0/" in named and "&lt;script&gt;alert(1)&lt;/script&gt;" in named and "<script" not in named
+    assert main(["class-report", str(reports), "--out", str(tmp_path / "numbered"), "--students"]) == 0
+    assert "submission 1" in (tmp_path / "numbered" / "index.html").read_text()
+
+
+def test_bad_arguments_get_a_message_naming_them(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    assert main(["class-report", str(tmp_path / "empty"), "--out", str(tmp_path / "out")]) == 2
+    assert "REPORTS: no graded submission" in capsys.readouterr().err
+    assert main(["class-report", str(tmp_path / "missing"), "--out", str(tmp_path / "out")]) == 2
+    assert "REPORTS:" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["class-report", str(tmp_path / "empty"), "--out", str(tmp_path / "out"), "--names"])
+    assert "--names" in capsys.readouterr().err
+    assert main(["demo-class", "--out", str(tmp_path / "demo"), "--size", "0", "--root", str(ROOT)]) == 2
+    assert "--size" in capsys.readouterr().err
+    assert main(["demo-class", "--out", str(tmp_path / "demo"), "--sets", "77", "--root", str(ROOT)]) == 2
+    assert "--sets: no exercise set 77" in capsys.readouterr().err
+
+
+def grade_and_report(notebooks: Path, out: Path) -> None:
+    """``dimred-teach grade`` (sandboxed, as in a course's CI), then ``class-report`` on its reports."""
+    graded = subprocess.run([str(DIMRED_TEACH), "grade", str(notebooks), "--out", str(out / "reports"), "--jobs", "2"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert graded.returncode in (0, 1), graded.stderr[-3000:]
+    assert main(["class-report", str(out / "reports"), "--out", str(out / "report"), "--root", str(ROOT)]) == 0
+
+
+def test_a_graded_demo_class_gives_back_the_mistakes_it_was_built_with(tmp_path):
+    assert main(["demo-class", "--out", str(tmp_path / "class"), "--size", "8", "--seed", "2", "--sets", "04",
+                 "--root", str(ROOT)]) == 0
+    built = json.loads((tmp_path / "class" / "class.json").read_text())["submissions"]
+    expected = Counter((exercise, mistake) for made in built.values() for exercise, mistake in made.items())
+    assert len({key for key in expected if key[1] not in ("", "no-answer")}) >= 3  # a class with several mistakes
+    grade_and_report(tmp_path / "class", tmp_path)
+    assert counted(tmp_path / "report") == expected
+
+
+def test_a_class_built_by_hand_is_counted_under_the_mistakes_names(tmp_path):
+    """Four correct answers to 04.recover_b, two that forgot the factor -1/2, one that centred
+    the rows only; every other exercise left as handed out (blank)."""
+    answers = {"right": "-0.5 * (D2 - D2.mean(axis=0) - D2.mean(axis=1)[:, None] + D2.mean())",
+               "missing-half": "D2 - D2.mean(axis=0) - D2.mean(axis=1)[:, None] + D2.mean()",
+               "rows-only": "-0.5 * (D2 - D2.mean(axis=0))"}
+    handed_out = nbformat.read(ROOT / "exercises" / "04_mds.ipynb", as_version=4)
+    blank = next(i for i, cell in enumerate(handed_out.cells) if cell.cell_type == "code" and "B = ..." in cell.source)
+    for number, kind in enumerate(["right"] * 4 + ["missing-half"] * 2 + ["rows-only"]):
+        notebook = nbformat.read(ROOT / "exercises" / "04_mds.ipynb", as_version=4)
+        notebook.cells[blank].source = f"B = {answers[kind]}"
+        (tmp_path / "class" / f"student-{number}").mkdir(parents=True)
+        nbformat.write(notebook, tmp_path / "class" / f"student-{number}" / "04_mds.ipynb")
+    grade_and_report(tmp_path / "class", tmp_path)
+    rows = {row["id"]: row for row in read_csv(tmp_path / "report" / "mistakes.csv") if row["exercise"] == "04.recover_b"}
+    assert {key: (row["mistake"], int(row["count"])) for key, row in rows.items()} == {
+        "missing-half": ("forgot the factor -1/2", 2), "rows-only": ("centred the rows only", 1)}
+    exercises = {row["exercise"]: row for row in read_csv(tmp_path / "report" / "exercises.csv")}
+    assert exercises["04.recover_b"]["passed"] == "4" and exercises["04.classical_mds"]["no_answer"] == "7"
+    assert "lecture 04 §2" in exercises["04.recover_b"]["revisit"]
