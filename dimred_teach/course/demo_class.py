@@ -20,13 +20,12 @@ import contextlib
 import importlib
 import json
 import sys
-import warnings
 from pathlib import Path
 
 import nbformat
 import numpy as np
 
-from ..checks import evaluate, mistakes_of
+from ..checks import mistakes_of
 from ..exercise_specs import load_spec
 from .exercises import CHECK_CALL
 from .manifest import read_manifest
@@ -51,15 +50,10 @@ def _cases_module(root: Path, exercise_set: str):
 
 def typical_mistakes(root: Path, exercise_id: str) -> list:
     """The mutants of ``exercise_id`` a demo student may make, most typical first: each is
-    always reported as one named mistake, is not a stateful answer that games the check, and
-    uses nothing the set forbids (the grading kernel would not have it)."""
-    cases = _cases_module(root, exercise_id)
+    always reported as one named mistake, and none is a stateful answer that games the check."""
     named = mistakes_of(exercise_id[:2])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # mistakes may well divide by zero
-        return [m for m in cases.CASES[exercise_id][1] if STATEFUL not in m.name and len(m.mistakes) == 1
-                and (m.mistakes[0] in named or m.mistakes[0] == "wrong-form")
-                and evaluate(exercise_id, m.answer(), seed=0, namespace=vars(cases)).mistake != "policy"]
+    return [m for m in _cases_module(root, exercise_id).CASES[exercise_id][1]
+            if STATEFUL not in m.name and len(m.mistakes) == 1 and (m.mistakes[0] in named or m.mistakes[0] == "wrong-form")]
 
 
 def _solution_code(root: Path, exercise_set: str) -> list[str]:
@@ -93,9 +87,15 @@ def _by_value(modules):
             cloudpickle.unregister_pickle_by_value(module)
 
 
-def _pickled(mutant, exercise_set: str, cases) -> str:
+ABSENT_IN_KERNEL = (b"dimred_teach.exercise_specs", b"dimred_teach.course", b"dimred_teach.grading", b"jupytext")
+"""What a grading kernel cannot import: a pickle naming one of these would not load there."""
+
+
+def _pickled(mutant, exercise_set: str, cases) -> str | None:
     """The mutant's answer as base64 of a cloudpickle, with every module the kernel of this set
-    cannot import (the checks, the check cases, what the set forbids) pickled by value."""
+    cannot import (the checks, the check cases, what the set forbids) pickled by value; None
+    when it still needs what a grading kernel does not have (a mutant that runs the solution
+    notebook each time it is called)."""
     from .. import checks
 
     forbidden = getattr(importlib.import_module(f"dimred_teach.checks.set{exercise_set[:2]}"), "FORBIDS", ())
@@ -109,7 +109,8 @@ def _pickled(mutant, exercise_set: str, cases) -> str:
             except ModuleNotFoundError:
                 continue
     with _by_value(modules) as cloudpickle:
-        return base64.b64encode(cloudpickle.dumps(mutant.answer())).decode("ascii")
+        data = cloudpickle.dumps(mutant.answer())
+    return None if any(name in data for name in ABSENT_IN_KERNEL) else base64.b64encode(data).decode("ascii")
 
 
 def _swap_cells(name: str, answer_source: str, exercise_id: str) -> tuple[nbformat.NotebookNode, nbformat.NotebookNode]:
@@ -170,8 +171,10 @@ def demo_class(root: Path, out: Path, size: int, seed: int, sets: list[str] | No
         exercise_set = lecture.stem
         cases = _cases_module(root, exercise_set)
         exercises = [entry["exercise_id"] for entry in load_spec(exercise_set)["checks"]]
-        mistakes = {exercise_id: typical_mistakes(root, exercise_id) for exercise_id in exercises}
-        pickles: dict[tuple[str, str], str] = {}
+        pickles = {(exercise_id, mutant.name): _pickled(mutant, exercise_set, cases)
+                   for exercise_id in exercises for mutant in typical_mistakes(root, exercise_id)}
+        mistakes = {exercise_id: [mutant for mutant in typical_mistakes(root, exercise_id)
+                                  if pickles[(exercise_id, mutant.name)] is not None] for exercise_id in exercises}
         for student in range(1, size + 1):
             choices, made = {}, {}
             for exercise_id in exercises:
@@ -181,10 +184,7 @@ def demo_class(root: Path, out: Path, size: int, seed: int, sets: list[str] | No
                 if outcome == "mistake":
                     weights = 1.0 / np.arange(1, len(mistakes[exercise_id]) + 1)  # the first mutants are the typical ones
                     mutant = mistakes[exercise_id][rng.choice(len(weights), p=weights / weights.sum())]
-                    key = (exercise_id, mutant.name)
-                    if key not in pickles:
-                        pickles[key] = _pickled(mutant, exercise_set, cases)
-                    choices[exercise_id] = ("mistake", pickles[key])
+                    choices[exercise_id] = ("mistake", pickles[(exercise_id, mutant.name)])
                     made[exercise_id] = mutant.mistakes[0]
                 else:
                     choices[exercise_id] = (outcome, None)
