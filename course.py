@@ -87,13 +87,12 @@ def install(extra: str) -> None:
 
 
 def parallel(args: list[str]) -> list[str]:
-    """pytest-xdist's options: one worker per core (at most 4); tests grouped by file (a
+    """pytest-xdist's options: one worker per core (at most 4), each file on one worker (a
     notebook's cells run in order in one kernel; a module's shared grading run is built
-    once) except the independent check proofs, which spread over the workers
-    (tests/conftest.py); none when ``args`` choose for themselves."""
+    once); none when ``args`` choose for themselves."""
     if any(arg == "-n" or arg.startswith(("-n", "--numprocesses", "-p")) for arg in args):
         return []
-    return ["-n", str(max(1, min(os.cpu_count() or 1, 4))), "--dist", "loadgroup"]
+    return ["-n", str(max(1, min(os.cpu_count() or 1, 4))), "--dist", "loadfile"]
 
 
 def headless() -> bool:

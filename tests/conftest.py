@@ -9,8 +9,6 @@ The browser tests (tests/browser, Playwright + Chromium) run only with ``--brows
 import os
 from pathlib import Path
 
-import pytest
-
 from dimred_teach._environment import PINNED_THREADS, UNSET_FOR_KERNELS
 
 os.environ.update(PINNED_THREADS)
@@ -35,17 +33,3 @@ def pytest_ignore_collect(collection_path, config):
     if collection_path == BROWSER_TESTS and not config.getoption("--browser"):
         return True
     return None
-
-
-INDEPENDENT = {"test_check_proofs.py", "test_policy_scan.py"}
-"""Files whose tests share nothing costly: with ``--dist loadgroup`` each of their tests goes
-to whichever worker is free."""
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config, items):
-    """Keep every other file on one worker (pytest-xdist's ``loadgroup``): a notebook's cells
-    run in order in one kernel, and a module's shared grading run is built once."""
-    for item in items:
-        if item.path.name not in INDEPENDENT:
-            item.add_marker(pytest.mark.xdist_group(str(item.path)))
