@@ -112,3 +112,26 @@ if os.name != "nt":
     # IPC sockets instead of TCP: nothing listens on the network, and ipykernel has no
     # reason to print "Kernel is running over TCP without encryption" for every kernel.
     c.KernelManager.transport = "ipc"
+
+
+def _slides_without_widget_manager() -> None:
+    """RISE's slideshow page loads every lab extension, and ipywidgets' manager needs JupyterLab's
+    console there, which that page does not have: it fails with console errors and a cascade of
+    stack overflows, and draws no widget either way. The slideshow page leaves it out; the lab
+    keeps it."""
+    try:
+        from jupyterlab_rise.app import RiseHandler
+    except ImportError:  # RISE not installed: nothing to adjust
+        return
+    page_config = RiseHandler.get_page_config
+
+    def without_widget_manager(self, notebook_path=None):
+        config = page_config(self, notebook_path)
+        config["federated_extensions"] = [extension for extension in config.get("federated_extensions", [])
+                                          if extension.get("name") != "@jupyter-widgets/jupyterlab-manager"]
+        return config
+
+    RiseHandler.get_page_config = without_widget_manager
+
+
+_slides_without_widget_manager()
