@@ -106,6 +106,11 @@ c.ContentsManager.hide_globs = ["__pycache__", "*.pyc", "*.pyo", ".DS_Store", "*
 # logs a warning for every kernel connection; one ping interval (30 s) is Tornado's limit.
 c.ServerApp.tornado_settings = {"ws_ping_timeout": 30_000}
 c.LabApp.default_url = "/lab/tree/START_HERE.md"
+# The course's own lab extension (labextensions/, plain JavaScript): figures get their written
+# descriptions as alt text, in the lab and in RISE's slideshows.
+COURSE_EXTENSIONS = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "labextensions")]
+c.LabApp.extra_labextensions_path = COURSE_EXTENSIONS
+c.RiseApp.extra_labextensions_path = COURSE_EXTENSIONS
 c.LabApp.news_url = None  # no announcements feed
 c.LabApp.check_for_updates_class = "jupyterlab.handlers.announcements.NeverCheckForUpdate"
 if os.name != "nt":

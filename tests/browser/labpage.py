@@ -24,7 +24,7 @@ _CELL_STATE = """() => {
 
 _IMAGES = """() => [...document.querySelectorAll(
     '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output img')].map(
-    img => ({loaded: img.complete && img.naturalWidth > 0, width: img.naturalWidth}))"""
+    img => ({loaded: img.complete && img.naturalWidth > 0, width: img.naturalWidth, alt: img.alt}))"""
 
 _RAW_MATH = """() => {
   const cells = document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownCell .jp-RenderedMarkdown');

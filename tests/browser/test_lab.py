@@ -25,9 +25,14 @@ WIDGET_NOTEBOOKS = {"03_biplots", "06_random_projections"}
 
 
 def stored_figures(path: Path) -> int:
+    return len(stored_descriptions(path))
+
+
+def stored_descriptions(path: Path) -> list[str]:
+    """The written description of every stored figure, in order (its output metadata's alt)."""
     notebook = json.loads(path.read_text())
-    return sum("image/png" in output.get("data", {})
-               for cell in notebook["cells"] for output in cell.get("outputs", []))
+    return [output.get("metadata", {}).get("image/png", {}).get("alt", "")
+            for cell in notebook["cells"] for output in cell.get("outputs", []) if "image/png" in output.get("data", {})]
 
 
 def wait_for_images(page, expected: int, timeout: float = 30) -> list[dict]:
@@ -69,6 +74,9 @@ def test_lecture_notebook_runs_in_the_browser(page, lab, name, run_all_seconds):
 
     shown = wait_for_images(page, figures)
     assert len(shown) == figures and all(image["loaded"] for image in shown), f"stored figures not rendered: {shown}"
+    # issue 23: a screen reader reads each figure's written description (the course's lab extension)
+    assert [image["alt"] for image in shown] == stored_descriptions(lab.root / path)
+    assert all(len(image["alt"]) > 40 for image in shown)
     math = labpage.wait_for_math(page)
     assert not math["raw"], f"LaTeX left raw: {math['raw'][:5]}"
     assert math["typeset"] > 0, "no formula was typeset by MathJax"

@@ -40,8 +40,9 @@ def test_a_student_presents_a_read_only_lecture_with_rise(page, lab):
         slides.wait_for_timeout(300)
         if slides.url != visited[-1]:
             visited.append(slides.url)
-        figure = figure or slides.evaluate(
-            "() => [...document.querySelectorAll('.reveal section.present img')].some(i => i.naturalWidth > 0)")
+        figure = figure or slides.evaluate(  # a figure, with its written description as alt text
+            "() => [...document.querySelectorAll('.reveal section.present img')].some(i => i.naturalWidth > 0 "
+            "&& i.alt.length > 40)")
         if len(visited) >= 4 and figure:
             break
     assert len(visited) >= 4, f"the slideshow did not advance: {visited}"
