@@ -42,7 +42,8 @@ def test_environments_match_the_stored_outputs():
 def test_my_work_and_jupyterlab_state_are_ignored_by_git():
     ignored = ["my-work/01_pca_lagrangian.ipynb", ".jupyter/lab/workspaces/default.jupyterlab-workspace",
                ".jupyter/lab/user-settings/x.jupyterlab-settings"]
-    tracked = [".jupyter/jupyter_server_config.py", ".jupyter/labconfig/default_setting_overrides.json"]
+    tracked = [".jupyter/jupyter_server_config.py", ".jupyter/labconfig/default_setting_overrides.json",
+               ".jupyter/labextensions/dimred-teach-figure-descriptions/static/remoteEntry.js"]
     result = subprocess.run(["git", "check-ignore", "--no-index", *ignored, *tracked], cwd=ROOT,
                             capture_output=True, text=True)
     assert result.stdout.split() == ignored
@@ -56,8 +57,9 @@ def test_the_student_lab_shows_the_grading_reports(monkeypatch):
     for mode, hidden in (("student", True), ("lecturer", False)):
         monkeypatch.setenv("DIMRED_TEACH_LAB", mode)
         config = Config()
-        source = (ROOT / ".jupyter" / "jupyter_server_config.py").read_text()
-        exec(compile(source, "jupyter_server_config.py", "exec"), {"get_config": lambda: config})
+        path = ROOT / ".jupyter" / "jupyter_server_config.py"
+        # as traitlets' config loader runs it: get_config and the file's own path
+        exec(compile(path.read_text(), str(path), "exec"), {"get_config": lambda: config, "__file__": str(path)})
         globs = config.ContentsManager.hide_globs
         assert "grading-out" not in globs
         assert ("dimred_teach" in globs) is hidden and ("tests" in globs) is hidden
