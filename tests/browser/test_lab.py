@@ -86,6 +86,8 @@ def test_lecture_notebook_runs_in_the_browser(page, lab, name, run_all_seconds):
     assert state["errors"] == 0, f"Run All raised: {labpage.error_text(page)}"
     shown = wait_for_images(page, figures)
     assert len(shown) == figures and all(image["loaded"] for image in shown), f"figures after Run All: {shown}"
+    if name not in WIDGET_NOTEBOOKS:  # (a widget's figure is drawn in the widget's own output area)
+        assert [image["alt"] for image in shown] == stored_descriptions(lab.root / path), "redrawn figures"
 
     if name in WIDGET_NOTEBOOKS:
         move_each_slider(page, name)

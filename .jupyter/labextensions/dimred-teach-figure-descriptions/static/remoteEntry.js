@@ -1,7 +1,12 @@
-/* The course's one JupyterLab extension, written by hand (no build step): a renderer for PNG and
- * JPEG outputs that does what JupyterLab's own image renderer does and, in addition, gives the
- * image the written description stored in the output's metadata ("image/png": {"alt": ...}) as
- * its alt text, so a screen reader reads what the figure shows.
+/* The course's one JupyterLab extension, written by hand (no build step), in two parts:
+ *
+ * - "./mimeExtension": a renderer for PNG and JPEG outputs that does what JupyterLab's own image
+ *   renderer does and, in addition, gives the image the written description stored in the
+ *   output's metadata ("image/png": {"alt": ...}) as its alt text, so a screen reader reads what
+ *   the figure shows;
+ * - "./extension": when a student runs a figure's cell again, the kernel's new figure has no
+ *   description; this plugin copies it from the cell's metadata ("alt": a description, or one per
+ *   figure in output order, as `dimred-teach execute` does) onto the new output.
  *
  * JupyterLab loads an extension as a webpack module-federation container: this file defines
  * window._JUPYTERLAB[name] with init(shareScope), which receives the modules JupyterLab shares
@@ -64,19 +69,65 @@ var _JUPYTERLAB = (window._JUPYTERLAB = window._JUPYTERLAB || {});
     };
   }
 
+  function describeAgain(cell) {
+    var alt = cell.getMetadata ? cell.getMetadata("alt") : undefined;
+    var descriptions = typeof alt === "string" ? [alt] : Array.isArray(alt) ? alt : [];
+    var outputs = cell.outputs;
+    var figure = 0;
+    for (var index = 0; index < outputs.length; index++) {
+      var output = outputs.get(index);
+      if (!output.data["image/png"]) { continue; }
+      var text = descriptions[figure++];
+      var metadata = output.metadata["image/png"] || {};
+      if (typeof text !== "string" || metadata.alt) { continue; }
+      var json = output.toJSON();
+      json.metadata = Object.assign({}, json.metadata || {}, {"image/png": Object.assign({}, metadata, {alt: text})});
+      outputs.set(index, json);  // emits "changed" again, and then every figure has its description
+    }
+  }
+
+  function pluginWith(notebook) {
+    return {
+      id: "dimred-teach-figure-descriptions:redrawn-figures",
+      autoStart: true,
+      requires: [notebook.INotebookTracker],
+      activate: function (app, tracker) {
+        function watch(cell) {
+          if (cell.type !== "code" || !cell.outputs) { return; }
+          cell.outputs.changed.connect(function () { describeAgain(cell); });
+        }
+        tracker.widgetAdded.connect(function (sender, panel) {
+          panel.context.ready.then(function () {
+            var cells = panel.content.model.cells;
+            for (var index = 0; index < cells.length; index++) { watch(cells.get(index)); }
+            cells.changed.connect(function (list, change) {
+              if (change.type === "add") { change.newValues.forEach(watch); }
+            });
+          });
+        });
+      }
+    };
+  }
+
   _JUPYTERLAB["dimred-teach-figure-descriptions"] = {
     init: function (scope) {
       shareScope = scope;
       return Promise.resolve();
     },
     get: function (module) {
-      if (module !== "./mimeExtension") {
-        return Promise.reject(new Error('Module "' + module + '" does not exist in container.'));
+      if (module === "./mimeExtension") {
+        return sharedModule("@lumino/widgets").then(function (widgets) {
+          var extension = extensionWith(widgets.Widget);
+          return function () { return { __esModule: true, default: extension }; };
+        });
       }
-      return sharedModule("@lumino/widgets").then(function (widgets) {
-        var extension = extensionWith(widgets.Widget);
-        return function () { return { __esModule: true, default: extension }; };
-      });
+      if (module === "./extension") {
+        return sharedModule("@jupyterlab/notebook").then(function (notebook) {
+          var plugin = pluginWith(notebook);
+          return function () { return { __esModule: true, default: plugin }; };
+        });
+      }
+      return Promise.reject(new Error('Module "' + module + '" does not exist in container.'));
     }
   };
 })();
