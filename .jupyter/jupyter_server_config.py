@@ -20,6 +20,7 @@ Two modes, chosen by ``DIMRED_TEACH_LAB`` (course.py sets it):
 
 import os
 
+from jupyter_server.files.handlers import FilesHandler
 from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
 from tornado.web import HTTPError
 
@@ -36,6 +37,14 @@ writes the student's own reports there."""
 class CourseContentsManager(AsyncLargeFileManager):
     """Files with the course's write rules, and without the trust warning on every open."""
 
+    # /files/ is served through this manager (jupyter_server's generic handler) rather than straight
+    # from the disk, so that RISE's optional stylesheets can be answered (get, below)
+    files_handler_class = FilesHandler
+
+    @property
+    def files_handler_params(self):
+        return {"path": self.root_dir}
+
     def _writable(self, path: str) -> bool:
         return LECTURER or path.strip("/").split("/")[0] == WORK_FOLDER
 
@@ -47,7 +56,22 @@ class CourseContentsManager(AsyncLargeFileManager):
             raise HTTPError(403, f"{path} belongs to the course and stays read-only. To keep your own copy, "
                                  f"save it under a new name in {WORK_FOLDER}/: type {keep} as the file name.")
 
+    async def _missing_slide_stylesheet(self, path: str) -> bool:
+        """Whether ``path`` is one of the two optional stylesheets RISE asks for beside the notebook
+        it shows (``rise.css``, ``NN_topic.css``) and the course has none there."""
+        folder, _, name = path.strip("/").rpartition("/")
+        if not name.endswith(".css") or await self.file_exists(path):
+            return False
+        return name == "rise.css" or await self.file_exists(f"{folder}/{name[:-4]}.ipynb".lstrip("/"))
+
     async def get(self, path, content=True, type=None, format=None, **kwargs):
+        if type == "file" and await self._missing_slide_stylesheet(path):
+            # an empty stylesheet rather than a 404 in the slideshow's console; a lecturer who
+            # writes one gets it served as it is
+            name = path.strip("/").rpartition("/")[2]
+            return {"name": name, "path": path.strip("/"), "type": "file", "format": "text", "mimetype": "text/css",
+                    "content": "" if content else None, "writable": False, "created": None, "last_modified": None,
+                    "size": 0}
         model = await super().get(path, content=content, type=type, format=format, **kwargs)
         if not self._writable(path):
             model["writable"] = False
