@@ -27,6 +27,7 @@ from pathlib import Path
 
 from ..checks import MISTAKE_ID, RESERVED_MISTAKES, mistake_name
 from ..exercise_specs import load_spec
+from ..grading.reports import csv_cell
 from .manifest import Lecture, read_manifest
 
 NOT_ATTEMPTED = ("no-answer", "not-graded")
@@ -231,7 +232,7 @@ def read_reports(paths: Iterable[Path]) -> tuple[list[Submission], list[str]]:
     return submissions, skipped
 
 
-def lecture_sections(root: Path) -> dict[str, Lecture]:
+def course_lectures(root: Path) -> dict[str, Lecture]:
     """The course's lectures by number, read from ``root``'s manifest (empty outside a checkout)."""
     try:
         return {lecture.number: lecture for lecture in read_manifest(root)}
@@ -296,12 +297,6 @@ def summarise(submissions: Sequence[Submission], lectures: dict[str, Lecture] | 
     return summaries, mistakes
 
 
-def _csv_text(value) -> str:
-    """A cell a spreadsheet will not read as a formula."""
-    text = str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def write_csvs(out: Path, summaries: Sequence[ExerciseSummary], mistakes: Sequence[MistakeCount]) -> None:
     """``mistakes.csv`` and ``exercises.csv`` in ``out``."""
     revisit = {summary.exercise: summary.revisit for summary in summaries}
@@ -309,7 +304,7 @@ def write_csvs(out: Path, summaries: Sequence[ExerciseSummary], mistakes: Sequen
         writer = csv.writer(file)
         writer.writerow(["exercise", "mistake", "id", "count", "share", "attempted", "revisit"])
         for row in mistakes:
-            writer.writerow([row.exercise, _csv_text(row.name), row.mistake, row.count, f"{row.share:.4f}",
+            writer.writerow([row.exercise, csv_cell(row.name), row.mistake, row.count, f"{row.share:.4f}",
                              row.attempted, revisit.get(row.exercise, "")])
     with (out / "exercises.csv").open("w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
@@ -331,7 +326,7 @@ def class_report(paths: Sequence[Path], out: Path, root: Path, names: bool = Fal
                          + (f" ({len(skipped)} file(s) skipped as not reports)" if skipped else ""))
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    lectures = lecture_sections(root)
+    lectures = course_lectures(root)
     summaries, mistakes = summarise(submissions, lectures)
     write_csvs(out, summaries, mistakes)
     write_page(out / "index.html", submissions, summaries, mistakes, names=names, students=students,

@@ -171,10 +171,11 @@ def demo_class(root: Path, out: Path, size: int, seed: int, sets: list[str] | No
         exercise_set = lecture.stem
         cases = _cases_module(root, exercise_set)
         exercises = [entry["exercise_id"] for entry in load_spec(exercise_set)["checks"]]
+        candidates = {exercise_id: typical_mistakes(root, exercise_id) for exercise_id in exercises}
         pickles = {(exercise_id, mutant.name): _pickled(mutant, exercise_set, cases)
-                   for exercise_id in exercises for mutant in typical_mistakes(root, exercise_id)}
-        mistakes = {exercise_id: [mutant for mutant in typical_mistakes(root, exercise_id)
-                                  if pickles[(exercise_id, mutant.name)] is not None] for exercise_id in exercises}
+                   for exercise_id, mutants in candidates.items() for mutant in mutants}
+        mistakes = {exercise_id: [mutant for mutant in mutants if pickles[(exercise_id, mutant.name)] is not None]
+                    for exercise_id, mutants in candidates.items()}
         for student in range(1, size + 1):
             choices, made = {}, {}
             for exercise_id in exercises:

@@ -156,7 +156,8 @@ def _not_yet(test) -> str:
     return f"not yet ({test.mistake}): {test.output}" if test.mistake else f"not yet: {test.output}"
 
 
-def _csv_cell(value) -> str:
+def csv_cell(value) -> str:
+    """A cell a spreadsheet will not read as a formula (student text starting with =, +, -, @)."""
     text = str(value)
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
@@ -175,7 +176,7 @@ def write_gradebook(results: Sequence[SubmissionResult], path: Path, pass_fracti
             points = {t.name: f"{t.score:g}" for t in r.tests}
             mistakes = {t.name: t.mistake for t in r.tests}
             fraction = f"{r.score / r.max_score:.4f}" if r.max_score else ""
-            writer.writerow([_csv_cell(r.submission), r.exercise_set or "", f"{r.score:g}", f"{r.max_score:g}",
+            writer.writerow([csv_cell(r.submission), r.exercise_set or "", f"{r.score:g}", f"{r.max_score:g}",
                              fraction, r.passes(pass_fraction), r.graded, r.sandbox]
                             + [points.get(e, "") for e in exercises] + [mistakes.get(e, "") for e in exercises])
 
