@@ -92,7 +92,16 @@ def parallel(args: list[str]) -> list[str]:
     once); none when ``args`` choose for themselves."""
     if any(arg == "-n" or arg.startswith(("-n", "--numprocesses", "-p")) for arg in args):
         return []
-    return ["-n", str(max(1, min(os.cpu_count() or 1, 4))), "--dist", "loadfile"]
+    return ["-n", str(max(1, min(os.cpu_count() or 1, 4))), "--dist", "loadfile", "--no-loadscope-reorder"]
+
+
+def test_environment(env: dict) -> dict:
+    """``env`` for pytest: compiled bytecode cached in ``.venv/pycache`` (outside the checkout),
+    even where the shell sets PYTHONDONTWRITEBYTECODE. Without it every test process, and
+    every worker, compiles and rewrites the test modules again (about 4 s each on 2 cores)."""
+    env = dict(env, PYTHONPYCACHEPREFIX=str(VENV / "pycache"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
 
 
 def headless() -> bool:
@@ -135,9 +144,9 @@ def main(argv: list[str]) -> int:
             run(BIN / "dimred-teach", command, *args, env=env)
         elif command == "test":
             run(BIN / "dimred-teach", "build", "--check", env=env)
-            run(BIN / "python", "-m", "pytest", *parallel(args), *args, env=env)
+            run(BIN / "python", "-m", "pytest", *parallel(args), *args, env=test_environment(env))
         else:
-            run(BIN / "python", "-m", "pytest", "tests/browser", "--browser", *args, env=env)
+            run(BIN / "python", "-m", "pytest", "tests/browser", "--browser", *args, env=test_environment(env))
     except subprocess.CalledProcessError as error:
         return error.returncode or 1
     except KeyboardInterrupt:

@@ -37,6 +37,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from . import _fast_start  # noqa: F401  (first: before anything imports nbformat)
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="dimred-teach", description="The dimred-teach course tools.")

@@ -44,9 +44,17 @@ def order_with_ties(values, descending: bool = True, tie_break=None) -> np.ndarr
     """
     values = np.asarray(values, dtype=float)
     tie_break = np.arange(values.size) if tie_break is None else np.asarray(tie_break)
-    key = -values if descending else values
+    return _order_with_ties(-values if descending else values, tie_break, _magnitude(values))
+
+
+def _magnitude(values: np.ndarray) -> float:
+    """The largest finite magnitude in ``values``: what :data:`TIE_RTOL` is relative to."""
+    return float(np.abs(values[np.isfinite(values)]).max(initial=0.0))
+
+
+def _order_with_ties(key: np.ndarray, tie_break: np.ndarray, scale: float) -> np.ndarray:
+    """:func:`order_with_ties` of ``key``, smallest first, ties within TIE_RTOL * scale."""
     order = np.lexsort((tie_break, key))
-    scale = float(np.abs(values[np.isfinite(values)]).max(initial=0.0))
     ordered = key[order]
     with np.errstate(invalid="ignore"):  # inf - inf: equal infinities are caught by ==
         same = (ordered[1:] == ordered[:-1]) | (np.diff(ordered) <= TIE_RTOL * scale)
@@ -56,25 +64,41 @@ def order_with_ties(values, descending: bool = True, tie_break=None) -> np.ndarr
 
 def first_best(values, descending: bool = True) -> int:
     """Index of the largest (``descending``) or smallest value, at :data:`TIE_RTOL`
-    precision; among tied values the first one."""
-    return int(order_with_ties(values, descending)[0])
+    precision; among tied values the first one: ``order_with_ties(values, descending)[0]``,
+    in linear time (only the values that can tie with the best are sorted)."""
+    values = np.asarray(values, dtype=float)
+    key = -values if descending else values
+    scale = _magnitude(values)
+    best = key.min(initial=np.inf)
+    if np.isfinite(best):
+        # a chain of ties, each within TIE_RTOL * scale of the next, ends at most
+        # (size - 1) * TIE_RTOL * scale from the best value
+        near = np.flatnonzero(key <= best + (key.size - 1) * TIE_RTOL * scale)
+    else:  # an infinity (or a NaN) is the best: the general rule
+        near = np.arange(key.size)
+    return int(near[_order_with_ties(key[near], near, scale)[0]])
 
 
 def sign_flips(vectors: np.ndarray) -> np.ndarray:
     """The signs (+1 or -1, shape (k,)) that make the largest-magnitude entry of each column
     of ``vectors`` (shape (m, k)) positive; ties within :data:`TIE_RTOL` of the largest go
-    to the first such entry. Multiply the columns (and their companions) by them."""
+    to the first such entry. Multiply the columns (and their companions) by them.
+
+    A stack of such matrices, shape (..., m, k), gets the signs of each matrix's columns,
+    shape (..., k): multiply the stack by ``signs[..., None, :]``.
+    """
     vectors = np.asarray(vectors, dtype=float)
-    if vectors.ndim != 2:
-        raise ValueError(f"vectors must be 2-D (one vector per column), got shape {vectors.shape}")
+    if vectors.ndim < 2:
+        raise ValueError(f"vectors must be 2-D (one vector per column) or a stack of such, got shape {vectors.shape}")
     if np.isnan(vectors).any():
         raise ValueError("vectors contains NaN; signs of undefined vectors cannot be fixed")
-    if vectors.shape[1] == 0 or vectors.shape[0] == 0:
-        return np.ones(vectors.shape[1])
+    if vectors.shape[-1] == 0 or vectors.shape[-2] == 0:
+        return np.ones(vectors.shape[:-2] + vectors.shape[-1:])
     magnitudes = np.abs(vectors)
-    near_largest = magnitudes >= magnitudes.max(axis=0) * (1.0 - TIE_RTOL)
-    rows = np.argmax(near_largest, axis=0)  # the first entry tied with the largest
-    return np.where(vectors[rows, np.arange(vectors.shape[1])] < 0, -1.0, 1.0)
+    near_largest = magnitudes >= magnitudes.max(axis=-2, keepdims=True) * (1.0 - TIE_RTOL)
+    rows = np.argmax(near_largest, axis=-2)  # the first entry tied with the largest, shape (..., k)
+    largest = np.take_along_axis(vectors, rows[..., None, :], axis=-2)[..., 0, :]
+    return np.where(largest < 0, -1.0, 1.0)
 
 
 def fix_signs(vectors: np.ndarray, *companions: np.ndarray):
@@ -98,8 +122,11 @@ def fix_signs(vectors: np.ndarray, *companions: np.ndarray):
     first such entry, so the rule does not depend on rounding noise in the last bits
     (:func:`sign_flips`). A NaN is refused.
     """
+    vectors = np.asarray(vectors, dtype=float)
+    if vectors.ndim != 2:  # a stack needs signs[..., None, :] (sign_flips)
+        raise ValueError(f"vectors must be 2-D (one vector per column), got shape {vectors.shape}")
     signs = sign_flips(vectors)
-    flipped = np.asarray(vectors, dtype=float) * signs
+    flipped = vectors * signs
     if not companions:
         return flipped
     for companion in companions:

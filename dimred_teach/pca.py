@@ -50,14 +50,22 @@ def standardize(X, ddof: int = 1) -> np.ndarray:
     """
     X = as_data_matrix(X)
     ddof = check_int(ddof, "ddof", minimum=0, maximum=X.shape[0] - 1)
-    std = X.std(axis=0, ddof=ddof)
-    constant = np.flatnonzero(std <= 1e-12 * np.maximum(1.0, np.abs(X).max(axis=0)))
-    if constant.size:
+    return _standardised(X, ddof)
+
+
+def _standardised(X: np.ndarray, ddof: int = 1) -> np.ndarray:
+    """:func:`standardize` of a validated X, shape (n, p), or of each matrix of a stack of
+    them, shape (..., n, p); the error names the constant columns of the first matrix that
+    has any."""
+    std = X.std(axis=-2, ddof=ddof, keepdims=True)
+    constant = (std <= 1e-12 * np.maximum(1.0, np.abs(X).max(axis=-2, keepdims=True))).reshape(-1, X.shape[-1])
+    if constant.any():
+        columns = np.flatnonzero(constant[constant.any(axis=1)][0])
         raise ValueError(
-            f"X has zero variance in column(s) {constant.tolist()}; a constant column "
+            f"X has zero variance in column(s) {columns.tolist()}; a constant column "
             "cannot be standardised (drop it first)"
         )
-    return (X - X.mean(axis=0)) / std
+    return (X - X.mean(axis=-2, keepdims=True)) / std
 
 
 def covariance(X, ddof: int = 1) -> np.ndarray:
@@ -254,6 +262,26 @@ class BootstrapPCAResult:
     full: PCAResult
 
 
+BOOTSTRAP_BATCH_ENTRIES = 2**20
+"""Numbers in the stack of replicates that :func:`bootstrap_pca` decomposes at once (8 MiB
+of float64): large enough for one call of the SVD to fit many replicates, small enough
+that a large X does not need n_boot copies of itself in memory."""
+
+
+def _stacked_pca(replicates: np.ndarray, k: int, scale: bool):
+    """The k leading eigenvalues, shape (b, k), and components, shape (b, p, k), of each
+    matrix of a stack ``replicates`` (shape (b, n, p), overwritten), as :func:`pca` with the
+    SVD method fits them, in one SVD of the whole stack."""
+    if scale:
+        replicates = _standardised(replicates)
+    else:
+        replicates -= replicates.mean(axis=1, keepdims=True)
+    _, d, Vt = np.linalg.svd(replicates, full_matrices=False)  # d: (b, min(n, p)), Vt: (b, min(n, p), p)
+    components = Vt[:, :k].transpose(0, 2, 1)
+    components = components * sign_flips(components)[:, None, :]
+    return d[:, :k] ** 2 / (replicates.shape[1] - 1), components
+
+
 def bootstrap_pca(X, k: int, n_boot: int = 200, seed: int = 0, scale: bool = False) -> BootstrapPCAResult:
     """Bootstrap the first k principal components of X: refit PCA on ``n_boot`` samples of
     n rows drawn with replacement, and record each replicate's eigenvalues and the angle of
@@ -276,6 +304,14 @@ def bootstrap_pca(X, k: int, n_boot: int = 200, seed: int = 0, scale: bool = Fal
     BootstrapPCAResult
         ``eigenvalues`` and ``angles``, both shape (n_boot, k), the replicates'
         ``components``, shape (n_boot, p, k), and the full-data PCA.
+
+    Notes
+    -----
+    Replicate b is ``pca(X[rows_b], k, scale=scale)`` with ``rows_b = rng.integers(0, n, size=n)``
+    drawn after the rows of replicates 0, ..., b - 1. Rather than calling :func:`pca` n_boot
+    times, the replicates are stacked into an array of shape (n_boot, n, p) and decomposed by
+    one call of ``np.linalg.svd`` (in stacks of at most :data:`BOOTSTRAP_BATCH_ENTRIES`
+    numbers): the same results (up to rounding), several times faster.
     """
     X = as_data_matrix(X)
     n, p = X.shape
@@ -285,14 +321,16 @@ def bootstrap_pca(X, k: int, n_boot: int = 200, seed: int = 0, scale: bool = Fal
     scale = check_bool(scale, "scale")
     full = pca(X, k, scale=scale)
     eigenvalues = np.empty((n_boot, k))
-    angles = np.empty((n_boot, k))
     components = np.empty((n_boot, p, k))
-    for b in range(n_boot):
-        replicate = pca(X[rng.integers(0, n, size=n)], k, scale=scale)
-        eigenvalues[b] = replicate.eigenvalues
-        components[b] = replicate.components
-        cosines = np.abs(np.einsum("pj,pj->j", replicate.components, full.components))
-        angles[b] = np.degrees(np.arccos(np.clip(cosines, 0.0, 1.0)))
+    batch = max(1, BOOTSTRAP_BATCH_ENTRIES // (n * p))  # replicates fitted together
+    for start in range(0, n_boot, batch):
+        stop = min(start + batch, n_boot)
+        # n row indices per replicate, one replicate after the other (the same numbers as
+        # fitting pca(X[rows]) replicate by replicate), shape (stop - start, n)
+        rows = np.stack([rng.integers(0, n, size=n) for _ in range(start, stop)])
+        eigenvalues[start:stop], components[start:stop] = _stacked_pca(X[rows], k, scale)
+    cosines = np.abs(np.einsum("bpj,pj->bj", components, full.components))
+    angles = np.degrees(np.arccos(np.clip(cosines, 0.0, 1.0)))
     read_only(eigenvalues, angles, components)
     return BootstrapPCAResult(eigenvalues=eigenvalues, angles=angles, components=components, full=full)
 

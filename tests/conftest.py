@@ -4,7 +4,12 @@ keep their inline backend and figures appear in the outputs nbval compares), and
 derandomised hypothesis profile so CI runs the same examples every time.
 
 The browser tests (tests/browser, Playwright + Chromium) run only with ``--browser``
-(``python3 course.py browser-test``); the default run leaves them out."""
+(``python3 course.py browser-test``); the default run leaves them out.
+
+pytest-xdist hands out one file at a time in collection order (``--no-loadscope-reorder``,
+see course.py), so the longest files come first: the grader's, which mostly wait on
+sandboxed kernels, start beside the CPU-bound proofs and the run does not end on a long
+file started last."""
 
 import os
 from pathlib import Path
@@ -23,6 +28,11 @@ settings.load_profile("course")
 
 BROWSER_TESTS = Path(__file__).parent / "browser"
 
+LONGEST_FIRST = ("tests/test_grading_construction.py", "tests/test_grading.py", "tests/test_check_proofs.py",
+                 "tests/test_grading_hostile.py", "tests/test_class_report.py", "tests/test_manifest.py",
+                 "tests/test_exercise_sets.py", "tests/test_grading_assignment.py", "tests/test_policy_scan.py")
+"""The files that take longest (most of it, for the grader's, waiting on kernels), in the order to start them."""
+
 
 def pytest_addoption(parser):
     parser.addoption("--browser", action="store_true",
@@ -33,3 +43,14 @@ def pytest_ignore_collect(collection_path, config):
     if collection_path == BROWSER_TESTS and not config.getoption("--browser"):
         return True
     return None
+
+
+def pytest_collection_modifyitems(config, items):
+    """The files of :data:`LONGEST_FIRST` in its order, then the notebooks (each several
+    seconds in one kernel), then the rest; each file's tests keep their order."""
+    def rank(item) -> tuple[int, int]:
+        path = item.nodeid.split("::")[0]
+        if path in LONGEST_FIRST:
+            return 0, LONGEST_FIRST.index(path)
+        return (1, 0) if path.endswith(".ipynb") else (2, 0)
+    items.sort(key=rank)

@@ -110,12 +110,12 @@ def test_new_scaffolds_a_lecture_that_builds_and_whose_checks_are_proven(tmp_pat
                      (course / "README.md").read_text())
     assert (course / "exercises" / f"{stem}.ipynb").is_file()
     proofs = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
-                             "-o", "addopts=", "tests/test_check_proofs.py", "-k", f"{number}."],
+                             "-o", "addopts=", "-p", "dimred_teach._fast_start", "tests/test_check_proofs.py", "-k", f"{number}."],
                             cwd=course, env=env, capture_output=True, text=True, timeout=600)
     assert proofs.returncode == 0, proofs.stdout[-3000:]
     assert re.search(r"(\d+) passed", proofs.stdout) and int(re.search(r"(\d+) passed", proofs.stdout)[1]) >= 7
     lecture = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
-                              "--nbval", "--nbval-sanitize-with=tests/sanitize.cfg", f"notebooks/{stem}.ipynb",
+                              "-p", "dimred_teach._fast_start", "--nbval", "--nbval-sanitize-with=tests/sanitize.cfg", f"notebooks/{stem}.ipynb",
                               f"solutions/{stem}.ipynb"], cwd=course, env=env, capture_output=True, text=True,
                              timeout=600)
     assert lecture.returncode == 0, lecture.stdout[-3000:]

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from sklearn.decomposition import PCA
 
 from dimred_teach.datasets import load_crabs
-from dimred_teach.linalg import fix_signs, subspace_distance, first_best
+import dimred_teach.pca
+from dimred_teach.linalg import first_best, fix_signs, order_with_ties, sign_flips, subspace_distance
 from dimred_teach.pca import (PCAResult, bootstrap_pca, center, choose_k, covariance, pca, power_iteration,
                               reconstruction_error, standardize)
 
@@ -254,6 +255,59 @@ def test_bootstrap_pins_down_a_dominant_component_but_not_two_tied_ones():
     assert np.median(planes) < np.sin(np.radians(5)) < np.sin(np.radians(np.median(result.angles[:, 1])))
 
 
+def refitted_bootstrap(X, k, n_boot, seed, scale):
+    """What bootstrap_pca computes, the slow way: pca() refitted on each replicate in turn.
+    Returns eigenvalues (n_boot, k), |cosines| to the full-data components (n_boot, k) and
+    components (n_boot, p, k)."""
+    rng = np.random.default_rng(seed)
+    full = pca(X, k, scale=scale)
+    fits = [pca(X[rng.integers(0, len(X), size=len(X))], k, scale=scale) for _ in range(n_boot)]
+    components = np.stack([fit.components for fit in fits])
+    cosines = np.abs(np.einsum("bpj,pj->bj", components, full.components))
+    return np.stack([fit.eigenvalues for fit in fits]), cosines, components
+
+
+@pytest.mark.parametrize("scale", [False, True])
+@pytest.mark.parametrize("seed", range(4))
+def test_bootstrap_equals_refitting_pca_replicate_by_replicate(seed, scale, monkeypatch):
+    rng = np.random.default_rng(seed)
+    n, p = int(rng.integers(5, 60)), int(rng.integers(1, 7))
+    X = rng.normal(size=(n, p)) * rng.uniform(0.1, 5.0, p) + rng.normal(0, 10, p)
+    k = int(rng.integers(1, min(n, p) + 1))
+    if seed % 2:  # several stacks of replicates, the last one shorter
+        monkeypatch.setattr(dimred_teach.pca, "BOOTSTRAP_BATCH_ENTRIES", 7 * n * p)
+    result = bootstrap_pca(X, k, n_boot=40, seed=seed, scale=scale)
+    eigenvalues, cosines, components = refitted_bootstrap(X, k, 40, seed, scale)
+    np.testing.assert_allclose(result.eigenvalues, eigenvalues, rtol=0, atol=1e-12 * eigenvalues.max())
+    np.testing.assert_allclose(result.components, components, rtol=0, atol=1e-12)
+    # compared as cosines: arccos near 1 turns a rounding difference into a visible angle
+    np.testing.assert_allclose(np.cos(np.radians(result.angles)), cosines, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(result.full.components, pca(X, k, scale=scale).components)
+
+
+def test_bootstrap_with_scale_refuses_a_replicate_with_a_constant_column():
+    X = np.random.default_rng(8).normal(size=(12, 3))
+    X[:, 1] = 1.0
+    X[0, 1] = 2.0  # the full data vary in column 1, but replicates that miss row 0 do not
+    with pytest.raises(ValueError, match=r"zero variance in column\(s\) \[1\]"):
+        bootstrap_pca(X, 2, n_boot=50, seed=0, scale=True)
+    assert bootstrap_pca(X, 2, n_boot=50, seed=0).angles.shape == (50, 2)
+
+
+def test_sign_flips_of_a_stack_are_those_of_each_matrix():
+    stack = np.random.default_rng(9).normal(size=(3, 2, 5, 4))
+    stack[0, 1, :, 0] = [0.6, -0.6 * (1 + 1e-15), 0.1, 0.0, 0.0]  # a tie: the first entry decides
+    signs = sign_flips(stack)
+    assert signs.shape == (3, 2, 4) and signs[0, 1, 0] == 1.0
+    for index in np.ndindex(3, 2):
+        np.testing.assert_array_equal(signs[index], sign_flips(stack[index]))
+    assert sign_flips(np.ones((2, 0, 3))).shape == (2, 3)
+    with pytest.raises(ValueError, match="2-D"):
+        sign_flips(np.ones(3))
+    with pytest.raises(ValueError, match="2-D"):
+        fix_signs(stack)  # fix_signs multiplies by the signs of one matrix
+
+
 @pytest.mark.parametrize(
     "kwargs, name",
     [({"k": 0}, "k"), ({"k": 2, "n_boot": 0}, "n_boot"), ({"k": 2, "n_boot": 2.5}, "n_boot"),
@@ -262,3 +316,13 @@ def test_bootstrap_pins_down_a_dominant_component_but_not_two_tied_ones():
 def test_bootstrap_bad_inputs_name_the_argument(kwargs, name):
     with pytest.raises((TypeError, ValueError), match=name):
         bootstrap_pca(np.random.default_rng(0).normal(size=(10, 3)), **kwargs)
+
+
+@given(st.lists(st.sampled_from([0.0, 1.0, -1.0, 1.0 + 4e-13, 1.0 - 4e-13, 1.0 + 2e-12, 3.5, -7.0, 1e300,
+                                 np.inf, -np.inf, np.nan]), min_size=1, max_size=12),
+       st.integers(0, 40), st.booleans())
+def test_first_best_is_the_head_of_order_with_ties(values, chain, descending):
+    """first_best sorts only the values that can tie with the best; it picks what the full
+    ordering puts first, ties at TIE_RTOL (chains of them too), infinities and NaN included."""
+    values = np.array(values + [1.0 + i * 0.9e-12 for i in range(chain)])  # a chain of ties, each 0.9e-12 apart
+    assert first_best(values, descending) == order_with_ties(values, descending)[0]

@@ -16,7 +16,6 @@ from . import register
 from .properties import (answer_array, answer_integer, answer_number, distinct, expect, expect_unlike, in_random_order,
                          is_close)
 from ..jl import random_projection
-from ..mds import squared_distances
 
 FORBIDS = ("dimred_teach.jl.jl_min_dim",  # 06.min_dim
            "dimred_teach.jl.jl_epsilon")  # 06.epsilon_for
@@ -141,13 +140,10 @@ def _simulate_squared_norms(answer, rng):
 
 def _trial_ratio_ranges(X: np.ndarray, q: int, n_trials: int, seed: int) -> np.ndarray:
     """(smallest, largest) squared-distance ratio of each trial t, projected with seed + t, shape (n_trials, 2)."""
-    pairs = np.triu_indices(X.shape[0], 1)
-    before = squared_distances(X)[pairs]
-    ranges = np.empty((n_trials, 2))
-    for t in range(n_trials):
-        ratios = squared_distances(random_projection(X, q, seed=seed + t).embedding)[pairs] / before
-        ranges[t] = ratios.min(), ratios.max()
-    return ranges
+    i, j = np.triu_indices(X.shape[0], 1)
+    Y = np.stack([random_projection(X, q, seed=seed + t).embedding for t in range(n_trials)])  # (n_trials, n, q)
+    ratios = np.sum((Y[:, i] - Y[:, j]) ** 2, axis=2) / np.sum((X[i] - X[j]) ** 2, axis=1)  # (n_trials, pairs)
+    return np.stack([ratios.min(axis=1), ratios.max(axis=1)], axis=1)
 
 
 def _failure_rate_instance(rng: np.random.Generator, eps_above_one: bool):

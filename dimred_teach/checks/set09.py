@@ -293,12 +293,12 @@ def _rfe(Z: np.ndarray, y: np.ndarray, smallest: bool = True, refit: bool = True
     """RFE ranking of least squares on the columns of Z, and the smallest relative gap between the
     dropped |coefficient| and the next one (how far the case is from a tie)."""
     p = Z.shape[1]
+    Zc, yc = Z - Z.mean(axis=0), y - y.mean()  # centring a column does not depend on the others
     remaining, ranking, gap = list(range(p)), np.ones(p, dtype=int), np.inf
-    first = np.abs(np.linalg.lstsq(Z - Z.mean(axis=0), y - y.mean(), rcond=None)[0])
+    first = np.abs(np.linalg.lstsq(Zc, yc, rcond=None)[0])
     while len(remaining) > 1:
-        if refit:
-            size = np.abs(np.linalg.lstsq(Z[:, remaining] - Z[:, remaining].mean(axis=0), y - y.mean(),
-                                          rcond=None)[0])
+        if refit and len(remaining) < p:
+            size = np.abs(np.linalg.lstsq(Zc[:, remaining], yc, rcond=None)[0])
         else:
             size = first[remaining]
         order = np.argsort(size if smallest else -size)
@@ -329,10 +329,10 @@ def _rfe_ranking(answer, rng):
         X = (rng.normal(0, 1, (n, p)) @ mixing) * rng.uniform(0.1, 10, p) + rng.normal(0, 3, p)
         y = (X / X.std(axis=0)) @ rng.normal(0, 1, p) + rng.normal(0, 1, n)
         Z = (X - X.mean(axis=0)) / X.std(axis=0)
-        right, gap = _rfe(Z, y)
-        if gap < 1e-3 or _rfe(X, y)[1] < 1e-3:  # stay far from ties, where float32 might flip the order
+        (right, gap), (unstandardised, unstandardised_gap) = _rfe(Z, y), _rfe(X, y)
+        if gap < 1e-3 or unstandardised_gap < 1e-3:  # stay far from ties, where float32 might flip the order
             continue
-        mistakes = {"unstandardised": _rfe(X, y)[0], "drops-largest": _rfe(Z, y, smallest=False)[0],
+        mistakes = {"unstandardised": unstandardised, "drops-largest": _rfe(Z, y, smallest=False)[0],
                     "no-refit": _rfe(Z, y, refit=False)[0], "reversed": p + 1 - right}
         useful = [m for m, ranking in mistakes.items() if wanted[m] and not np.array_equal(ranking, right)]
         useful += ["any"] * bool(wanted["any"])  # at least 5 cases in all

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 
 import numpy as np
+from scipy.spatial.distance import cdist
 
 from .. import datasets
 from ..autoencoder import finite_difference_gradient
@@ -275,8 +276,8 @@ def _denoising_pairs(answer, rng):
         inputs = answer_array(inputs, f"the inputs of {call}", (rows, p), wrong_shape="copies-ignored")
         targets = answer_array(targets, f"the targets of {call}", (rows, p))
         scale = float(np.abs(X).max())
-        squared = np.sum((targets[:, None, :] - X[None, :, :]) ** 2, axis=2)  # (rows, n)
-        source = squared.argmin(axis=1)                                      # the row of X each target is
+        squared = cdist(targets, X, "sqeuclidean")  # (rows, n)
+        source = squared.argmin(axis=1)             # the row of X each target is
         expect(float(np.sqrt(squared.min(axis=1).max())) <= tolerance(1e-9) * scale * np.sqrt(p),
                f"{call}: the targets are not rows of X. The targets are the CLEAN points; the noise goes on "
                "the inputs only", mistake="noisy-targets")
@@ -293,8 +294,8 @@ def _denoising_pairs(answer, rng):
         expect(np.isclose(spread, noise, rtol=0.15),
                f"{call}: inputs - targets should be noise of standard deviation {noise:.4g}, got {spread:.4g}",
                mistake="uniform-noise")
-        first_two = [residual[source == i][:2] for i in range(n)]
-        repeated = sum(bool(np.allclose(pair[0], pair[1])) for pair in first_two)
+        copies_of = np.argsort(source, kind="stable").reshape(n, copies)  # row i: the targets of X[i], in order
+        repeated = int(np.isclose(residual[copies_of[:, 0]], residual[copies_of[:, 1]]).all(axis=1).sum())
         expect(repeated < n / 2, f"{call}: the copies of a point carry the same noise ({repeated} of {n} points); "
                "draw fresh noise for every copy, or the copies add nothing", mistake="one-noise")
         again, _ = answer_pair(answer(X.copy(), noise, copies, seed), call, "(inputs, targets)")

@@ -20,7 +20,7 @@ from . import CheckFailure, register
 from .properties import WRONG_FORM, answer_array, expect
 from ..datasets import make_swiss_roll
 from ..linalg import subspace_distance
-from ..manifold import isomap, neighbourhood_graph
+from ..manifold import IsomapResult, isomap, neighbourhood_graph
 from ..mds import classical_mds, double_center, procrustes, squared_distances
 
 FORBIDS = ("dimred_teach.manifold",)  # the neighbourhood graph, Isomap, Laplacian eigenmaps by hand
@@ -152,24 +152,21 @@ def _roll_instance(rng: np.random.Generator):
             return X, n_neighbors
 
 
-def _isomap_mistakes(X: np.ndarray, n_neighbors: int, k: int):
-    """(embedding, mistake id, message) for the typical wrong ways to compute Isomap."""
-    result = isomap(X, k, n_neighbors)
+def _isomap_mistakes(X: np.ndarray, result: IsomapResult, k: int):
+    """(embedding, mistake id, message) for the typical wrong ways to compute Isomap, given the right
+    ``result`` of ``isomap(X, k, n_neighbors)``; each is computed only when the one before did not match."""
+    yield (classical_mds(np.sqrt(squared_distances(X)), k).embedding, "straight-line-distances",
+           "this is classical MDS of the straight-line distances (that is PCA): replace them by shortest-path "
+           "distances in the neighbourhood graph")
     G = result.geodesic_distances
+    yield (classical_mds(G, k, squared=True).embedding, "geodesics-not-squared",  # G taken for squared distances
+           "the geodesic distances were not squared before double centring: B = -1/2 H G2 H needs G2 = G**2")
     values, vectors = np.linalg.eigh(double_center(G**2))
-    smallest = vectors[:, :k] * np.sqrt(np.abs(values[:k]))
-    return [
-        (classical_mds(np.sqrt(squared_distances(X)), k).embedding, "straight-line-distances",
-         "this is classical MDS of the straight-line distances (that is PCA): replace them by shortest-path "
-         "distances in the neighbourhood graph"),
-        (classical_mds(G, k, squared=True).embedding, "geodesics-not-squared",  # G taken for squared distances
-         "the geodesic distances were not squared before double centring: B = -1/2 H G2 H needs G2 = G**2"),
-        (vectors[:, ::-1][:, :k], "eigenvectors-not-scaled", "the eigenvectors are not scaled: multiply each by the "
-                                                              "square root of its eigenvalue"),
-        (smallest, "smallest-eigenpairs",
-         "these are the eigenvectors of the SMALLEST eigenvalues of B; np.linalg.eigh sorts ascending, take the "
-         "largest"),
-    ]
+    yield (vectors[:, ::-1][:, :k], "eigenvectors-not-scaled", "the eigenvectors are not scaled: multiply each by "
+                                                                "the square root of its eigenvalue")
+    yield (vectors[:, :k] * np.sqrt(np.abs(values[:k])), "smallest-eigenpairs",
+           "these are the eigenvectors of the SMALLEST eigenvalues of B; np.linalg.eigh sorts ascending, take the "
+           "largest")
 
 
 def _matches(reference: np.ndarray, Z: np.ndarray, tolerance: float) -> bool:
@@ -195,10 +192,11 @@ def _isomap(answer, rng):
         expect(bool(np.any(np.abs(Z - Z.mean(axis=0)) > 1e-9 * np.abs(X).max())),
                f"{what} puts every point at the same place: did you keep the smallest eigenvalues (clipped to 0) "
                "instead of the largest?", mistake="smallest-eigenpairs")
-        reference = isomap(X, k, n_neighbors).embedding
+        result = isomap(X, k, n_neighbors)
+        reference = result.embedding
         if _matches(reference, Z, 1e-10):
             continue
-        for wrong, mistake, message in _isomap_mistakes(X, n_neighbors, k):
+        for wrong, mistake, message in _isomap_mistakes(X, result, k):
             expect(not _matches(wrong, Z, 1e-6), message, mistake)
         raise CheckFailure(
             f"my_isomap(X, {n_neighbors}, {k}) is not the Isomap embedding, even up to rotation, reflection and "

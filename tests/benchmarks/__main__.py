@@ -1,7 +1,8 @@
 """Run every benchmark module and print one table of time ratios and peak memory.
 
-    python -m tests.benchmarks            # all modules
+    python -m tests.benchmarks            # all modules, then the test suite's wall time by part
     python -m tests.benchmarks pca mds    # only bench_pca.py and bench_mds.py
+    python -m tests.benchmarks suite      # only the test suite's wall time by part (suite.py)
 
 Columns: ours and the peer's best time, their ratio (below 1: ours is faster), the peak
 memory of one run of each (tracemalloc), and the time of the bare LAPACK / sparse call that
@@ -43,8 +44,9 @@ def main(selected: list[str]) -> int:
         names = [n for n in names if n.removeprefix("bench_") in selected]
     header = ("benchmark", "peer", "ours (s)", "peer (s)", "ratio", "ours peak MB", "peer peak MB",
               "bare LAPACK call (s)", "why above 1")
-    print("| " + " | ".join(header) + " |")
-    print("|" + "|".join("---" for _ in header) + "|", flush=True)
+    if names:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "|".join("---" for _ in header) + "|", flush=True)
     notes = []
     for name in names:
         module = importlib.import_module(f"{__package__}.{name}")
@@ -65,6 +67,11 @@ def main(selected: list[str]) -> int:
     if notes:
         print("\nnotes:")
         print("\n".join(notes))
+    if not selected or "suite" in selected:
+        from . import suite
+
+        print()
+        suite.main()
     return 0
 
 

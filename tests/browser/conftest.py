@@ -139,7 +139,12 @@ class Lab:
 
     def shut_down_kernels(self) -> None:
         """End every session and its kernel (a test's notebooks must not hold memory, or a
-        kernel, for the next test that opens the same notebook)."""
+        kernel, for the next test that opens the same notebook). A kernel still starting is
+        waited for first: stopping it mid-start fails its websocket's handshake (a 500 in the log)."""
+        deadline = time.monotonic() + 60
+        while (any(kernel.get("execution_state") == "starting" for kernel in self.api("kernels")[1])
+               and time.monotonic() < deadline):
+            time.sleep(0.2)
         for kind in ("sessions", "kernels"):
             for entry in self.api(kind)[1]:
                 request = urllib.request.Request(f"{self.base_url}/api/{kind}/{entry['id']}", method="DELETE",
