@@ -86,13 +86,26 @@ def install(extra: str) -> None:
     stamp.write_text(recipe)
 
 
+def chooses_workers(args: list[str]) -> bool:
+    """Whether pytest ``args`` choose the workers themselves (``-n``, or ``-p no:xdist``)."""
+    return any(arg == "-n" or arg.startswith(("-n", "--numprocesses", "-p")) for arg in args)
+
+
 def parallel(args: list[str]) -> list[str]:
     """pytest-xdist's options: one worker per core (at most 4), each file on one worker (a
     notebook's cells run in order in one kernel; a module's shared grading run is built
-    once); none when ``args`` choose for themselves."""
-    if any(arg == "-n" or arg.startswith(("-n", "--numprocesses", "-p")) for arg in args):
+    once), files in the order tests/conftest.py gives; none when ``args`` choose."""
+    if chooses_workers(args):
         return []
     return ["-n", str(max(1, min(os.cpu_count() or 1, 4))), "--dist", "loadfile", "--no-loadscope-reorder"]
+
+
+def browser_parallel(args: list[str]) -> list[str]:
+    """Two workers for the browser tests where there are two cores, each file on one (a
+    worker that runs JupyterLab tests starts its own JupyterLab, see tests/browser/conftest.py)."""
+    if chooses_workers(args) or (os.cpu_count() or 1) < 2:
+        return []
+    return ["-n", "2", "--dist", "loadfile"]
 
 
 def test_environment(env: dict) -> dict:
@@ -146,7 +159,8 @@ def main(argv: list[str]) -> int:
             run(BIN / "dimred-teach", "build", "--check", env=env)
             run(BIN / "python", "-m", "pytest", *parallel(args), *args, env=test_environment(env))
         else:
-            run(BIN / "python", "-m", "pytest", "tests/browser", "--browser", *args, env=test_environment(env))
+            run(BIN / "python", "-m", "pytest", "tests/browser", "--browser", *browser_parallel(args), *args,
+                env=test_environment(env))
     except subprocess.CalledProcessError as error:
         return error.returncode or 1
     except KeyboardInterrupt:

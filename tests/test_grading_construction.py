@@ -1,7 +1,7 @@
 """The grader's guarantees hold by construction (issue 21), in both sandbox modes a root
 grader can use: ``bwrap`` and ``user`` (what a Gradescope container gets).
 
-Each mode grades ONE parallel run (``jobs=2``) of attacks beside honest notebooks: every
+Each mode grades ONE parallel run (``jobs=4``) of attacks beside honest notebooks: every
 honest notebook keeps full marks, no attack earns a point it did not earn honestly, every
 submission gets a report, and nothing is left on disk or running. Where an attack could
 succeed in principle, a control run under ``--sandbox none`` (nothing isolated) shows that
@@ -285,7 +285,7 @@ def attacked(request, fixture_set, tmp_path_factory):
                                   timeout=60, cell_timeout=20, scratch_mb=16)
     started = time.monotonic()
     with _course_private():
-        results = grade(list(paths.values()), folder / "reports", options, jobs=2)
+        results = grade(list(paths.values()), folder / "reports", options, jobs=4)
     return {"mode": mode, "results": dict(zip(paths, results)), "out": folder / "reports",
             "wall": time.monotonic() - started, "leftovers": _leftovers()}
 

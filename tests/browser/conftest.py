@@ -12,6 +12,12 @@ into a temporary git repository ("origin") and clones it as a student would ("st
 with ``my-work/`` seeded by course.py), so nothing the tests do touches the worktree.
 ``lab`` serves the student's clone with the settings ``python3 course.py lab`` uses, on
 127.0.0.1 with a random token; its log goes to ``test-artifacts/jupyterlab.log``.
+
+``python3 course.py browser-test`` runs two pytest-xdist workers, each file on one worker
+(``--dist loadfile``): a worker that runs tests of the lab serves its own JupyterLab on its
+own clone, and logs to ``test-artifacts/jupyterlab-gw0.log`` (its worker's name). Grouping
+every lab test on one worker (``--dist loadgroup``) would start one JupyterLab fewer, but
+pytest-xdist 3.8 ignores the groups under pytest 9.2 (pytest-dev/pytest-xdist#1386).
 """
 
 from __future__ import annotations
@@ -167,7 +173,8 @@ def lab(course_clone) -> Lab:
     """The course's JupyterLab (student mode) on the student's clone."""
     ARTIFACTS.mkdir(exist_ok=True)
     port, token = _free_port(), secrets.token_hex(16)
-    log = ARTIFACTS / "jupyterlab.log"
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    log = ARTIFACTS / (f"jupyterlab-{worker}.log" if worker else "jupyterlab.log")
     command = [str(Path(sys.executable).with_name("jupyter-lab")), "--no-browser", "--ip=127.0.0.1",
                f"--port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
@@ -211,9 +218,15 @@ def run_all_seconds() -> dict[str, float]:
         RUN_ALL_SECONDS.write_text(json.dumps(_RUN_ALL, indent=1, sort_keys=True) + "\n")
 
 
+_SESSION_STARTED = time.time()
+
+
 def pytest_terminal_summary(terminalreporter):
-    if _RUN_ALL:
-        terminalreporter.section("Run All in JupyterLab (seconds)")
-        for name, value in sorted(_RUN_ALL.items()):
-            terminalreporter.write_line(f"{name:40s} {value:7.1f}")
-        terminalreporter.write_line(f"{'total':40s} {sum(_RUN_ALL.values()):7.1f}")
+    """The Run All seconds, from the file the worker that ran them wrote in this session."""
+    if not RUN_ALL_SECONDS.is_file() or RUN_ALL_SECONDS.stat().st_mtime < _SESSION_STARTED:
+        return
+    seconds = json.loads(RUN_ALL_SECONDS.read_text())
+    terminalreporter.section("Run All in JupyterLab (seconds)")
+    for name, value in sorted(seconds.items()):
+        terminalreporter.write_line(f"{name:40s} {value:7.1f}")
+    terminalreporter.write_line(f"{'total':40s} {sum(seconds.values()):7.1f}")
