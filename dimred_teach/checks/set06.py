@@ -16,6 +16,7 @@ from . import register
 from .properties import (answer_array, answer_integer, answer_number, distinct, expect, expect_unlike, in_random_order,
                          is_close)
 from ..jl import random_projection
+from ..mds import squared_distances
 
 FORBIDS = ("dimred_teach.jl.jl_min_dim",  # 06.min_dim
            "dimred_teach.jl.jl_epsilon")  # 06.epsilon_for
@@ -140,9 +141,10 @@ def _simulate_squared_norms(answer, rng):
 
 def _trial_ratio_ranges(X: np.ndarray, q: int, n_trials: int, seed: int) -> np.ndarray:
     """(smallest, largest) squared-distance ratio of each trial t, projected with seed + t, shape (n_trials, 2)."""
-    i, j = np.triu_indices(X.shape[0], 1)
-    Y = np.stack([random_projection(X, q, seed=seed + t).embedding for t in range(n_trials)])  # (n_trials, n, q)
-    ratios = np.sum((Y[:, i] - Y[:, j]) ** 2, axis=2) / np.sum((X[i] - X[j]) ** 2, axis=1)  # (n_trials, pairs)
+    pairs = np.triu_indices(X.shape[0], 1)
+    projected = np.stack([squared_distances(random_projection(X, q, seed=seed + t).embedding)[pairs]
+                          for t in range(n_trials)])  # (n_trials, pairs)
+    ratios = projected / squared_distances(X)[pairs]
     return np.stack([ratios.min(axis=1), ratios.max(axis=1)], axis=1)
 
 
