@@ -42,6 +42,7 @@ How a submission is graded
    making progress.
 """
 
+from .. import _fast_start  # noqa: F401  (first: before anything imports nbformat)
 from .command import workflow_template
 from .wire import WireError, decode, encode
 from .options import SANDBOXES, GradingOptions
