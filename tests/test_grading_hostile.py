@@ -486,7 +486,9 @@ def test_resource_attacks_fail_alone_and_honest_notebooks_keep_full_marks(resour
         assert "resource limit: 256 MB of scratch space" in disk.output, disk
     else:
         assert all(t.output.startswith("not graded: resource limit") for t in disk.tests[1:]), disk
-    assert resource_run["elapsed"] < resource_run["options"].timeout, resource_run["elapsed"]
+    # the run ends within one notebook's time limit and its own start and end: a kernel holding every file it may
+    # open can stall in ipykernel's output (10 s for each flush it cannot signal) until that limit, under load
+    assert resource_run["elapsed"] < resource_run["options"].timeout + 10, resource_run["elapsed"]
 
 
 def test_the_process_count_stays_bounded(resource_run):
