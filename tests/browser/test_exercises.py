@@ -37,7 +37,7 @@ def solve(page, lab, exercise: str, screenshot: str | None = None) -> Path:
     path = f"my-work/{name}.ipynb"
     labpage.open_notebook(page, lab, path)
     stub, check = labpage.cell_index(page, lines[0]), labpage.cell_index(page, f'check("{exercise}"')
-    _, state = labpage.run_all(page)
+    _, state = labpage.run_all(page, lab.root / path)
     assert state["errors"] == 0, labpage.error_text(page)
     blank = labpage.output_text(page, check)
     assert f"[not yet] {exercise}" in blank and "hint:" in blank, blank

@@ -81,7 +81,7 @@ def test_lecture_notebook_runs_in_the_browser(page, lab, name, run_all_seconds):
     assert not math["raw"], f"LaTeX left raw: {math['raw'][:5]}"
     assert math["typeset"] > 0, "no formula was typeset by MathJax"
 
-    seconds, state = labpage.run_all(page)
+    seconds, state = labpage.run_all(page, lab.root / path)
     run_all_seconds[name] = round(seconds, 1)
     assert state["errors"] == 0, f"Run All raised: {labpage.error_text(page)}"
     shown = wait_for_images(page, figures)
