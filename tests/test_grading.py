@@ -200,6 +200,12 @@ def _(fs, folder):
     return _write(_insert_after(_answered(fs), "import numpy", source), folder, "stubborn_loop.ipynb")
 
 
+@case("exits_when_interrupted", NONE, "stopped answering")
+def _(fs, folder):  # the grader's reconnection finds no kernel: the run ends with a report, not a grader error
+    source = "import os, signal\nsignal.signal(signal.SIGINT, lambda *_: os._exit(1))\nwhile True:\n    pass"
+    return _write(_insert_after(_answered(fs), "import numpy", source), folder, "exits_when_interrupted.ipynb")
+
+
 @case("huge_output", None)
 def _(fs, folder):  # 400 MB in messages the socket drops, a flood of short lines, 100 MB to fd 2
     source = ("for _ in range(40):\n    print('x' * 10_000_000)\nfor i in range(200_000):\n    print(i)\n"

@@ -162,15 +162,20 @@ def make_client(notebook, options: GradingOptions, kernel_dir: Path, box: Path, 
             return self.km
 
         async def async_start_new_kernel_client(self):
+            try:
+                return await self.connect()
+            except Exception:
+                await self._async_cleanup_kernel()
+                raise
+
+        async def connect(self):
+            """A new client on the kernel's channels, once the kernel answers (the kernel
+            manager is left as it is when it does not: the caller decides what to stop)."""
             context = zmq.asyncio.Context()
             context.setsockopt(zmq.MAXMSGSIZE, options.max_message_bytes)
             self.kc = self.km.client(context=context)
             await ensure_async(self.kc.start_channels())
-            try:
-                await ensure_async(self.kc.wait_for_ready(timeout=self.startup_timeout))
-            except Exception:
-                await self._async_cleanup_kernel()
-                raise
+            await ensure_async(self.kc.wait_for_ready(timeout=self.startup_timeout))
             self.kc.allow_stdin = False
             return self.kc
 
@@ -226,12 +231,13 @@ class Run:
 
     async def _recover(self, label: str) -> None:
         """Interrupt a timed-out kernel and reconnect (a cancelled wait loses iopub messages);
-        stop the kernel when it does not answer again within ``recover_timeout``."""
+        stop the kernel when it does not answer again within ``recover_timeout``. The kernel
+        manager stays, whatever happens, for the run's own clean-up to stop the kernel with."""
         try:
             await self.client.km.interrupt_kernel()
             await ensure_async(self.client.kc.stop_channels())
             started = time.monotonic()
-            await asyncio.wait_for(self.client.async_start_new_kernel_client(), self.options.recover_timeout)
+            await asyncio.wait_for(self.client.connect(), self.options.recover_timeout)
             self.client.timeout = max(1, math.ceil(self.options.recover_timeout - (time.monotonic() - started)))
             await self.client.async_execute_cell(nbformat.v4.new_code_cell("pass"), 0, store_history=False)
         except (CellTimeoutError, DeadKernelError, RuntimeError, asyncio.TimeoutError):
