@@ -20,8 +20,9 @@ vectors, through a ``scipy.sparse.linalg.LinearOperator``.
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -98,7 +99,12 @@ def tokenize(text: str, stop_words=None) -> list[str]:
 
 def _words(text: str, stop: frozenset) -> list[str]:
     """The tokens of :func:`tokenize` with the stop words already resolved."""
-    return [word for word in _WORD.findall(text.lower()) if word not in stop]
+    return [word for word in _all_words(text) if word not in stop]
+
+
+def _all_words(text: str) -> list[str]:
+    """The tokens of :func:`tokenize`, stop words included."""
+    return _WORD.findall(text.lower())
 
 
 def _as_documents(docs, name: str = "docs") -> list[str]:
@@ -158,28 +164,52 @@ def term_document_matrix(docs, stop_words=None, min_df: int = 1, vocabulary=None
     docs = _as_documents(docs)
     min_df = check_int(min_df, "min_df", minimum=1)
     stop = _stop_set(stop_words)
-    tokens = [_words(doc, stop) for doc in docs]
+    if vocabulary is not None:
+        vocabulary = _as_documents(vocabulary, name="vocabulary")
+        if len(set(vocabulary)) != len(vocabulary):
+            raise ValueError("vocabulary must not contain a word twice")
+    # every distinct word gets a number as it first appears; the stop words take the first
+    # numbers, so they are dropped by number
+    number_of = defaultdict(itertools.count().__next__)
+    for word in stop:
+        number_of[word]
+    words = [_all_words(doc) for doc in docs]
+    lengths = np.fromiter(map(len, words), dtype=np.intp, count=len(docs))
+    numbers = np.fromiter(map(number_of.__getitem__, itertools.chain.from_iterable(words)), dtype=np.intp,
+                          count=int(lengths.sum()))
+    seen = list(number_of)
+    every = _counts(lengths, numbers, np.ones(numbers.size, dtype=np.int64), (len(docs), len(seen)))
+    column = np.full(len(seen), -1)  # the column of each numbered word, -1 for a word not counted
     if vocabulary is None:
-        document_frequency = Counter(word for words in tokens for word in set(words))
-        vocabulary = sorted(word for word, df in document_frequency.items() if df >= min_df)
-        if not vocabulary:
+        document_frequency = np.bincount(every.indices, minlength=len(seen))
+        document_frequency[:len(stop)] = 0
+        kept = sorted(np.flatnonzero(document_frequency >= min_df).tolist(), key=seen.__getitem__)
+        if not kept:
             raise ValueError(
                 "docs contain no words" + (f" that occur in at least min_df={min_df} documents" if min_df > 1 else "")
                 + " (are all documents empty or made only of stop words?)"
             )
+        vocabulary = [seen[number] for number in kept]
+        column[kept] = np.arange(len(kept))
     else:
-        vocabulary = _as_documents(vocabulary, name="vocabulary")
-        if len(set(vocabulary)) != len(vocabulary):
-            raise ValueError("vocabulary must not contain a word twice")
-    column = {word: j for j, word in enumerate(vocabulary)}
-    hits = [[j for j in map(column.get, words) if j is not None] for words in tokens]
-    lengths = np.fromiter(map(len, hits), dtype=np.int64, count=len(hits))
-    cols = np.fromiter((j for row in hits for j in row), dtype=np.int64, count=int(lengths.sum()))
-    indptr = np.concatenate(([0], np.cumsum(lengths)))
-    counts = scipy.sparse.csr_array((np.ones(cols.size, dtype=np.int64), cols, indptr),
-                                    shape=(len(docs), len(vocabulary)))
-    counts.sum_duplicates()
+        for j, word in enumerate(vocabulary):
+            if number_of.get(word, -1) >= len(stop):
+                column[number_of[word]] = j
+    columns = column[every.indices]
+    counted = columns >= 0
+    rows = np.repeat(np.arange(len(docs)), np.diff(every.indptr))[counted]
+    counts = _counts(np.bincount(rows, minlength=len(docs)), columns[counted], every.data[counted],
+                     (len(docs), len(vocabulary)))
     return TermDocument(counts, tuple(vocabulary))
+
+
+def _counts(row_lengths: np.ndarray, columns: np.ndarray, values: np.ndarray, shape: tuple[int, int]):
+    """The sparse matrix, shape ``shape``, whose row i holds ``values`` at ``columns`` (the next
+    ``row_lengths[i]`` of each), repeated columns summed and sorted."""
+    indptr = np.concatenate(([0], np.cumsum(row_lengths)))
+    matrix = scipy.sparse.csr_array((values, columns, indptr), shape=shape)
+    matrix.sum_duplicates()
+    return matrix
 
 
 class TfIdf(NamedTuple):

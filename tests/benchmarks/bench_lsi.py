@@ -1,4 +1,4 @@
-"""LSI: the course's lsi (tf-idf + ARPACK truncated SVD) against scikit-learn's
+"""LSI: the course's lsi (tf-idf + PROPACK truncated SVD) against scikit-learn's
 TfidfVectorizer + TruncatedSVD on the standard library's docstrings, k = 100."""
 
 import functools
