@@ -166,6 +166,24 @@ def _signed_svd(Xc: np.ndarray, k: int):
     return U[:, :k] * signs, d[:k], Vt[:k].T * signs
 
 
+def _svd_scores(Xc: np.ndarray, k: int):
+    """PCA by the thin SVD Xc = U D V' (Xc of shape (n, p), overwritten): the scores U D
+    (n, k), d (k,) and V (p, k), with the signs of :func:`_signed_svd`.
+
+    A tall Xc (n >= 2p) is first reduced to the p x p triangle R of Xc = QR, which has the
+    same singular values and right singular vectors (LAPACK's SVD takes this step itself
+    there); the scores are then Xc V, so neither Q nor U (n x p each) is ever formed: about
+    two thirds of the time of the thin SVD of Xc.
+    """
+    n, p = Xc.shape
+    if n < 2 * p:
+        U, d, V = _signed_svd(Xc, k)
+        return U * d, d, V
+    _, R = scipy.linalg.qr(Xc, mode="raw", check_finite=False)  # Xc itself is kept for the scores
+    _, d, V = _signed_svd(R, k)
+    return Xc @ V, d, V
+
+
 def pca(X, k: int | None = None, method: str = "svd", scale: bool = False) -> PCAResult:
     """Principal component analysis of X, rows are points.
 
@@ -200,8 +218,7 @@ def pca(X, k: int | None = None, method: str = "svd", scale: bool = False) -> PC
     total_variance = float(np.einsum("ij,ij->", Xc, Xc)) / (n - 1)
 
     if method == "svd":
-        U, singular_values, components = _signed_svd(Xc, k)
-        scores = U * singular_values
+        scores, singular_values, components = _svd_scores(Xc, k)
         eigenvalues = singular_values**2 / (n - 1)
     elif method == "eig":
         eigenvalues, components = sorted_eigh(Xc.T @ Xc / (n - 1), k=k)

@@ -69,6 +69,21 @@ def test_eigenvalues_are_squared_singular_values_over_n_minus_1():
     np.testing.assert_allclose(result.eigenvalues, np.sort(np.linalg.eigvalsh(covariance(X)))[::-1][: result.k])
 
 
+@pytest.mark.parametrize("n", [39, 40, 400])
+def test_svd_scores_are_u_times_d_on_either_side_of_the_tall_route(n):
+    """From n = 2p the SVD is taken of the triangle R of Xc = QR and the scores are Xc V (U is
+    never formed); below it, of Xc itself. Either way: Xc's singular values, its right vectors
+    (up to sign) and the scores U D."""
+    X = low_rank_data(n, n, 20, 20)
+    result = pca(X)
+    U, d, Vt = np.linalg.svd(center(X), full_matrices=False)
+    k = result.k
+    signs = np.sign(np.sum(Vt[:k].T * result.components, axis=0))
+    np.testing.assert_allclose(result.singular_values, d[:k], rtol=1e-12)
+    np.testing.assert_allclose(result.components, Vt[:k].T * signs, atol=1e-10)
+    np.testing.assert_allclose(result.scores, U[:, :k] * d[:k] * signs, atol=1e-10 * d[0])
+
+
 def test_gram_path_at_p_much_larger_than_n():
     rng = np.random.default_rng(5)
     X = rng.standard_normal((25, 3000)) * np.linspace(4, 0.1, 3000)

@@ -7,7 +7,7 @@ import scipy.sparse
 from dimred_teach._validation import (as_data_matrix, as_distance_matrix, as_square_symmetric, as_vector,
                                       OPEN_UNIT, check_bool, check_choice, check_int, check_k, check_real,
                                       check_seed)
-from dimred_teach.linalg import center_rows_and_columns, fix_signs, projector, sorted_eigh
+from dimred_teach.linalg import ARPACK_MIN_SIZE, center_rows_and_columns, fix_signs, projector, sorted_eigh, top_eigenpairs
 
 GOOD_D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.5], [2.0, 1.5, 0.0]])
 
@@ -80,6 +80,21 @@ def test_sorted_eigh_top_k_matches_full():
     np.testing.assert_allclose(top_values, values[:4])
     np.testing.assert_allclose(top_vectors, vectors[:, :4], atol=1e-10)
     np.testing.assert_allclose(A @ vectors, vectors * values, atol=1e-9)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_top_eigenpairs_from_arpack_match_lapack(order):
+    """From ARPACK_MIN_SIZE up, a few pairs come from ARPACK, whose products read one
+    triangle of A (BLAS dsymv), in either memory layout of A."""
+    rng = np.random.default_rng(5)
+    m = ARPACK_MIN_SIZE + 100
+    B = rng.standard_normal((m, m))
+    A = np.asarray(B @ B.T, order=order)
+    values, vectors = np.linalg.eigh(A)
+    top_values, top_vectors = top_eigenpairs(A.copy(order=order), 5)
+    np.testing.assert_allclose(top_values, values[::-1][:5], rtol=1e-12)
+    np.testing.assert_allclose(np.abs(top_vectors.T @ vectors[:, ::-1][:, :5]), np.eye(5), atol=1e-9)
+    assert np.all(top_vectors[np.argmax(np.abs(top_vectors), axis=0), range(5)] > 0)
 
 
 def test_projector_is_idempotent_and_symmetric():
