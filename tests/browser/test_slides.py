@@ -133,6 +133,15 @@ OVERFLOW = """() => {
   });
   return [worst, where];
 }"""
+# One state measured (OVERFLOW, and the scale the deck gave the slide), then the next state
+# shown: one round trip to the page per state.
+STEP = f"""() => {{
+  const [past, where] = ({OVERFLOW})();
+  const scale = parseFloat(Reveal.getCurrentSlide().dataset.fitScale || 1);
+  const last = Reveal.isLastSlide() && !Reveal.availableFragments().next;
+  if (!last) Reveal.next();
+  return [past, where, scale, last];
+}}"""
 
 
 def test_every_state_of_every_deck_fits_a_1280x720_screen(page, decks):
@@ -146,13 +155,12 @@ def test_every_state_of_every_deck_fits_a_1280x720_screen(page, decks):
         page.goto(deck.as_uri())
         page.wait_for_function("() => document.body.dataset.deckFitted === 'true'")
         for state in range(500):
-            past, where = page.evaluate(OVERFLOW)
+            past, where, scale, last = page.evaluate(STEP)
             if past > 2:
                 overflowing.append(f"{deck.stem}, state {state}: {past:.0f} px past the slide ({where!r})")
-            smallest = min(smallest, float(page.evaluate("() => Reveal.getCurrentSlide().dataset.fitScale || 1")))
-            if page.evaluate("() => Reveal.isLastSlide() && !Reveal.availableFragments().next"):
+            smallest = min(smallest, scale)
+            if last:
                 break
-            page.evaluate("() => Reveal.next()")
     assert overflowing == []
     assert smallest >= 0.6, f"a slide is scaled to {smallest:.2f}: split it instead"
 
