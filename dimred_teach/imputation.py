@@ -32,6 +32,7 @@ import numpy as np
 from ._results import read_only
 from ._validation import NONNEGATIVE, _to_float_array, as_data_matrix, check_int, check_k, check_real
 from .linalg import fix_signs
+from .pca import _svd_scores
 
 __all__ = ["ImputationResult", "low_rank_impute", "zero_noise_em", "mean_plus_rank_k"]
 
@@ -103,11 +104,12 @@ def mean_plus_rank_k(Z: np.ndarray, k: int, center: bool = True):
     scores : ndarray, shape (n, k)
         U_k S_k of the centred Z.
     components : ndarray, shape (p, k)
-        V_k, orthonormal columns (signs as the SVD returns them).
+        V_k, orthonormal columns, signs as :func:`dimred_teach.pca.pca` gives them (its thin
+        SVD, which forms no U for a tall Z).
     """
     means = Z.mean(axis=0) if center else np.zeros(Z.shape[1])
-    U, s, Vt = np.linalg.svd(Z - means, full_matrices=False)
-    return means, U[:, :k] * s[:k], Vt[:k].T
+    scores, _, components = _svd_scores(Z - means, k)
+    return means, scores, components
 
 
 def _as_matrix_with_missing(X, name: str) -> tuple[np.ndarray, np.ndarray]:
