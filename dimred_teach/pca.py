@@ -167,8 +167,8 @@ def _signed_svd(Xc: np.ndarray, k: int):
 
 
 def _svd_scores(Xc: np.ndarray, k: int):
-    """PCA by the thin SVD Xc = U D V' (Xc of shape (n, p), overwritten): the scores U D
-    (n, k), d (k,) and V (p, k), with the signs of :func:`_signed_svd`.
+    """PCA by the thin SVD Xc = U D V' (Xc of shape (n, p), which may be overwritten): the
+    scores U D (n, k), d (k,) and V (p, k), with the signs of :func:`_signed_svd`.
 
     A tall Xc (n >= 2p) is first reduced to the p x p triangle R of Xc = QR, which has the
     same singular values and right singular vectors (LAPACK's SVD takes this step itself
