@@ -193,8 +193,9 @@ def term_document_matrix(docs, stop_words=None, min_df: int = 1, vocabulary=None
         column[kept] = np.arange(len(kept))
     else:
         for j, word in enumerate(vocabulary):
-            if number_of.get(word, -1) >= len(stop):
-                column[number_of[word]] = j
+            number = number_of.get(word, -1)  # -1: not in the corpus; below len(stop): a stop word
+            if number >= len(stop):
+                column[number] = j
     columns = column[every.indices]
     counted = columns >= 0
     rows = np.repeat(np.arange(len(docs)), np.diff(every.indptr))[counted]
