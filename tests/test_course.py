@@ -78,3 +78,13 @@ def test_the_notes_are_cited_by_title_never_by_a_path():
                  for number, line in enumerate(path.read_text().splitlines(), 1)
                  if re.search(r"seeds/\d|seeds file|\bfile 00\d", line)]
     assert offenders == []
+
+
+def test_installs_take_the_pinned_versions_with_pip_or_with_uv_on_the_path():
+    pip = [str(part) for part in course.install_command(".[test]", None)]
+    uv = [str(part) for part in course.install_command(".[test]", "/opt/bin/uv")]
+    assert pip[:4] == [str(course.BIN / "python"), "-m", "pip", "install"]
+    assert uv[:3] == ["/opt/bin/uv", "pip", "install"] and uv[uv.index("--python") + 1] == str(course.BIN / "python")
+    assert "--compile-bytecode" in uv  # sandboxed kernels cannot write bytecode: it must come with the install
+    for command in (pip, uv):
+        assert command[-4:] == ["-c", "constraints.txt", "-e", ".[test]"]
