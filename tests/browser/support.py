@@ -22,3 +22,45 @@ def git(*args: str, cwd: Path) -> str:
     command = ["git", "-c", "user.name=Course Tests", "-c", "user.email=tests@example.invalid",
                "-c", "init.defaultBranch=main", *args]
     return subprocess.run(command, cwd=cwd, check=True, capture_output=True, text=True).stdout
+
+
+# axe-core's colour-contrast rule takes about a millisecond for each element with text, and a
+# lecture holds thousands of syntax-highlighted code tokens in a handful of styles. So a page is
+# checked in two runs that leave nothing out: every other rule on the whole page; and colour
+# contrast outside the code blocks and on one visible element of each distinct style inside them
+# (text colour, size, weight, opacity and shadow over the backgrounds of its parent, its block and
+# the block's frame; an element its block does not clip where there is one), which stands for
+# every element of that style. tests/browser/test_site.py proves that one unreadable style among
+# thousands of tokens is still found.
+CODE_STYLE_SAMPLES = """() => {
+  const chosen = new Map();
+  for (const element of document.querySelectorAll('div.highlight pre, div.highlight pre *')) {
+    if (!element.checkVisibility({checkVisibilityCSS: true})) continue;
+    const style = getComputedStyle(element);
+    const backgrounds = [element.parentElement, element.closest('pre'), element.closest('div.highlight')]
+      .map(other => getComputedStyle(other).backgroundColor);
+    const key = [style.color, style.backgroundColor, style.fontSize, style.fontWeight, style.opacity,
+                 style.textShadow, ...backgrounds].join('|');
+    const box = element.getBoundingClientRect(), frame = element.closest('pre').getBoundingClientRect();
+    const whole = box.left >= frame.left && box.right <= frame.right;
+    const sample = chosen.get(key);
+    if (!sample || (whole && !sample.whole)) chosen.set(key, {element, whole});
+  }
+  document.querySelectorAll('[data-axe-sample]').forEach(element => element.removeAttribute('data-axe-sample'));
+  chosen.forEach(({element}) => element.setAttribute('data-axe-sample', ''));
+}"""
+
+
+def axe_violations(page) -> list[dict]:
+    """axe-core's violations (WCAG 2.1 rules, any impact) on the page as it is now, with the
+    code blocks' colour contrast checked once per style (see :data:`CODE_STYLE_SAMPLES`)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    page.evaluate(CODE_STYLE_SAMPLES)
+    everything_else = {"resultTypes": ["violations"], "rules": {"color-contrast": {"enabled": False}}}
+    # an element inside an excluded block is checked when it is itself included
+    contrast = ({"include": [["html"], ["[data-axe-sample]"]], "exclude": [["div.highlight"]]},
+                {"resultTypes": ["violations"], "runOnly": ["color-contrast"]})
+    runs = [axe.run(page, options=everything_else), axe.run(page, *contrast)]
+    return [violation for run in runs for violation in run.response["violations"]]

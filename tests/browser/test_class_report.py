@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from class_reports import write_synthetic_reports
+from support import axe_violations
 
 from dimred_teach.cli import main
 
@@ -44,8 +45,6 @@ def test_the_page_opens_offline_with_every_figure_described(page, report_page):
 
 
 def test_the_page_has_no_accessibility_violation(page, report_page):
-    from axe_playwright_python.sync_playwright import Axe
-
     page.goto(report_page.as_uri())
-    violations = Axe().run(page).response["violations"]
+    violations = axe_violations(page)
     assert [(v["id"], v["impact"], len(v["nodes"])) for v in violations] == []

@@ -17,6 +17,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from support import axe_violations
 
 from dimred_teach.cli import main
 from dimred_teach.course.execution import description_problem
@@ -194,18 +195,35 @@ SITE_PAGES = ["index.html", "search.html?q=centring", *NOTEBOOK_PAGES,
 def test_every_page_passes_axe_core(offline_page, site_url):
     """Issue 23: no accessibility violation of any impact (axe-core, WCAG 2.1 rules) on any page;
     and no request of the pages fails (the favicon is the site's own)."""
-    from axe_playwright_python.sync_playwright import Axe
-
     page, _ = offline_page
     failed = []
     page.on("response", lambda response: failed.append(response.url) if response.status >= 400 else None)
-    axe, found = Axe(), {}
+    found = {}
     for path in SITE_PAGES:
         _open(page, site_url + path)
-        violations = axe.run(page).response["violations"]
+        violations = axe_violations(page)
         found.update({f"{path}: {v['id']} ({v['impact']}) at {v['nodes'][0]['target']}": v["help"] for v in violations})
     assert found == {}
     assert [url for url in failed if not url.endswith("/basic.css")] == []  # axe's stylesheet walk, not the page
+
+
+UNREADABLE_CODE = [
+    ".highlight .mi { color: #c8c8c8 !important }",  # one token style, used many times on the page
+    ".cell_output div.highlight pre { color: #cccccc !important }",  # the printed outputs
+    "div.highlight pre { background: #101010 !important }",  # the code blocks' background
+]
+
+
+def test_axe_finds_code_colours_made_unreadable(offline_page, site_url):
+    """``axe_violations`` checks code colours once per style (tests/browser/support.py): one
+    unreadable style among thousands of code tokens is still a colour-contrast violation."""
+    page, _ = offline_page
+    _open(page, site_url + "notebooks/12_missing_values_recommenders.html")
+    assert axe_violations(page) == []
+    for css in UNREADABLE_CODE:
+        style = page.add_style_tag(content=css)
+        assert "color-contrast" in {violation["id"] for violation in axe_violations(page)}, css
+        style.evaluate("element => element.remove()")
 
 
 def test_search_snippets_show_formulas_typeset_and_there_is_one_search(offline_page, site_url):

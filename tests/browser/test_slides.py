@@ -11,6 +11,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 import pytest
+from support import axe_violations
 
 from dimred_teach.cli import main
 from dimred_teach.course.manifest import read_manifest
@@ -168,15 +169,13 @@ def test_every_state_of_every_deck_fits_a_1280x720_screen(page, decks):
 def test_every_deck_passes_axe_core_with_described_figures(page, decks):
     """Issue 23, item 3: no accessibility violation of any impact (the slide number's contrast was
     2.84:1), and every figure's alt text is its written description."""
-    from axe_playwright_python.sync_playwright import Axe
-
     from dimred_teach.course.execution import description_problem
 
-    axe, found = Axe(), {}
+    found = {}
     for deck in decks:
         page.goto(deck.as_uri())
         page.wait_for_function("() => document.body.dataset.deckFitted === 'true'")
-        found.update({f"{deck.stem}: {v['id']} ({v['impact']})": v["help"] for v in axe.run(page).response["violations"]})
+        found.update({f"{deck.stem}: {v['id']} ({v['impact']})": v["help"] for v in axe_violations(page)})
         for alt in page.locator("section img").evaluate_all("images => images.map(image => image.alt)"):
             assert description_problem(alt) is None, f"{deck.stem}: {description_problem(alt)}"
     assert found == {}
