@@ -260,7 +260,7 @@ def _leftovers() -> list[str]:
             for name in subfolders + files:
                 with contextlib.suppress(OSError):
                     owner = os.lstat(os.path.join(folder, name)).st_uid
-                    if uids.FIRST_UID <= owner < uids.FIRST_UID + uids.COUNT and owner not in alive:
+                    if uids.is_kernel_id(owner) and owner not in alive:
                         found.append(os.path.join(folder, name))
     for uid in alive:
         for pid in uids.processes_of(uid):

@@ -18,6 +18,7 @@ import pickle
 import shutil
 import subprocess
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -35,6 +36,8 @@ from dimred_teach.grading.reports import markdown_text, summary
 from dimred_teach.grading.results import SubmissionResult, TestResult
 from dimred_teach.grading.sandbox import choose
 from dimred_teach.grading.scheduler import scrub
+from dimred_teach.grading.session import disk_usage
+from dimred_teach.grading.uids import FIRST_UID
 
 from test_grading import EXERCISES, FIXTURES, ROOT, _answered, _code, _insert_after
 from test_grading import fixture_set  # noqa: F401  (a fixture this module uses too)
@@ -236,6 +239,46 @@ def test_a_link_in_the_scratch_folder_leads_the_worker_nowhere(tmp_path):
     assert (victim / "01.x.answer").read_bytes() == pickle.dumps(("value", 1))
     assert not (tmp_path / "box" / "moved" / "call-2.in").is_symlink()
     channel.close()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making files of other users needs root (CI runs as root)")
+def test_a_kernels_files_in_a_shared_place_are_counted_wherever_it_could_have_put_them():
+    """``--sandbox user``: the scratch limit counts what a kernel's user owns in /tmp and the like,
+    there and in every folder below that it could write to or could have changed, without a
+    status call for every file of a tree it cannot write to. (The tree is made in /run: files of
+    kernel ids in /tmp would be another grader test's leftovers.)"""
+    with tempfile.TemporaryDirectory(dir="/run") as scratch:
+        _count_a_kernels_files(Path(scratch))
+
+
+def _count_a_kernels_files(folder: Path) -> None:
+    kernel, other_kernel = FIRST_UID + 7, FIRST_UID + 8
+
+    def make(path: Path, owner: int = 0, mode: int = 0o755, size: int = 0) -> Path:
+        if size:
+            path.write_bytes(b"x" * size)
+        else:
+            path.mkdir()
+        os.chown(path, owner, owner)
+        os.chmod(path, mode)
+        return path
+
+    world = make(folder / "tmp", mode=0o1777)
+    make(world / "its file", kernel, 0o644, 5000)
+    make(world / "root's file", 0, 0o644, 5000)
+    checkout = make(world / "checkout")  # root's, read-only to others: only its folders are listed
+    for i in range(50):
+        make(checkout / f"module{i}.py", 0, 0o644, 10)
+    make(make(checkout / "shared", mode=0o777) / "deep file", kernel, 0o644, 5000)
+    make(make(make(world / "private", mode=0o700) / "unreachable", mode=0o777) / "never made by it", kernel, 0o644, 10)
+    make(make(world / "its own folder", kernel, 0o777) / "hidden later", kernel, 0o644, 5000)
+    os.chmod(world / "its own folder", 0o500)  # the kernel may change its own folder's mode
+    make(make(world / "another kernel's folder", other_kernel, 0o777) / "lent", kernel, 0o644, 5000)
+    os.chmod(world / "another kernel's folder", 0o700)  # ... and so may the kernel that lent it
+    used, entries = disk_usage(world, 20000, owner=kernel)
+    assert entries == 5  # four files and the kernel's own folder
+    assert used >= 4 * 5000
+    assert disk_usage(world, 20000, owner=other_kernel)[1] == 1
 
 
 def test_the_installation_is_read_only(hostile):

@@ -71,20 +71,32 @@ def limit_hit(ename: str, evalue: str, options: GradingOptions) -> str:
 
 
 def disk_usage(folder: Path, max_entries: int, owner: int | None = None) -> tuple[int, int]:
-    """Bytes on disk and number of entries under ``folder`` (only those of user id ``owner``
-    when given; counting stops past ``max_entries``; never follows a link)."""
-    used, entries, pending = 0, 0, [str(folder)]
-    while pending and entries <= max_entries:
+    """Bytes on disk and number of entries under ``folder`` (counting stops past ``max_entries``;
+    never follows a link). With ``owner``, a kernel's user id: only that user's entries, looked
+    for only where it could have made them (:func:`uids.could_create`), so a large tree it
+    cannot write to (a checkout in /tmp, say) costs a listing of its folders, not a status of
+    every file."""
+    used, entries, pending = 0, 0, [(str(folder), True)]  # (folder, whether its entries are counted)
+    if owner is not None:
         try:
-            with os.scandir(pending.pop()) as listing:
+            pending = [(str(folder), uids.could_create(os.lstat(folder)))]
+        except OSError:
+            return 0, 0
+    while pending and entries <= max_entries:
+        path, counted = pending.pop()
+        try:
+            with os.scandir(path) as listing:
                 for entry in listing:
                     try:
+                        folder_entry = entry.is_dir(follow_symlinks=False)
+                        if not (counted or folder_entry):
+                            continue
                         info = entry.stat(follow_symlinks=False)
-                        if owner is None or info.st_uid == owner:
+                        if counted and (owner is None or info.st_uid == owner):
                             entries += 1
                             used += info.st_blocks * 512
-                        if entry.is_dir(follow_symlinks=False):
-                            pending.append(entry.path)
+                        if folder_entry and (owner is None or uids.could_enter(info)):
+                            pending.append((entry.path, owner is None or uids.could_create(info)))
                     except OSError:
                         pass
         except OSError:

@@ -46,6 +46,12 @@ def processes_of(uid: int) -> list[int]:
     return found
 
 
+def is_kernel_id(number: int) -> bool:
+    """Whether ``number`` is a kernel's user id (and group id: a kernel's user has only the group
+    of the same number), of this run or any other."""
+    return FIRST_UID <= number < FIRST_UID + COUNT
+
+
 def in_use() -> set[int]:
     """The kernel user ids (of any run) that have a process now."""
     found = set()
@@ -55,9 +61,30 @@ def in_use() -> set[int]:
                 uid = os.stat(f"/proc/{entry}").st_uid
             except OSError:
                 continue
-            if FIRST_UID <= uid < FIRST_UID + COUNT:
+            if is_kernel_id(uid):
                 found.add(uid)
     return found
+
+
+def _open_to_kernels(folder: os.stat_result, permission: int) -> bool:
+    """Whether a kernel's user may have had ``permission`` (0o2 write, 0o1 search) on a folder
+    with status ``folder``: as anyone else, or as a kernel that owns it or its group. A folder
+    a kernel owns counts whatever its mode says, since that kernel may have changed the mode
+    (and added access lists) since; the mode and access lists of any other folder are its
+    owner's (root's, the system's), which no kernel can change."""
+    return bool(folder.st_mode & permission or is_kernel_id(folder.st_uid)
+                or (is_kernel_id(folder.st_gid) and folder.st_mode & (permission << 3)))
+
+
+def could_create(folder: os.stat_result) -> bool:
+    """Whether a kernel's user may have put an entry into the folder (creating, linking or
+    renaming one there needs write permission on it)."""
+    return _open_to_kernels(folder, 0o2)
+
+
+def could_enter(folder: os.stat_result) -> bool:
+    """Whether a kernel's user may have reached what is below the folder (search permission)."""
+    return _open_to_kernels(folder, 0o1)
 
 
 def _lock_folder() -> Path:
