@@ -44,8 +44,21 @@ ARTIFACTS = ROOT / "test-artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
 RUN_ALL_SECONDS = ARTIFACTS / "run-all-seconds.json"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--disable-dev-shm-usage"]
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SMALL_SHARED_MEMORY = 2**30
+
+
+def chromium_flags() -> list[str]:
+    """:data:`CHROMIUM_FLAGS`, and ``--disable-dev-shm-usage`` where /dev/shm is too small for
+    Chromium's shared memory (a container's 64 MB): the flag moves that memory to files in /tmp,
+    which costs Chromium about a tenth more CPU in JupyterLab, so it is not given where /dev/shm
+    is large."""
+    try:
+        shared = os.statvfs("/dev/shm")
+        small = shared.f_frsize * shared.f_bavail < SMALL_SHARED_MEMORY
+    except OSError:
+        small = True
+    return CHROMIUM_FLAGS + ["--disable-dev-shm-usage"] * small
 
 
 def chromium_executable() -> str:
@@ -62,7 +75,7 @@ def browser():
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=chromium_executable(), headless=True,
-                                              args=CHROMIUM_FLAGS)
+                                              args=chromium_flags())
         yield chromium
         chromium.close()
 
