@@ -76,12 +76,11 @@ def disk_usage(folder: Path, max_entries: int, owner: int | None = None) -> tupl
     for only where it could have made them (:func:`uids.could_create`), so a large tree it
     cannot write to (a checkout in /tmp, say) costs a listing of its folders, not a status of
     every file."""
-    used, entries, pending = 0, 0, [(str(folder), True)]  # (folder, whether its entries are counted)
-    if owner is not None:
-        try:
-            pending = [(str(folder), uids.could_create(os.lstat(folder)))]
-        except OSError:
-            return 0, 0
+    try:
+        counted = owner is None or uids.could_create(os.lstat(folder))
+    except OSError:
+        return 0, 0
+    used, entries, pending = 0, 0, [(str(folder), counted)]  # (folder, whether its entries are counted)
     while pending and entries <= max_entries:
         path, counted = pending.pop()
         try:

@@ -58,7 +58,7 @@ def chromium_flags() -> list[str]:
         small = shared.f_frsize * shared.f_bavail < SMALL_SHARED_MEMORY
     except OSError:
         small = True
-    return CHROMIUM_FLAGS + ["--disable-dev-shm-usage"] * small
+    return CHROMIUM_FLAGS + (["--disable-dev-shm-usage"] if small else [])
 
 
 def chromium_executable() -> str:
