@@ -61,6 +61,7 @@ what when where which while who whom why will with would you your yours yourself
 """A short list of common English function words, removed with ``stop_words="english"``."""
 
 _WORD = re.compile(r"[^\W\d_]+")  # runs of letters (any alphabet); digits and "_" split words
+_ASCII_WORD = re.compile(r"[a-z]+")  # the same runs in lowercase ASCII text, found in half the time
 
 
 def _stop_set(stop_words) -> frozenset[str]:
@@ -104,7 +105,8 @@ def _words(text: str, stop: frozenset) -> list[str]:
 
 def _all_words(text: str) -> list[str]:
     """The tokens of :func:`tokenize`, stop words included."""
-    return _WORD.findall(text.lower())
+    text = text.lower()
+    return (_ASCII_WORD if text.isascii() else _WORD).findall(text)
 
 
 def _as_documents(docs, name: str = "docs") -> list[str]:
