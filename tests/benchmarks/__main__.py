@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
 
-from .harness import best_time, peak_megabytes
+from .harness import best_times, peak_megabytes
 
 
 def _machine() -> str:
@@ -51,13 +51,11 @@ def main(selected: list[str]) -> int:
     for name in names:
         module = importlib.import_module(f"{__package__}.{name}")
         for bench in module.benchmarks():
-            ours = best_time(bench.ours, bench.repeat, bench.warmup)
+            contenders = [bench.ours, *bench.baselines.values(), *([bench.floor[1]] if bench.floor else [])]
+            ours, *times = best_times(contenders, bench.repeat, bench.warmup)
             ours_memory = peak_megabytes(bench.ours)
-            floor = ""
-            if bench.floor is not None:
-                floor = f"{best_time(bench.floor[1], bench.repeat, bench.warmup):.4f} ({bench.floor[0]})"
-            for baseline, function in bench.baselines.items():
-                theirs = best_time(function, bench.repeat, bench.warmup)
+            floor = f"{times.pop():.4f} ({bench.floor[0]})" if bench.floor else ""
+            for (baseline, function), theirs in zip(bench.baselines.items(), times):
                 ratio = ours / theirs
                 row = (bench.label, baseline, f"{ours:.4f}", f"{theirs:.4f}", f"{ratio:.2f}", f"{ours_memory:.1f}",
                        f"{peak_megabytes(function):.1f}", floor, bench.why if ratio > 1.0 else "")

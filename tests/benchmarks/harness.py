@@ -4,16 +4,16 @@ A module defines ``benchmarks()`` yielding :class:`Benchmark` objects. Each comp
 course's function (``ours``) with its peers (scikit-learn, SciPy) on the same data,
 prepared before timing, and optionally with the bare LAPACK (or sparse-kernel) call that
 does the numerical work alone: the physical limit no wrapper can beat. The runner times
-every callable (best of ``repeat`` runs, after one warm-up), measures the peak memory of
-one more run with ``tracemalloc``, and prints one table of ratios ours / peer: below 1
-means ours is faster. Benchmarks report; they never fail.
+every callable (the best of ``repeat`` rounds, each running every contender in turn, after
+one warm-up), measures the peak memory of one more run with ``tracemalloc``, and prints one
+table of ratios ours / peer: below 1 means ours is faster. Benchmarks report; they never fail.
 """
 
 from __future__ import annotations
 
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 
@@ -28,7 +28,7 @@ class Benchmark:
     why : one line saying why the ratio cannot be <= 1 (empty when it can)
     notes : optional callable returning a short string shown under the table (accuracy
             agreement, iteration counts, ...)
-    repeat : timed runs per callable (the best is kept)
+    repeat : timed rounds; each runs every callable once (the best of each is kept)
     warmup : run each callable once untimed first (turn off for calls that take minutes)
     """
 
@@ -42,15 +42,19 @@ class Benchmark:
     warmup: bool = True
 
 
-def best_time(function: Callable[[], object], repeat: int, warmup: bool = True) -> float:
-    """Best wall-clock seconds of ``repeat`` runs, after one untimed warm-up run if asked."""
+def best_times(functions: Sequence[Callable[[], object]], repeat: int, warmup: bool = True) -> list[float]:
+    """Best wall-clock seconds of each function over ``repeat`` rounds, after one untimed
+    warm-up run of each if asked. A round runs every function once, in turn: a shared machine
+    that slows down for a while slows every contender alike, and the ratios stay put."""
     if warmup:
-        function()
-    best = float("inf")
+        for function in functions:
+            function()
+    best = [float("inf")] * len(functions)
     for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - start)
+        for index, function in enumerate(functions):
+            start = time.perf_counter()
+            function()
+            best[index] = min(best[index], time.perf_counter() - start)
     return best
 
 
