@@ -113,10 +113,11 @@ def parallel(args: list[str]) -> list[str]:
 
 def browser_parallel(args: list[str]) -> list[str]:
     """Two workers for the browser tests where there are two cores, each file on one (a
-    worker that runs JupyterLab tests starts its own JupyterLab, see tests/browser/conftest.py)."""
+    worker that runs JupyterLab tests starts its own JupyterLab, see tests/browser/conftest.py),
+    files in the order tests/conftest.py gives."""
     if chooses_workers(args) or (os.cpu_count() or 1) < 2:
         return []
-    return ["-n", "2", "--dist", "loadfile"]
+    return ["-n", "2", "--dist", "loadfile", "--no-loadscope-reorder"]
 
 
 def test_environment(env: dict) -> dict:

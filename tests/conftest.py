@@ -9,10 +9,13 @@ The browser tests (tests/browser, Playwright + Chromium) run only with ``--brows
 pytest-xdist hands out one file at a time in collection order (``--no-loadscope-reorder``,
 see course.py), so the longest files come first: the grader's, which mostly wait on
 sandboxed kernels, start beside the CPU-bound proofs and the run does not end on a long
-file started last."""
+file started last. The browser tests' files are ordered the same way: the lab's lectures
+and the site's pages start first, on one worker each."""
 
 import os
 from pathlib import Path
+
+import pytest
 
 from dimred_teach._environment import PINNED_THREADS, UNSET_FOR_KERNELS
 
@@ -30,8 +33,11 @@ BROWSER_TESTS = Path(__file__).parent / "browser"
 
 LONGEST_FIRST = ("tests/test_grading_construction.py", "tests/test_grading.py", "tests/test_check_proofs.py",
                  "tests/test_grading_hostile.py", "tests/test_class_report.py", "tests/test_manifest.py",
-                 "tests/test_exercise_sets.py", "tests/test_grading_assignment.py", "tests/test_policy_scan.py")
-"""The files that take longest (most of it, for the grader's, waiting on kernels), in the order to start them."""
+                 "tests/test_exercise_sets.py", "tests/test_grading_assignment.py", "tests/test_policy_scan.py",
+                 "tests/browser/test_lab.py", "tests/browser/test_site.py", "tests/browser/test_slides.py",
+                 "tests/browser/test_exercises.py", "tests/browser/test_rise.py")
+"""The files that take longest (most of it, for the grader's, waiting on kernels; for the browser
+tests, on JupyterLab and Chromium), in the order to start them."""
 
 
 def pytest_addoption(parser):
@@ -43,6 +49,27 @@ def pytest_ignore_collect(collection_path, config):
     if collection_path == BROWSER_TESTS and not config.getoption("--browser"):
         return True
     return None
+
+
+@pytest.hookimpl(optionalhook=True)  # known only where pytest-xdist is loaded
+def pytest_xdist_make_scheduler(config, log):
+    """pytest-xdist's ``--dist loadfile``, except that a worker is handed its next file only
+    when it is down to the last test of the one it has. (A worker holds its last test back
+    until it knows what follows, so that is as soon as it can be; xdist's own rule hands it on
+    when two are left, and a file whose last two tests are long, such as the site's
+    accessibility run, then keeps the next file queued behind them while the other worker
+    has nothing to do.)"""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class NextFileAtTheLastTest(LoadFileScheduling):
+        def _reschedule(self, node):
+            if not node.shutting_down and self.workqueue and self._pending_of(self.assigned_work[node]) > 1:
+                return
+            super()._reschedule(node)
+
+    return NextFileAtTheLastTest(config, log)
 
 
 def pytest_collection_modifyitems(config, items):

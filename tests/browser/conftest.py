@@ -46,6 +46,7 @@ RUN_ALL_SECONDS = ARTIFACTS / "run-all-seconds.json"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SMALL_SHARED_MEMORY = 2**30
+VIEWPORT = {"width": 1400, "height": 900}
 
 
 def chromium_flags() -> list[str]:
@@ -93,20 +94,59 @@ def pytest_runtest_makereport(item, call):
 _FAILED = pytest.StashKey[bool]()
 
 
+def _photograph_if_failed(page, request) -> bool:
+    """Save a full-page screenshot of ``page`` if the test failed; whether it failed."""
+    if not request.node.stash.get(_FAILED, False):
+        return False
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    name = re.sub(r"[^\w.-]+", "_", request.node.nodeid)[-150:]
+    try:
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    except Exception:  # a crashed page cannot be photographed; the failure itself is reported
+        pass
+    return True
+
+
 @pytest.fixture
 def page(browser, request):
     """A fresh browser context and page; a full-page screenshot is saved if the test fails."""
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     yield page
-    if request.node.stash.get(_FAILED, False):
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        name = re.sub(r"[^\w.-]+", "_", request.node.nodeid)[-150:]
-        try:
-            page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
-        except Exception:  # a crashed page cannot be photographed; the failure itself is reported
-            pass
+    _photograph_if_failed(page, request)
     context.close()
+
+
+@pytest.fixture(scope="module")
+def _kept_tab(browser):
+    """The context and page that :func:`lab_tab` keeps for one test module."""
+    kept = {}
+    yield kept
+    if kept:
+        kept["context"].close()
+
+
+@pytest.fixture
+def lab_tab(_kept_tab, browser, lab, request):
+    """A JupyterLab tab kept open across a module's tests, as a student keeps one all day.
+
+    Loading JupyterLab in a new page costs Chromium about 2 s of CPU and 3 s of waiting, so the
+    tests that use this tab open their notebooks in it (``labpage.open_from_path``) and close
+    them again (``labpage.close_tabs``). A test that fails leaves its screenshot and the tab is
+    thrown away with its kernels: the next test starts in a fresh JupyterLab, so one failure
+    cannot spill into the next test.
+    """
+    if not _kept_tab:
+        context = browser.new_context(viewport=VIEWPORT)
+        page = context.new_page()
+        page.goto(lab.url("START_HERE.md"))
+        page.wait_for_selector(".jp-RenderedMarkdown table", timeout=90_000)
+        _kept_tab.update(context=context, page=page)
+    yield _kept_tab["page"]
+    if _photograph_if_failed(_kept_tab["page"], request):
+        _kept_tab.pop("context").close()
+        _kept_tab.clear()
+        lab.shut_down_kernels()
 
 
 # --------------------------------------------------------------------------- the course and its JupyterLab

@@ -50,6 +50,30 @@ def open_notebook(page: Page, lab, path: str) -> None:
     dismiss_dialogs(page)
 
 
+def open_from_path(page: Page, path: str) -> None:
+    """File > Open from Path...: open ``path`` in the JupyterLab already on the page, as a student
+    opens one notebook after another in the tab they keep open, and wait until its kernel is idle."""
+    menu(page, "File", "Open from Path\u2026")
+    page.locator(".jp-Dialog input").fill(path)
+    page.keyboard.press("Enter")
+    wait_for_kernel(page, path)
+    dismiss_dialogs(page)
+
+
+def close_tabs(page: Page, lab) -> None:
+    """File > Close All Tabs, answering "Discard" where JupyterLab asks to save (the new outputs
+    of a course notebook), then stop the kernels (in this order, as in :func:`leave`)."""
+    menu(page, "File", "Close All Tabs")
+    deadline = time.monotonic() + 30
+    while page.locator(".jp-NotebookPanel").count():
+        discard = page.locator(".jp-Dialog button", has_text="Discard")
+        if discard.count():
+            discard.first.click()
+        assert time.monotonic() < deadline, "the notebook tabs did not close"
+        page.wait_for_timeout(100)
+    lab.shut_down_kernels()
+
+
 def wait_for_kernel(page: Page, path: str) -> None:
     """Wait until the open notebook shows its cells and its kernel has started and is idle."""
     page.wait_for_selector(f"{NOTEBOOK} .jp-Cell", timeout=90_000)

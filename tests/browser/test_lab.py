@@ -66,11 +66,12 @@ def test_start_page_is_the_course_map(page, lab):
 
 
 @pytest.mark.parametrize("name", LECTURES)
-def test_lecture_notebook_runs_in_the_browser(page, lab, name, run_all_seconds):
+def test_lecture_notebook_runs_in_the_browser(lab_tab, lab, name, run_all_seconds):
+    page = lab_tab  # one JupyterLab tab for every lecture, as a student works through them
     path = f"notebooks/{name}.ipynb"
     on_disk = (lab.root / path).read_bytes()
     figures = stored_figures(lab.root / path)
-    labpage.open_notebook(page, lab, path)
+    labpage.open_from_path(page, path)
 
     shown = wait_for_images(page, figures)
     assert len(shown) == figures and all(image["loaded"] for image in shown), f"stored figures not rendered: {shown}"
@@ -91,7 +92,7 @@ def test_lecture_notebook_runs_in_the_browser(page, lab, name, run_all_seconds):
 
     if name in WIDGET_NOTEBOOKS:
         move_each_slider(page, name)
-    labpage.leave(page, lab)
+    labpage.close_tabs(page, lab)
     assert (lab.root / path).read_bytes() == on_disk, "a course notebook changed on disk"
 
 
@@ -114,7 +115,7 @@ def move_each_slider(page, name: str) -> None:
     cell.screenshot(path=str(SCREENSHOTS / f"{name}-widget-after-sliders.png"))
 
 
-def test_notebooks_open_whichever_twin_is_newer(page, lab):
+def test_notebooks_open_whichever_twin_is_newer(lab_tab, lab):
     """git sets file times in any order: no notebook kind may refuse to open ("File Load Error")."""
     kinds = ["notebooks", "solutions", "exercises", "my-work"]
     notebooks = [lab.root / kind / f"{lecture.stem}.ipynb" for kind in kinds for lecture in read_manifest(lab.root)[:3]]
@@ -127,19 +128,19 @@ def test_notebooks_open_whichever_twin_is_newer(page, lab):
             status, model = lab.api(f"contents/{notebook.relative_to(lab.root).as_posix()}?content=1")
             assert status == 200, f"{notebook.name} (ipynb {shift:+d} s against its twin): {model}"
             # (a lecturer's lab opens the .py source with jupytext; the student's serves .ipynb only)
-    labpage.open_notebook(page, lab, "exercises/04_mds.ipynb")  # in the browser too: fails on any dialog
-    labpage.leave(page, lab)
+    labpage.open_from_path(lab_tab, "exercises/04_mds.ipynb")  # in the browser too: fails on any dialog
+    labpage.close_tabs(lab_tab, lab)
 
 
 @pytest.mark.parametrize("path", ["notebooks/03_biplots.ipynb", "solutions/05_lsi.ipynb", "exercises/07_ppca.ipynb"])
-def test_jupyterlab_saves_generated_notebooks_unchanged(page, lab, path):
+def test_jupyterlab_saves_generated_notebooks_unchanged(lab_tab, lab, path):
     """Open + save (with the kernel started) writes the very bytes the course generated."""
     copy = lab.root / "my-work" / "save-check" / Path(path).name
     copy.parent.mkdir(exist_ok=True)
     shutil.copyfile(lab.root / path, copy)
-    labpage.open_notebook(page, lab, copy.relative_to(lab.root).as_posix())
-    labpage.save(page)
-    labpage.leave(page, lab)
+    labpage.open_from_path(lab_tab, copy.relative_to(lab.root).as_posix())
+    labpage.save(lab_tab)
+    labpage.close_tabs(lab_tab, lab)
     assert copy.read_bytes() == (lab.root / path).read_bytes()
     shutil.rmtree(copy.parent)
 
