@@ -36,11 +36,21 @@ def stored_descriptions(path: Path) -> list[str]:
 
 
 def wait_for_images(page, expected: int, timeout: float = 30) -> list[dict]:
+    """The open notebook's output images once ``expected`` of them have loaded. When some are
+    still missing and none has come for 3 s, the mouse wheel scrolls the notebook down, as a
+    reader does: JupyterLab may leave the last cells unrendered until they come near the screen
+    (seen in a tab that had shown other notebooks before)."""
     deadline = time.monotonic() + timeout
+    count, since = -1, time.monotonic()
     while True:
         found = labpage.images(page)
         if (len(found) >= expected and all(image["loaded"] for image in found)) or time.monotonic() > deadline:
             return found
+        if len(found) != count:
+            count, since = len(found), time.monotonic()
+        elif count < expected and time.monotonic() - since > 3:
+            page.locator(labpage.NOTEBOOK).hover()
+            page.mouse.wheel(0, 900)
         page.wait_for_timeout(250)
 
 
