@@ -102,13 +102,18 @@ def chooses_workers(args: list[str]) -> bool:
     return any(arg == "-n" or arg.startswith(("-n", "--numprocesses", "-p")) for arg in args)
 
 
+ONE_FILE_PER_WORKER = ["--dist", "loadfile", "--no-loadscope-reorder"]
+"""pytest-xdist's options for both test commands: each file on one worker, files handed out in the
+order tests/conftest.py gives."""
+
+
 def parallel(args: list[str]) -> list[str]:
     """pytest-xdist's options: one worker per core (at most 4), each file on one worker (a
     notebook's cells run in order in one kernel; a module's shared grading run is built
     once), files in the order tests/conftest.py gives; none when ``args`` choose."""
     if chooses_workers(args):
         return []
-    return ["-n", str(max(1, min(os.cpu_count() or 1, 4))), "--dist", "loadfile", "--no-loadscope-reorder"]
+    return ["-n", str(max(1, min(os.cpu_count() or 1, 4))), *ONE_FILE_PER_WORKER]
 
 
 def browser_parallel(args: list[str]) -> list[str]:
@@ -117,7 +122,7 @@ def browser_parallel(args: list[str]) -> list[str]:
     files in the order tests/conftest.py gives."""
     if chooses_workers(args) or (os.cpu_count() or 1) < 2:
         return []
-    return ["-n", "2", "--dist", "loadfile", "--no-loadscope-reorder"]
+    return ["-n", "2", *ONE_FILE_PER_WORKER]
 
 
 def test_environment(env: dict) -> dict:

@@ -56,8 +56,8 @@ def pytest_xdist_make_scheduler(config, log):
     """pytest-xdist's ``--dist loadfile``, except that a worker is handed its next file only
     when it is down to the last test of the one it has. (A worker holds its last test back
     until it knows what follows, so that is as soon as it can be; xdist's own rule hands it on
-    when two are left, and a file whose last two tests are long, such as the site's
-    accessibility run, then keeps the next file queued behind them while the other worker
+    when two are left, and a file whose last two tests are long, such as the decks' fit and
+    accessibility runs, then keeps the next file queued behind them while the other worker
     has nothing to do.)"""
     if config.getvalue("dist") != "loadfile":
         return None
