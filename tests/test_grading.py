@@ -213,6 +213,11 @@ def _(fs, folder):  # 400 MB in messages the socket drops, a flood of short line
     return _write(_insert_after(_answered(fs), "import numpy", source), folder, "huge_output.ipynb")
 
 
+@case("prints_one_huge_output", ALL)
+def _(fs, folder):  # an honest slip: one output bigger than the grader takes (8 MB)
+    return _write(_insert_after(_answered(fs), "import numpy", "print('x' * 10_000_000)"), folder, "big_print.ipynb")
+
+
 @case("memory_hog", ALL, "MemoryError")
 def _(fs, folder):
     source = "hog = [np.zeros(10**8) for _ in range(40)]  # 800 MB each"
@@ -390,6 +395,14 @@ def test_a_flood_of_output_ends_with_a_report(graded):
     out_of_time = "interrupted" in result.output or "ran out of time" in result.output
     assert all(t.passed for t in result.tests) or out_of_time, result
     assert len(graded["reports"]["huge_output"]["output"]) < 10_000
+
+
+def test_one_huge_output_costs_the_cells_after_it_nothing(graded):
+    """libzmq cuts the grader's output channel for good at a message bigger than it takes; the
+    grader reconnects, where nbclient alone would wait 2 s (its iopub_timeout) at the end of
+    every later cell (13 cells and calls here: 28 s instead of 3 s)."""
+    result = graded["results"]["prints_one_huge_output"]
+    assert result.execution_time < 12, result
 
 
 def test_a_malicious_pickle_runs_nothing_in_the_grader(graded):

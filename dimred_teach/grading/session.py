@@ -182,13 +182,27 @@ def make_client(notebook, options: GradingOptions, kernel_dir: Path, box: Path, 
         async def connect(self):
             """A new client on the kernel's channels, once the kernel answers (the kernel
             manager is left as it is when it does not: the caller decides what to stop)."""
+            if getattr(self, "output_monitor", None) is not None:
+                self.output_monitor.close(linger=0)
             context = zmq.asyncio.Context()
             context.setsockopt(zmq.MAXMSGSIZE, options.max_message_bytes)
             self.kc = self.km.client(context=context)
             await ensure_async(self.kc.start_channels())
+            self.output_monitor = self.kc.iopub_channel.socket.get_monitor_socket(zmq.EVENT_DISCONNECTED)
             await ensure_async(self.kc.wait_for_ready(timeout=self.startup_timeout))
             self.kc.allow_stdin = False
             return self.kc
+
+        async def output_lost(self) -> bool:
+            """Whether the kernel's output channel has been cut since the last look. libzmq
+            cuts a connection for good when a message is bigger than ``max_message_bytes``
+            (a cell that prints a huge output), and nbclient would then wait ``iopub_timeout``
+            at the end of every later cell for a message that cannot come."""
+            lost = False
+            while await self.output_monitor.poll(0):
+                await self.output_monitor.recv_multipart()
+                lost = True
+            return lost
 
         def output(self, outs, msg, display_id, cell_index):
             return None  # the grader reads no output: nothing printed can fake a result
@@ -236,23 +250,30 @@ class Run:
             self.gone = self.stopped_by_limit or f"the kernel died during {label}"
             raise KernelGone(self.gone) from None
         except CellTimeoutError:
-            await self._recover(label)
+            await self._recover(label, interrupt=True)
             raise TimeoutError from None
+        if await self.client.output_lost():
+            await self._recover(label, interrupt=False)
+            if self.gone:
+                raise KernelGone(self.gone)
         return self.reply
 
-    async def _recover(self, label: str) -> None:
-        """Interrupt a timed-out kernel and reconnect (a cancelled wait loses iopub messages);
-        stop the kernel when it does not answer again within ``recover_timeout``. The kernel
-        manager stays, whatever happens, for the run's own clean-up to stop the kernel with."""
+    async def _recover(self, label: str, interrupt: bool) -> None:
+        """Reconnect to the kernel, after interrupting it when it timed out (a cancelled wait
+        loses iopub messages) or when its output channel was cut; stop the kernel when it does
+        not answer again within ``recover_timeout``. The kernel manager stays, whatever
+        happens, for the run's own clean-up to stop the kernel with."""
         try:
-            await self.client.km.interrupt_kernel()
+            if interrupt:
+                await self.client.km.interrupt_kernel()
             await ensure_async(self.client.kc.stop_channels())
             started = time.monotonic()
             await asyncio.wait_for(self.client.connect(), self.options.recover_timeout)
             self.client.timeout = max(1, math.ceil(self.options.recover_timeout - (time.monotonic() - started)))
             await self.client.async_execute_cell(nbformat.v4.new_code_cell("pass"), 0, store_history=False)
         except (CellTimeoutError, DeadKernelError, RuntimeError, asyncio.TimeoutError):
-            self.gone = f"the kernel stopped answering after {label} was interrupted, and was stopped"
+            what = "was interrupted" if interrupt else "cut its output channel"
+            self.gone = f"the kernel stopped answering after {label} {what}, and was stopped"
             kill_group(kernel_pgid(self.client))
 
     def scratch_used(self, box: Path, sandbox: Sandbox, sweep: bool) -> tuple[int, int]:
