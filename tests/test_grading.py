@@ -335,6 +335,16 @@ def _(fs, folder):  # w is a unit vector only when no secret leaked and the kern
     return _write(notebook, folder, "secrets.ipynb")
 
 
+@case("imports_the_debugger", ALL)
+def _(fs, folder):  # w is a unit vector only when the kernel started without its debugger and debugpy still imports
+    notebook = _answered(fs)
+    _code(notebook, "# BEGIN").source = (
+        "import sys\nimport debugpy\n"
+        "debugger_on = sys.modules['ipykernel.debugger']._is_debugpy_available\n"
+        "w = np.array([2.0, 0.0, 0.0]) if debugger_on else np.array([1.0, 0.0, 0.0])")
+    return _write(notebook, folder, "debugger.ipynb")
+
+
 @case("empty_notebook", NONE, "was missing")
 def _(fs, folder):
     notebook = _answered(fs)

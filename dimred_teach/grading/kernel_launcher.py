@@ -34,9 +34,16 @@ def main() -> None:
     _limit(resource.RLIMIT_NOFILE, open_files, open_files)
     if processes:
         _limit(resource.RLIMIT_NPROC, processes, processes)
-    from ipykernel.kernelapp import launch_new_instance
+    # No debugger: the grader sends no debug request, and importing debugpy (which ipykernel
+    # does when it can) costs every grading kernel about 0.1 s of CPU. The notebook itself may
+    # still import debugpy once the kernel is set up.
+    sys.modules["debugpy"] = None
+    from ipykernel.kernelapp import IPKernelApp
 
-    launch_new_instance()
+    app = IPKernelApp.instance()
+    app.initialize()
+    del sys.modules["debugpy"]
+    app.start()
 
 
 if __name__ == "__main__":
