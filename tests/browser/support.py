@@ -53,14 +53,17 @@ CODE_STYLE_SAMPLES = """() => {
 
 def axe_violations(page) -> list[dict]:
     """axe-core's violations (WCAG 2.1 rules, any impact) on the page as it is now, with the
-    code blocks' colour contrast checked once per style (see :data:`CODE_STYLE_SAMPLES`)."""
-    from axe_playwright_python.sync_playwright import Axe
+    code blocks' colour contrast checked once per style (see :data:`CODE_STYLE_SAMPLES`).
+    axe-core is put into the page once for both runs."""
+    from axe_playwright_python.base import AXE_SCRIPT
 
-    axe = Axe()
+    page.evaluate(AXE_SCRIPT)
     page.evaluate(CODE_STYLE_SAMPLES)
     everything_else = {"resultTypes": ["violations"], "rules": {"color-contrast": {"enabled": False}}}
     # an element inside an excluded block is checked when it is itself included
     contrast = ({"include": [["html"], ["[data-axe-sample]"]], "exclude": [["div.highlight"]]},
                 {"resultTypes": ["violations"], "runOnly": ["color-contrast"]})
-    runs = [axe.run(page, options=everything_else), axe.run(page, *contrast)]
-    return [violation for run in runs for violation in run.response["violations"]]
+    return page.evaluate("""async ([everythingElse, [context, options]]) => {
+      const runs = [await axe.run(document, everythingElse), await axe.run(context, options)];
+      return runs.flatMap(run => run.violations);
+    }""", [everything_else, contrast])
