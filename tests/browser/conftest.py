@@ -130,8 +130,9 @@ def _kept_tab(browser):
 def lab_tab(_kept_tab, browser, lab, request):
     """A JupyterLab tab kept open across a module's tests, as a student keeps one all day.
 
-    Loading JupyterLab in a new page costs Chromium about 2 s of CPU and 3 s of waiting, so the
-    tests that use this tab open their notebooks in it (``labpage.open_from_path``) and close
+    Opening a notebook in a JupyterLab already loaded took 1.2 to 1.7 s, in a new page 3.9 to
+    4.6 s (about 4 s of Chromium's CPU goes into loading JupyterLab), so the tests that use this
+    tab open their notebooks in it (``labpage.open_from_path``) and close
     them again (``labpage.close_tabs``). A test that fails leaves its screenshot and the tab is
     thrown away with its kernels: the next test starts in a fresh JupyterLab, so one failure
     cannot spill into the next test.

@@ -67,3 +67,9 @@ def axe_violations(page) -> list[dict]:
       const runs = [await axe.run(document, everythingElse), await axe.run(context, options)];
       return runs.flatMap(run => run.violations);
     }""", [everything_else, contrast])
+
+
+def axe_findings(page, where: str) -> dict[str, str]:
+    """:func:`axe_violations` keyed by ``where`` (a page or deck), the rule, its impact and the
+    first element it found, each with axe-core's help text: ``{}`` when nothing is found."""
+    return {f"{where}: {v['id']} ({v['impact']}) at {v['nodes'][0]['target']}": v["help"] for v in axe_violations(page)}

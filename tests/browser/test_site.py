@@ -17,7 +17,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from support import axe_violations
+from support import axe_findings, axe_violations
 
 from dimred_teach.cli import main
 from dimred_teach.course.execution import description_problem
@@ -89,12 +89,6 @@ def _open(page, url: str) -> None:
     page.wait_for_load_state("networkidle")
 
 
-def _axe_findings(page, path: str) -> dict[str, str]:
-    """axe-core's violations on the page as it is now (issue 23: none of any impact, WCAG 2.1
-    rules), each named by the page, the rule, its impact and the first element it found."""
-    return {f"{path}: {v['id']} ({v['impact']}) at {v['nodes'][0]['target']}": v["help"] for v in axe_violations(page)}
-
-
 def test_site_builds_fast_with_a_page_per_lecture_and_exercise_set(built_site):
     out, seconds = built_site
     assert seconds < 120, f"the site took {seconds:.0f} s to build"
@@ -148,7 +142,7 @@ def test_lecture_page_renders_links_its_notebook_and_passes_axe_core(offline_pag
     assert source == f"../_sources/notebooks/{stem}.ipynb"
     served = json.loads(page.evaluate("href => fetch(href).then(response => response.text())", source))
     assert served == json.loads((ROOT / "notebooks" / f"{stem}.ipynb").read_text())
-    assert _axe_findings(page, path) == {}
+    assert axe_findings(page, path) == {}
 
 
 def test_exercise_page_has_the_tasks_and_no_solutions(offline_page, site_url):
@@ -214,7 +208,7 @@ def test_every_other_page_passes_axe_core(offline_page, site_url):
     found = {}
     for path in OTHER_PAGES:
         _open(page, site_url + path)
-        found.update(_axe_findings(page, path))
+        found.update(axe_findings(page, path))
     assert found == {}
 
 
