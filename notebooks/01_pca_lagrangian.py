@@ -3,7 +3,7 @@
 #
 # **Maximum variance and minimum reconstruction error are the same problem.**
 #
-# *Time: about 60 minutes.* *Prerequisites: matrix products, eigenvectors, partial derivatives.*
+# *Time: about 60 minutes, plus about 15 for the optional last section.* *Prerequisites: matrix products, eigenvectors, partial derivatives.*
 #
 # **Learning objectives.** After this notebook you can
 # 1. set up the first principal component as a constrained maximisation and solve it with a Lagrange multiplier;
@@ -13,11 +13,14 @@
 # 5. reconstruct data from $k$ components and predict the error from the dropped eigenvalues;
 # 6. show that the total variance $\operatorname{tr} S$ is the sum of the eigenvalues, and compute the proportion of it
 #    explained by the first $k$ components (the $R^2$ of the CMU slides);
-# 7. explain why a Lagrange multiplier is not the same as a squared penalty.
+# 7. explain why a Lagrange multiplier is not the same as a squared penalty;
+# 8. (optional section) find all $k$ components at once: the best $(\mu, A, \theta_i)$, and why the top $k$
+#    eigenvectors maximise $\operatorname{tr}(A^\top S A)$.
 #
 # **Notes followed.** Oxford SC4/SM4 notes §1.2 (eq. 1.3-1.13, the total sample variance $\operatorname{Tr}(S)$ and the
-# proportion explained); CMU 36-467 slides, "Linear dimension reduction" (minimising MSE, the Lagrange multiplier trick, properties of the scores);
-# WashU A2 notes §3 (eq. 1-10); MML lecture 9 §10.2-10.3.
+# proportion explained); CMU 36-467 slides, "Linear dimension reduction" (minimising MSE, the Lagrange multiplier trick, properties of the scores,
+# the backup proofs on orthogonal eigenvectors); WashU A2 notes §3 (eq. 1-10); MML lecture 9 §10.2-10.3; Georgia Tech
+# ECE 6254 notes, "PCA" (the argmin over $\mu$, $A$, $\theta_i$ and the linear program, in the optional section).
 #
 # **Conventions.** Rows are points: $\mathbf X$ is $n \times p$. The sample covariance is
 # $S = \mathbf X_c^\top \mathbf X_c/(n-1)$ as in the Oxford and WashU notes; the CMU and MML notes divide by $n$,
@@ -156,6 +159,25 @@ variances = np.einsum("ij,jk,ik->i", directions, S, directions)
 print("largest variance found:", dr.rounded(variances.max()), "<= lambda_2 =", dr.rounded(eigenvalues[1]))
 assert variances.max() <= eigenvalues[1] + 1e-12
 
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# **Why the eigenvectors can be taken orthonormal** (the CMU slides' backup proofs). For a symmetric $S$ with
+# $S w_i = \lambda_i w_i$ and $S w_j = \lambda_j w_j$, compute $w_i^\top S w_j$ twice:
+# $\lambda_j\, w_i^\top w_j = w_i^\top S w_j = (S w_i)^\top w_j = \lambda_i\, w_i^\top w_j$. If $\lambda_i \ne \lambda_j$
+# the only way out is $w_i^\top w_j = 0$. If $\lambda_i = \lambda_j = \lambda$, every combination of $w_i$ and $w_j$
+# is again an eigenvector for $\lambda$, so $u = w_j - (w_i^\top w_j)\, w_i$ (with $\|w_i\| = 1$) is one, and it is
+# orthogonal to $w_i$: one Gram-Schmidt step. We check both on a matrix built with a repeated eigenvalue.
+
+# %% slideshow={"slide_type": "fragment"}
+Q, _ = np.linalg.qr(rng.standard_normal((3, 3)))
+C = Q @ np.diag([3.0, 1.0, 1.0]) @ Q.T  # eigenvalue 1 twice
+w_i, w_j = Q[:, 1], (Q[:, 1] + Q[:, 2]) / np.sqrt(2)  # two eigenvectors for 1, at 45 degrees
+u = w_j - (w_i @ w_j) * w_i
+u /= np.linalg.norm(u)
+print("w_i'w_j =", dr.rounded(w_i @ w_j), "| after one step: w_i'u =", dr.rounded(w_i @ u, 12),
+      "| |C u - u| =", dr.rounded(np.linalg.norm(C @ u - u), 12))
+print("top eigenvector against the other two:", dr.rounded(Q[:, 0] @ w_i, 12), dr.rounded(Q[:, 0] @ w_j, 12))
+assert np.isclose(w_i @ w_j, np.sqrt(0.5)) and np.isclose(w_i @ u, 0) and np.allclose(C @ u, u)
+
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 4. Maximum variance = minimum reconstruction error
 #
@@ -217,6 +239,21 @@ print("angle of max variance:", dr.rounded(np.degrees(best_variance), 1),
 Z = Xc @ V
 print(dr.rounded(Z.T @ Z / (n - 1)))
 assert np.allclose(Z.T @ Z / (n - 1), np.diag(eigenvalues))
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# **Uncorrelated is not independent** (the CMU slides' historical-complexity example makes the same point).
+# Correlation only measures a straight-line relation. The crabs' PC2 scores are uncorrelated with PC1, yet their
+# spread grows with PC1: the larger half of the crabs (by PC1 score) spreads about twice as widely on PC2 as the smaller
+# half, and $|z_2|$ correlates clearly with $z_1$.
+
+# %% slideshow={"slide_type": "fragment"}
+larger = Z[:, 0] > np.median(Z[:, 0])
+spread_small, spread_large = Z[~larger, 1].std(ddof=1), Z[larger, 1].std(ddof=1)
+print("corr(z1, z2):", dr.rounded(np.corrcoef(Z[:, 0], Z[:, 1])[0, 1], 10),
+      "| corr(z1, |z2|):", dr.rounded(np.corrcoef(Z[:, 0], np.abs(Z[:, 1]))[0, 1], 2))
+print("sd of z2, smaller half:", dr.rounded(spread_small, 2), "| larger half:", dr.rounded(spread_large, 2))
+assert abs(np.corrcoef(Z[:, 0], Z[:, 1])[0, 1]) < 1e-10 and np.corrcoef(Z[:, 0], np.abs(Z[:, 1]))[0, 1] > 0.5
+assert 1.9 < spread_large / spread_small < 2.0
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 6. Reconstruction and low-rank approximation
@@ -305,14 +342,15 @@ assert np.allclose(proportion, pca(X).explained_variance_ratio)
 # are so small, the unexplained share $1 - \text{cumulative}$ on a logarithmic scale (right), where the measured
 # relative reconstruction errors fall on the curve.
 
-# %% alt="Two panels for the crabs. Left: bars of the proportion of variance of each of the five components (98.2% for the first, then 0.9%, 0.7%, 0.1% and 0.05%) with the cumulative proportion as a line near 1. Right, on a log scale: the unexplained share 1 minus the cumulative proportion for 1 to 4 components kept, with the measured relative reconstruction errors as crosses falling on the curve." slideshow={"slide_type": "fragment"}
+# %% alt="Two panels for the crabs. Left: bars of the proportion of variance of each of the five components (98.2% for the first, then 0.91%, 0.70%, 0.094% and 0.054%) with the cumulative proportion as a line near 1. Right, on a log scale: the unexplained share 1 minus the cumulative proportion for 1 to 4 components kept, with the measured relative reconstruction errors as crosses falling on the curve." slideshow={"slide_type": "fragment"}
 index = np.arange(1, p + 1)
 fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
 left.bar(index, proportion, color="C0", alpha=0.8, label="proportion of component k")
 left.plot(index, cumulative, "o-", color="C1", label="cumulative proportion (first k)")
-for k, share in zip(index, proportion):  # small bars: label above; the tall one: label inside
+bar_labels = [f"{100 * share:.1f}%" if share > 0.5 else f"{100 * share:#.2g}%" for share in proportion]
+for k, share, label in zip(index, proportion, bar_labels):  # small bars: label above; the tall one: label inside
     inside = share > 0.5
-    left.annotate(f"{100 * share:.1f}%", (k, share / 2 if inside else share), xytext=(0, 0 if inside else 3),
+    left.annotate(label, (k, share / 2 if inside else share), xytext=(0, 0 if inside else 3),
                   textcoords="offset points", ha="center", fontsize=8, color="white" if inside else "black")
 left.set_xticks(index)
 left.set_ylim(0, 1.12)
@@ -329,6 +367,7 @@ right.set_ylabel("unexplained share (log scale)")
 right.set_title("what k components leave out")
 right.legend(loc="lower left")
 plt.show()
+assert bar_labels == ["98.2%", "0.91%", "0.70%", "0.094%", "0.054%"]
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Two components keep 99.2% and three keep 99.9%. Whether that is "enough" is a modelling decision; notebook 02
@@ -376,8 +415,29 @@ assert reach == {"crabs (5 measurements)": [1, 1], "digits (64 pixels)": [11, 21
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # The digits need 11 components for 75% and 21 for 90%: a third of the 64 pixels to keep nine tenths of the
 # variance, against one of five measurements for the crabs. A high $R^2$ with one component, as for the crabs, says
-# the variables move together; it does not say the remaining components are noise (notebook 03 shows that the
-# crabs' second component separates the species).
+# the variables move together; it does not say the remaining components are noise. Notebook 03 (section 5) shows
+# that once the five measurements are standardised, the crabs' second component separates the sexes and the third
+# the species; on the raw measurements used here, PC2 and PC3 each mix the two contrasts.
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# **The components depend on what you measure.** Each component is a combination of the coordinates you chose to
+# record, so adding or removing coordinates changes them. The CMU slides' warning: put in a thousand measures of
+# education and the first component will be education. On the crabs, record body depth BD again and again (exact
+# copies, the extreme case) and watch PC1 turn towards it:
+
+# %% slideshow={"slide_type": "fragment"}
+print("copies of BD | share of PC1's squared weights on the BD columns")
+bd_share = {}
+for copies in [0, 1, 5, 20]:
+    X_more = np.column_stack([X] + [X[:, [4]]] * copies)
+    pc1 = sorted_eigh(covariance(X_more))[1][:, 0]
+    bd_share[copies] = dr.rounded(np.sum(pc1[4:] ** 2), 2)
+    print(f"{copies:12d} | {bd_share[copies]:.2f}")
+assert bd_share == {0: 0.08, 1: 0.15, 5: 0.35, 20: 0.66}
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# Body depth carries 8% of PC1's weight as measured once and two thirds of it with twenty copies, though the crabs
+# did not change. Before reading a component as "a thing", ask whether the choice of variables put it there.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 8. Why a multiplier and not a squared penalty
@@ -421,10 +481,105 @@ for mu in [1.0, 10.0, 100.0, 1000.0]:
 #   and of the variances of the scores; the first $k$ components explain the fraction
 #   $\sum_{j\le k}\lambda_j / \operatorname{tr} S$ of it, which is one minus the relative reconstruction error: an
 #   $R^2$ (crabs: above 90% at $k = 1$; digits: 75% at $k = 11$, 90% at $k = 21$).
-# * The scores are uncorrelated with variances $\Lambda$.
+# * The scores are uncorrelated with variances $\Lambda$, but uncorrelated is not independent; and the components
+#   depend on which variables were recorded.
 #
 # **Exercises:** `exercises/01_pca_lagrangian.ipynb`.
 #
 # **References.** D. Sejdinovic, *Dimensionality Reduction*, Oxford SC4/SM4 lecture notes (2017), §1.2;
 # C. Shalizi, *Linear Dimension Reduction*, CMU 36-467/667 slides; WashU lecture A2, *USL - Dimensionality
 # Reduction*, §3; Stellenbosch *Mathematics for Machine Learning* lecture 9 (Deisenroth, Faisal and Ong, *MML*, ch. 10).
+
+# %% [markdown] slideshow={"slide_type": "slide"}
+# ## Going further (optional): all $k$ components at once
+#
+# Sections 2 and 3 found the components one at a time. The Georgia Tech ECE 6254 notes ("PCA") pose the whole
+# problem in one go: find a centre $\mu$, a $p \times k$ matrix $A$ with orthonormal columns ($A^\top A = I_k$) and a
+# code $\theta_i \in \mathbb R^k$ for each point that minimise
+#
+# $$J(\mu, A, \theta_1, \dots, \theta_n) = \sum_i \|x_i - \mu - A\theta_i\|^2 .$$
+#
+# We solve for one block of unknowns at a time, each time holding the others fixed, and check every step on the
+# crabs with $k = 2$.
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# **The code, for a fixed basis.** With $\mu$ and $A$ fixed, each $\theta_i$ is a least-squares problem with design
+# matrix $A$. Its normal equations are $A^\top A\,\theta_i = A^\top (x_i - \mu)$, and $A^\top A = I_k$ leaves
+# $\theta_i = A^\top (x_i - \mu)$. So for a given orthonormal basis the best encoding is the orthogonal projection onto
+# it, the statement of the Stellenbosch notes and MML §10.3. We take a random orthonormal $A$ (nothing special about
+# it), compare with a least-squares solver and try nudging the codes.
+
+# %% slideshow={"slide_type": "fragment"}
+k = 2
+rng = np.random.default_rng(2)
+A, _ = np.linalg.qr(rng.standard_normal((p, k)))  # a random orthonormal basis of a plane
+mean = X.mean(axis=0)
+
+
+def J(mu, codes):
+    """The Georgia Tech objective for the basis A: sum_i |x_i - mu - A theta_i|^2."""
+    return np.sum((X - mu - codes @ A.T) ** 2)
+
+
+theta = (X - mean) @ A  # row i is theta_i = A'(x_i - mu)
+solver = np.linalg.lstsq(A, (X - mean).T, rcond=None)[0].T
+nudged = min(J(mean, theta + 0.01 * rng.standard_normal(theta.shape)) for _ in range(100))
+print("largest gap to the least-squares codes:", dr.rounded(np.abs(solver - theta).max(), 10))
+print("J at the projection:", dr.rounded(J(mean, theta), 2), "| best of 100 nudged codes:", dr.rounded(nudged, 2))
+assert np.allclose(solver, theta) and nudged > J(mean, theta)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# **The centre.** Put the best codes back: $J = \sum_i \|(I - AA^\top)(x_i - \mu)\|^2$, which depends on $\mu$ only
+# through $(I - AA^\top)\mu$. Its gradient, $-2 (I - AA^\top)\sum_i (x_i - \mu)$, vanishes at the mean. The mean is a
+# minimiser but not the only one: a shift of $\mu$ along the columns of $A$ is absorbed by the codes and leaves $J$
+# unchanged, while a shift $\delta$ orthogonal to them adds exactly $n\|\delta\|^2$. The notes' "$\mu$ is the mean"
+# is the natural choice among equals.
+
+# %% slideshow={"slide_type": "fragment"}
+along = 0.7 * A[:, 0]  # a shift inside the plane
+across = (np.eye(p) - A @ A.T) @ rng.standard_normal(p)
+across *= 0.5 / np.linalg.norm(across)  # a shift of length 0.5 orthogonal to the plane
+base = J(mean, theta)
+change_along = J(mean + along, (X - mean - along) @ A) - base
+change_across = J(mean + across, (X - mean - across) @ A) - base
+print("change of J, shift along A:", dr.rounded(change_along, 8), "| shift across A:", dr.rounded(change_across, 8),
+      "| n * 0.5^2 =", n * 0.25)
+assert np.isclose(change_along, 0, atol=1e-8) and np.isclose(change_across, n * 0.25)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# **The basis: a linear program.** With $\mu = \bar x$ and $\theta_i = A^\top x_i$ (centred $x_i$), the error is
+# $\sum_i \|x_i\|^2 - (n-1)\operatorname{tr}(A^\top S A)$, so we maximise the trace. Write $S = V\Lambda V^\top$ and let
+# $h_j = \|A^\top v_j\|^2$, the squared length of the projection of the $j$-th eigenvector onto the columns of $A$. Then
+#
+# $$\operatorname{tr}(A^\top S A) = \sum_j \lambda_j \|A^\top v_j\|^2 = \sum_j h_j \lambda_j, \qquad
+#   0 \le h_j \le \|v_j\|^2 = 1, \qquad \sum_j h_j = \operatorname{tr}(A^\top V V^\top A) = \operatorname{tr}(I_k) = k .$$
+#
+# Whatever $A$ is, its $h$ lies in this box-and-plane set, so the trace is at most the largest value of the linear
+# objective $\sum_j h_j \lambda_j$ over the set: put weight 1 on the $k$ largest $\lambda_j$ and 0 elsewhere, which gives
+# $\lambda_1 + \dots + \lambda_k$. The top $k$ eigenvectors attain it, so they are a maximiser. (The notes get
+# $h_j \le 1$ from completing $U^\top A$ to a square orthogonal matrix and ask whether its rows or its columns are
+# meant: a square matrix with orthonormal columns has orthonormal rows too, so both are, and the projection argument
+# above avoids the question.)
+
+# %% slideshow={"slide_type": "fragment"}
+from scipy.optimize import linprog
+
+h_values, traces = [], []
+for _ in range(2000):
+    B, _ = np.linalg.qr(rng.standard_normal((p, k)))
+    h_values.append(np.sum((B.T @ V) ** 2, axis=0))
+    traces.append(np.trace(B.T @ S @ B))
+h_values, traces = np.array(h_values), np.array(traces)
+program = linprog(-eigenvalues, A_eq=np.ones((1, p)), b_eq=[k], bounds=[(0, 1)] * p)
+print(f"2000 random planes: h_j from {h_values.min():.4f} to {h_values.max():.4f}, "
+      f"largest |sum h_j - k| = {dr.rounded(np.abs(h_values.sum(axis=1) - k).max(), 10)}")
+print("largest trace found:", dr.rounded(traces.max()), "<= lambda_1 + lambda_2 =", dr.rounded(eigenvalues[:k].sum()))
+print("the linear program's solution h:", dr.rounded(program.x) + 0.0, "| its value:", dr.rounded(-program.fun))
+assert np.allclose(h_values @ eigenvalues, traces) and traces.max() <= eigenvalues[:k].sum()
+assert np.allclose(program.x, [1, 1, 0, 0, 0]) and np.isclose(-program.fun, eigenvalues[:k].sum())
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The random planes stay inside the box and on the plane $\sum_j h_j = 2$, their traces stay below
+# $\lambda_1 + \lambda_2$, and the linear program picks the first two eigenvectors. Because the objective is linear in
+# $h$, the maximum sits at a corner of the feasible set; when $\lambda_k > \lambda_{k+1}$ that corner is unique, so
+# every maximising $A$ spans the same subspace as the top $k$ eigenvectors (one-at-a-time and all-at-once agree).
