@@ -29,6 +29,7 @@ import time
 
 import numpy as np
 import matplotlib.pyplot as plt
+from scipy.sparse.linalg import svds
 
 import dimred_teach as dr
 from dimred_teach.datasets import load_crabs
@@ -58,7 +59,7 @@ print("same directions after the sign rule:", np.allclose(V_eig, V_svd))
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Without the sign rule the two routes may disagree in sign (an eigenvector is only defined up to $\pm$); the
-# library's `fix_signs` makes the largest entry of each vector positive, so every route prints the same numbers.
+# library's `fix_signs` makes the largest-magnitude entry of each vector positive, so every route prints the same numbers.
 # The three methods of `pca` agree:
 
 # %% slideshow={"slide_type": "fragment"}
@@ -74,7 +75,10 @@ for method, result in results.items():
 # the left singular vectors and its eigenvalues are $d_j^2$. From $\mathbf X_c = UDV^\top$ we get
 # $\mathbf X_c^\top U = V D$, so
 #
-# $$V = \mathbf X_c^\top U D^{-1} \qquad\text{(WashU Exercise 4.1, transposed to our layout).}$$
+# $$V = \mathbf X_c^\top U D^{-1}, \qquad\text{and likewise}\qquad U = \mathbf X_c V D^{-1} .$$
+#
+# The second is WashU Exercise 4.1 in our layout (the notes' $V_d = X^\top U D_d^{-1}$, with their $X$, $U$ and $V$
+# our $\mathbf X_c^\top$, $V$ and $U$); the first is its mirror image, the one the Gram route needs.
 #
 # Decomposing $G$ costs $O(n^3)$ instead of the $O(p^3)$ of $S$: a large saving when there are far more variables
 # than points (genes, pixels, words).
@@ -88,6 +92,9 @@ V_from_gram = wide_c.T @ U_gram / np.sqrt(gram_values)
 print("columns orthonormal:", np.allclose(V_from_gram.T @ V_from_gram, np.eye(5)))
 print("same subspace as pca(method='eig'):",
       subspace_distance(V_from_gram, pca(wide, k=5, method="eig").components) < 1e-8)
+U_back = wide_c @ V_from_gram / np.sqrt(gram_values)  # U = Xc V D^-1 maps the directions back to U
+print("U = Xc V D^-1 gives back the Gram eigenvectors:", np.allclose(U_back, U_gram))
+assert np.allclose(U_back, U_gram)
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # **What the full SVD looks like when $p > n$.** So far we used the *thin* SVD (`full_matrices=False`). The Oxford
@@ -140,7 +147,7 @@ print("scores Z = Xc V = U D (column 4: centring; columns 5-6: the zero padding 
 # Now the cost. We time both routes for 5 components at $n = 100$ and growing $p$ (timings vary between machines, so
 # this cell's output is not compared by the tests; the cell after it checks what matters).
 
-# %% alt="Seconds to compute 5 components of data with 100 rows as the number of variables p grows from 250 to 1500: the covariance route climbs steeply (like p cubed) while the Gram-matrix route stays flat near a millisecond. The timings vary between machines." slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
+# %% alt="On log-log axes, seconds to compute 5 components of data with 100 rows as the number of variables p grows from 250 to 1500, with dashed guide lines of slope 2 and 3. The covariance route climbs steeply and steepens towards the slope-3 guide as p grows, while the Gram-matrix route stays nearly flat near a millisecond. The timings vary between machines." slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 sizes = [250, 500, 1000, 1500]
 timings = {"eig": [], "gram": []}
 for size in sizes:
@@ -150,13 +157,17 @@ for size in sizes:
         pca(data, k=5, method=method)
         timings[method].append(time.perf_counter() - start)
 fig, ax = plt.subplots()
-for method, label in [("eig", "covariance path, O(p^3)"), ("gram", "Gram path, O(n^3)")]:
-    ax.plot(sizes, timings[method], "o-", label=label)
-ax.set_xlabel("number of variables p (n = 100)")
-ax.set_ylabel("seconds")
+for method, label in [("eig", "covariance path, O(np^2 + p^3)"), ("gram", "Gram path, O(n^2 p + n^3)")]:
+    ax.loglog(sizes, timings[method], "o-", label=label)
+for power, style in [(2, "--"), (3, ":")]:  # guides through the first covariance timing
+    ax.loglog(sizes, timings["eig"][0] * (np.array(sizes) / sizes[0]) ** power, style, color="grey",
+              label=f"slope {power} (time ~ p^{power})")
+ax.set_xlabel("number of variables p (n = 100, log scale)")
+ax.set_ylabel("seconds (log scale)")
 ax.legend()
 plt.show()
 print({method: [round(t, 4) for t in values] for method, values in timings.items()})
+print("log-log slopes of the covariance route:", np.round(np.diff(np.log(timings["eig"])) / np.diff(np.log(sizes)), 1))
 
 # %% slideshow={"slide_type": "subslide"}
 data = rng.standard_normal((100, 1500))
@@ -166,8 +177,39 @@ assert np.allclose(by_eig.components, by_gram.components, atol=1e-8)
 print("both paths give the same components and eigenvalues")
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# The covariance route grows like $p^3$ while the Gram route barely moves: it only ever decomposes a $100\times 100$
-# matrix.
+# The full costs explain the picture. The covariance route forms $S$ in $O(np^2)$ and decomposes it in $O(p^3)$; the
+# Gram route forms $G$ in $O(n^2 p)$ and decomposes it in $O(n^3)$ (the WashU notes make the same comparison). At
+# $n = 100$ and moderate $p$ the $np^2$ term still matters, so the covariance curve's log-log slope lies between the
+# guides and nears 3 only as $p^3$ takes over (timings on a busy machine are noisy; rerun the cell to see the spread);
+# the Gram route, linear in $p$ once $n$ is fixed, barely moves.
+#
+# **Only $k$ components?** Both routes above compute every eigenpair and keep 5. Truncated SVD (Lanczos iterations,
+# SciPy's `scipy.sparse.linalg.svds`) and randomized SVD (Halko, Martinsson and Tropp, 2011) find the top $k$ for
+# about $O(npk)$, using $\mathbf X_c$ only through products; scikit-learn's `PCA` chooses among them with its
+# `svd_solver` argument ("full", "arpack", "randomized" or "auto"). The randomized idea fits in a few lines: multiply
+# $\mathbf X_c$ by a random $p \times (k+10)$ matrix, optionally apply $\mathbf X_c \mathbf X_c^\top$ a few times
+# ("power steps"), orthonormalise, and take the SVD of the small projected matrix.
+
+# %% slideshow={"slide_type": "fragment"}
+k = 5
+top = np.linalg.svd(wide_c, compute_uv=False)[:k]
+lanczos = np.sort(svds(wide_c, k=k, v0=np.ones(min(wide_c.shape)), return_singular_vectors=False))[::-1]
+print("full SVD:", dr.rounded(top, 4), "| Lanczos (svds) equal:", np.allclose(lanczos, top))
+randomized_error = {}
+for steps in (0, 2, 8):
+    sketch = wide_c @ np.random.default_rng(1).standard_normal((wide_c.shape[1], k + 10))  # n x (k + 10)
+    for _ in range(steps):
+        sketch = wide_c @ (wide_c.T @ sketch)
+    basis, _ = np.linalg.qr(sketch)
+    randomized = np.linalg.svd(basis.T @ wide_c, compute_uv=False)[:k]
+    randomized_error[steps] = dr.rounded(np.max(np.abs(randomized - top) / top), 3)
+    print(f"randomized SVD, {steps} power steps: largest relative error {randomized_error[steps]:.3f}")
+assert top[-1] / top[0] > 0.94 and np.allclose(lanczos, top) and randomized_error == {0: 0.112, 2: 0.043, 8: 0.005}
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# Lanczos matches the full SVD. The randomized estimates are low by 11%, 4.3% and 0.5%: this data set's top singular
+# values lie within 6% of each other, the hard case for a random sketch, and each power step widens the gaps it sees.
+# On a spectrum that decays, a sketch without power steps is already accurate.
 #
 # ## 3. Forming $\mathbf X^\top \mathbf X$ can lose digits
 #
@@ -196,14 +238,17 @@ print("from eig(L'L), relative error above 50%:", abs(smallest_eig - eps) / eps 
 # eigenbasis, after $t$ steps the weight of $v_j$ relative to $v_1$ is multiplied by $(\lambda_j/\lambda_1)^t$,
 # so the error shrinks by about $\lambda_2/\lambda_1$ per step: fast when the gap is large, slow when it is not.
 
-# %% alt="Power iteration: the change between successive vectors, on a log scale, against the iteration number for three ratios of the second to the first eigenvalue. Each curve is a straight line; the ratio 0.5 reaches the tolerance after about 40 steps, 0.8 after about 125 and 0.95 after about 520." slideshow={"slide_type": "fragment"}
+# %% alt="Power iteration: the change between successive vectors, on a log scale, against the iteration number for three ratios of the second to the first eigenvalue. Every curve first drops steeply for a few steps; the 0.8 curve then rises for 4 steps and the 0.95 curve for 29, both before iteration 40, and after that each falls along a straight line whose slope is set by its ratio. The ratio 0.5 reaches the tolerance after about 40 steps, 0.8 after about 125 and 0.95 after about 520." slideshow={"slide_type": "fragment"}
 Q, _ = np.linalg.qr(np.random.default_rng(3).standard_normal((6, 6)))
+rising = {}  # how many steps increase the change, and the last one
 fig, ax = plt.subplots()
 for ratio in (0.5, 0.8, 0.95):
     A = Q @ np.diag([1.0, ratio, 0.5 * ratio, 0.3, 0.2, 0.1]) @ Q.T
     result = power_iteration(A, seed=0, tol=1e-12, max_iter=2000)
     ax.semilogy(result.changes, label=f"lambda2/lambda1 = {ratio}")
     tail = result.changes[-20:]
+    ups = np.flatnonzero(np.diff(np.log(result.changes)) > 0)
+    rising[ratio] = (ups.size, int(ups.max()) + 2 if ups.size else 0)
     observed = np.exp(np.mean(np.diff(np.log(tail))))
     predicted = np.log(1e-12) / np.log(ratio)  # steps for ratio^t to fall to the tolerance
     print(f"ratio {ratio}: {result.n_iter:4d} iterations (log(tol) / log(ratio) = {predicted:4.0f}), "
@@ -212,9 +257,13 @@ ax.set_xlabel("iteration")
 ax.set_ylabel("|v_t - v_(t-1)|")
 ax.legend()
 plt.show()
+print("steps on which the change grows, and the last one:", rising)
+assert rising == {0.5: (0, 0), 0.8: (4, 9), 0.95: (29, 37)}
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# The observed contraction per step matches $\lambda_2/\lambda_1$, so reaching a tolerance takes about
+# The curves are not straight from the start: the change between steps mixes every component's shrinking weight, and
+# until the fast-dying ones (eigenvalues 0.3 and below) are gone they can hide, or briefly cancel, the slow one.
+# Once they are gone, the observed contraction per step matches $\lambda_2/\lambda_1$, so reaching a tolerance takes about
 # $\log(\mathrm{tol})/\log(\lambda_2/\lambda_1)$ steps, which for a small gap $g = 1 - \lambda_2/\lambda_1$ is about
 # $|\log \mathrm{tol}|/g$: the work grows like $1/g$. Here the gap shrinks from 0.2 to 0.05 (a factor of 4) and the
 # iterations grow about fourfold.
@@ -276,6 +325,8 @@ print("first three points:\n", Z_v1[:3])
 #
 # * $\lambda_j = d_j^2/(n-1)$; the right singular vectors of $\mathbf X_c$ are the principal directions.
 # * For $p \gg n$, decompose the $n\times n$ Gram matrix and map back with $V = \mathbf X_c^\top U D^{-1}$.
+# * Costs: $O(np^2 + p^3)$ by the covariance, $O(n^2p + n^3)$ by the Gram matrix; for only $k$ components, truncated
+#   or randomized SVD costs about $O(npk)$.
 # * The SVD is the accurate route: forming $\mathbf X^\top \mathbf X$ squares the condition number.
 # * Power iteration converges at rate $\lambda_2/\lambda_1$.
 # * Choose $k$ by the drop in the spectrum or by a tolerance on the relative error.
@@ -286,7 +337,8 @@ print("first three points:\n", Z_v1[:3])
 #
 # **References.** Sejdinovic, Oxford SC4/SM4 notes §1.2.4; WashU lecture A2 §3.4-4.2; Stellenbosch MML lecture 9
 # §10.4; P. Läuchli (1961), "Jordan-Elimination und Ausgleichung nach kleinsten Quadraten", *Numer. Math.* 3;
-# R. Penrose (1955), "A generalized inverse for matrices", *Proc. Cambridge Philos. Soc.* 51, 406-413.
+# R. Penrose (1955), "A generalized inverse for matrices", *Proc. Cambridge Philos. Soc.* 51, 406-413;
+# N. Halko, P.-G. Martinsson and J. A. Tropp (2011), "Finding structure with randomness", *SIAM Review* 53, 217-288.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## Going further (optional)
@@ -400,12 +452,16 @@ assert np.allclose(x_plus, x_lstsq) and np.isclose(np.linalg.norm(A @ x_other - 
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Both vectors fit equally well, but $x^+$ is shorter and orthogonal to $v_4$. Its two FL coefficients, 0.5845 per mm
-# and 0.0585 per cm, split the effect of FL in the ratio 10 : 1 of the null vector, the shortest split; together they
-# make $0.5845 + 0.0585/10 \approx 0.5903$ per mm, the coefficient of FL in the regression without the duplicate.
-# Without the cutoff, the solution is dominated by the noise direction:
+# and 0.0585 per cm, stand in the ratio 10 : 1. That is not the null vector's ratio (it is $\propto (0, -1, 0, 10)$,
+# 1 : 10) but the consequence of being orthogonal to it: $-x_2 + 10 x_4 = 0$. Put differently, the fit fixes only
+# $x_2 + x_4/10$, and the shortest $(x_2, x_4)$ with that value is proportional to the columns' scales, 1 and 1/10.
+# Together they make $0.5845 + 0.0585/10 \approx 0.5903$ per mm, the coefficient of FL in the regression without the
+# duplicate. Without the cutoff, the solution is dominated by the noise direction:
 
 # %% slideshow={"slide_type": "fragment"}
 x_plain = np.linalg.lstsq(A[:, :3], BD, rcond=None)[0]
+print("x_2 / x_4 =", dr.rounded(x_plus[1] / x_plus[3], 8))
+assert np.isclose(x_plus[1] / x_plus[3], 10) and np.allclose(null_vector / null_vector[3], [0, -0.1, 0, 1])
 print("FL per mm from the pseudo-inverse:", dr.rounded(x_plus[1] + x_plus[3] / 10),
       "| without the cm column:", dr.rounded(x_plain[1]))
 assert np.isclose(x_plus[1] + x_plus[3] / 10, x_plain[1])
