@@ -128,21 +128,23 @@ print("correlation of the raw PC1 scores with the geometric mean size:",
 # Write the SVD of the centred data as $\mathbf X_c = U D V^\top$. For any $\alpha \in [0, 1]$ split the
 # singular values between the two sides (notes, eq. 1.18):
 #
-# $$\mathbf X_c = \underbrace{U D^{1-\alpha}}_{G\ (\text{scores})}\;\underbrace{(V D^{\alpha})^\top}_{H^\top\
-# (\text{loadings})}, \qquad\text{so}\qquad x_{ij} = g_i^\top h_j .$$
+# $$\mathbf X_c = \underbrace{U D^{1-\alpha}}_{F\ (\text{scores})}\;\underbrace{(V D^{\alpha})^\top}_{L^\top\
+# (\text{loadings})}, \qquad\text{so}\qquad x_{ij} = f_i^\top \ell_j .$$
 #
-# Each point $i$ gets a score vector $g_i$ (row $i$ of $G$) and each variable $j$ a loading vector $h_j$ (row $j$ of
-# $H$); their dot product gives back the centred entry $x_{ij}$ (notes, eq. 1.17). A **biplot** draws the first two
-# coordinates of all the $g_i$ as points and of all the $h_j$ as arrows. `biplot_coordinates(X, alpha, k)` returns
-# $G$ and $H$ with $k$ columns; with $k$ equal to the rank of $\mathbf X_c$ (here 5) the factorisation is exact.
+# Each point $i$ gets a score vector $f_i$ (row $i$ of $F$) and each variable $j$ a loading vector $\ell_j$ (row $j$
+# of $L$); their dot product gives back the centred entry $x_{ij}$ (notes, eq. 1.17). The Oxford notes call the two
+# factors $G$ and $H$; we write $F$ and $L$ because $G$ is the Gram matrix and $H$ the centring matrix in notebooks
+# 02, 04 and 08. A **biplot** draws the first two coordinates of all the $f_i$ as points and of all the $\ell_j$ as
+# arrows. `biplot_coordinates(X, alpha, k)` returns $F$ (`.scores`) and $L$ (`.loadings`) with $k$ columns; with $k$
+# equal to the rank of $\mathbf X_c$ (here 5) the factorisation is exact.
 
 # %% slideshow={"slide_type": "fragment"}
 Xc = center(X)
 for alpha in (0.0, 0.5, 1.0):
     full = biplot_coordinates(X, alpha, k=5)
-    G, H = full.scores, full.loadings
-    print(f"alpha = {alpha}: x_00 = {dr.rounded(Xc[0, 0])}, g_0 . h_0 = {dr.rounded(G[0] @ H[0])}, "
-          f"G H' = Xc: {np.allclose(G @ H.T, Xc)}")
+    F, L = full.scores, full.loadings
+    print(f"alpha = {alpha}: x_00 = {dr.rounded(Xc[0, 0])}, f_0 . l_0 = {dr.rounded(F[0] @ L[0])}, "
+          f"F L' = Xc: {np.allclose(F @ L.T, Xc)}")
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # The same entry comes back for every $\alpha$: the choice of $\alpha$ does not change the product, only how the
@@ -188,11 +190,11 @@ print((n - 1) * np.cov(U, rowvar=False))
 print("cov(scores) = I / (n - 1):", np.allclose(np.cov(U, rowvar=False), np.eye(p) / (n - 1)))
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# **The arrows carry the covariance.** With $H = VD$,
-# $H H^\top = V D^2 V^\top = \mathbf X_c^\top \mathbf X_c = (n-1) S$, so $h_i^\top h_j = (n-1) S_{ij}$ and
-# $\|h_j\| = \sqrt{n-1}\, s_j$. The cosine of the angle between two arrows is therefore
+# **The arrows carry the covariance.** With $L = VD$,
+# $L L^\top = V D^2 V^\top = \mathbf X_c^\top \mathbf X_c = (n-1) S$, so $\ell_i^\top \ell_j = (n-1) S_{ij}$ and
+# $\|\ell_j\| = \sqrt{n-1}\, s_j$. The cosine of the angle between two arrows is therefore
 #
-# $$\cos\theta_{ij} = \frac{h_i^\top h_j}{\|h_i\|\,\|h_j\|} = \frac{S_{ij}}{s_i s_j} = r_{ij},$$
+# $$\cos\theta_{ij} = \frac{\ell_i^\top \ell_j}{\|\ell_i\|\,\|\ell_j\|} = \frac{S_{ij}}{s_i s_j} = r_{ij},$$
 #
 # the correlation of variables $i$ and $j$. With all five components this is exact:
 
@@ -202,44 +204,48 @@ def arrow_cosines(loadings):
     return unit @ unit.T
 
 
-H = biplot_coordinates(X, 1.0, k=5).loadings
+L = biplot_coordinates(X, 1.0, k=5).loadings
 R = X.corr().to_numpy()
-print("H H' = (n - 1) S:", np.allclose(H @ H.T, (n - 1) * covariance(X)))
+print("L L' = (n - 1) S:", np.allclose(L @ L.T, (n - 1) * covariance(X)))
 print("arrow lengths / sqrt(n - 1) = standard deviations:",
-      np.allclose(np.linalg.norm(H, axis=1) / np.sqrt(n - 1), X.std(ddof=1)))
-print("cosines = correlations (k = 5):", np.allclose(arrow_cosines(H), R))
+      np.allclose(np.linalg.norm(L, axis=1) / np.sqrt(n - 1), X.std(ddof=1)))
+print("cosines = correlations (k = 5):", np.allclose(arrow_cosines(L), R))
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # The picture, however, shows only the first two coordinates of each arrow. Then
-# $H_2 H_2^\top = (n-1)S - \sum_{\ell > 2} d_\ell^2 v_\ell v_\ell^\top$: the dropped components are missing, and the
-# cosines read off the plot are only approximately the correlations. How good is the approximation here?
+# $L_2 L_2^\top = (n-1)S - \sum_{m > 2} d_m^2 v_m v_m^\top$: the dropped components are missing, and the
+# cosines read off the plot are only approximately the correlations. How good is the approximation? We measure it on
+# the biplot of the **standardised** measurements, whose correlation matrix is the same $R$ (exercise 3 asks the same
+# question of the raw biplot drawn above).
 
 # %% slideshow={"slide_type": "fragment"}
-view = arrow_cosines(scaled.loadings)
+X_std = (X - X.mean()) / X.std(ddof=1)
+view = arrow_cosines(biplot_coordinates(X_std, 1.0).loadings)
 gap = view - R
-print("cosines seen in the 2-D biplot:")
+worst = np.unravel_index(np.abs(gap).argmax(), gap.shape)
+print("cosines seen in the 2-D biplot of the standardised crabs:")
 print(pd.DataFrame(view, index=measurements, columns=measurements))
 print("largest |cosine - correlation| in 2-D:", dr.rounded(np.abs(gap).max()),
-      "for", measurements[np.unravel_index(np.abs(gap).argmax(), gap.shape)[0]], "and",
-      measurements[np.unravel_index(np.abs(gap).argmax(), gap.shape)[1]])
-for k in (2, 3, 4):
-    print(f"k = {k}: largest gap {dr.rounded(np.abs(arrow_cosines(biplot_coordinates(X, 1.0, k=k).loadings) - R).max())}")
+      "for", measurements[worst[0]], "and", measurements[worst[1]])
+gaps = {k: dr.rounded(np.abs(arrow_cosines(biplot_coordinates(X_std, 1.0, k=k).loadings) - R).max()) for k in (2, 3, 4)}
+print("largest gap by number of components kept:", gaps)
+assert gaps == {2: 0.0349, 3: 0.011, 4: 0.0016} and {measurements[i] for i in worst} == {"FL", "CW"}
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# In the 2-D view the cosines are off by at most 0.052, the largest error involving rear width `RW`: its
-# correlations are the weakest, and what makes `RW` different is partly carried by components 3-5, which the plot
-# drops. Adding components shrinks the gap to zero. For these data, where PC1 and PC2 hold 99.2% of the variance,
-# the 2-D angles are a fair reading of the correlations; with a flatter scree plot they would not be.
+# In the 2-D view the cosines are off by at most 0.035 (for `FL` and `CW`): what makes two measurements differ beyond
+# size and the sex contrast is partly carried by components 3-5, which the plot drops. Adding components shrinks the
+# gap to zero. For these data, where PC1 and PC2 of the standardised measurements hold 98.8% of the variance, the 2-D
+# angles are a fair reading of the correlations; with a flatter scree plot they would not be.
 #
 # By contrast, the unscaled biplot keeps the **points'** geometry: with $\alpha = 0$ and all components,
-# $G G^\top = U D^2 U^\top = \mathbf X_c \mathbf X_c^\top$, so the distances between score points are the distances
+# $F F^\top = U D^2 U^\top = \mathbf X_c \mathbf X_c^\top$, so the distances between score points are the distances
 # between the crabs.
 
 # %% slideshow={"slide_type": "fragment"}
-G0 = biplot_coordinates(X, 0.0, k=5).scores
+F0 = biplot_coordinates(X, 0.0, k=5).scores
 distances = np.linalg.norm(Xc[:, None, :] - Xc[None, :, :], axis=2)
 print("alpha = 0 keeps distances between crabs:",
-      np.allclose(np.linalg.norm(G0[:, None, :] - G0[None, :, :], axis=2), distances))
+      np.allclose(np.linalg.norm(F0[:, None, :] - F0[None, :, :], axis=2), distances))
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 5. Size, species and sex
@@ -346,18 +352,17 @@ figure_with_sliders(draw, alpha=ipywidgets.FloatSlider(value=0.5, min=0.0, max=1
 
 # %% slideshow={"slide_type": "fragment"}
 boot = bootstrap_pca(X, k=3, n_boot=200, seed=0)
-plane_angle = np.degrees(np.arcsin([subspace_distance(V[:, 1:3], raw.components[:, 1:3]) for V in boot.components]))
-spread = pd.DataFrame({"eigenvalue": raw.eigenvalues[:3],
-                       "bootstrap sd": boot.eigenvalues.std(axis=0),
-                       "median angle (deg)": np.median(boot.angles, axis=0),
-                       "95% of angles below": np.percentile(boot.angles, 95, axis=0)},
-                      index=["PC1", "PC2", "PC3"])
-print(spread.map(dr.rounded))
-print("PC2-PC3 plane: median angle", dr.rounded(np.median(plane_angle)),
-      "deg, 95% below", dr.rounded(np.percentile(plane_angle, 95)), "deg")
-print("lambda1/lambda2 =", dr.rounded(raw.eigenvalues[0] / raw.eigenvalues[1]),
-      " lambda2/lambda3 =", dr.rounded(raw.eigenvalues[1] / raw.eigenvalues[2]))
 boot_standardised = bootstrap_pca(X, k=3, n_boot=200, seed=0, scale=True)
+plane_angle = np.degrees(np.arcsin([subspace_distance(V[:, 1:3], raw.components[:, 1:3]) for V in boot.components]))
+spread = pd.DataFrame({"raw: eigenvalue": raw.eigenvalues[:3],
+                       "raw: bootstrap sd": boot.eigenvalues.std(axis=0),
+                       "raw: 95% of angles below": np.percentile(boot.angles, 95, axis=0),
+                       "standardised: 95% below": np.percentile(boot_standardised.angles, 95, axis=0)},
+                      index=["PC1", "PC2", "PC3"])
+print(spread.map(dr.rounded).to_string())
+print("raw PC2-PC3 plane: 95% of angles below", dr.rounded(np.percentile(plane_angle, 95)), "deg")
+print("raw: lambda1/lambda2 =", dr.rounded(raw.eigenvalues[0] / raw.eigenvalues[1]),
+      " lambda2/lambda3 =", dr.rounded(raw.eigenvalues[1] / raw.eigenvalues[2]))
 cross_cosines = np.abs(np.einsum("bpj,pk->bjk", boot.components, raw.components[:, :3]))
 swapped = cross_cosines[:, 1, 2] > cross_cosines[:, 1, 1]  # replicate's PC2 nearer the full PC3 than the full PC2
 two_largest = np.sort(boot.angles, axis=0)[-2:]
@@ -366,9 +371,8 @@ print("replicates turning PC1, PC2, PC3 beyond 60 deg:", (boot.angles > 60).sum(
 print("replicates whose PC2 and PC3 swap:", int(swapped.sum()), "of", len(swapped))
 assert (boot.angles > 60).sum(axis=0).tolist() == [0, 2, 2] and swapped.sum() == 6
 assert np.round(two_largest[:, 1:]).tolist() == [[71, 71], [79, 79]]
-print("standardised: lambda2/lambda3 =",
-      dr.rounded(standardised.eigenvalues[1] / standardised.eigenvalues[2]),
-      " 95% of PC2, PC3 angles below", dr.rounded(np.percentile(boot_standardised.angles[:, 1:3], 95, axis=0)), "deg")
+print("standardised: lambda2/lambda3 =", dr.rounded(standardised.eigenvalues[1] / standardised.eigenvalues[2]))
+assert np.allclose(np.percentile(boot_standardised.angles[:, 1:3], 95, axis=0), [6.1, 7.3], atol=0.05)
 
 # %% alt="Left: histograms of the angle, from 0 to 90 degrees, between each bootstrap replicate's component and the full-data one. PC1 stays below about a degree; PC2 and PC3 spread over tens of degrees with a thin tail to 79 degrees, while the PC2-PC3 plane stays within a few degrees. Right: histograms of the replicates' second and third eigenvalues, which overlap, with dashed lines at the full-data values." slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
@@ -390,20 +394,35 @@ plt.show()
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # PC1 is pinned down: $\lambda_1$ is about a hundred times $\lambda_2$, and 95% of the replicates turn the size axis
-# by less than one degree. PC2 and PC3 are another story: $\lambda_2/\lambda_3$ is only 1.3, the bootstrap
-# distributions of the two eigenvalues overlap, and the two directions swing by tens of degrees (median 9°, one
-# replicate in twenty beyond 30°), with a thin tail across the whole range: two replicates per component turn
-# them by 71° and 79°, and in 6 of the 200 the replicate's second component lies nearer the full data's third than
-# its second, that is, the two components have swapped. This also colours the right panel: each replicate's
-# eigenvalues are sorted, so the histograms label variances by rank, not by direction, and in a swapped replicate
-# the value drawn as $\lambda_2$ belongs to (roughly) the full data's third direction. Part of the overlap of the
-# two histograms is this relabelling, not uncertainty about the variance along one fixed direction. Yet the plane
-# PC2 and PC3 span barely moves (a few degrees). When two eigenvalues are
-# close, the data determine their common subspace, not the individual directions inside it; a rotation within the
-# plane changes the variance along each axis only a little. So read "PC2 separates the sexes" with care on 200 crabs;
-# "the PC2-PC3 plane separates the groups" is the robust statement. Standardised data give a larger gap
-# ($\lambda_2/\lambda_3 \approx 3.3$), and there PC2 and PC3 turn about five times less (last line above).
-# The bootstrap itself is only an approximation (it treats the 200 crabs as the population), not a formal test.
+# by less than one degree. The raw PC2 and PC3 are another story: $\lambda_2/\lambda_3$ is only 1.3, the bootstrap
+# distributions of the two eigenvalues overlap, and one replicate in twenty turns them by more than 30°, with a thin
+# tail across the whole range: two replicates per component turn them by 71° and 79°, and in 6 of the 200 the
+# replicate's second component lies nearer the full data's third than its second, that is, the two components have
+# swapped. This also colours the right panel: each replicate's eigenvalues are sorted, so the histograms label
+# variances by rank, not by direction, and in a swapped replicate the value drawn as $\lambda_2$ belongs to (roughly)
+# the full data's third direction. Part of the overlap of the two histograms is this relabelling, not uncertainty
+# about the variance along one fixed direction. Yet the plane PC2 and PC3 span barely moves (a few degrees). When two
+# eigenvalues are close, the data determine their common subspace, not the individual directions inside it.
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# **What this means for section 5.** Section 5 read PC2 as sex and PC3 as species on the *standardised*
+# measurements, where $\lambda_2/\lambda_3 \approx 3.3$: there 95% of the replicates turn PC2 by less than 6.1° and
+# PC3 by less than 7.3° (last column of the table), so that reading is stable. On the *raw* measurements no single
+# component is the sex axis: raw PC2 and PC3 are rotations, inside the stable plane, of a mixture of the two
+# contrasts. The group means on the raw components show it:
+
+# %% slideshow={"slide_type": "fragment"}
+raw_means = pd.DataFrame(raw.scores[:, 1:3], columns=["raw PC2", "raw PC3"]).groupby(group).mean()
+print(raw_means.map(dr.rounded))
+assert np.allclose(raw_means["raw PC2"], [0.26, -1.33, 1.47, -0.40], atol=0.005)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# Raw PC2 puts the females above the males of their own species, but also the orange crabs above the blue ones of
+# their own sex, so the orange males sit near the blue females; raw PC3 does the same with the roles of sex and
+# species swapped. Both axes mix sex and species; only the plane separates the four groups cleanly. So: on the raw
+# data, read the PC2-PC3 plane, not its axes; after standardising, the gap between $\lambda_2$ and $\lambda_3$ makes
+# the axes themselves meaningful. The bootstrap itself is only an approximation (it treats the 200 crabs as the
+# population), not a formal test.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## Summary
@@ -412,11 +431,12 @@ plt.show()
 #   both factors, points and arrows, and $x_{ij}$ is the dot product of score $i$ and arrow $j$.
 # * $\alpha = 0$ keeps the points' distances; $\alpha = 1$ gives scores with covariance $I/(n-1)$ and arrows whose
 #   lengths are $\sqrt{n-1}$ times the standard deviations and whose cosines are the correlations (exactly with all
-#   components, approximately in 2-D: here within 0.052).
+#   components, approximately in 2-D: within 0.035 for the standardised crabs).
 # * On the crabs, PC1 is size (98% of the variance); sex and species live in the small components PC2 and PC3,
 #   which show up once size is removed (leave out PC1, or take logs first).
-# * The bootstrap shows PC1 fixed to about a degree, while PC2 and PC3, with nearly equal eigenvalues, wander by tens
-#   of degrees inside a stable plane: close eigenvalues leave their directions undetermined.
+# * The bootstrap shows PC1 fixed to about a degree, while the raw PC2 and PC3, with nearly equal eigenvalues, wander
+#   by tens of degrees inside a stable plane (close eigenvalues leave their directions undetermined, and each mixes
+#   sex and species); the standardised PC2 and PC3 of section 5 are stable to a few degrees.
 #
 # **Exercises:** `exercises/03_biplots.ipynb` asks you to build the biplot factors yourself, check the two
 # scaled-biplot properties and name the species component with numbers (worked solutions:
