@@ -23,16 +23,19 @@
 # **Notation.** The notes write $U$ for the loadings, $r$ for the latent dimension, $\mathbf v$ for the latent
 # variable and $W$ for the matrix of eigenvectors. Here, as in Tipping and Bishop and in the library: loadings $W$
 # ($d\times q$), latent $z\in\mathbb R^q$, eigenvectors $V$. Rows are points ($X$ is $n\times d$; the notes store
-# points as columns).
+# points as columns). The number of variables is $d$ here, as in the WashU notes and Tipping and Bishop; notebooks
+# 01-03 call it $p$.
 #
 # **References.** WashU A2 notes §7-8; M. E. Tipping and C. M. Bishop, "Probabilistic principal
 # component analysis", *J. R. Statist. Soc. B* 61 (1999), eq. 29-30 and appendix A; S. Roweis, "EM algorithms for
-# PCA and SPCA", *NIPS* 10 (1998); C. M. Bishop, *Pattern Recognition and Machine Learning* (2006), §12.2.2 and
+# PCA and SPCA", *NIPS* 10 (1998); N. D. Lawrence, "Probabilistic non-linear principal component analysis with
+# Gaussian process latent variable models", *JMLR* 6 (2005); C. M. Bishop, *Pattern Recognition and Machine Learning* (2006), §12.2.2 and
 # Figure 12.12 (EM drawn for a line in the plane, which the optional section redraws in its own way).
 
 # %% slideshow={"slide_type": "subslide"}
 import numpy as np
 import matplotlib.pyplot as plt
+import pandas as pd
 from scipy.stats import multivariate_normal
 
 import dimred_teach as dr
@@ -78,7 +81,7 @@ right.legend(loc="upper left")
 plt.show()
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# The green points lie exactly on the line through $\mu=(1,-1)$ in the direction $W=(2,1)$; the noise (red
+# The green points lie exactly on the line through $\mu=(1,-1)$ in the direction $W=(2,1)$; the noise (vermillion
 # segments for a few points) moves each one off the line by a round Gaussian step of variance $\sigma^2=0.25$ in every
 # direction. Fitting PPCA means going backwards: from the blue cloud alone, find the line and the noise level.
 
@@ -95,21 +98,24 @@ plt.show()
 #   \begin{bmatrix} W^\top \\ I_d\end{bmatrix} = W W^\top + \sigma^2 I_d =: C .$$
 #
 # (Without independence a cross term $W\operatorname{Cov}(z,\varepsilon) + \operatorname{Cov}(\varepsilon, z)W^\top$
-# would appear.) We check this on 50 000 draws from a model with $d=4$, $q=2$.
+# would appear.) We check this on 40 000 draws from a model with $d=4$, $q=2$.
 
 # %% slideshow={"slide_type": "fragment"}
-model = ppca.PPCAModel(W=np.array([[2.0, 0.0], [1.0, 1.0], [0.0, 1.5], [0.5, -0.5]]),
-                       mean=np.array([1.0, 0.0, -1.0, 2.0]), sigma2=0.3)
-draws = ppca.sample(model, 50000, seed=1)
+model = ppca.PPCAModel(W=np.array([[1.5, 0.5], [0.5, -1.0], [1.0, 1.0], [0.0, 2.0]]),
+                       mean=np.array([0.0, 2.0, -1.0, 1.0]), sigma2=0.5)
+draws = ppca.sample(model, 40000, seed=1)
 C = model.covariance()
+covariance_gap = np.abs(np.cov(draws, rowvar=False) - C).max()
 print("C = W W' + sigma2 I:")
 print(C)
-print("largest |sample covariance - C|:", dr.rounded(np.abs(np.cov(draws, rowvar=False) - C).max()))
+print("largest |sample covariance - C|:", dr.rounded(covariance_gap))
 print("largest |sample mean - mu|:     ", dr.rounded(np.abs(draws.mean(axis=0) - model.mean).max()))
+print("largest |C_ij| * sqrt(2/n):     ", dr.rounded(np.abs(C).max() * np.sqrt(2 / len(draws))))
+assert covariance_gap < 2 * np.abs(C).max() * np.sqrt(2 / len(draws))
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# Both differences are of the size of the sampling error ($\approx$ entries $\times\sqrt{2/n}$, here a few
-# hundredths), not a systematic gap. The structure of $C$ is worth seeing through its eigenvalues: in the
+# Both differences are of the size of the sampling error (the largest entry of $C$ times $\sqrt{2/n}$, printed
+# last), not a systematic gap. The structure of $C$ is worth seeing through its eigenvalues: in the
 # $d-q$ directions orthogonal to the columns of $W$ the model has only noise, so $d-q=2$ eigenvalues equal
 # $\sigma^2$ exactly; the other $q$ are the squared singular values of $W$ plus $\sigma^2$.
 
@@ -360,7 +366,7 @@ print("reconstruction shrinkage (lambda_j - sigma2)/lambda_j:", (lam - fit.sigma
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # In two dimensions the effect is visible. We take a noisier toy model than in section 1 ($W=(1, 0.5)$,
-# $\sigma^2 = 0.5$), so that the factor is far from 1. The PCA projections (red) are where the perpendiculars from
+# $\sigma^2 = 0.5$), so that the factor is far from 1. The PCA projections (vermillion) are where the perpendiculars from
 # the data meet the fitted line; the PPCA reconstructions (green) are the same points moved along the line towards
 # the mean (grey segments) by the factor $(\lambda_1-\sigma^2)/\lambda_1$.
 
@@ -391,6 +397,15 @@ plt.show()
 # possibly many steps, and the posterior mean is the PCA projection shrunk towards the mean, with no shrinkage in
 # the limit $\sigma^2\to0$. The likelihood is the new tool: it compares models, picks $q$ on held-out data and
 # generates new samples (the optional section uses it to choose $q$).
+#
+# **Relatives.** The WashU notes (§7) name three. *Factor analysis* keeps the model but lets each variable have its
+# own noise variance ($\Psi$ diagonal instead of $\sigma^2 I$); there is no closed form, and EM fits it. *Independent
+# component analysis* replaces the Gaussian latent variable by independent non-Gaussian ones, which removes the
+# rotation freedom of section 3 (a standard Gaussian looks the same in every rotation; a non-Gaussian one does not).
+# The *Gaussian process latent variable model* (GPLVM; Lawrence, 2005) integrates out $W$ instead of $z$ and
+# optimises the latent points; with a linear kernel its maximum is again PCA, with a nonlinear kernel it gives a
+# nonlinear map from latent to data space, the generative counterpart of kernel PCA (notebook 08), which maps the
+# other way.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## Going further (optional)
@@ -484,7 +499,7 @@ assert converged.converged and angle_to_pc1(converged.W) < 1e-6
 # The lines agree to rounding. PPCA's own E-step positions are bunched near the mean early on (the factor is 0.31
 # at the start and about 0.03 after one and two updates: from this start EM first shrinks $W$ and only then grows
 # it, the scale settling after the direction, as in section 5), so the picture draws the $\sigma^2\to0$ positions. In each of the first three panels: the current
-# line (solid), the E-step feet on it (orange, each joined to its point), and the line the M-step moves to (dashed),
+# line (solid), the E-step feet on it (vermillion, each joined to its point), and the line the M-step moves to (dashed),
 # which is the next panel's current line. The last panel lays the converged line over PC1.
 
 # %% alt="Four panels of EM for a line through centred points in the plane, as the noise goes to zero. The first three show the current line, the E-step positions on it joined to their points, and the dashed line the M-step moves to: from nearly perpendicular to the cloud, the line swings 27 degrees in the first update and lies along the cloud's long axis after three. The last panel lays the converged line over PC1." slideshow={"slide_type": "fragment"}
@@ -583,11 +598,12 @@ for k in range(1, 5):
 # dimensions. This is a lesson about the model, not a failure of the method: PPCA's $\sigma^2 I$ is a strong
 # assumption, and factor analysis (a diagonal noise covariance) relaxes it.
 #
-# With $q=2$ the latent posterior means are a shrunk, rescaled version of the first two PCA scores: the first
-# coordinate is overall size, the second puts the females above the males within each species (compare the biplots
-# of notebook 03).
+# With $q=2$ the latent posterior means are a shrunk, rescaled version of the first two PCA scores of the raw
+# measurements: the first coordinate is overall size; the second puts the females above the males within each
+# species, and also the orange crabs above the blue ones within each sex. Like the raw PC2 of notebook 03 (section 7),
+# it is a mixture of the sex and species contrasts, not the sex axis.
 
-# %% alt="Posterior means of the two latent variables of a q = 2 PPCA of the crabs, coloured by species and sex: the first coordinate is overall size, and the second puts the females above the males within each species." slideshow={"slide_type": "fragment"}
+# %% alt="Posterior means of the two latent variables of a q = 2 PPCA of the crabs, coloured by species and sex: the first coordinate is overall size; the second puts the females above the males within each species and the orange crabs above the blue ones within each sex, a mixture of the two contrasts." slideshow={"slide_type": "fragment"}
 crab_fit = ppca.ppca_mle(Xc, 2)
 print("sigma2:", dr.rounded(crab_fit.sigma2), "| column lengths^2 of W:", (crab_fit.W**2).sum(axis=0))
 groups = (crabs["species"].map({"B": "blue", "O": "orange"}).astype(str) + " "
@@ -595,3 +611,7 @@ groups = (crabs["species"].map({"B": "blue", "O": "orange"}).astype(str) + " "
 score_scatter(ppca.posterior_mean(crab_fit, Xc), groups=groups.to_numpy(), labels=("E[z1 | x]", "E[z2 | x]"),
               title="crabs: PPCA posterior means, q = 2")
 plt.show()
+second = pd.Series(ppca.posterior_mean(crab_fit, Xc)[:, 1]).groupby(groups.to_numpy()).mean()
+print("group means of E[z2 | x]:", second.map(dr.rounded).to_dict())
+assert second["blue female"] > second["blue male"] and second["orange female"] > second["orange male"]
+assert second["orange female"] > second["blue female"] and second["orange male"] > second["blue male"]
