@@ -1,6 +1,12 @@
 # %% [markdown] slideshow={"slide_type": "slide"}
 # # 10 · Autoencoders and PCA; PCA on images
 #
+# **A linear autoencoder learns the PCA subspace; regularisers keep a larger one from copying its input; PCA on images
+# of digits.**
+#
+# *Time: about 60 minutes, plus about 15 for the optional last section.* *Prerequisites: notebooks 01-02 (PCA and its
+# reconstruction error), gradients of matrix functions, the idea of gradient descent.*
+#
 # **Learning objectives.** After this notebook you can
 # - write PCA as an encoder-decoder pair, $z = B^\top (x - \mu)$ and $\tilde x = B z + \mu$;
 # - derive the gradient of a linear autoencoder's loss, check it by finite differences,
@@ -14,9 +20,7 @@
 # - follow the key steps in practice (centre, standardise, project, reconstruct,
 #   de-standardise) and handle pixels with zero variance.
 #
-# **Time:** about 60 minutes, plus about 15 for the optional last section.
-#
-# **Follows:** WashU lecture A2, section 6 "Neural networks for USL:
+# **Notes followed.** WashU lecture A2, section 6 "Neural networks for USL:
 # autoencoder" (6.1 relation to PCA, 6.2 nonlinear dimensionality reduction, 6.3
 # under- and overcomplete codes and the sparse, denoising and contractive regularisers);
 # Stellenbosch MML lecture 9, sections 10.1-10.3 (encoder/decoder view),
@@ -29,7 +33,10 @@
 # Learning*, chapter 10; I. Goodfellow, Y. Bengio and A. Courville, *Deep Learning*
 # (2016), chapter 14; P. Vincent et al., "Extracting and composing robust features with
 # denoising autoencoders", ICML 2008; S. Rifai et al., "Contractive auto-encoders:
-# explicit invariance during feature extraction", ICML 2011.
+# explicit invariance during feature extraction", ICML 2011; P. Baldi and K. Hornik, "Neural networks and principal
+# component analysis: learning from examples without local minima", *Neural Networks* 2 (1989), 53-58; D. P. Kingma
+# and M. Welling, "Auto-encoding variational Bayes", ICLR 2014; I. Goodfellow et al., "Generative adversarial nets",
+# NeurIPS 2014.
 
 # %% slideshow={"slide_type": "subslide"}
 import numpy as np
@@ -136,7 +143,10 @@ plt.show()
 # minimum does. Right: the subspace
 # spanned by the decoder's rows approaches the span of the first two principal
 # directions; the distance (the spectral norm of the difference of the two projectors)
-# heads to 0.
+# heads to 0. This is not luck of the seed: Baldi and Hornik (1989) proved that the
+# linear autoencoder's squared loss has no local minima other than the global one, the
+# PCA projector (when the eigenvalues are distinct); every other critical point, a
+# projector onto some other set of eigenvectors, is a saddle that gradient descent leaves.
 
 # %% slideshow={"slide_type": "fragment"}
 print("subspace distance after 500 epochs below 1e-5:", subspace_distance(model.decoder.T, components) < 1e-5)
@@ -372,7 +382,7 @@ fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside lower center", 
 plt.show()
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# Without a regulariser the orange segments are short: every point is its own
+# Without a regulariser the vermillion segments are short: every point is its own
 # reconstruction. With any of the three they point towards the arc: each segment is the
 # vector r(x) - x, and together they draw a *vector field* that points back to the data's
 # manifold (Goodfellow, Bengio and Courville, *Deep Learning*, section 14.5: a denoising
@@ -388,6 +398,15 @@ plt.show()
 # autoencoders are trained with mini-batches and automatic differentiation; see
 # Goodfellow, Bengio and Courville, *Deep Learning* (2016), chapter 14, and Vincent et al.
 # (2008) and Rifai et al. (2011), who introduced denoising and contractive autoencoders.
+#
+# **Autoencoders that generate.** The notes close section 6.3 with autoencoders that
+# *generate* data, naming variational autoencoders (VAEs) and generative adversarial
+# networks (GANs). A VAE (Kingma and Welling, 2014) makes the code random, with a prior
+# $z \sim N(0, I)$, and trains encoder and decoder so that decoding draws from the prior
+# gives new, realistic points; with a linear decoder and Gaussian noise its model is
+# exactly probabilistic PCA's (notebook 07). A GAN (Goodfellow et al., 2014) keeps only a
+# decoder, the generator, and trains it against a classifier that tries to tell its
+# output from real data, with no reconstruction loss at all. Neither is built here.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 7. PCA on images: the digits
@@ -539,7 +558,8 @@ print("components for 90% of the variance, standardised:", choose_k(eigenvalues_
 #
 # - PCA is the best linear encoder-decoder pair for the squared error; a linear
 #   autoencoder trained by gradient descent reaches the same minimum and spans the same
-#   subspace, though its weights are neither orthonormal nor ordered by variance.
+#   subspace; its weights need not be orthonormal (from a small start they nearly are)
+#   and are not ordered by variance.
 # - The gradients are short matrix formulas, checked by finite differences.
 # - Nonlinear encoders and decoders can follow curved data that PCA cannot, at the cost
 #   of a harder, seed-dependent optimisation.
