@@ -23,7 +23,9 @@
 # ($\mathbf X$ is $n \times p$), so their formulas appear transposed. Variances divide by $n-1$; the notes' kernel PCA
 # divides by $n$, which rescales every eigenvalue and changes no component.
 #
-# **References.** WashU A2 lecture notes, §4.3 and §5.
+# **References.** WashU A2 lecture notes, §4.3 and §5; B. Schölkopf, A. Smola and K.-R. Müller, "Nonlinear component
+# analysis as a kernel eigenvalue problem", *Neural Computation* 10 (1998) (centring new points); J. Ham, D. D. Lee,
+# S. Mika and B. Schölkopf, "A kernel view of the dimensionality reduction of manifolds", ICML 2004.
 
 # %% slideshow={"slide_type": "subslide"}
 import numpy as np
@@ -65,7 +67,7 @@ for name, Y in versions.items():
     S = covariance(Y)
     print(f"{name:15s} variances {dr.rounded(np.diag(S))}   covariance {dr.rounded(S[0, 1]):.4f}")
 
-# %% alt="Four scatter plots of the crabs' rear width against carapace length: centred (the cloud moved to the origin), standardised (a thin diagonal cigar on comparable axes), whitened (a round cloud of unit spread in which two bands of crabs remain visible) and min-max scaled (the cloud squeezed into the unit square)." slideshow={"slide_type": "subslide"}
+# %% alt="Four scatter plots of the crabs' rear width against carapace length: centred (the cloud moved to the origin), standardised (a thin diagonal cigar on comparable axes), whitened (a round cloud of unit spread in which two bands of crabs, the two sexes, remain visible) and min-max scaled (the cloud squeezed into the unit square)." slideshow={"slide_type": "subslide"}
 fig, axes = plt.subplots(1, 4, figsize=(13, 3.4))
 for ax, (name, Y) in zip(axes, versions.items()):
     ax.scatter(Y[:, 0], Y[:, 1], s=8)
@@ -82,7 +84,13 @@ plt.show()
 # Centring only moves the cloud; standardising makes both axes comparable but the cloud is still a thin diagonal
 # cigar (correlation about 0.89); whitening removes the correlation and gives unit spread in every direction, so
 # what stays visible is structure that is not correlation (here two bands of crabs); min-max scaling squeezes the data
-# into the unit square without centring it.
+# into the unit square without centring it. The two bands are the sexes: for its size a female crab has a wider
+# rear (notebook 03's sex contrast), and the whitened second axis, rear width against length, pulls them apart.
+
+# %% slideshow={"slide_type": "fragment"}
+band_means = {sex: dr.rounded(versions["whitened"][crabs["sex"].to_numpy() == sex, 1].mean(), 2) for sex in ("F", "M")}
+print("mean of the whitened second coordinate, females and males:", band_means)
+assert band_means == {"F": 0.86, "M": -0.86}
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 2. Whitening through the SVD (Exercises 4.3 and 4.4)
@@ -311,14 +319,34 @@ plt.show()
 # rings are far apart, and the direction from one to the other carries the most variance. Kernel PC2 spreads each
 # ring along its angle.
 #
-# New points are projected with the training data's kernel means (`kpca.transform`): a fresh sample of circles is
-# separated just as well, although kernel PCA never saw it.
+# **New points.** A new point $\mathbf y$ has no row in $K$, but its kernel values against the training points,
+# $K^*_{i\cdot} = (k(\mathbf y_i, \mathbf x_1), \dots, k(\mathbf y_i, \mathbf x_n))$, give its inner products with the
+# training features. They must be centred with the *training* mean feature $\bar\phi = \frac1n\sum_l \phi(\mathbf x_l)$:
+# $(\phi(\mathbf y) - \bar\phi)^\top(\phi(\mathbf x_j) - \bar\phi)$ expands into four kernel terms. For $m$ new points,
+# in matrix form (Schölkopf, Smola and Müller, 1998; scikit-learn's `KernelCenterer` does the same),
+#
+# $$\tilde K^* = K^* - \tfrac1n \mathbf 1_m \mathbf 1_n^\top K - \tfrac1n K^* \mathbf 1_n \mathbf 1_n^\top
+#   + \tfrac1{n^2} \mathbf 1_m \mathbf 1_n^\top K \mathbf 1_n \mathbf 1_n^\top ,$$
+#
+# and the scores are $\tilde K^* A$, with $A$ the dual coefficients. Written out by hand, against `kpca.transform`:
 
 # %% slideshow={"slide_type": "fragment"}
 X_new, labels_new = make_circles(100, noise=0.05, factor=0.3, seed=9)
-new_scores = kpca.transform(X_new)
-print("separation of fresh points along kernel PC1:", dr.rounded(separation(new_scores[:, 0], labels_new)))
+K_train = kernel.rbf_kernel(X_circles, gamma=2.0)                 # n x n
+K_star = kernel.rbf_kernel(X_new, X_circles, gamma=2.0)           # m x n
+m_new, n_train = K_star.shape
+ones_mn, ones_nn = np.ones((m_new, n_train)) / n_train, np.ones((n_train, n_train)) / n_train  # the 1 1'/n
+K_star_centred = K_star - ones_mn @ K_train - K_star @ ones_nn + ones_mn @ K_train @ ones_nn
+new_scores = K_star_centred @ kpca.dual_coef
+print("by hand = kpca.transform:", np.allclose(new_scores, kpca.transform(X_new)))
 print("transform of the training points returns their scores:", np.allclose(kpca.transform(X_circles), kpca.scores))
+print("separation of fresh points along kernel PC1:", dr.rounded(separation(new_scores[:, 0], labels_new)))
+assert np.allclose(new_scores, kpca.transform(X_new))
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The fresh sample of circles is separated just as well, although kernel PCA never saw it. Centring the new rows with
+# their *own* means instead would shift every new point by a different amount and break the comparison with the
+# training scores.
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # For the spiral, kernel PCA finds a component that follows the position along the curve, although it is not the
@@ -356,7 +384,7 @@ plt.show()
 # $2\gamma\,\mathbf x^\top\mathbf y$, the *linear* kernel: kernel PCA becomes ordinary PCA. Too narrow (large
 # $\gamma$) and every point looks equally far from every other.
 
-# %% alt="Four scatter plots of RBF kernel PCA of the two circles, PC1 against PC2, for gamma = 0.1, 2, 10 and 50. At 0.1 it looks like linear PCA, the inner circle inside the outer; at 2 the circles are apart along PC1; at 10 and 50 the contrast between the rings is no longer in the first components." slideshow={"slide_type": "fragment"}
+# %% alt="Four scatter plots of RBF kernel PCA of the two circles, PC1 against PC2, for gamma = 0.1, 2, 10 and 50. At 0.1 it looks like linear PCA, the inner circle inside the outer; at 2 the circles are apart along PC1; at 10 they are no longer apart along PC1 but still along PC2 (separation 3.2); at 50 no leading component separates them." slideshow={"slide_type": "fragment"}
 gammas = [0.1, 2.0, 10.0, 50.0]
 fig, axes = plt.subplots(1, 4, figsize=(14, 3.5))
 for ax, gamma in zip(axes, gammas):
@@ -371,9 +399,12 @@ plt.show()
 
 # %% slideshow={"slide_type": "subslide"}
 print("gamma   separation along PC1, PC2, PC3")
+by_width = {}
 for gamma in gammas:
     scores = kernel.kernel_pca(X_circles, k=3, kernel="rbf", gamma=gamma).scores
-    print(f"{gamma:5g}  ", [dr.rounded(separation(scores[:, j], labels), 2) for j in range(3)])
+    by_width[gamma] = [float(dr.rounded(separation(scores[:, j], labels), 2)) for j in range(3)]
+    print(f"{gamma:5g}  ", by_width[gamma])
+assert by_width[10.0][1] == 3.2 and max(by_width[50.0]) < 0.5
 wide, _ = np.linalg.qr(kernel.kernel_pca(X_circles, k=2, kernel="rbf", gamma=0.1).scores)
 linear, _ = np.linalg.qr(pca(X_circles, k=2).scores)
 print("gamma = 0.1: cosines of the angles between kernel PC1-2 and linear PC1-2:",
@@ -470,6 +501,43 @@ plt.show()
 # stretches of the roll (the arms of the right panel), and the best of the three widths reaches 0.55. What unrolls
 # the sheet is a notion of distance measured *along* it: notebook 11 builds a neighbourhood graph, and Isomap and
 # Laplacian eigenmaps lay this same roll out flat, with rank correlations of 0.999 and more (notebook 11, section 2,
-# starts from the numbers above). Isomap is itself kernel PCA: by section 7, classical MDS of the graph's distances
-# is kernel PCA with the kernel $-\tfrac12\mathbf H\mathbf G^{(2)}\mathbf H$, learnt from the data rather than
-# chosen in advance. So the lesson is not that kernel PCA cannot unroll the roll, but that an RBF kernel does not.
+# starts from the numbers above). Section 7 suggests reading Isomap as kernel PCA with the "kernel"
+# $-\tfrac12\mathbf H\mathbf G^{(2)}\mathbf H$, built from the squared graph distances $\mathbf G^{(2)}$ rather than
+# chosen in advance. That holds only in a generalised sense: graph distances are not Euclidean distances of any point
+# set, so the matrix is not positive semidefinite, and no feature map stands behind it. On this roll:
+
+# %% slideshow={"slide_type": "fragment"}
+from dimred_teach.manifold import geodesic_distances
+from dimred_teach.mds import double_center
+
+G2_roll = geodesic_distances(X_roll, 10) ** 2
+B_roll = double_center(G2_roll)
+B_graph = np.linalg.eigvalsh(B_roll)[::-1]
+negative = B_graph[B_graph < -1e-8 * B_graph[0]]
+print("eigenvalues clearly below zero:", negative.size, "of", B_graph.size)
+print("most negative / largest:", f"{B_graph[-1] / B_graph[0]:.2%}",
+      "| negative share of sum |lambda|:", f"{-negative.sum() / np.abs(B_graph).sum():.1%}")
+assert negative.size > 400 and np.isclose(B_graph[-1] / B_graph[0], -0.0088, atol=5e-5)
+assert np.isclose(-negative.sum() / np.abs(B_graph).sum(), 0.042, atol=5e-4)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# More than half of the 800 eigenvalues are negative, though small: the most negative is 0.88% of the largest, and
+# together they make 4.2% of the total size of the spectrum. Isomap does what classical MDS does with non-Euclidean
+# distances (notebook 04, section 5, met negative eigenvalues the same way): it keeps the top positive eigenpairs and
+# ignores the rest. Ham, Lee, Mika and Schölkopf (2004) make the kernel view exact with a constant shift: add $c$ to
+# every off-diagonal squared distance. Since $-\tfrac12\mathbf H(\mathbf 1\mathbf 1^\top - I)\mathbf H = \tfrac12\mathbf H$,
+# the matrix becomes $B + \tfrac c2\mathbf H$: the same eigenvectors, every eigenvalue but the constant vector's
+# raised by $c/2$, and with $c = -2\lambda_{\min}$ a true (positive semidefinite) kernel.
+
+# %% slideshow={"slide_type": "fragment"}
+c = -2 * B_graph[-1]
+B_shifted = double_center(G2_roll + c * (1 - np.eye(len(X_roll))))
+centring = np.eye(len(X_roll)) - 1 / len(X_roll)
+print("shifted = B + c/2 H:", np.allclose(B_shifted, B_roll + c / 2 * centring),
+      "| smallest eigenvalue after the shift / largest:", dr.rounded(np.linalg.eigvalsh(B_shifted)[0] / B_graph[0], 8))
+assert np.allclose(B_shifted, B_roll + c / 2 * centring) and np.linalg.eigvalsh(B_shifted)[0] > -1e-8 * B_graph[0]
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The shifted matrix is a kernel and its leading eigenvectors are Isomap's, so Isomap's embedding directions are kernel
+# PCA's for that kernel (the scale of each coordinate changes by the shift). So the lesson is not that kernel PCA
+# cannot unroll the roll, but that an RBF kernel does not; a kernel built from the graph does.
