@@ -4,7 +4,7 @@
 # **Points from their distances: classical MDS recovers them up to a rigid motion; stress functions measure the
 # rest.**
 #
-# *Time: about 60 minutes, plus about 15 for the optional last section.* *Prerequisites: notebook 01 (PCA, eigenvectors), notebook 02 (the Gram matrix).*
+# *Time: about 60 minutes, plus about 20 for the optional last section.* *Prerequisites: notebook 01 (PCA, eigenvectors), notebook 02 (the Gram matrix).*
 #
 # **Learning objectives.** After this notebook you can
 # 1. recover the inner-product matrix $\mathbf B$ from a matrix of squared distances by double centring, and say
@@ -14,11 +14,13 @@
 # 3. explain why classical MDS with $k$ dimensions is PCA, and verify it on data;
 # 4. read from the eigenvalues of $\mathbf B$ whether a dissimilarity matrix is Euclidean and how far from it;
 # 5. fit metric (Kruskal), Sammon and non-metric MDS by SMACOF and compare them by stress and Shepard diagrams;
-# 6. (optional section) connect the triangle inequality with Euclidean embeddability.
+# 6. (optional section) connect the triangle inequality with Euclidean embeddability, and fit a map when only some
+#    distances are known.
 #
 # **Notes followed.** Oxford SC4/SM4 notes §1.4 (classical MDS, Exercise 1.1, the stress family); WashU A2 notes
 # §4.2 (MDS and PCA are equivalent); Georgia Tech ECE 6254 notes, "Multidimensional Scaling" (dissimilarity
-# matrices, metric vs non-metric MDS, the Euclidean embedding $\mathbf B = -\frac12 \mathbf H\mathbf D^2\mathbf H$).
+# matrices, metric vs non-metric MDS, the Euclidean embedding $\mathbf B = -\frac12 \mathbf H\mathbf D^2\mathbf H$,
+# and MDS when $\mathbf D$ is only partly known, in the optional section).
 #
 # **Conventions.** Rows are points: $\mathbf X$ is $n\times p$. The Oxford notes write $\mathbf D$ for the matrix of
 # *squared* distances; here `D` holds distances and `D2` their squares, $\mathbf D^{(2)}_{ij} = \|x_i - x_j\|^2$
@@ -76,25 +78,30 @@ print("Gram matrix unchanged by a shift:", np.allclose((X + shift) @ (X + shift)
 #
 # Fix the translation by centring: $\mathbf B = \mathbf X_c\mathbf X_c^\top$ with $\mathbf X_c = \mathbf H\mathbf X$.
 # The identity above holds for *any* points, so also for the centred ones (their distances are the same):
-# $\mathbf D^{(2)} = b\mathbf 1^\top + \mathbf 1 b^\top - 2\mathbf B$ with $b = \operatorname{diag}(\mathbf B)$.
-# Multiply by $\mathbf H$ on both sides. Since $\mathbf H\mathbf 1 = 0$, the two rank-one terms vanish:
-# $\mathbf H b\mathbf 1^\top\mathbf H = 0$ and $\mathbf H\mathbf 1 b^\top\mathbf H = 0$. Since the centred points sum
-# to zero, $\mathbf B\mathbf 1 = \mathbf X_c(\mathbf X_c^\top\mathbf 1) = 0$, so $\mathbf H\mathbf B\mathbf H =
-# \mathbf B$. What is left is
-# $$\mathbf H\mathbf D^{(2)}\mathbf H = -2\mathbf B, \qquad \mathbf B = -\tfrac12\mathbf H\mathbf D^{(2)}\mathbf H,$$
-# or entrywise $\mathbf B_{ij} = -\frac12\big(\mathbf D^{(2)}_{ij} - \bar d_{i\cdot} - \bar d_{\cdot j} +
-# \bar d_{\cdot\cdot}\big)$ with the row, column and grand means of $\mathbf D^{(2)}$: *double centring*.
-# Check every step on the 12 points:
+# $\mathbf D^{(2)}_{ij} = b_i + b_j - 2\mathbf B_{ij}$ with $b = \operatorname{diag}(\mathbf B)$. Centred points sum to
+# zero, so every row and column of $\mathbf B$ sums to zero, $\sum_j \mathbf B_{ij} = x_{c,i}^\top \sum_j x_{c,j} = 0$.
+# Now average the identity, writing $\bar b$ for the mean of the $b_i$:
+#
+# * over $j$: the row mean of $\mathbf D^{(2)}$ is $\bar d_{i\cdot} = b_i + \bar b$ (the $\mathbf B$ term averages to 0);
+# * over $i$: the column mean is $\bar d_{\cdot j} = \bar b + b_j$;
+# * over both: the grand mean is $\bar d_{\cdot\cdot} = 2\bar b$.
+#
+# So $b_i + b_j = \bar d_{i\cdot} + \bar d_{\cdot j} - \bar d_{\cdot\cdot}$, and putting this back into the identity,
+# $$\mathbf B_{ij} = -\tfrac12\big(\mathbf D^{(2)}_{ij} - \bar d_{i\cdot} - \bar d_{\cdot j} + \bar d_{\cdot\cdot}\big):$$
+# subtract the row and column means, add back the grand mean, halve and change sign. That is *double centring*, and
+# in matrix form it is $\mathbf B = -\tfrac12\mathbf H\mathbf D^{(2)}\mathbf H$ (exercise 1 asks you to prove this
+# form directly, with $\mathbf H$). Check every step on the 12 points:
 
 # %% slideshow={"slide_type": "fragment"}
 H = np.eye(n) - np.ones((n, n)) / n
 Xc = H @ X
 B = double_center(D2)
-print("H 1 = 0:", np.allclose(H @ np.ones(n), 0))
+b = np.diag(B)
 print("B 1 = 0:", np.allclose(B @ np.ones(n), 0))
+print("row means of D2 = b_i + mean(b):", np.allclose(D2.mean(axis=1), b + b.mean()),
+      "| grand mean = 2 mean(b):", np.isclose(D2.mean(), 2 * b.mean()))
 print("B = -1/2 H D2 H:", np.allclose(B, -0.5 * H @ D2 @ H))
 print("B = Xc Xc' (the centred Gram matrix):", np.allclose(B, Xc @ Xc.T))
-b = np.diag(B)
 print("B reproduces D2:", np.allclose(b[:, None] + b[None, :] - 2 * B, D2))
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
@@ -208,15 +215,18 @@ print("most negative / largest:", dr.rounded(values[-1] / values[0]))
 print("negative share of sum |lambda|:", dr.rounded(np.abs(negative).sum() / np.abs(values).sum()))
 print("share of the two leading ones:", dr.rounded(values[:2].sum() / np.abs(values).sum()))
 
-# %% alt="Bar chart of the 21 eigenvalues of B for the European road distances, in km squared: two large positive eigenvalues dominate, a few small positive ones follow, and nine are negative (shown in red), the largest of them about a tenth of the first." slideshow={"slide_type": "subslide"}
+# %% alt="Bar chart of the 21 eigenvalues of B for the European road distances, in km squared: two large positive eigenvalues dominate, a few small positive ones follow, and nine are negative (vermillion bars); the three closest to zero (0.0005 to 0.0068 times the first) are too short to see, and the most negative is about a tenth of the first." slideshow={"slide_type": "subslide"}
 fig, ax = plt.subplots(figsize=(7, 3.5))
 ax.bar(np.arange(1, values.size + 1), values, color=[PALETTE[0] if v >= 0 else PALETTE[1] for v in values])
 ax.axhline(0, color="black", linewidth=0.8)
 ax.set_xticks(np.arange(1, values.size + 1))
 ax.set_xlabel("eigenvalue number")
 ax.set_ylabel(r"$\lambda_j(\mathbf{B})$ (km$^2$)")
-ax.set_title("Spectrum of B for the road distances (red: negative)")
+ax.set_title("Spectrum of B for the road distances (vermillion: negative)")
 plt.show()
+too_short = np.abs(negative) < 0.01 * values[0]  # under 1% of the tallest bar: not visible at this scale
+print("negative eigenvalues under 1% of the largest:", int(too_short.sum()), "of", negative.size)
+assert negative.size == 9 and too_short.sum() == 3
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # The two leading eigenvalues dominate, so a flat map is a fair summary; but the negative part is not small
@@ -376,8 +386,8 @@ for name, Z in maps.items():
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## Going further (optional)
 #
-# Three extensions, about 15 minutes: the cost of classical MDS, the triangle inequality and Euclidean
-# embeddability, and how far the cities move from one map to another.
+# Four extensions, about 20 minutes: the cost of classical MDS, the triangle inequality and Euclidean
+# embeddability, how far the cities move from one map to another, and a map from an incomplete table.
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # ### How fast is classical MDS?
@@ -464,8 +474,25 @@ for name, fitted in fits.items():
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # In the Sammon map Athens, whose row holds the impossible Athens-Rome entry, moves most: about 330 km towards the
-# rest (its long distances matter little to Sammon). The metric and non-metric maps move Cherbourg most, at the
-# edge of the tight cluster of Channel cities whose short distances Sammon weights heavily and spreads apart:
+# rest (its long distances matter little to Sammon). The metric and non-metric maps move Cherbourg most, for a
+# reason that has nothing to do with Sammon's weights. Its road distances are long for its place among the Channel
+# cities, and the classical map, which fits inner products and (like any projection) shortens what two dimensions
+# cannot show, draws it too close to everyone. Every map that fits the distances themselves pushes it outwards:
+
+# %% slideshow={"slide_type": "fragment"}
+cherbourg = cities.index("Cherbourg")
+others = np.arange(len(cities)) != cherbourg
+aligned = {name: procrustes(Z_europe, Z, scale=True).aligned for name, Z in maps.items()}  # km, as above
+shortfall = {name: dr.rounded(np.mean(D_europe[cherbourg, others]
+                                      - np.sqrt(squared_distances(Z))[cherbourg, others]), 0)
+             for name, Z in aligned.items()}
+print("Cherbourg: mean road distance minus map distance (km):", shortfall)
+assert shortfall["classical"] > 150 and max(shortfall[name] for name in fits) < 60
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# On the classical map Cherbourg's distances fall short of the table by about 180 km on average; the three stress
+# maps cut the shortfall to a third or less, Sammon's too (it moves Cherbourg nearly as far, but Athens further). The
+# overlay shows the Sammon map against the classical one:
 
 # %% alt="The classical map of the 21 cities overlaid with the Sammon map after a Procrustes alignment, each city joined to its two positions: most cities move little, Athens moves most (about 330 km towards the rest)." slideshow={"slide_type": "fragment"}
 fig, ax = plt.subplots(figsize=(7, 6))
@@ -474,3 +501,69 @@ procrustes_overlay(Z_europe, sammon_aligned, labels=cities, ax=ax, title="Classi
                    names=("classical", "Sammon, aligned"))
 ax.set(xlabel="west - east (km)", ylabel="south - north (km)")
 plt.show()
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# ### When only some distances are known
+#
+# The Georgia Tech notes list a second axis along which MDS methods differ: whether $\mathbf D$ is known completely.
+# Often it is not (a survey asks each person about a few pairs; a sensor network measures only nearby pairs).
+# Classical MDS needs every entry, but a stress is a sum over pairs, so it can simply leave the unknown pairs out:
+# $\sum_{(i,j)\ \text{known}} (D_{ij} - d_{ij})^2$. We hide a random 44% of the road distances and fit a map to the
+# rest in two steps. First a start: fill each gap with the shortest route through known entries (graph shortest
+# paths, the idea Isomap uses in notebook 11) and run classical MDS on the filled table. Then minimise the stress over
+# the known pairs only, with SciPy's L-BFGS and the stress's gradient
+# $\partial/\partial z_i = 2\sum_{j\ \text{known}} (d_{ij} - D_{ij})(z_i - z_j)/d_{ij}$.
+
+# %% slideshow={"slide_type": "fragment"}
+from scipy.optimize import minimize
+from scipy.sparse.csgraph import shortest_path
+
+n_cities = len(cities)
+upper_pairs = np.triu_indices(n_cities, k=1)
+hidden = np.random.default_rng(0).random(upper_pairs[0].size) < 0.5
+known = np.ones((n_cities, n_cities), dtype=bool)
+known[upper_pairs[0][hidden], upper_pairs[1][hidden]] = known[upper_pairs[1][hidden], upper_pairs[0][hidden]] = False
+filled = shortest_path(np.where(known, D_europe, 0.0), method="D", directed=False)  # 0 = no edge
+start = classical_mds(filled, k=2).embedding
+pair_weights = known & ~np.eye(n_cities, dtype=bool)
+
+
+def known_stress(z):
+    """Stress over the known pairs (each once) and its gradient, for a flattened (n, 2) map z."""
+    Z = z.reshape(n_cities, 2)
+    diff = Z[:, None, :] - Z[None, :, :]
+    d = np.sqrt(np.sum(diff**2, axis=-1)) + np.eye(n_cities)  # the 1 on the diagonal avoids 0 / 0
+    residual = np.where(pair_weights, d - D_europe, 0.0)
+    return 0.5 * np.sum(residual**2), (2 * np.sum((residual / d)[:, :, None] * diff, axis=1)).ravel()
+
+
+partial_fit = minimize(known_stress, start.ravel(), jac=True, method="L-BFGS-B")
+Z_partial = partial_fit.x.reshape(n_cities, 2)
+gaps = ~known
+
+
+def median_relative_error(distances):
+    """Median |distance - road distance| / road distance over the hidden pairs."""
+    return dr.rounded(np.median(np.abs(distances[gaps] - D_europe[gaps]) / D_europe[gaps]), 3)
+
+
+print("hidden pairs:", int(hidden.sum()), "of", hidden.size, "| L-BFGS converged:", partial_fit.success)
+print("median relative error on the hidden pairs: filled table", median_relative_error(filled),
+      "| map from the known pairs", median_relative_error(np.sqrt(squared_distances(Z_partial))),
+      "| classical map from all pairs", median_relative_error(np.sqrt(squared_distances(Z_europe))))
+residual_to_full = procrustes(fits["metric (Kruskal)"].embedding, Z_partial, scale=True).relative_residual
+print("relative Procrustes residual to the metric map from all pairs:", dr.rounded(residual_to_full, 3))
+assert hidden.sum() == 93 and partial_fit.success
+assert [median_relative_error(M) for M in (filled, np.sqrt(squared_distances(Z_partial)),
+                                           np.sqrt(squared_distances(Z_europe)))] == [0.166, 0.065, 0.073]
+assert median_relative_error(np.sqrt(squared_distances(Z_partial))) < median_relative_error(filled) / 2
+assert residual_to_full < 0.02
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The shortest routes through known entries are poor guesses for the hidden distances (a median error of 17%: a
+# detour is longer than the road), but they give a good enough start. The map fitted to the 117 known pairs predicts
+# the 93 hidden ones with a median error of 6.5%, as well as the classical map that saw every pair, and it is nearly
+# the same map as metric MDS on the full table. Distances constrain each other: with 21 cities in the plane there are
+# only $2 \cdot 21 - 3 = 39$ free coordinates, far fewer than the 117 known pairs. With much sparser or very uneven
+# patterns (a city with only one known distance) parts of the map stop being determined; that is the graph-rigidity
+# question studied for sensor-network localisation.
