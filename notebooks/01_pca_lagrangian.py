@@ -551,9 +551,14 @@ assert np.isclose(change_along, 0, atol=1e-8) and np.isclose(change_across, n * 
 # $\sum_i \|x_i\|^2 - (n-1)\operatorname{tr}(A^\top S A)$, so we maximise the trace. Write $S = V\Lambda V^\top$ and let
 # $h_j = \|A^\top v_j\|^2$, the squared length of the projection of the $j$-th eigenvector onto the columns of $A$. Then
 #
-# $$\operatorname{tr}(A^\top S A) = \sum_j \lambda_j \|A^\top v_j\|^2 = \sum_j h_j \lambda_j, \qquad
-#   0 \le h_j \le \|v_j\|^2 = 1, \qquad \sum_j h_j = \operatorname{tr}(A^\top V V^\top A) = \operatorname{tr}(I_k) = k .$$
+# $$\operatorname{tr}(A^\top S A) = \operatorname{tr}(A^\top V \Lambda V^\top A) = \sum_j \lambda_j \|A^\top v_j\|^2
+#   = \sum_j h_j \lambda_j ,$$
 #
+# and the weights $h_j$ obey two constraints:
+#
+# $$0 \le h_j \le \|v_j\|^2 = 1, \qquad \sum_j h_j = \operatorname{tr}(A^\top V V^\top A) = \operatorname{tr}(I_k) = k .$$
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
 # Whatever $A$ is, its $h$ lies in this box-and-plane set, so the trace is at most the largest value of the linear
 # objective $\sum_j h_j \lambda_j$ over the set: put weight 1 on the $k$ largest $\lambda_j$ and 0 elsewhere, which gives
 # $\lambda_1 + \dots + \lambda_k$. The top $k$ eigenvectors attain it, so they are a maximiser. (The notes get

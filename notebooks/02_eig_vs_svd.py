@@ -147,7 +147,7 @@ print("scores Z = Xc V = U D (column 4: centring; columns 5-6: the zero padding 
 # Now the cost. We time both routes for 5 components at $n = 100$ and growing $p$ (timings vary between machines, so
 # this cell's output is not compared by the tests; the cell after it checks what matters).
 
-# %% alt="On log-log axes, seconds to compute 5 components of data with 100 rows as the number of variables p grows from 250 to 1500, with dashed guide lines of slope 2 and 3. The covariance route climbs steeply and steepens towards the slope-3 guide as p grows, while the Gram-matrix route stays nearly flat near a millisecond. The timings vary between machines." slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
+# %% alt="On log-log axes, seconds to compute 5 components of data with 100 rows as the number of variables p grows from 250 to 1500, with dashed guide lines of slope 2 and 3. The covariance route climbs steeply, with a slope between about 1 and 3 that depends on the machine and the size, while the Gram-matrix route stays nearly flat near a millisecond. The timings vary between machines." slideshow={"slide_type": "fragment"} tags=["nbval-ignore-output"]
 sizes = [250, 500, 1000, 1500]
 timings = {"eig": [], "gram": []}
 for size in sizes:
@@ -179,9 +179,9 @@ print("both paths give the same components and eigenvalues")
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # The full costs explain the picture. The covariance route forms $S$ in $O(np^2)$ and decomposes it in $O(p^3)$; the
 # Gram route forms $G$ in $O(n^2 p)$ and decomposes it in $O(n^3)$ (the WashU notes make the same comparison). At
-# $n = 100$ and moderate $p$ the $np^2$ term still matters, so the covariance curve's log-log slope lies between the
-# guides and nears 3 only as $p^3$ takes over (timings on a busy machine are noisy; rerun the cell to see the spread);
-# the Gram route, linear in $p$ once $n$ is fixed, barely moves.
+# $n = 100$ and moderate $p$ the $np^2$ term and fixed overheads still matter, so the covariance curve's log-log slope
+# stays below 3 (often nearer 2) and nears 3 only once $p^3$ takes over; timings on a busy machine are noisy, so
+# rerun the cell to see the spread. The Gram route, linear in $p$ once $n$ is fixed, barely moves.
 #
 # **Only $k$ components?** Both routes above compute every eigenpair and keep 5. Truncated SVD (Lanczos iterations,
 # SciPy's `scipy.sparse.linalg.svds`) and randomized SVD (Halko, Martinsson and Tropp, 2011) find the top $k$ for

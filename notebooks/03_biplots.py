@@ -132,9 +132,9 @@ print("correlation of the raw PC1 scores with the geometric mean size:",
 # (\text{loadings})}, \qquad\text{so}\qquad x_{ij} = f_i^\top \ell_j .$$
 #
 # Each point $i$ gets a score vector $f_i$ (row $i$ of $F$) and each variable $j$ a loading vector $\ell_j$ (row $j$
-# of $L$); their dot product gives back the centred entry $x_{ij}$ (notes, eq. 1.17). The Oxford notes call the two
-# factors $G$ and $H$; we write $F$ and $L$ because $G$ is the Gram matrix and $H$ the centring matrix in notebooks
-# 02, 04 and 08. A **biplot** draws the first two coordinates of all the $f_i$ as points and of all the $\ell_j$ as
+# of $L$); their dot product gives back the centred entry $x_{ij}$ (notes, eq. 1.17, where the rows are written
+# $\tilde z_i$ and $\tilde\nu_j$). Much of the biplot literature calls the factors $G$ and $H$; we write $F$ and $L$
+# because $G$ is the Gram matrix and $H$ the centring matrix in notebooks 02, 04 and 08. A **biplot** draws the first two coordinates of all the $f_i$ as points and of all the $\ell_j$ as
 # arrows. `biplot_coordinates(X, alpha, k)` returns $F$ (`.scores`) and $L$ (`.loadings`) with $k$ columns; with $k$
 # equal to the rank of $\mathbf X_c$ (here 5) the factorisation is exact.
 

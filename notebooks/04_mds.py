@@ -526,6 +526,12 @@ known[upper_pairs[0][hidden], upper_pairs[1][hidden]] = known[upper_pairs[1][hid
 filled = shortest_path(np.where(known, D_europe, 0.0), method="D", directed=False)  # 0 = no edge
 start = classical_mds(filled, k=2).embedding
 pair_weights = known & ~np.eye(n_cities, dtype=bool)
+print("hidden pairs:", int(hidden.sum()), "of", hidden.size)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# The fit: L-BFGS from the classical map of the filled table, on the stress over the known pairs.
+
+# %% slideshow={"slide_type": "fragment"}
 
 
 def known_stress(z):
@@ -540,6 +546,12 @@ def known_stress(z):
 partial_fit = minimize(known_stress, start.ravel(), jac=True, method="L-BFGS-B")
 Z_partial = partial_fit.x.reshape(n_cities, 2)
 gaps = ~known
+print("L-BFGS converged:", partial_fit.success)
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# How well does the map predict the distances it never saw?
+
+# %% slideshow={"slide_type": "fragment"}
 
 
 def median_relative_error(distances):
@@ -547,7 +559,6 @@ def median_relative_error(distances):
     return dr.rounded(np.median(np.abs(distances[gaps] - D_europe[gaps]) / D_europe[gaps]), 3)
 
 
-print("hidden pairs:", int(hidden.sum()), "of", hidden.size, "| L-BFGS converged:", partial_fit.success)
 print("median relative error on the hidden pairs: filled table", median_relative_error(filled),
       "| map from the known pairs", median_relative_error(np.sqrt(squared_distances(Z_partial))),
       "| classical map from all pairs", median_relative_error(np.sqrt(squared_distances(Z_europe))))
