@@ -101,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
                                help="the course's root folder (for the lecture sections to revisit)")
     report_parser.add_argument("--students", action="store_true", help="add a table of the submissions (numbered)")
     report_parser.add_argument("--names", action="store_true", help="name the submissions in that table")
+    report_parser.add_argument("--site-url", default="",
+                               help="the course website's address: each section to revisit links to its page")
     demo_parser = sub.add_parser("demo-class", help="a demo class of exercise notebooks to grade and report on")
     demo_parser.add_argument("--out", type=Path, required=True, help="folder for the notebooks and class.json")
     demo_parser.add_argument("--size", type=int, default=60, help="students (default 60)")
@@ -131,12 +133,13 @@ def main(argv: list[str] | None = None) -> int:
 
         return command_new(args)
     if args.command == "class-report":
-        from .course.class_report import class_report
+        from .course.class_outputs import class_report
 
         if args.names and not args.students:
             parser.error("--names: the names appear only in the table of --students")
         try:
-            print(class_report(args.reports, args.out, args.root, names=args.names, students=args.students))
+            print(class_report(args.reports, args.out, args.root, names=args.names, students=args.students,
+                               site_url=args.site_url))
         except (ValueError, FileNotFoundError) as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
