@@ -21,6 +21,8 @@ site [--out DIR]    build the course website from the executed notebooks (site e
 class-report REPORTS... --out DIR
                     what a class got wrong: mistakes.csv, exercises.csv and index.html from the
                     reports of `grade` (its --out folders, reports or gradebooks)
+class-template github|slurm|kubernetes --shards N [--out FILE]
+                    the files grading a class in N shards on that engine, then merging them
 merge SHARD_OUT... --out DIR
                     one run's reports, gradebook.csv and class report from the --out folders
                     of `grade --shard K/N` (refuses a missing or repeated share)
@@ -110,6 +112,17 @@ def main(argv: list[str] | None = None) -> int:
     report_parser.add_argument("--names", action="store_true", help="name the submissions in that table")
     report_parser.add_argument("--site-url", default="",
                                help="the course website's address: each section to revisit links to its page")
+    engine_parser = sub.add_parser("class-template", help="grade a class in shards on GitHub Actions, Slurm or Kubernetes")
+    engine_parser.add_argument("engine", choices=["github", "slurm", "kubernetes"], help="the engine")
+    engine_parser.add_argument("--shards", type=int, default=4, help="shards graded at once (default 4)")
+    engine_parser.add_argument("--install", help="pip requirement installing the course package "
+                                                 "(default: dimred-teach==<this version>)")
+    engine_parser.add_argument("--submissions", default="submissions",
+                               help="the folder of the class's notebooks (default submissions)")
+    engine_parser.add_argument("--image", default="registry.example.org/dimred-teach:latest",
+                               help="kubernetes: the container image holding the course package and bubblewrap")
+    engine_parser.add_argument("--out", type=Path, help="write the file here instead of printing it")
+    engine_parser.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     merge_parser = sub.add_parser("merge", help="one run's reports, gradebook and class report from grade --shard's")
     merge_parser.add_argument("shard_outs", nargs="+", type=Path, metavar="SHARD_OUT",
                               help="the --out folders of every shard of one run")
@@ -158,6 +171,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {error}", file=sys.stderr)
             return 2
         return 0
+    if args.command == "class-template":
+        from .grading.engines import command_class_template
+
+        return command_class_template(args)
     if args.command == "merge":
         from .grading.shards import command_merge
 
