@@ -21,6 +21,9 @@ site [--out DIR]    build the course website from the executed notebooks (site e
 class-report REPORTS... --out DIR
                     what a class got wrong: mistakes.csv, exercises.csv and index.html from the
                     reports of `grade` (its --out folders, reports or gradebooks)
+gradebook REPORTS... --roster CSV --out DIR
+                    points per student and set, Canvas's and Moodle's import files, and each
+                    student's feedback page
 class-template github|slurm|kubernetes --shards N [--out FILE]
                     the files grading a class in N shards on that engine, then merging them
 merge SHARD_OUT... --out DIR
@@ -112,6 +115,15 @@ def main(argv: list[str] | None = None) -> int:
     report_parser.add_argument("--names", action="store_true", help="name the submissions in that table")
     report_parser.add_argument("--site-url", default="",
                                help="the course website's address: each section to revisit links to its page")
+    book_parser = sub.add_parser("gradebook", help="points per student from a roster, Canvas and Moodle files, "
+                                                   "feedback pages")
+    book_parser.add_argument("reports", nargs="+", type=Path, help="--out folders of grade, or report files")
+    book_parser.add_argument("--roster", type=Path, required=True,
+                             help="CSV: id, name, and folder or pattern per student (email, login, section optional)")
+    book_parser.add_argument("--out", type=Path, required=True,
+                             help="folder for students.csv, canvas.csv, moodle.csv, feedback/ and unmatched.csv")
+    book_parser.add_argument("--root", type=Path, default=Path.cwd(),
+                             help="the course's root folder (for the lecture sections to revisit)")
     engine_parser = sub.add_parser("class-template", help="grade a class in shards on GitHub Actions, Slurm or Kubernetes")
     engine_parser.add_argument("engine", choices=["github", "slurm", "kubernetes"], help="the engine")
     engine_parser.add_argument("--shards", type=int, default=4, help="shards graded at once (default 4)")
@@ -130,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
                               help="folder for reports/, gradebook.csv and class-report/")
     merge_parser.add_argument("--root", type=Path, default=Path.cwd(),
                               help="the course's root folder (for the lecture sections to revisit)")
+    merge_parser.add_argument("--roster", type=Path, help="also write DIR/students/ as `gradebook --roster` does")
     demo_parser = sub.add_parser("demo-class", help="a demo class of exercise notebooks to grade and report on")
     demo_parser.add_argument("--out", type=Path, required=True, help="folder for the notebooks and class.json")
     demo_parser.add_argument("--size", type=int, default=60, help="students (default 60)")
@@ -167,6 +180,15 @@ def main(argv: list[str] | None = None) -> int:
         try:
             print(class_report(args.reports, args.out, args.root, names=args.names, students=args.students,
                                site_url=args.site_url))
+        except (ValueError, FileNotFoundError) as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        return 0
+    if args.command == "gradebook":
+        from .course.lms import student_outputs
+
+        try:
+            print(student_outputs(args.reports, args.roster, args.out, args.root))
         except (ValueError, FileNotFoundError) as error:
             print(f"error: {error}", file=sys.stderr)
             return 2

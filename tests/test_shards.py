@@ -150,3 +150,12 @@ def test_shards_merged_give_one_runs_reports_gradebook_and_class_report(tmp_path
                  "--root", str(ROOT)]) == 1  # not every demo student reaches full marks
     assert_same_outputs(tmp_path / "single", tmp_path / "merged", 6)
     assert "graded on random instances with seed" in (tmp_path / "merged/reports/summary.md").read_text()
+
+
+def test_merge_with_a_roster_writes_the_gradebook_by_student(tmp_path):
+    folders = synthetic_shards(tmp_path, 3, listed=4)
+    (tmp_path / "roster.csv").write_text("id,name,folder\n" + "".join(f"S{n},Student {n},student-{n}\n" for n in range(4)))
+    assert main(["merge", *map(str, folders), "--out", str(tmp_path / "merged"), "--roster",
+                 str(tmp_path / "roster.csv")]) == 0
+    rows = (tmp_path / "merged/students/students.csv").read_text().splitlines()
+    assert rows[1:] == [f"S{n},Student {n},2,2,2,1" for n in range(4)]

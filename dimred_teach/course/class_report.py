@@ -39,6 +39,7 @@ NOT_ATTEMPTED = ("no-answer", "not-graded")
 MAX_REPORT_BYTES = 4 * 2**20
 """A report file larger than this is not a report of ``dimred-teach grade``."""
 MESSAGE_LIMIT = 300
+FEEDBACK_LIMIT = 2000
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,9 @@ class Outcome:
     mistake: str = ""
     mistake_name: str = ""
     message: str = ""
+    feedback: str = ""
+    """What the check said to the student, hint included (a report's whole output, clipped;
+    empty from a gradebook): for the student's feedback page."""
 
 
 @dataclass(frozen=True)
@@ -159,7 +163,8 @@ def _from_report(data) -> Submission | None:
         outcomes.append(Outcome(_text(test.get("name"), "a test's name", 100), _number(test.get("score"), "score"),
                                 _number(test.get("max_score"), "max_score"), passed, mistake,
                                 _text(test_extra.get("mistake_name", ""), "a mistake's name", 200) if mistake else "",
-                                _message(test.get("output", "")) if mistake else ""))
+                                _message(test.get("output", "")) if mistake else "",
+                                _text(test.get("output", ""), "a test's output", FEEDBACK_LIMIT)))
     return Submission(_text(extra.get("submission"), "the submission's name", 300),
                       _text(exercise_set, "the exercise set", 100), tuple(outcomes))
 

@@ -166,10 +166,13 @@ def merged_results(folders: Sequence[Path]) -> tuple[list[SubmissionResult], flo
     return [results[i] for i in range(first["listed"])], first["pass_fraction"]
 
 
-def merge(folders: Sequence[Path], out: Path, root: Path) -> tuple[list[SubmissionResult], float, str]:
+def merge(folders: Sequence[Path], out: Path, root: Path, roster: Path | None = None
+          ) -> tuple[list[SubmissionResult], float, str]:
     """Write one run's outputs from the shards into ``out``: ``reports/``, ``gradebook.csv``,
-    ``class-report/``; returns the results, the pass fraction and the class report's account."""
+    ``class-report/`` (and ``students/`` with a roster: :mod:`..course.lms`); returns the
+    results, the pass fraction and the class report's account."""
     from ..course.class_outputs import class_report
+    from ..course.lms import student_outputs
 
     results, pass_fraction = merged_results(folders)
     out = Path(out)
@@ -177,7 +180,9 @@ def merge(folders: Sequence[Path], out: Path, root: Path) -> tuple[list[Submissi
     write_reports(results, out / "reports", pass_fraction, out / "gradebook.csv")
     try:
         account = class_report([out / "reports"], out / "class-report", root)
-    except ValueError as error:  # a class of notebooks none of which is an exercise notebook
+        if roster is not None:
+            account += "\n" + student_outputs([out / "reports"], roster, out / "students", root)
+    except ValueError as error:  # a class of notebooks none of which is an exercise notebook, or a bad roster
         account = f"no class report: {error}"
     return results, pass_fraction, account
 
@@ -188,7 +193,7 @@ def command_merge(args) -> int:
     import sys
 
     try:
-        results, pass_fraction, account = merge(args.shard_outs, args.out, args.root)
+        results, pass_fraction, account = merge(args.shard_outs, args.out, args.root, args.roster)
     except ShardError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
