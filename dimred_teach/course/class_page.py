@@ -29,8 +29,8 @@ h1 { margin-bottom: .25rem; } h2 { border-top: 2px solid #0072B2; padding-top: .
 h3 { display: inline; font-size: 1.15rem; } h4 { margin: 1.2rem 0 .2rem; }
 a { color: #005a8c; } code { font-size: .9em; }
 .note, .denominator, .revisit { color: #333; font-size: .95rem; } .denominator { font-style: italic; margin: .2rem 0; }
-ol.top { padding-left: 1.6rem; margin: .5rem 0; } ol.top li { margin: 0 0 .55rem; }
-ol.top .what, ol.top .count, ol.top .revisit { display: block; } ol.top .bar { display: block; max-width: 20rem; }
+ol.top { padding-left: 1.6rem; margin: .5rem 0; } ol.top li { margin: 0 0 .45rem; line-height: 1.35; }
+ol.top .what { display: block; } ol.top .bar { width: 6rem; margin-right: .3rem; }
 .bar { display: inline-block; width: 8rem; height: .7rem; background: #e6e6e6; vertical-align: middle; }
 .bar > span { display: block; height: 100%; background: #D55E00; }
 table { border-collapse: collapse; margin: .4rem 0 1rem; width: 100%; }
@@ -130,6 +130,7 @@ def render_page(submissions: Sequence[Submission], summaries: Sequence[ExerciseS
     of its feedback page (used with ``names``).
     """
     from jinja2 import Environment, PackageLoader, StrictUndefined
+    from markupsafe import Markup
 
     environment = Environment(loader=PackageLoader("dimred_teach.course", "templates/class_report"),
                               autoescape=True, undefined=StrictUndefined, keep_trailing_newline=True)
@@ -138,7 +139,7 @@ def render_page(submissions: Sequence[Submission], summaries: Sequence[ExerciseS
     for mistake in mistakes:
         by_exercise[mistake.exercise].append(mistake)
     return template.render(
-        style=STYLE, submissions=len(submissions), sets=_sets(submissions, summaries, titles or {}),
+        style=Markup(STYLE), submissions=len(submissions), sets=_sets(submissions, summaries, titles or {}),
         failed=sum(m.count for m in mistakes), exercises_with_mistakes=len(by_exercise),
         top=top_mistakes(mistakes, TOP), by_exercise={s.exercise: s for s in summaries}, mistakes_of=by_exercise,
         site_url=site_url if site_url.startswith(("https://", "http://", "./", "../", "/")) else "",

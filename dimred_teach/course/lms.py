@@ -99,6 +99,7 @@ def feedback_names(students: Sequence[Student]) -> dict[str, str]:
 
 def write_feedback(out: Path, students: Sequence[Student], titles: dict[str, str], revisit: dict[str, str]) -> None:
     from jinja2 import Environment, PackageLoader, StrictUndefined
+    from markupsafe import Markup
 
     template = Environment(loader=PackageLoader("dimred_teach.course", "templates/class_report"), autoescape=True,
                            undefined=StrictUndefined).get_template("feedback.html.j2")
@@ -109,7 +110,7 @@ def write_feedback(out: Path, students: Sequence[Student], titles: dict[str, str
         sets = [{"number": key[:2], "title": titles.get(key[:2], ""), "submission": best[key]} for key in sorted(best)]
         total = sum(s["submission"].score for s in sets)
         maximum = sum(s["submission"].max_score for s in sets)
-        (folder / name).write_text(template.render(style=FEEDBACK_STYLE, student=student, sets=sets, number=_number,
+        (folder / name).write_text(template.render(style=Markup(FEEDBACK_STYLE), student=student, sets=sets, number=_number,
                                                    total=_number(total), maximum=_number(maximum), revisit=revisit),
                                    encoding="utf-8")
 
