@@ -78,15 +78,15 @@ def listing_keys(arguments: Sequence[Path], paths: Sequence[Path]) -> list[str]:
     return keys
 
 
+def hash_order(keys: Sequence[str]) -> list[int]:
+    """The positions of the listing ordered by the SHA-256 of their key (then the key)."""
+    return sorted(range(len(keys)), key=lambda i: (hashlib.sha256(keys[i].encode("utf-8", "replace")).digest(), keys[i]))
+
+
 def share(keys: Sequence[str], shard: int, shards: int) -> list[int]:
-    """The positions in the listing of share ``shard`` of ``shards``: positions ordered by the
-    SHA-256 of their key, then dealt out in turn (sizes differ by one at most)."""
-    order = sorted(range(len(keys)), key=lambda i: (hashlib.sha256(keys[i].encode("utf-8", "replace")).digest(), keys[i]))
-    return sorted(order[shard::shards])
-
-
-def listing_digest(keys: Sequence[str]) -> str:
-    return hashlib.sha256("\n".join(keys).encode("utf-8", "replace")).hexdigest()
+    """The positions in the listing of share ``shard`` of ``shards``: positions in
+    :func:`hash_order`, dealt out in turn (sizes differ by one at most)."""
+    return sorted(hash_order(keys)[shard::shards])
 
 
 @dataclass(frozen=True)
@@ -99,18 +99,33 @@ class ShardPlan:
     record: dict
 
 
+class Listing:
+    """The whole class as every shard sees it: the notebooks (as
+    :func:`.submissions.find_submissions` lists them), their keys, one run's report names and
+    the hash order, computed once."""
+
+    def __init__(self, arguments: Sequence[Path], paths: Sequence[Path]):
+        self.paths = [Path(path) for path in paths]
+        self.keys = listing_keys(arguments, self.paths)
+        self.names = report_names(self.paths)
+        self.order = hash_order(self.keys)
+        self.digest = hashlib.sha256("\n".join(self.keys).encode("utf-8", "replace")).hexdigest()
+
+    def plan(self, shard: int, shards: int, pass_fraction: float) -> ShardPlan:
+        """What shard ``shard`` of ``shards`` grades, and its record."""
+        chosen = sorted(self.order[shard::shards])
+        local = report_names([self.paths[i] for i in chosen])
+        entries = [{"index": i, "key": self.keys[i], "report": self.names[i], "local": name}
+                   for i, name in zip(chosen, local)]
+        record = {"format": FORMAT, "shard": shard, "shards": shards, "listed": len(self.paths),
+                  "listing": self.digest, "pass_fraction": pass_fraction, "submissions": entries}
+        return ShardPlan(shard, shards, [self.paths[i] for i in chosen], record)
+
+
 def plan_shard(arguments: Sequence[Path], paths: Sequence[Path], shard: int, shards: int,
                pass_fraction: float) -> ShardPlan:
-    """The share of ``paths`` (the whole listing, as :func:`.submissions.find_submissions`
-    gives it) that shard ``shard`` of ``shards`` grades, and its record."""
-    keys = listing_keys(arguments, paths)
-    names = report_names(paths)
-    chosen = share(keys, shard, shards)
-    local = report_names([paths[i] for i in chosen])
-    entries = [{"index": i, "key": keys[i], "report": names[i], "local": name} for i, name in zip(chosen, local)]
-    record = {"format": FORMAT, "shard": shard, "shards": shards, "listed": len(paths), "listing": listing_digest(keys),
-              "pass_fraction": pass_fraction, "submissions": entries}
-    return ShardPlan(shard, shards, [Path(paths[i]) for i in chosen], record)
+    """The share of ``paths`` (the whole listing) that shard ``shard`` of ``shards`` grades."""
+    return Listing(arguments, paths).plan(shard, shards, pass_fraction)
 
 
 def write_record(out: Path, plan: ShardPlan) -> None:

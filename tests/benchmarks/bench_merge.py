@@ -14,7 +14,7 @@ import numpy as np
 from dimred_teach.exercise_specs import SPECS_DIR, load_spec
 from dimred_teach.grading.reports import write_report
 from dimred_teach.grading.results import SubmissionResult, TestResult
-from dimred_teach.grading.shards import merge, plan_shard, write_record
+from dimred_teach.grading.shards import Listing, merge, write_record
 
 from .harness import Benchmark
 
@@ -27,9 +27,9 @@ def _shards(folder: Path) -> list[Path]:
     sets = sorted(path.stem for path in SPECS_DIR.glob("*.json"))
     specs = {name: load_spec(name)["checks"] for name in sets}
     paths = [folder / "class" / f"student-{n:04d}" / f"{sets[n % len(sets)]}.ipynb" for n in range(SHARDS * PER_SHARD)]
-    folders = []
+    folders, listing = [], Listing([folder / "class"], paths)
     for shard in range(SHARDS):
-        plan = plan_shard([folder / "class"], paths, shard, SHARDS, 1.0)
+        plan = listing.plan(shard, SHARDS, 1.0)
         out = folder / f"shard-{shard}"
         out.mkdir()
         for path, entry in zip(plan.paths, plan.record["submissions"]):
