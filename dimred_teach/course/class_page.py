@@ -46,8 +46,10 @@ details { border-top: 1px solid #ccc; padding: .5rem 0; } summary { cursor: poin
 @media (max-width: 40rem) { table.exercises thead { display: none; }
   table.exercises tr { display: block; border-bottom: 1px solid #ccc; padding: .3rem 0; }
   table.exercises th, table.exercises td { display: inline-block; border: 0; padding: 0 .5rem 0 0; }
-  table.exercises td:nth-of-type(1)::before { content: "passed "; } table.exercises td:nth-of-type(2)::before { content: "failed "; }
-  table.exercises td:nth-of-type(3)::before { content: "no answer "; } table.exercises td:nth-of-type(4)::before { content: "not graded "; }
+  table.exercises td:nth-of-type(1)::before { content: "passed "; }
+  table.exercises td:nth-of-type(2)::before { content: "failed "; }
+  table.exercises td:nth-of-type(3)::before { content: "no answer "; }
+  table.exercises td:nth-of-type(4)::before { content: "not graded "; }
   table.exercises td:nth-of-type(5)::before { content: "median "; }
   table.bars td { width: auto; white-space: normal; } .bar { width: 5rem; } }
 @media print { body { max-width: none; font-size: 11pt; padding: 0; } a { color: inherit; }
@@ -63,7 +65,8 @@ def _percent(share: float) -> str:
     return f"{share:.0%}"
 
 
-def _number(value: float) -> str:
+def points_text(value: float) -> str:
+    """A number of points as the reports write it (``12``, ``1.5``)."""
     return f"{value:g}"
 
 
@@ -101,8 +104,8 @@ def _sets(submissions, summaries, titles) -> list[dict]:
         chosen = by_set[exercise_set]
         number = exercise_set[:2]
         sets.append({"anchor": f"set-{position}", "number": number, "title": titles.get(number, exercise_set),
-                     "submissions": len(chosen), "max_score": _number(max(s.max_score for s in chosen)),
-                     "median": _number(statistics.median(s.score for s in chosen)), "scores": _scores(chosen),
+                     "submissions": len(chosen), "max_score": points_text(max(s.max_score for s in chosen)),
+                     "median": points_text(statistics.median(s.score for s in chosen)), "scores": _scores(chosen),
                      "exercises": [s for s in summaries if s.exercise_set == exercise_set]})
     return sets
 
@@ -144,7 +147,7 @@ def render_page(submissions: Sequence[Submission], summaries: Sequence[ExerciseS
         top=top_mistakes(mistakes, TOP), by_exercise={s.exercise: s for s in summaries}, mistakes_of=by_exercise,
         site_url=site_url if site_url.startswith(("https://", "http://", "./", "../", "/")) else "",
         students=_students(submissions, names, student_links or {}) if students else [],
-        percent=_percent, number=_number, bar_width=_bar_width, quintile=_quintile)
+        percent=_percent, number=points_text, bar_width=_bar_width, quintile=_quintile)
 
 
 def write_page(path: Path, submissions: Sequence[Submission], summaries: Sequence[ExerciseSummary],

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..grading.reports import csv_cell
+from .class_page import points_text
 from .class_report import Submission, course_lectures, read_reports, summarise
 from .roster import Student, assign, read_roster
 
@@ -33,10 +34,6 @@ table { border-collapse: collapse; width: 100%; } th, td { border-bottom: 1px so
 text-align: left; vertical-align: top; } th[scope=row] { font-weight: normal; } .note { color: #333; }
 .message { white-space: pre-wrap; }
 """
-
-
-def _number(value: float) -> str:
-    return f"{value:g}"
 
 
 def set_columns(submissions: Sequence[Submission]) -> dict[str, float]:
@@ -58,8 +55,8 @@ def write_students(out: Path, students: Sequence[Student], sets: dict[str, float
         writer.writerow(["id", "name", *(f"{name} points" for name in sets), "total", "max_total", "notebooks"])
         for student in students:
             points = _points(student, sets)
-            writer.writerow([csv_cell(student.id), csv_cell(student.name), *map(_number, points), _number(sum(points)),
-                             _number(sum(sets.values())), len(student.submissions)])
+            writer.writerow([csv_cell(student.id), csv_cell(student.name), *map(points_text, points), points_text(sum(points)),
+                             points_text(sum(sets.values())), len(student.submissions)])
 
 
 def _column(name: str) -> str:
@@ -71,11 +68,11 @@ def write_canvas(out: Path, students: Sequence[Student], sets: dict[str, float])
         writer = csv.writer(file)
         writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *map(_column, sets),
                          _column("total")])
-        writer.writerow(["Points Possible", "", "", "", "", *map(_number, sets.values()), _number(sum(sets.values()))])
+        writer.writerow(["Points Possible", "", "", "", "", *map(points_text, sets.values()), points_text(sum(sets.values()))])
         for student in students:
             points = _points(student, sets)
             writer.writerow([csv_cell(student.name), "", csv_cell(student.id), csv_cell(student.login or student.email),
-                             csv_cell(student.section), *map(_number, points), _number(sum(points))])
+                             csv_cell(student.section), *map(points_text, points), points_text(sum(points))])
 
 
 def write_moodle(out: Path, students: Sequence[Student], sets: dict[str, float]) -> None:
@@ -85,7 +82,7 @@ def write_moodle(out: Path, students: Sequence[Student], sets: dict[str, float])
         for student in students:
             points = _points(student, sets)
             writer.writerow([csv_cell(student.id), csv_cell(student.email), csv_cell(student.name),
-                             *map(_number, points), _number(sum(points))])
+                             *map(points_text, points), points_text(sum(points))])
 
 
 def feedback_names(students: Sequence[Student]) -> dict[str, str]:
@@ -110,9 +107,9 @@ def write_feedback(out: Path, students: Sequence[Student], titles: dict[str, str
         sets = [{"number": key[:2], "title": titles.get(key[:2], ""), "submission": best[key]} for key in sorted(best)]
         total = sum(s["submission"].score for s in sets)
         maximum = sum(s["submission"].max_score for s in sets)
-        (folder / name).write_text(template.render(style=Markup(FEEDBACK_STYLE), student=student, sets=sets, number=_number,
-                                                   total=_number(total), maximum=_number(maximum), revisit=revisit),
-                                   encoding="utf-8")
+        page = template.render(style=Markup(FEEDBACK_STYLE), student=student, sets=sets, number=points_text,
+                               total=points_text(total), maximum=points_text(maximum), revisit=revisit)
+        (folder / name).write_text(page, encoding="utf-8")
 
 
 def student_outputs(paths: Sequence[Path], roster: Path, out: Path, root: Path) -> str:
@@ -135,7 +132,7 @@ def student_outputs(paths: Sequence[Path], roster: Path, out: Path, root: Path) 
         writer = csv.writer(file)
         writer.writerow(["submission", "exercise_set", "points"])
         for submission in unmatched:
-            writer.writerow([csv_cell(submission.name), csv_cell(submission.exercise_set), _number(submission.score)])
+            writer.writerow([csv_cell(submission.name), csv_cell(submission.exercise_set), points_text(submission.score)])
     without = sum(not student.submissions for student in students)
     return (f"{len(students)} student(s) ({without} without a graded notebook), {len(unmatched)} notebook(s) not on "
             f"the roster: {out / 'students.csv'}, canvas.csv, moodle.csv, feedback/, unmatched.csv"
