@@ -159,3 +159,6 @@ def test_merge_with_a_roster_writes_the_gradebook_by_student(tmp_path):
                  str(tmp_path / "roster.csv")]) == 0
     rows = (tmp_path / "merged/students/students.csv").read_text().splitlines()
     assert rows[1:] == [f"S{n},Student {n},2,2,2,1" for n in range(4)]
+    (tmp_path / "roster.csv").write_text("id,name\nS0,Student 0\n")
+    assert main(["merge", *map(str, folders), "--out", str(tmp_path / "merged"), "--roster",
+                 str(tmp_path / "roster.csv")]) == 2

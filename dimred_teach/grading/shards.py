@@ -195,10 +195,10 @@ def merge(folders: Sequence[Path], out: Path, root: Path, roster: Path | None = 
     write_reports(results, out / "reports", pass_fraction, out / "gradebook.csv")
     try:
         account = class_report([out / "reports"], out / "class-report", root)
-        if roster is not None:
-            account += "\n" + student_outputs([out / "reports"], roster, out / "students", root)
-    except ValueError as error:  # a class of notebooks none of which is an exercise notebook, or a bad roster
+    except ValueError as error:  # a class of notebooks none of which is an exercise notebook
         account = f"no class report: {error}"
+    if roster is not None:  # a bad roster raises, naming --roster
+        account += "\n" + student_outputs([out / "reports"], roster, out / "students", root)
     return results, pass_fraction, account
 
 
@@ -209,7 +209,7 @@ def command_merge(args) -> int:
 
     try:
         results, pass_fraction, account = merge(args.shard_outs, args.out, args.root, args.roster)
-    except ShardError as error:
+    except (ValueError, OSError) as error:  # ShardError, or a roster that cannot be used
         print(f"error: {error}", file=sys.stderr)
         return 2
     counted = [r for r in results if not r.skipped]
