@@ -20,11 +20,12 @@ import hashlib
 import json
 import os
 import re
+import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .reports import report_names, report_path, write_reports
+from .reports import report_names, report_path, write_run_files
 from .results import SubmissionResult
 from .submissions import display_path
 
@@ -143,10 +144,10 @@ def _read_record(folder: Path) -> dict:
     return record
 
 
-def merged_results(folders: Sequence[Path]) -> tuple[list[SubmissionResult], float]:
+def merged_results(folders: Sequence[Path]) -> tuple[list[SubmissionResult], float, list[Path]]:
     """Every submission's result from the shards' folders, in the order of one run over the
-    whole listing, and the run's pass fraction. ShardError naming the shard that is missing or
-    given twice, or shards of different listings."""
+    whole listing, the run's pass fraction, and each result's report file. ShardError naming
+    the shard that is missing or given twice, or shards of different listings."""
     folders = [Path(folder) for folder in folders]
     records = [_read_record(folder) for folder in folders]
     first = records[0]
@@ -167,9 +168,10 @@ def merged_results(folders: Sequence[Path]) -> tuple[list[SubmissionResult], flo
         raise ShardError(f"SHARD_OUT: shard(s) {', '.join(f'{k}/{shards}' for k in missing)} missing "
                          f"({len(seen)} of {shards} given)")
     results: dict[int, SubmissionResult] = {}
+    files: dict[int, Path] = {}
     for folder, record in zip(folders, records):
         for entry in record["submissions"]:
-            path = report_path(folder, entry["local"])
+            path = files[entry["index"]] = report_path(folder, entry["local"])
             try:
                 report = json.loads(path.read_text(encoding="utf-8"))
                 results[entry["index"]] = SubmissionResult.from_gradescope(report, entry["report"])
@@ -178,7 +180,8 @@ def merged_results(folders: Sequence[Path]) -> tuple[list[SubmissionResult], flo
                                  f"a report ({type(error).__name__})") from None
     if sorted(results) != list(range(first["listed"])):
         raise ShardError(f"SHARD_OUT: the shards hold {len(results)} of the {first['listed']} submissions listed")
-    return [results[i] for i in range(first["listed"])], first["pass_fraction"]
+    order = range(first["listed"])
+    return [results[i] for i in order], first["pass_fraction"], [files[i] for i in order]
 
 
 def merge(folders: Sequence[Path], out: Path, root: Path, roster: Path | None = None
@@ -189,10 +192,12 @@ def merge(folders: Sequence[Path], out: Path, root: Path, roster: Path | None = 
     from ..course.class_outputs import class_report
     from ..course.lms import student_outputs
 
-    results, pass_fraction = merged_results(folders)
+    results, pass_fraction, files = merged_results(folders)
     out = Path(out)
     (out / "reports").mkdir(parents=True, exist_ok=True)
-    write_reports(results, out / "reports", pass_fraction, out / "gradebook.csv")
+    for result, path in zip(results, files):  # as the shard wrote it: the guarantees of the machine it ran on
+        shutil.copyfile(path, report_path(out / "reports", result.report_name))
+    write_run_files(results, out / "reports", pass_fraction, out / "gradebook.csv")
     try:
         account = class_report([out / "reports"], out / "class-report", root)
     except ValueError as error:  # a class of notebooks none of which is an exercise notebook

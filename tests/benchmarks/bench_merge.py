@@ -4,6 +4,7 @@ and checks the 1,000 shard records and 5,000 reports and writes one run's report
 summary.md, gradebook and class report; the peer only copies the 5,000 report files into one
 folder (what a merge by hand would do, checking nothing); the floor only parses them."""
 
+import atexit
 import json
 import shutil
 import tempfile
@@ -45,6 +46,7 @@ def _shards(folder: Path) -> list[Path]:
 
 def benchmarks():
     work = Path(tempfile.mkdtemp(prefix="dimred-bench-merge-"))
+    atexit.register(shutil.rmtree, work, True)
     folders = _shards(work)
     reports = [path for folder in folders for path in folder.glob("*.json")]
 
