@@ -11,7 +11,7 @@ from .class_report import course_lectures, read_reports, summarise, write_csvs
 
 
 def class_report(paths: Sequence[Path], out: Path, root: Path, names: bool = False, students: bool = False,
-                 site_url: str = "", student_links: dict[str, str] | None = None) -> str:
+                 site_url: str = "") -> str:
     """Read the reports, write the two CSV files and the page; returns a one-line account."""
     submissions, skipped = read_reports(paths)
     if not submissions:
@@ -26,7 +26,7 @@ def class_report(paths: Sequence[Path], out: Path, root: Path, names: bool = Fal
     write_csvs(out, summaries, mistakes)
     write_page(out / "index.html", submissions, summaries, mistakes, names=names, students=students,
                titles={number: lecture.title for number, lecture in lectures.items()},
-               site_url=site_url.rstrip("/") + "/" if site_url else "", student_links=student_links)
+               site_url=site_url.rstrip("/") + "/" if site_url else "")
     account = (f"{len(submissions)} submission(s), {len(summaries)} exercise(s), {len(mistakes)} mistake row(s): "
                f"{out / 'index.html'}, {out / 'mistakes.csv'}, {out / 'exercises.csv'}")
     return account + "".join(f"\nskipped {note}" for note in skipped)

@@ -110,11 +110,10 @@ def _sets(submissions, summaries, titles) -> list[dict]:
     return sets
 
 
-def _students(submissions: Sequence[Submission], names: bool, links: dict[str, str]) -> list[dict]:
+def _students(submissions: Sequence[Submission], names: bool) -> list[dict]:
     rows = []
     for number, submission in enumerate(sorted(submissions, key=lambda s: (s.exercise_set, s.name)), start=1):
         rows.append({"who": submission.name if names else f"submission {number}",
-                     "link": links.get(submission.name, "") if names else "",
                      "exercise_set": submission.exercise_set,
                      "points": f"{submission.score:g} / {submission.max_score:g}",
                      "mistakes": ", ".join(f"{o.exercise}: {o.mistake}" for o in submission.outcomes if o.mistake)
@@ -124,13 +123,11 @@ def _students(submissions: Sequence[Submission], names: bool, links: dict[str, s
 
 def render_page(submissions: Sequence[Submission], summaries: Sequence[ExerciseSummary],
                 mistakes: Sequence[MistakeCount], names: bool = False, students: bool = False,
-                titles: dict[str, str] | None = None, site_url: str = "",
-                student_links: dict[str, str] | None = None) -> str:
+                titles: dict[str, str] | None = None, site_url: str = "") -> str:
     """The page as one HTML string.
 
     titles : lecture number -> title; site_url : the course site's address (ending in ``/``),
-    for the links to the sections to revisit; student_links : submission name -> the address
-    of its feedback page (used with ``names``).
+    for the links to the sections to revisit.
     """
     from jinja2 import Environment, PackageLoader, StrictUndefined
     from markupsafe import Markup
@@ -146,7 +143,7 @@ def render_page(submissions: Sequence[Submission], summaries: Sequence[ExerciseS
         failed=sum(m.count for m in mistakes), exercises_with_mistakes=len(by_exercise),
         top=top_mistakes(mistakes, TOP), by_exercise={s.exercise: s for s in summaries}, mistakes_of=by_exercise,
         site_url=site_url if site_url.startswith(("https://", "http://", "./", "../", "/")) else "",
-        students=_students(submissions, names, student_links or {}) if students else [],
+        students=_students(submissions, names) if students else [],
         percent=_percent, number=points_text, bar_width=_bar_width, quintile=_quintile)
 
 
