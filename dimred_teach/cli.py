@@ -10,7 +10,8 @@ grade NB.ipynb... --out DIR
                     grade submitted exercise notebooks (or folders of them) in fresh
                     sandboxed kernels (--sandbox auto|bwrap|user|none); reports
                     DIR/<name>.json (Gradescope), junit.xml, summary.md;
-                    exit 0 when every submission reaches --pass-fraction, 1 otherwise
+                    exit 0 when every submission reaches --pass-fraction, 1 otherwise;
+                    --shard K/N grades one stable share (see `merge`)
 gradescope --out BUNDLE.zip
                     write a Gradescope autograder bundle (setup.sh, run_autograder, pinned
                     requirements, the grader's settings, the course package's source)
@@ -20,6 +21,14 @@ site [--out DIR]    build the course website from the executed notebooks (site e
 class-report REPORTS... --out DIR
                     what a class got wrong: mistakes.csv, exercises.csv and index.html from the
                     reports of `grade` (its --out folders, reports or gradebooks)
+gradebook REPORTS... --roster CSV --out DIR
+                    points per student and set, Canvas's and Moodle's import files, and each
+                    student's feedback page
+class-template github|slurm|kubernetes --shards N [--out FILE]
+                    the files grading a class in N shards on that engine, then merging them
+merge SHARD_OUT... --out DIR
+                    one run's reports, gradebook.csv and class report from the --out folders
+                    of `grade --shard K/N` (refuses a missing or repeated share)
 demo-class --out DIR --size N --seed S [--sets NN...]
                     N demo students' exercise notebooks per set (right answers, blanks and the
                     proofs' typical mistakes) and class.json, what they were built with
@@ -58,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     grade_parser.add_argument("--pass-fraction", type=float, default=1.0,
                               help="fraction of the points every submission needs for exit status 0 (default 1.0)")
     grade_parser.add_argument("--gradebook", type=Path, help="also write one CSV row per submission to this file")
+    grade_parser.add_argument("--shard", nargs="?", const="", metavar="K/N",
+                              help="grade share K (from 0) of N, the same share on every machine; without K/N, "
+                                   "read them from the engine (Slurm array, Kubernetes Indexed Job, DIMRED_TEACH_SHARD)")
     grade_parser.add_argument("--specs-dir", type=Path, help=argparse.SUPPRESS)  # tests: a fixture's specs
     grade_parser.add_argument("--extra-check-dir", type=Path, action="append", default=[], help=argparse.SUPPRESS)
     gradescope_parser = sub.add_parser("gradescope", help="write a Gradescope autograder bundle (zip)")
@@ -101,6 +113,36 @@ def main(argv: list[str] | None = None) -> int:
                                help="the course's root folder (for the lecture sections to revisit)")
     report_parser.add_argument("--students", action="store_true", help="add a table of the submissions (numbered)")
     report_parser.add_argument("--names", action="store_true", help="name the submissions in that table")
+    report_parser.add_argument("--site-url", default="",
+                               help="the course website's address: each section to revisit links to its page")
+    book_parser = sub.add_parser("gradebook", help="points per student from a roster, Canvas and Moodle files, "
+                                                   "feedback pages")
+    book_parser.add_argument("reports", nargs="+", type=Path, help="--out folders of grade, or report files")
+    book_parser.add_argument("--roster", type=Path, required=True,
+                             help="CSV: id, name, and folder or pattern per student (email, login, section optional)")
+    book_parser.add_argument("--out", type=Path, required=True,
+                             help="folder for students.csv, canvas.csv, moodle.csv, feedback/ and unmatched.csv")
+    book_parser.add_argument("--root", type=Path, default=Path.cwd(),
+                             help="the course's root folder (for the lecture sections to revisit)")
+    engine_parser = sub.add_parser("class-template", help="grade a class in shards on GitHub Actions, Slurm or Kubernetes")
+    engine_parser.add_argument("engine", choices=["github", "slurm", "kubernetes"], help="the engine")
+    engine_parser.add_argument("--shards", type=int, default=4, help="shards graded at once (default 4)")
+    engine_parser.add_argument("--install", help="pip requirement installing the course package "
+                                                 "(default: dimred-teach==<this version>)")
+    engine_parser.add_argument("--submissions", default="submissions",
+                               help="the folder of the class's notebooks (default submissions)")
+    engine_parser.add_argument("--image", default="registry.example.org/dimred-teach:latest",
+                               help="kubernetes: the container image holding the course package and bubblewrap")
+    engine_parser.add_argument("--out", type=Path, help="write the file here instead of printing it")
+    engine_parser.add_argument("--force", action="store_true", help="overwrite --out if it exists")
+    merge_parser = sub.add_parser("merge", help="one run's reports, gradebook and class report from grade --shard's")
+    merge_parser.add_argument("shard_outs", nargs="+", type=Path, metavar="SHARD_OUT",
+                              help="the --out folders of every shard of one run")
+    merge_parser.add_argument("--out", type=Path, required=True,
+                              help="folder for reports/, gradebook.csv and class-report/")
+    merge_parser.add_argument("--root", type=Path, default=Path.cwd(),
+                              help="the course's root folder (for the lecture sections to revisit)")
+    merge_parser.add_argument("--roster", type=Path, help="also write DIR/students/ as `gradebook --roster` does")
     demo_parser = sub.add_parser("demo-class", help="a demo class of exercise notebooks to grade and report on")
     demo_parser.add_argument("--out", type=Path, required=True, help="folder for the notebooks and class.json")
     demo_parser.add_argument("--size", type=int, default=60, help="students (default 60)")
@@ -131,16 +173,34 @@ def main(argv: list[str] | None = None) -> int:
 
         return command_new(args)
     if args.command == "class-report":
-        from .course.class_report import class_report
+        from .course.class_outputs import class_report
 
         if args.names and not args.students:
             parser.error("--names: the names appear only in the table of --students")
         try:
-            print(class_report(args.reports, args.out, args.root, names=args.names, students=args.students))
+            print(class_report(args.reports, args.out, args.root, names=args.names, students=args.students,
+                               site_url=args.site_url))
         except (ValueError, FileNotFoundError) as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
         return 0
+    if args.command == "gradebook":
+        from .course.lms import student_outputs
+
+        try:
+            print(student_outputs(args.reports, args.roster, args.out, args.root))
+        except (ValueError, FileNotFoundError) as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        return 0
+    if args.command == "class-template":
+        from .grading.engines import command_class_template
+
+        return command_class_template(args)
+    if args.command == "merge":
+        from .grading.shards import command_merge
+
+        return command_merge(args)
     if args.command == "demo-class":
         from .course.demo_class import demo_class
 

@@ -30,6 +30,7 @@ settings.register_profile("course", derandomize=True, deadline=None, max_example
 settings.load_profile("course")
 
 BROWSER_TESTS = Path(__file__).parent / "browser"
+SLURM_TESTS = Path(__file__).parent / "slurm"
 
 LONGEST_FIRST = ("tests/test_grading_construction.py", "tests/test_grading.py", "tests/test_check_proofs.py",
                  "tests/test_grading_hostile.py", "tests/test_class_report.py", "tests/test_manifest.py",
@@ -43,10 +44,14 @@ tests, on JupyterLab and Chromium), in the order to start them."""
 def pytest_addoption(parser):
     parser.addoption("--browser", action="store_true",
                      help="also run the browser tests in tests/browser (Playwright and Chromium)")
+    parser.addoption("--slurm", action="store_true",
+                     help="run the Slurm test in tests/slurm (needs the cluster .ci/slurm.sh brings up)")
 
 
 def pytest_ignore_collect(collection_path, config):
     if collection_path == BROWSER_TESTS and not config.getoption("--browser"):
+        return True
+    if collection_path == SLURM_TESTS and not config.getoption("--slurm"):
         return True
     return None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import subprocess
 import sys
 import time
@@ -87,7 +88,8 @@ def test_hostile_reports_are_data_never_markup_and_names_stay_hidden(tmp_path, c
     printed = capsys.readouterr().out
     assert printed.count("skipped") == 3 and "6 submission(s)" in printed
     page = (tmp_path / "page" / "index.html").read_text()
-    assert "<script" not in page and "<img src=x" not in page and "student 0" not in page
+    # one script, the page's own (it opens every set to print)
+    assert page.count("<script") == 1 and "<img src=x" not in page and "student 0" not in page
     assert "&lt;img src=x onerror=alert(2)&gt;" in page  # the message, as text
     rows = read_csv(tmp_path / "page" / "mistakes.csv")
     hostile = [row for row in rows if row["exercise"] == "04.recover_b" and row["id"] == "other"]
@@ -95,7 +97,7 @@ def test_hostile_reports_are_data_never_markup_and_names_stay_hidden(tmp_path, c
     assert main(["class-report", str(reports), "--out", str(tmp_path / "named"), "--root", str(ROOT), "--students",
                  "--names"]) == 0
     named = (tmp_path / "named" / "index.html").read_text()
-    assert "my-work/student 0/" in named and "&lt;script&gt;alert(1)&lt;/script&gt;" in named and "<script" not in named
+    assert "my-work/student 0/" in named and "&lt;script&gt;alert(1)&lt;/script&gt;" in named and named.count("<script") == 1
     assert main(["class-report", str(reports), "--out", str(tmp_path / "numbered"), "--students"]) == 0
     assert "submission 1" in (tmp_path / "numbered" / "index.html").read_text()
 
@@ -153,3 +155,46 @@ def test_a_class_built_by_hand_is_counted_under_the_mistakes_names(tmp_path):
     exercises = {row["exercise"]: row for row in read_csv(tmp_path / "report" / "exercises.csv")}
     assert exercises["04.recover_b"]["passed"] == "4" and exercises["04.classical_mds"]["no_answer"] == "7"
     assert "lecture 04 §2" in exercises["04.recover_b"]["revisit"]
+
+
+HOSTILE_NAMES = ["x'><script>alert(1)</script>", '04.a" onmouseover="alert(2)', "=HYPERLINK(\"http://evil\")",
+                 "+cmd|' /C calc'!A0", "@SUM(1)", "-1+2", "<img src=x onerror=alert(3)>"]
+
+
+def test_exercise_and_set_names_from_reports_are_text_everywhere(tmp_path):
+    """Issue 37.6: a report's exercise names (and its set, and its mistake name) are the
+    student's: on the page they are text, never markup, ids or attributes; in every CSV no
+    text cell starts as a formula."""
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    for number, name in enumerate(HOSTILE_NAMES):
+        tests = (TestResult(name, 0.0, 2.0, False, "msg", "other", f"{name} mistake"),
+                 TestResult("04.recover_b", 2.0, 2.0, True, ""))
+        write_report(SubmissionResult(f"s{number}.ipynb", f"r{number}", "04_mds", tests, "", 1.0, True), reports)
+    write_report(SubmissionResult("t.ipynb", "t", "=04_mds\"'><b>", (TestResult("=x", 0.0, 1.0, False, "m", "other"),),
+                                  "", 1.0, True), reports)
+    assert main(["class-report", str(reports), "--out", str(tmp_path / "page"), "--root", str(ROOT), "--students",
+                 "--names"]) == 0
+    page = (tmp_path / "page" / "index.html").read_text()
+    from html.parser import HTMLParser
+
+    class Collect(HTMLParser):
+        tags, attributes = [], []
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.append(tag)
+            self.attributes += attrs
+
+    collected = Collect()
+    collected.feed(page)
+    assert collected.tags.count("script") == 1 and "onmouseover" not in {name for name, _ in collected.attributes}
+    assert set(collected.tags) <= {"html", "head", "meta", "title", "style", "body", "header", "h1", "p", "main",
+                                   "section", "h2", "ol", "li", "span", "code", "strong", "a", "table", "thead", "tr",
+                                   "th", "td", "tbody", "ul", "br", "details", "summary", "h3", "h4", "script"}
+    for name, value in collected.attributes:
+        if name in ("id", "aria-labelledby") or (name == "href" and value.startswith("#")):
+            assert re.fullmatch(r"#?[a-z0-9-]+", value), (name, value)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "&lt;img src=x onerror=alert(3)&gt;" in page
+    for csv_file in ("mistakes.csv", "exercises.csv"):
+        for row in csv.reader((tmp_path / "page" / csv_file).open(encoding="utf-8")):
+            assert not any(cell.startswith(("=", "+", "-", "@")) for cell in row), (csv_file, row)

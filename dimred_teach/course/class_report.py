@@ -8,7 +8,9 @@
   their share of the submissions that attempted the exercise;
 - ``exercises.csv``: per exercise, the submissions, attempted, passed, not graded and the
   median points;
-- ``index.html``: the page for the lecturer (:mod:`.class_page`).
+- ``index.html``: the page for the lecturer (:mod:`.class_page`, written by :mod:`.class_outputs`).
+
+This module is the data model: reading the reports, counting, and the CSV files.
 
 Reports are data a run wrote from students' notebooks: every field is checked for its type
 and size, a file that is not a report is skipped with a note, and nothing in a report is
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
@@ -36,6 +39,7 @@ NOT_ATTEMPTED = ("no-answer", "not-graded")
 MAX_REPORT_BYTES = 4 * 2**20
 """A report file larger than this is not a report of ``dimred-teach grade``."""
 MESSAGE_LIMIT = 300
+FEEDBACK_LIMIT = 2000
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,9 @@ class Outcome:
     mistake: str = ""
     mistake_name: str = ""
     message: str = ""
+    feedback: str = ""
+    """What the check said to the student, hint included (a report's whole output, clipped;
+    empty from a gradebook): for the student's feedback page."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +89,9 @@ class ExerciseSummary:
     median_points: float
     max_points: float
     revisit: str
+    revisit_page: str = ""
+    """The site's page of the section to revisit, relative to the site's root
+    (``notebooks/04_mds.html#recovering-b``), or empty."""
 
     @property
     def pass_rate(self) -> float:
@@ -153,7 +163,8 @@ def _from_report(data) -> Submission | None:
         outcomes.append(Outcome(_text(test.get("name"), "a test's name", 100), _number(test.get("score"), "score"),
                                 _number(test.get("max_score"), "max_score"), passed, mistake,
                                 _text(test_extra.get("mistake_name", ""), "a mistake's name", 200) if mistake else "",
-                                _message(test.get("output", "")) if mistake else ""))
+                                _message(test.get("output", "")) if mistake else "",
+                                _text(test.get("output", ""), "a test's output", FEEDBACK_LIMIT)))
     return Submission(_text(extra.get("submission"), "the submission's name", 300),
                       _text(exercise_set, "the exercise set", 100), tuple(outcomes))
 
@@ -240,17 +251,34 @@ def course_lectures(root: Path) -> dict[str, Lecture]:
         return {}
 
 
-def _revisit(exercise_set: str, lectures: dict[str, Lecture]) -> dict[str, str]:
-    """For each exercise of a set, the lecture section to revisit, in words."""
+def _revisit(exercise_set: str, lectures: dict[str, Lecture]) -> dict[str, tuple[str, str]]:
+    """For each exercise of a set, the lecture section to revisit, in words, and its page on
+    the course's site (empty when the course's manifest does not name the lecture)."""
     try:
         checks = load_spec(exercise_set)["checks"]
     except (OSError, ValueError, KeyError):
         return {}
     lecture = lectures.get(exercise_set[:2])
     sections = lecture.sections if lecture else {}
-    return {entry["exercise_id"]: f"lecture {exercise_set[:2]} §{entry['section']}"
-            + (f" {plain_title(sections[entry['section']])}" if entry.get("section") in sections else "")
-            for entry in checks if "section" in entry}
+    revisit = {}
+    for entry in checks:
+        if "section" not in entry:
+            continue
+        title = sections.get(entry["section"])
+        words = f"lecture {exercise_set[:2]} §{entry['section']}" + (f" {plain_title(title)}" if title else "")
+        page = f"notebooks/{lecture.stem}.html" + (f"#{section_anchor(title)}" if title else "") if lecture else ""
+        revisit[entry["exercise_id"]] = (words, page)
+    return revisit
+
+
+def section_anchor(title: str) -> str:
+    """The id the site gives a section heading (docutils' rule: lowercase ASCII letters and
+    digits, runs of anything else become one ``-``, leading digits and dashes dropped):
+    ``2. Recovering $\\mathbf B$`` becomes ``recovering-mathbf-b``."""
+    import unicodedata
+
+    ascii_text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii").lower()
+    return re.sub(r"^[^a-z]+", "", re.sub(r"[^a-z0-9]+", "-", ascii_text)).strip("-")
 
 
 _LATEX = {r"\mathbf ": "", r"\mathbb ": "", r"\operatorname": "", r"\text": "", r"\sigma": "σ", r"\gamma": "γ",
@@ -285,7 +313,8 @@ def summarise(submissions: Sequence[Submission], lectures: dict[str, Lecture] | 
         summaries.append(ExerciseSummary(exercise, exercise_set, len(results), attempted, kinds[""],
                                          kinds["not-graded"], kinds["no-answer"],
                                          float(statistics.median(result.points for result in results)),
-                                         max(result.max_points for result in results), revisit.get(exercise, "")))
+                                         max(result.max_points for result in results),
+                                         *revisit.get(exercise, ("", ""))))
         examples: dict[str, Outcome] = {}
         for result in results:
             examples.setdefault(result.mistake, result)
@@ -304,37 +333,24 @@ def write_csvs(out: Path, summaries: Sequence[ExerciseSummary], mistakes: Sequen
         writer = csv.writer(file)
         writer.writerow(["exercise", "mistake", "id", "count", "share", "attempted", "revisit"])
         for row in mistakes:
-            writer.writerow([row.exercise, csv_cell(row.name), row.mistake, row.count, f"{row.share:.4f}",
-                             row.attempted, revisit.get(row.exercise, "")])
+            writer.writerow([csv_cell(row.exercise), csv_cell(row.name), csv_cell(row.mistake), row.count,
+                             f"{row.share:.4f}", row.attempted, csv_cell(revisit.get(row.exercise, ""))])
     with (out / "exercises.csv").open("w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
         writer.writerow(["exercise", "exercise_set", "submissions", "attempted", "passed", "not_graded", "no_answer",
                          "pass_rate", "median_points", "max_points", "revisit"])
         for row in summaries:
-            writer.writerow([row.exercise, row.exercise_set, row.submissions, row.attempted, row.passed, row.not_graded,
-                             row.no_answer, f"{row.pass_rate:.4f}", f"{row.median_points:g}", f"{row.max_points:g}",
-                             row.revisit])
+            writer.writerow([csv_cell(row.exercise), csv_cell(row.exercise_set), row.submissions, row.attempted,
+                             row.passed, row.not_graded, row.no_answer, f"{row.pass_rate:.4f}",
+                             f"{row.median_points:g}", f"{row.max_points:g}", csv_cell(row.revisit)])
 
 
-def class_report(paths: Sequence[Path], out: Path, root: Path, names: bool = False, students: bool = False) -> str:
-    """Read the reports, write the two CSV files and the page; returns a one-line account."""
-    from .class_page import write_page
-
-    submissions, skipped = read_reports(paths)
-    if not submissions:
-        raise ValueError(f"REPORTS: no graded submission found in {', '.join(map(str, paths))}"
-                         + (f" ({len(skipped)} file(s) skipped as not reports)" if skipped else ""))
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    lectures = course_lectures(root)
-    summaries, mistakes = summarise(submissions, lectures)
-    write_csvs(out, summaries, mistakes)
-    write_page(out / "index.html", submissions, summaries, mistakes, names=names, students=students,
-               titles={number: lecture.title for number, lecture in lectures.items()})
-    account = (f"{len(submissions)} submission(s), {len(summaries)} exercise(s), {len(mistakes)} mistake row(s): "
-               f"{out / 'index.html'}, {out / 'mistakes.csv'}, {out / 'exercises.csv'}")
-    return account + "".join(f"\nskipped {note}" for note in skipped)
+def top_mistakes(mistakes: Sequence[MistakeCount], count: int = 10) -> list[MistakeCount]:
+    """The class's most common mistakes across every set: the most submissions first, then the
+    larger share (compared at 4 decimals), then exercise and id, so the order is the same on
+    every machine."""
+    return sorted(mistakes, key=lambda m: (-m.count, -round(m.share, 4), m.exercise, m.mistake))[:count]
 
 
 __all__ = ["Outcome", "Submission", "ExerciseSummary", "MistakeCount", "read_reports", "summarise", "write_csvs",
-           "class_report", "plain_title"]
+           "top_mistakes", "plain_title", "section_anchor", "course_lectures"]

@@ -53,7 +53,8 @@ def options_from(args) -> GradingOptions:
                           scratch_mb=args.scratch_mb,
                           startup_timeout=args.startup_timeout, recover_timeout=args.recover_timeout,
                           specs_dir=getattr(args, "specs_dir", None) or SPECS_DIR,
-                          extra_check_dirs=tuple(Path(d).resolve() for d in getattr(args, "extra_check_dir", [])))
+                          extra_check_dirs=tuple(Path(d).resolve() for d in getattr(args, "extra_check_dir", [])),
+                          seed_key=os.environ.get("DIMRED_TEACH_SEED_KEY", ""))
 
 
 def command_grade(args) -> int:
@@ -69,6 +70,13 @@ def command_grade(args) -> int:
         paths = find_submissions(args.submissions)
         if not paths:
             raise ValueError("no notebooks (*.ipynb) found in " + ", ".join(map(str, args.submissions)))
+        shard = None
+        if getattr(args, "shard", None) is not None:  # grade one share of the listing (grading/shards.py)
+            from .shards import parse_shard, plan_shard, shard_from_environment
+
+            shard = plan_shard(args.submissions, paths, *(parse_shard(args.shard) if args.shard
+                                                         else shard_from_environment()), args.pass_fraction)
+            paths = shard.paths
         plan = plan_run(options, args.set or ())
         if not plan.specs:
             raise ValueError(f"no grading specs in {options.specs_dir}: was `dimred-teach build` run?")
@@ -76,6 +84,13 @@ def command_grade(args) -> int:
     except (ValueError, OSError, SandboxUnavailable) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if shard is not None:
+        from .shards import write_record
+
+        write_record(args.out, shard)
+        print(f"shard {shard.shard}/{shard.shards}: {len(paths)} of {shard.record['listed']} submission(s)", flush=True)
+        if not paths:
+            return 0
 
     def progress(result: SubmissionResult) -> None:
         mark = ("skipped" if result.skipped else "pass" if result.passes(args.pass_fraction)

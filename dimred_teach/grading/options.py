@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hmac
 import math
-from dataclasses import dataclass
+import secrets
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..exercise_specs import SPECS_DIR
@@ -42,6 +44,9 @@ class GradingOptions:
     max_answer_bytes : largest answer or function result accepted (bytes of the data format)
     max_notebook_bytes : largest submission file read
     max_message_bytes : largest kernel message received (bigger outputs are dropped)
+    seed_key : a secret making the checks' random instances a function of the key, the
+        submission and the exercise (``DIMRED_TEACH_SEED_KEY``; shards of one run then give the
+        reports one run gives); empty: fresh instances every time
     """
 
     timeout: float = 600.0
@@ -65,6 +70,15 @@ class GradingOptions:
     max_answer_bytes: int = 64 * 2**20
     max_notebook_bytes: int = 64 * 2**20
     max_message_bytes: int = 8 * 2**20
+    seed_key: str = field(default="", repr=False)
+
+    def check_seed(self, submission: str, exercise_id: str) -> int:
+        """The seed of an exercise's random instances: HMAC-SHA256 of the submission and the
+        exercise under :attr:`seed_key` when set, else fresh."""
+        if not self.seed_key:
+            return secrets.randbits(32)
+        digest = hmac.new(self.seed_key.encode(), f"{submission}\0{exercise_id}".encode("utf-8", "replace"), "sha256")
+        return int.from_bytes(digest.digest()[:4], "big")
 
     def __post_init__(self):
         for name in ("timeout", "cell_timeout", "call_timeout", "recover_timeout", "startup_timeout", "check_timeout"):

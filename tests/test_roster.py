@@ -1,0 +1,102 @@
+"""Issue 41: a roster turns a class's reports into the lecturer's gradebook: one row per
+student with per-set and total points, Canvas's and Moodle's import files in their documented
+column layouts, and a feedback page per student (autoescaped)."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from dimred_teach.cli import main
+from dimred_teach.grading.reports import write_report
+from dimred_teach.grading.results import SubmissionResult, TestResult
+
+ROOT = Path(__file__).resolve().parents[1]
+HOSTILE = "<script>alert(1)</script>"
+
+
+def report(folder: Path, submission: str, name: str, exercise_set: str, points: list[float]) -> None:
+    tests = tuple(TestResult(f"{exercise_set[:2]}.e{n}", p, 2.0, p == 2.0, f"message {n} {HOSTILE}",
+                             "" if p == 2.0 else "other", "" if p == 2.0 else "another mistake")
+                  for n, p in enumerate(points))
+    write_report(SubmissionResult(submission, name, exercise_set, tests, "", 1.0, True), folder)
+
+
+def read(path: Path) -> list[list[str]]:
+    with path.open(newline="", encoding="utf-8") as file:
+        return list(csv.reader(file))
+
+
+@pytest.fixture
+def graded(tmp_path) -> Path:
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    report(reports, "class/ada/04_mds.ipynb", "a4", "04_mds", [2, 2, 0])
+    report(reports, "class/ada/04_mds_second_try.ipynb", "a4b", "04_mds", [2, 2, 2])  # her best counts
+    report(reports, "class/ada/01_pca_lagrangian.ipynb", "a1", "01_pca_lagrangian", [2, 0])
+    report(reports, "class/bob/04_mds.ipynb", "b4", "04_mds", [0, 0, 0])
+    report(reports, "class/misc/hw_cy_01.ipynb", "c1", "01_pca_lagrangian", [2, 2])
+    report(reports, "class/stray/04_mds.ipynb", "s4", "04_mds", [2, 0, 0])
+    (tmp_path / "roster.csv").write_text(
+        "id,name,folder,pattern,email,login,section\n"
+        "S1,\"Lovelace, Ada\",ada,,ada@example.org,alovelace,L1\n"
+        f"S2,=HYPERLINK(\"x\") {HOSTILE},bob,,,,L1\n"
+        "S3,Cy,,hw_cy_*.ipynb,,,L2\n"
+        "S4,Dee,dee,,,,L2\n", encoding="utf-8")
+    return tmp_path
+
+
+def test_the_gradebook_has_a_row_per_student_with_set_and_total_points(graded):
+    assert main(["gradebook", str(graded / "reports"), "--roster", str(graded / "roster.csv"),
+                 "--out", str(graded / "out"), "--root", str(ROOT)]) == 0
+    rows = read(graded / "out/students.csv")
+    assert rows[0] == ["id", "name", "01_pca_lagrangian points", "04_mds points", "total", "max_total", "notebooks"]
+    by_id = {row[0]: row[2:] for row in rows[1:]}
+    assert by_id == {"S1": ["2", "6", "8", "10", "3"], "S2": ["0", "0", "0", "10", "1"],
+                     "S3": ["4", "0", "4", "10", "1"], "S4": ["0", "0", "0", "10", "0"]}
+    assert read(graded / "out/unmatched.csv")[1:] == [["class/stray/04_mds.ipynb", "04_mds", "2"]]
+
+
+def test_canvas_and_moodle_files_follow_their_import_layouts(graded):
+    assert main(["gradebook", str(graded / "reports"), "--roster", str(graded / "roster.csv"),
+                 "--out", str(graded / "out")]) == 0
+    canvas = read(graded / "out/canvas.csv")
+    # Canvas: Student, ID, SIS User ID, SIS Login ID, Section, then assignments; Points Possible second
+    assert canvas[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "dimred-teach 01_pca_lagrangian",
+                         "dimred-teach 04_mds", "dimred-teach total"]
+    assert canvas[1] == ["Points Possible", "", "", "", "", "4", "6", "10"]
+    assert canvas[2] == ["Lovelace, Ada", "", "S1", "alovelace", "L1", "2", "6", "8"]
+    moodle = read(graded / "out/moodle.csv")
+    assert moodle[0][:3] == ["ID number", "Email address", "Full name"] and moodle[1] == [
+        "S1", "ada@example.org", "Lovelace, Ada", "2", "6", "8"]
+    for name in ("students.csv", "canvas.csv", "moodle.csv", "unmatched.csv"):
+        assert not any(cell.startswith(("=", "+", "-", "@")) for row in read(graded / "out" / name) for cell in row)
+
+
+def test_each_student_gets_a_feedback_page_of_their_own_report_as_text(graded):
+    assert main(["gradebook", str(graded / "reports"), "--roster", str(graded / "roster.csv"),
+                 "--out", str(graded / "out"), "--root", str(ROOT)]) == 0
+    pages = sorted(p.name for p in (graded / "out/feedback").iterdir())
+    assert pages == ["S1.html", "S2.html", "S3.html", "S4.html"]
+    ada = (graded / "out/feedback/S1.html").read_text()
+    assert "Lovelace, Ada (S1): 8 of 10 points" in ada and "04_mds_second_try.ipynb" in ada
+    bob = (graded / "out/feedback/S2.html").read_text()
+    assert "<script" not in bob and "&lt;script&gt;alert(1)&lt;/script&gt;" in bob and "another mistake" in bob
+    assert "No graded notebook of yours was found." in (graded / "out/feedback/S4.html").read_text()
+
+
+@pytest.mark.parametrize("roster, named", [
+    ("id,name\nS1,Ada\n", "needs the columns id, name and folder or pattern"),
+    ("id,name,folder\nS1,Ada,ada\nS1,Bob,bob\n", "line 3 repeats the id 'S1'"),
+    ("id,name,folder,pattern\nS1,Ada,ada,*.ipynb\n", "line 2 gives both a folder and a pattern"),
+    ("id,name,folder\nS1,Ada,ada\nS2,Ann,,\n", "line 3 lacks"),
+    ("id,name,folder,pattern\nS1,Ada,ada,\nS2,All,,*04_mds*\n", "matches the rows of S1 (Ada) and S2 (All)"),
+])
+def test_a_bad_roster_is_refused_naming_the_row(graded, capsys, roster, named):
+    (graded / "bad.csv").write_text(roster)
+    assert main(["gradebook", str(graded / "reports"), "--roster", str(graded / "bad.csv"),
+                 "--out", str(graded / "out")]) == 2
+    error = capsys.readouterr().err
+    assert "--roster" in error and named in error
