@@ -11,7 +11,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 import pytest
-from support import axe_findings
+from support import axe_findings_at_viewports
 
 from dimred_teach.cli import main
 from dimred_teach.course.manifest import read_manifest
@@ -181,7 +181,7 @@ def test_every_deck_passes_axe_core_with_described_figures(page, decks):
     for deck in decks:
         page.goto(deck.as_uri())
         page.wait_for_function("() => document.body.dataset.deckFitted === 'true'")
-        found.update(axe_findings(page, deck.stem))
+        found.update(axe_findings_at_viewports(page, deck.stem))
         for alt in page.locator("section img").evaluate_all("images => images.map(image => image.alt)"):
             assert description_problem(alt) is None, f"{deck.stem}: {description_problem(alt)}"
     assert found == {}
