@@ -100,8 +100,9 @@ def _gradient_descent(loss_and_gradients: Callable, params: list[np.ndarray], le
 
 def _descent_settings(learning_rate, epochs, seed) -> tuple[float, int, int]:
     """The checked step size (> 0), number of epochs (>= 1) and seed every trainer takes."""
-    return (check_real(learning_rate, "learning_rate", POSITIVE), check_int(epochs, "epochs", minimum=1),
-            check_seed(seed))
+    epochs = check_int(epochs, "epochs", minimum=1)
+    check_size(epochs + 1.0, f"epochs = {epochs} (one loss is kept per epoch)", "lower epochs")
+    return check_real(learning_rate, "learning_rate", POSITIVE), epochs, check_seed(seed)
 
 
 def _penalty_weights(sparsity, contraction) -> tuple[float, float]:
@@ -247,6 +248,7 @@ def train_linear_autoencoder(X, k: int, learning_rate: float = 0.05, epochs: int
     X = as_data_matrix(X)
     n, p = X.shape
     k = check_int(k, "k", minimum=1)
+    check_size(2.0 * p * k, f"the weights of k = {k} hidden units times p = {p} inputs", "lower k")
     init_scale = check_real(init_scale, "init_scale", POSITIVE)
     learning_rate, epochs, seed = _descent_settings(learning_rate, epochs, seed)
     mean = X.mean(axis=0)
@@ -390,6 +392,8 @@ def train_tanh_autoencoder(X, k: int, hidden: int = 16, learning_rate: float = 0
     n, p = X.shape
     k = check_int(k, "k", minimum=1)
     hidden = check_int(hidden, "hidden", minimum=1)
+    check_size(2.0 * hidden * (p + k) + float(n) * hidden, f"the weights and activations of hidden = {hidden} units "
+               f"between p = {p} inputs and k = {k} codes, for n = {n} rows", "lower hidden or k")
     learning_rate, epochs, seed = _descent_settings(learning_rate, epochs, seed)
     mean = X.mean(axis=0)
     Xc = X - mean

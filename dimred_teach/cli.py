@@ -105,6 +105,13 @@ def main(argv: list[str] | None = None) -> int:
     new_parser.add_argument("title", help="the lecture's title")
     new_parser.add_argument("--root", type=Path, default=Path.cwd(), help="the course's root folder")
     new_parser.add_argument("--no-execute", action="store_true", help="write the sources only (execute them later)")
+    remove_parser = sub.add_parser("remove", help="take the last lecture out of the course (files and course.toml row)")
+    remove_parser.add_argument("number", help="two digits, the last lecture's number")
+    remove_parser.add_argument("--root", type=Path, default=Path.cwd(), help="the course's root folder")
+    rename_parser = sub.add_parser("rename", help="give a lecture a new slug (its files and its course.toml row)")
+    rename_parser.add_argument("number", help="two digits, the lecture's number")
+    rename_parser.add_argument("slug", help="the new slug: lowercase words joined by _")
+    rename_parser.add_argument("--root", type=Path, default=Path.cwd(), help="the course's root folder")
     report_parser = sub.add_parser("class-report", help="what a class got wrong, from the reports of grade")
     report_parser.add_argument("reports", nargs="+", type=Path,
                                help="--out folders of grade, report files (<name>.json) or gradebooks (.csv)")
@@ -172,6 +179,10 @@ def main(argv: list[str] | None = None) -> int:
         from .course.scaffold import command_new
 
         return command_new(args)
+    if args.command in ("remove", "rename"):
+        from .course import lecture_files
+
+        return {"remove": lecture_files.command_remove, "rename": lecture_files.command_rename}[args.command](args)
     if args.command == "class-report":
         from .course.class_outputs import class_report
 

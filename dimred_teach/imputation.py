@@ -30,7 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._results import read_only
-from ._validation import NONNEGATIVE, _to_float_array, as_data_matrix, check_int, check_k, check_real
+from ._validation import (NONNEGATIVE, _to_float_array, as_data_matrix, check_bool, check_int, check_k,
+                          check_real)
 from .linalg import fix_signs
 from .pca import _svd_scores
 
@@ -170,6 +171,7 @@ def _prepared(X, k, center: bool, max_iter, tol):
     observed entries (zeros without ``center``) on every entry, shape (n, p)."""
     X, observed = _as_matrix_with_missing(X, "X")
     n, p = X.shape
+    center = check_bool(center, "center")
     upper = min(n, p) - (1 if center else 0)
     k = check_k(k, upper, why=f"a {'centred ' if center else ''}{n} x {p} matrix has rank at most {upper}")
     max_iter = check_int(max_iter, "max_iter", minimum=1)

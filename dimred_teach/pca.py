@@ -16,7 +16,7 @@ import scipy.linalg
 
 from ._results import read_only
 from ._validation import (POSITIVE, Interval, as_data_matrix, as_square_symmetric, as_vector, check_bool, check_choice,
-                          check_int, check_k, check_real, check_seed)
+                          check_int, check_k, check_real, check_seed, check_size)
 from .linalg import first_best, fix_signs, sign_flips, sorted_eigh
 
 __all__ = [
@@ -334,6 +334,7 @@ def bootstrap_pca(X, k: int, n_boot: int = 200, seed: int = 0, scale: bool = Fal
     n, p = X.shape
     k = check_k(k, min(n, p), why=f"X has n={n} rows and p={p} columns")
     n_boot = check_int(n_boot, "n_boot", minimum=1)
+    check_size(float(n_boot) * p * k, f"n_boot = {n_boot} replicates of {p} x {k} components", "lower n_boot")
     rng = np.random.default_rng(check_seed(seed))
     scale = check_bool(scale, "scale")
     full = pca(X, k, scale=scale)

@@ -45,7 +45,7 @@ dr.setup_notebook()
 #    s^2 = \frac{(n_a - 1) s_a^2 + (n_b - 1) s_b^2}{n_a + n_b - 2}, $$
 #
 # with $s_a^2, s_b^2$ the sample variances (divide by $n - 1$). Use NumPy only; the check
-compares your function with `scipy.stats.ttest_ind` on random samples.
+# compares your function with `scipy.stats.ttest_ind` on random samples.
 
 # %%
 def two_sample_t(a, b):

@@ -63,7 +63,7 @@ def _common_matrix_cases(function, name="X"):
 
 
 def _pca_table():
-    from dimred_teach.pca import choose_k, covariance, pca, power_iteration
+    from dimred_teach.pca import bootstrap_pca, choose_k, covariance, pca, power_iteration
 
     rng, X, _ = _data()
     A = X.T @ X
@@ -88,6 +88,7 @@ def _pca_table():
         ("pca non-contiguous", lambda: pca(wide[:, ::2]), answer(same)),
         ("pca k=np.int64(2)", lambda: pca(X, k=np.int64(2)), answer(lambda fit: fit.k == 2)),
         ("power_iteration tol=inf", lambda: power_iteration(A, tol=math.inf), error(ValueError, "tol")),
+        ("bootstrap_pca n_boot=10**9", lambda: bootstrap_pca(X, 2, n_boot=10**9), error(ValueError, "n_boot")),
         ("power_iteration tol=True", lambda: power_iteration(A, tol=True), error(TypeError, "tol")),
         ("power_iteration tol=nan", lambda: power_iteration(A, tol=math.nan), error(ValueError, "tol")),
         ("power_iteration tol=np.float32", lambda: power_iteration(A, tol=np.float32(1e-6)),
@@ -300,6 +301,8 @@ def _selection_table():
         ("lasso_path y wrong length", lambda: lasso_path(X, target[:5]), error(ValueError, "y")),
         ("lasso_path y with NaN", lambda: lasso_path(X, np.where(target > 5, np.nan, target)), error(ValueError, "y")),
         ("lasso_path y all zeros", lambda: lasso_path(X, np.zeros(12)), error(ValueError, "y")),
+        ("lasso_path coordinate descent, max_iter=1",
+         lambda: lasso_path(X, target, method="coordinate", max_iter=1), error(RuntimeError, "lasso_path")),
         ("lasso_path alphas with 0", lambda: lasso_path(X, target, alphas=[1.0, 0.0]), error(ValueError, "alphas")),
         ("lasso_path alphas empty", lambda: lasso_path(X, target, alphas=[]), error(ValueError, "alphas")),
         ("lasso_path alphas increasing (sorted for you)", lambda: lasso_path(X, target, alphas=[0.1, 1.0]),
@@ -352,7 +355,8 @@ def _selection_table():
 
 def _autoencoder_table():
     from dimred_teach.autoencoder import (finite_difference_gradient, linear_ae_gradients, tanh_ae_gradients,
-                                          tied_ae_gradients, train_linear_autoencoder, train_tied_autoencoder)
+                                          tied_ae_gradients, train_linear_autoencoder, train_tanh_autoencoder,
+                                          train_tied_autoencoder)
 
     rng, X, _ = _data()
     W = rng.standard_normal((2, 3))
@@ -394,6 +398,11 @@ def _autoencoder_table():
         ("train_linear_autoencoder epochs=True", lambda: train_linear_autoencoder(X, 2, epochs=True),
          error(TypeError, "epochs")),
         ("train_linear_autoencoder k=0", lambda: train_linear_autoencoder(X, 0), error(ValueError, "k")),
+        ("train_linear_autoencoder k=10**9", lambda: train_linear_autoencoder(X, 10**9), error(ValueError, "k")),
+        ("train_tanh_autoencoder hidden=10**9", lambda: train_tanh_autoencoder(X, 2, hidden=10**9), error(ValueError, "hidden")),
+        ("train_tanh_autoencoder k=10**12", lambda: train_tanh_autoencoder(X, 10**12), error(ValueError, "k")),
+        ("train_linear_autoencoder epochs=10**12", lambda: train_linear_autoencoder(X, 2, epochs=10**12),
+         error(ValueError, "epochs")),
         ("train_linear_autoencoder k=6 (overcomplete: copies X)",
          lambda: train_linear_autoencoder(X, 6, learning_rate=0.5, epochs=300),
          answer(lambda model: np.allclose(model.reconstruct(X), X, atol=1e-3))),
@@ -438,8 +447,42 @@ def _autoencoder_table():
     ]
 
 
+def _imputation_table():
+    from dimred_teach.imputation import low_rank_impute, zero_noise_em
+
+    rng, X, _ = _data()
+    R = np.where(rng.random(X.shape) < 0.2, np.nan, X)
+    return [
+        ("low_rank_impute center='yes'", lambda: low_rank_impute(R, 2, center="yes"), error(TypeError, "center")),
+        ("zero_noise_em center=1", lambda: zero_noise_em(R, 2, center=1), error(TypeError, "center")),
+        ("low_rank_impute k=4 (centred 12 x 4: rank 3)", lambda: low_rank_impute(R, 4), error(ValueError, "k")),
+        ("low_rank_impute max_iter=0", lambda: low_rank_impute(R, 2, max_iter=0), error(ValueError, "max_iter")),
+        ("low_rank_impute tol=-1", lambda: low_rank_impute(R, 2, tol=-1.0), error(ValueError, "tol")),
+        ("low_rank_impute R with inf", lambda: low_rank_impute(np.where(R > 0.9, np.inf, R), 2), error(ValueError, "X")),
+        ("low_rank_impute center=np.bool_(False), k=np.int64(2)",
+         lambda: low_rank_impute(R, np.int64(2), center=np.bool_(False)), answer(lambda r: r.completed.shape == X.shape)),
+    ]
+
+
+def _manifold_table():
+    from dimred_teach.manifold import isomap, laplacian_eigenmaps, neighbourhood_graph
+
+    _, X, _ = _data()
+    return [
+        *_common_matrix_cases(lambda X: isomap(X, 2, n_neighbors=5)),
+        ("isomap n_neighbors=0", lambda: isomap(X, 2, n_neighbors=0), error(ValueError, "n_neighbors")),
+        ("isomap n_neighbors=12 (only 11 others)", lambda: isomap(X, 2, n_neighbors=12), error(ValueError, "n_neighbors")),
+        ("isomap k=0", lambda: isomap(X, 0, n_neighbors=5), error(ValueError, "k")),
+        ("laplacian_eigenmaps n_neighbors=2.5", lambda: laplacian_eigenmaps(X, 2, n_neighbors=2.5),
+         error(TypeError, "n_neighbors")),
+        ("neighbourhood_graph n_neighbors=np.int64(4)", lambda: neighbourhood_graph(X, np.int64(4)),
+         answer(lambda graph: graph is not None)),
+    ]
+
+
 def _datasets_table():
-    from dimred_teach.datasets import data_path, make_circles, make_crabs_like, make_selection_demo, make_spiral
+    from dimred_teach.datasets import (data_path, make_circles, make_crabs_like, make_ratings, make_selection_demo,
+                                       make_spiral, make_swiss_roll)
 
     return [
         ("data_path('../dimred_teach/pca.py')", lambda: data_path("../dimred_teach/pca.py"), error(ValueError, "filename")),
@@ -451,6 +494,9 @@ def _datasets_table():
         ("make_selection_demo n=10**11", lambda: make_selection_demo(10**11), error(ValueError, "n")),
         ("make_spiral n=10**11", lambda: make_spiral(10**11), error(ValueError, "n")),
         ("make_circles n=10**11", lambda: make_circles(10**11), error(ValueError, "n")),
+        ("make_swiss_roll n=10**9", lambda: make_swiss_roll(10**9), error(ValueError, "n")),
+        ("make_ratings n_users=10**9", lambda: make_ratings(n_users=10**9), error(ValueError, "n_users")),
+        ("make_ratings n_items=10**12", lambda: make_ratings(n_items=10**12), error(ValueError, "n_items")),
         ("make_spiral noise=np.float32", lambda: make_spiral(10, noise=np.float32(0.1)), answer(lambda r: len(r[0]) == 10)),
         ("make_spiral turns=inf", lambda: make_spiral(10, turns=math.inf), error(ValueError, "turns")),
         ("make_circles factor=True", lambda: make_circles(10, factor=True), error(TypeError, "factor")),
@@ -463,7 +509,7 @@ def _datasets_table():
 TABLES = {
     "pca": _pca_table, "biplot": _biplot_table, "mds": _mds_table, "lsi": _lsi_table, "jl": _jl_table,
     "ppca": _ppca_table, "kernel": _kernel_table, "selection": _selection_table, "autoencoder": _autoencoder_table,
-    "datasets": _datasets_table,
+    "datasets": _datasets_table, "imputation": _imputation_table, "manifold": _manifold_table,
 }
 
 

@@ -119,3 +119,43 @@ def test_new_scaffolds_a_lecture_that_builds_and_whose_checks_are_proven(tmp_pat
                               f"solutions/{stem}.ipynb"], cwd=course, env=env, capture_output=True, text=True,
                              timeout=600)
     assert lecture.returncode == 0, lecture.stdout[-3000:]
+    # issue 43: a slug names one lecture; rename moves a lecture's files; an orphan fails the check;
+    # remove takes the last lecture out again, leaving the course as it was
+    assert "is lecture 04's already" in tool("new", f"{int(number) + 1:02d}", "mds", "Again", expect=2)
+    assert "is lecture 04's already" in tool("rename", number, "mds", expect=2)
+    tool("rename", number, "demo_renamed")
+    assert not (course / "notebooks" / f"{stem}.py").exists()
+    assert (course / "solutions" / f"{number}_demo_renamed.ipynb").is_file()
+    tool("build")
+    tool("build", "--check")
+    manifest = (course / MANIFEST).read_text()
+    (course / MANIFEST).write_text((ROOT / MANIFEST).read_text())
+    found = tool("build", "--check", expect=1)
+    for orphan in (f"notebooks/{number}_demo_renamed.py", f"solutions/{number}_demo_renamed.ipynb",
+                   f"dimred_teach/checks/set{number}.py", f"tests/check_cases/set{number}.py"):
+        assert f"{orphan} belongs to no lecture of course.toml" in found
+    (course / MANIFEST).write_text(manifest)
+    assert "only the last lecture" in tool("remove", "05", expect=2)
+    removed = tool("remove", number)
+    assert removed.count("deleted ") >= 8
+    tool("build")
+    tool("build", "--check")
+    assert (course / MANIFEST).read_text() == (ROOT / MANIFEST).read_text()
+    assert not list(course.glob(f"*/{number}_*")) and not (course / "dimred_teach" / "checks" / f"set{number}.py").exists()
+
+
+def test_a_slug_names_one_lecture(tmp_path):
+    rows = ROW.format(number="01") + "\n" + ROW.format(number="02")
+    with pytest.raises(ManifestError, match="demo names several"):
+        read_manifest(write_manifest(tmp_path, rows))
+
+
+def test_build_check_refuses_a_source_that_is_not_python(tmp_path, capsys):
+    from dimred_teach import cli
+
+    root = write_manifest(tmp_path, ROW.format(number="01"))
+    (root / "notebooks").mkdir()
+    source = root / "notebooks" / "01_demo.py"
+    source.write_text("# %% [markdown]\n# # 01 · Demo\n#\n# *Time: about 30 minutes.*\n# a formula\nwith its words\n")
+    assert cli.main(["build", "--check", "--root", str(root)]) == 1
+    assert "01_demo.py:6: not valid Python" in capsys.readouterr().err

@@ -9,6 +9,7 @@ pair holds the same cells.
 
 from __future__ import annotations
 
+import ast
 import json
 import sys
 from pathlib import Path
@@ -17,7 +18,8 @@ from ..checks import policy
 from ..exercise_specs import SPECS_DIR, spec_path
 from .execution import notebook_text, pair_problems
 from .exercises import SolutionMarkupError, build_exercise
-from .manifest import Lecture, header_problems, read_manifest
+from .lecture_files import orphans
+from .manifest import MANIFEST, Lecture, header_problems, read_manifest
 
 __all__ = ["START_PAGE", "WORK_FOLDER", "start_page", "course_map", "between_markers", "build"]
 
@@ -113,6 +115,18 @@ def _stale_generated(root: Path, expected: dict[Path, str]) -> list[Path]:
     return sorted(path for path in on_disk if path not in expected)
 
 
+def syntax_problems(sources: list[Path]) -> list[str]:
+    """Each source that is not valid Python (jupytext reads a markdown line that lost its ``# ``;
+    Python, linters and the tests' imports do not)."""
+    problems = []
+    for source in sources:
+        try:
+            ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
+        except SyntaxError as error:
+            problems.append(f"{source}:{error.lineno}: not valid Python ({error.msg}); a markdown line needs its '# '")
+    return problems
+
+
 def build(root: Path, check: bool) -> int:
     """Generate (or, with ``check``, verify) the course's generated files; returns an exit status."""
     try:
@@ -121,6 +135,8 @@ def build(root: Path, check: bool) -> int:
         print(f"error: {error} (run from the course's root or pass --root)", file=sys.stderr)
         return 2
     problems = [problem for lecture in lectures for problem in header_problems(lecture)]
+    problems += syntax_problems([source for lecture in lectures for source in (lecture.lecture_source,
+                                 lecture.solution_source) if source.is_file()])
     if problems:
         for problem in problems:
             print(problem, file=sys.stderr)
@@ -135,10 +151,15 @@ def build(root: Path, check: bool) -> int:
             path.unlink()
         print(f"wrote {len(expected)} files: {START_PAGE}, the README's course map, {GRADING_GUIDE}'s rules and the "
               "exercise sets")
+        for path in orphans(root, lectures):
+            print(f"warning: {path} belongs to no lecture of {MANIFEST} (`build --check` fails on it)")
         return 0
     problems = [f"{path} is out of date: run `dimred-teach build`"
                 for path, text in expected.items() if not path.is_file() or path.read_text() != text]
     problems += [f"{path} is not generated from any solution: run `dimred-teach build`" for path in stale]
+    problems += [f"{path} belongs to no lecture of {MANIFEST}: delete it, or use `dimred-teach remove` or `rename`, "
+                 "which move a lecture's files with its row" for path in orphans(root, lectures)
+                 if path not in stale]
     for lecture in lectures:
         sources = [lecture.lecture_source] + ([lecture.solution_source] if lecture.exercises else [])
         for source in sources:

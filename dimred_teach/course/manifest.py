@@ -14,7 +14,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["MANIFEST", "Lecture", "ManifestError", "read_manifest", "find_lecture", "manifest_row", "header_problems"]
+__all__ = ["MANIFEST", "Lecture", "ManifestError", "read_manifest", "check_new_slug", "find_lecture", "manifest_row", "header_problems"]
 
 MANIFEST = "course.toml"
 NUMBER = re.compile(r"\d\d")
@@ -109,7 +109,20 @@ def read_manifest(root: Path) -> list[Lecture]:
     numbers = [lecture.number for lecture in lectures]
     if numbers != [f"{n:02d}" for n in range(1, len(numbers) + 1)]:
         raise ManifestError(f"{path}: lectures must be numbered 01, 02, ... in order, got {numbers}")
+    slugs = [lecture.slug for lecture in lectures]
+    repeated = sorted({slug for slug in slugs if slugs.count(slug) > 1})
+    if repeated:
+        raise ManifestError(f"{path}: each slug names one lecture's files, but {', '.join(repeated)} names several")
     return lectures
+
+
+def check_new_slug(lectures: list[Lecture], slug: str) -> None:
+    """ValueError naming ``slug`` unless it is lowercase words joined by ``_`` and no lecture's yet."""
+    if not SLUG.fullmatch(slug):
+        raise ValueError(f"slug must be lowercase words joined by _ (e.g. demo_topic), got {slug!r}")
+    taken = {lecture.slug: lecture.number for lecture in lectures}
+    if slug in taken:
+        raise ValueError(f"slug: {slug!r} is lecture {taken[slug]}'s already; choose another")
 
 
 def find_lecture(root: Path, number: str) -> Lecture:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .manifest import MANIFEST, NUMBER, SLUG, Lecture, manifest_row, read_manifest
+from .manifest import MANIFEST, NUMBER, Lecture, check_new_slug, manifest_row, read_manifest
 
 __all__ = ["scaffold", "command_new"]
 
@@ -187,8 +187,7 @@ def scaffold(root: Path, number: str, slug: str, title: str, execute: bool = Tru
     expected = f"{len(lectures) + 1:02d}"
     if not NUMBER.fullmatch(str(number)) or number != expected:
         raise ValueError(f"number must be the next lecture's, {expected!r}; got {number!r}")
-    if not SLUG.fullmatch(slug):
-        raise ValueError(f"slug must be lowercase words joined by _ (e.g. demo_topic), got {slug!r}")
+    check_new_slug(lectures, slug)
     title = title.strip()
     if not title or "\n" in title:
         raise ValueError("title must be one non-empty line")

@@ -134,7 +134,7 @@ def _settings(built_from: str, repository_url: str | None) -> dict:
         "html_sidebars": {"**": ["course-home.html", "sbt-sidebar-nav.html"]},
         "html_favicon": str(SITE_TEMPLATES / "favicon.svg"),
         "html_static_path": [str(SITE_TEMPLATES / "static")],
-        "html_js_files": ["search-math.js"],
+        "html_js_files": ["search-math.js", "focusable-math.js"],
         "suppress_warnings": ["mystnb.unknown_mime_type", "myst.header"],
         "language": "en",
     }

@@ -166,8 +166,8 @@ def _coordinate_descent(X: np.ndarray, target: np.ndarray, grid: np.ndarray, tol
             if largest_move <= tol * max(max(map(abs, coefficient)), np.finfo(float).tiny):
                 break
         else:
-            raise RuntimeError(f"coordinate descent did not converge in max_iter={max_iter} sweeps at "
-                               f"alpha={alpha:.3g}; raise max_iter or tol")
+            raise RuntimeError(f"lasso_path: coordinate descent did not converge in max_iter={max_iter} sweeps at "
+                               f"alpha={alpha:.3g}; pass a larger max_iter or a larger tol to lasso_path")
         coefs[:, i] = coefficient
         n_iter[i] = sweeps
     return coefs, n_iter

@@ -73,3 +73,27 @@ def axe_findings(page, where: str) -> dict[str, str]:
     """:func:`axe_violations` keyed by ``where`` (a page or deck), the rule, its impact and the
     first element it found, each with axe-core's help text: ``{}`` when nothing is found."""
     return {f"{where}: {v['id']} ({v['impact']}) at {v['nodes'][0]['target']}": v["help"] for v in axe_violations(page)}
+
+
+VIEWPORTS = {"1280x800": (1280, 800), "1024x768": (1024, 768), "phone 390x844": (390, 844)}
+"""The screens every page and deck is audited at: a laptop, a small laptop or tablet, a phone
+(a region that scrolls sideways at one size may not at another)."""
+
+
+RESIZE_SETTLES_MS = 450
+"""After a resize the site's theme gives a tab stop to each code block or output that now
+scrolls, 300 ms later (pydata-sphinx-theme's debounced ``addTabStopsToScrollableElements``)."""
+
+
+def axe_findings_at_viewports(page, where: str) -> dict[str, str]:
+    """:func:`axe_findings` at each of :data:`VIEWPORTS` in turn (the page's size is restored)."""
+    before = page.viewport_size
+    found = {}
+    try:
+        for name, (width, height) in VIEWPORTS.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(RESIZE_SETTLES_MS)
+            found.update(axe_findings(page, f"{where} at {name}"))
+    finally:
+        page.set_viewport_size(before)
+    return found

@@ -17,7 +17,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from support import axe_findings, axe_violations
+from support import axe_findings_at_viewports, axe_violations
 
 from dimred_teach.cli import main
 from dimred_teach.course.execution import description_problem
@@ -142,7 +142,7 @@ def test_lecture_page_renders_links_its_notebook_and_passes_axe_core(offline_pag
     assert source == f"../_sources/notebooks/{stem}.ipynb"
     served = json.loads(page.evaluate("href => fetch(href).then(response => response.text())", source))
     assert served == json.loads((ROOT / "notebooks" / f"{stem}.ipynb").read_text())
-    assert axe_findings(page, path) == {}
+    assert axe_findings_at_viewports(page, path) == {}
 
 
 def test_exercise_page_has_the_tasks_and_no_solutions(offline_page, site_url):
@@ -208,7 +208,8 @@ def test_every_other_page_passes_axe_core(offline_page, site_url):
     found = {}
     for path in OTHER_PAGES:
         _open(page, site_url + path)
-        found.update(axe_findings(page, path))
+        page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+        found.update(axe_findings_at_viewports(page, path))
     assert found == {}
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 import pytest
-from support import axe_findings
+from support import axe_findings_at_viewports
 
 from dimred_teach.cli import main
 from dimred_teach.course.manifest import read_manifest
@@ -121,15 +121,21 @@ def decks(tmp_path_factory) -> list[Path]:
     return [out / f"{lecture.stem}.html" for lecture in read_manifest(ROOT)]
 
 
-# How far any shown element of the current slide reaches past the slide's box, in pixels.
+# How far any shown element of the current slide reaches past the slide's box, or into the
+# slide number's box, in pixels.
 OVERFLOW = """() => {
   const slide = Reveal.getCurrentSlide();
   const box = slide.getBoundingClientRect();
+  const number = document.querySelector('.reveal .slide-number').getBoundingClientRect();
   let worst = 0, where = '';
   slide.querySelectorAll('*').forEach(element => {
     const r = element.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) return;
-    const past = Math.max(r.bottom - box.bottom, r.right - box.right, box.top - r.top, box.left - r.left);
+    let past = Math.max(r.bottom - box.bottom, r.right - box.right, box.top - r.top, box.left - r.left);
+    const leaf = element.children.length === 0 || element.tagName === 'IMG';
+    if (leaf && r.left < number.right && r.right > number.left && r.top < number.bottom && r.bottom > number.top) {
+      past = Math.max(past, r.bottom - number.top);  // content under the slide number
+    }
     if (past > worst) { worst = past; where = (element.textContent || element.tagName).trim().slice(0, 60); }
   });
   return [worst, where];
@@ -175,7 +181,7 @@ def test_every_deck_passes_axe_core_with_described_figures(page, decks):
     for deck in decks:
         page.goto(deck.as_uri())
         page.wait_for_function("() => document.body.dataset.deckFitted === 'true'")
-        found.update(axe_findings(page, deck.stem))
+        found.update(axe_findings_at_viewports(page, deck.stem))
         for alt in page.locator("section img").evaluate_all("images => images.map(image => image.alt)"):
             assert description_problem(alt) is None, f"{deck.stem}: {description_problem(alt)}"
     assert found == {}
