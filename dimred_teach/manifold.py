@@ -4,7 +4,8 @@ Both methods start from the same graph: each point is joined to its ``n_neighbor
 nearest points (WashU notes, section 5.3: "both use distance of pairs of points").
 
 - Isomap replaces Euclidean distances by graph shortest paths (approximate geodesic
-  distances along the manifold) and embeds those by classical MDS (notebook 04).
+  distances along the manifold) and embeds those by classical MDS (notebook 04);
+  :func:`isomap_transform` places new points in a fitted embedding (the Nystrom formula).
 - Laplacian eigenmaps keep neighbours close: they minimise sum_ij W_ij ||y_i - y_j||^2
   under y' D y = 1, which is the generalised eigenproblem L y = lambda D y with the graph
   Laplacian L = D - W, solved through the normalised Laplacian I - D^-1/2 W D^-1/2.
@@ -44,7 +45,7 @@ LAPLACIAN_SHIFT = -1e-3
 wanted eigenvalues far apart, so Lanczos converges in a few steps."""
 
 __all__ = ["NeighbourhoodGraph", "neighbourhood_graph", "geodesic_distances", "IsomapResult", "isomap",
-           "LaplacianEigenmapsResult", "laplacian_eigenmaps"]
+           "isomap_transform", "LaplacianEigenmapsResult", "laplacian_eigenmaps"]
 
 
 @dataclass(frozen=True)
@@ -276,6 +277,49 @@ def isomap(X, k: int = 2, n_neighbors: int = 10) -> IsomapResult:
     embedding = vectors * np.sqrt(np.clip(values, 0.0, None))
     read_only(embedding, values, geodesics)
     return IsomapResult(embedding, values, geodesics, graph.n_neighbors)
+
+
+def isomap_transform(X, result: IsomapResult, X_new) -> np.ndarray:
+    """Place new points in a fitted Isomap embedding without refitting (the Nystrom extension).
+
+    A new point x reaches training point j through one of its own ``result.n_neighbors``
+    nearest training points i: g_j = min_i (||x - x_i|| + G_ij), with G the fitted geodesic
+    distances. Classical MDS's own formula then places it: with m_j the mean of row j of
+    G^(2), Z the fitted embedding and lambda its eigenvalues,
+    z = (m - g^(2))' Z / (2 lambda), which gives back row i of Z for x = x_i
+    (de Silva and Tenenbaum 2003; Bengio et al. 2004).
+
+    Parameters
+    ----------
+    X : array_like, shape (n, p)
+        The points ``result`` was fitted on.
+    result : IsomapResult
+        ``isomap(X, ...)``.
+    X_new : array_like, shape (m, p)
+        Points to place.
+
+    Returns
+    -------
+    ndarray, shape (m, k)
+        Their coordinates (a column whose eigenvalue is not positive is zero, as in the fit).
+    """
+    X = as_data_matrix(X)
+    if not isinstance(result, IsomapResult):
+        raise TypeError(f"result must be an IsomapResult (from isomap), not {type(result).__name__}")
+    if X.shape[0] != result.geodesic_distances.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} rows but result was fitted on "
+                         f"{result.geodesic_distances.shape[0]} points: pass the points it was fitted on")
+    X_new = as_data_matrix(X_new, "X_new", min_rows=1)
+    if X_new.shape[1] != X.shape[1]:
+        raise ValueError(f"X_new has {X_new.shape[1]} columns, X has {X.shape[1]}")
+    lengths, nearest = cKDTree(X).query(X_new, k=result.n_neighbors)
+    lengths, nearest = lengths.reshape(len(X_new), -1), nearest.reshape(len(X_new), -1)
+    G = result.geodesic_distances
+    to_training = np.min(lengths[:, :, None] + G[nearest], axis=1)  # (m, n)
+    row_means = np.mean(G**2, axis=1)
+    positive = result.eigenvalues > 0
+    weights = np.divide(0.5, result.eigenvalues, out=np.zeros_like(result.eigenvalues), where=positive)
+    return (row_means - to_training**2) @ result.embedding * weights
 
 
 @dataclass(frozen=True)

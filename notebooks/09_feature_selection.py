@@ -21,7 +21,7 @@
 #   unsupervised variance filter does and why it depends on the units, and where the
 #   notes' t statistic and margin differ from the library's.
 #
-# **Time:** about 75 minutes, plus about 30 for the optional last section.
+# **Time:** about 80 minutes, plus about 35 for the optional last section.
 #
 # **Follows:** WashU lecture A2, section 1 "Feature engineering
 # overview"; Georgia Tech ECE 6254 notes, "Filtering", "Ranking in
@@ -152,9 +152,12 @@ pd.Series({f"{names[i]} + {names[j]}": value for (i, j), value in accuracy.items
 #
 # 1. **Redundancy.** `strong_copy` carries almost nothing that `strong` does not: the
 #    second slot is wasted.
-# 2. **Interaction.** `pair_a` and `pair_b` are individually weak, but
-#    `pair_a + pair_b` $= 0.4\,s$ with $s = \pm 1$ the class: together they separate the
-#    classes exactly. A score that looks at one feature at a time cannot see this.
+# 2. **Noise cancellation.** `pair_a` $= u + 0.2\,s$ and `pair_b` $= -u + 0.2\,s$ share a
+#    large nuisance $u$ with opposite signs, so each alone is weak, but `pair_a + pair_b`
+#    $= 0.4\,s$ with $s = \pm 1$ the class: together they separate the classes exactly. A
+#    score that looks at one feature at a time cannot see this. (It is not an interaction
+#    in the statistical sense: the class is still a *sum* of the two, and a linear rule finds
+#    it. The next cell shows a true interaction.)
 
 # %% alt="Two scatter plots of the demo data coloured by class. Left: the top two features by t, strong and strong_copy, lie on a line, so the second adds nothing and the classes overlap. Right: pair_a against pair_b, each overlapping alone, but the dashed line where their sum is zero separates the classes perfectly." slideshow={"slide_type": "fragment"}
 fig, axes = plt.subplots(1, 2, figsize=(10, 4))
@@ -170,6 +173,28 @@ plt.show()
 # Left: the two best features lie on a line, so the second adds no new direction and the
 # classes overlap as much as with `strong` alone. Right: each axis alone shows two
 # overlapping classes, but the dashed line $x_a + x_b = 0$ separates them perfectly.
+#
+# The extreme case is an *interaction*: the exclusive or. Two uniform features, and the class
+# is whether they have the same sign. Each feature alone says nothing, and no sum of them
+# does either; only their product does:
+
+# %% slideshow={"slide_type": "fragment"}
+X_xor = np.random.default_rng(1).uniform(-1, 1, size=(400, 2))
+y_xor = (X_xor[:, 0] * X_xor[:, 1] > 0).astype(int)
+product = (X_xor[:, 0] * X_xor[:, 1])[:, None]
+print("|t| of each:", dr.rounded(np.abs(selection.t_statistic(X_xor, y_xor)), 2),
+      "| MI of each:", dr.rounded(selection.mutual_information(X_xor, y_xor, bins=10), 3),
+      "| MI of the product:", dr.rounded(selection.mutual_information(product, y_xor, bins=10)[0], 3))
+xor_both, xor_product = selection.cross_val_accuracy(X_xor, y_xor), selection.cross_val_accuracy(product, y_xor)
+print("nearest centroid on both:", dr.rounded(xor_both, 3), "| on their product:", dr.rounded(xor_product, 3))
+assert xor_both < 0.55 and xor_product > 0.95
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# Each feature alone has $|t| < 1$ and a mutual information near the binning bias; the pair
+# given to a linear rule classifies at chance (0.51), because both class centroids sit at the
+# origin. The product carries 0.58 of the possible $\log 2 = 0.69$ nats and classifies 96%
+# correctly. Filters miss an interaction, and so does a wrapper around a model that cannot
+# represent one.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 4. Redundancy and the incremental criterion
@@ -179,8 +204,11 @@ plt.show()
 #
 # $$ I(x_j; y) - \beta \sum_{i < m} I(x_j; x_{j_i}), $$
 #
-# relevance minus $\beta$ times redundancy with what is already chosen. The redundancy
-# terms are mutual informations between binned features:
+# relevance minus $\beta$ times redundancy with what is already chosen: Battiti's (1994)
+# *MIFS* criterion. *mRMR* (minimum redundancy, maximum relevance; Peng, Long and Ding
+# 2005) is the same with $\beta = 1/(m-1)$, the *average* redundancy, so the penalty does
+# not grow with the number already chosen. The redundancy terms are mutual informations
+# between binned features:
 
 # %% slideshow={"slide_type": "fragment"}
 result = selection.select_incremental_mi(X, y, k=3, beta=1.0, bins=10)
@@ -237,6 +265,56 @@ print([names[j] for j in forward.selected], forward.accuracies)
 for p in (5, 20, 100):
     print(p, "features: pairs", len(list(itertools.combinations(range(p), 2))),
           "| greedy, k = 2:", p + (p - 1))
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# ### The wrong way to cross-validate
+#
+# The accuracies so far (1.0 for the best pair, 0.82 for forward selection, and 0.985 for
+# the crabs below) were measured on the same folds that chose the subset, so they are
+# optimistic. How much? ESL (section 7.10.2) makes it stark: 50 points, 500 features of pure
+# noise, random labels. Choose the 10 features with the largest $|t|$ on all the data, then
+# cross-validate the classifier on them:
+
+# %% slideshow={"slide_type": "fragment"}
+noise_rng = np.random.default_rng(0)
+X_null = noise_rng.standard_normal((50, 500))
+y_null = noise_rng.permutation(np.repeat([0, 1], 25))
+chosen_on_all = selection.top_k(np.abs(selection.t_statistic(X_null, y_null)), 10)
+wrong = selection.cross_val_accuracy(X_null[:, chosen_on_all], y_null, folds=5, seed=0)
+
+
+def select_inside_folds(X, y, choose, folds=5, seed=0):
+    """Accuracy when ``choose(X_train, y_train)`` picks the columns on each training part only."""
+    correct = 0
+    for test in np.array_split(np.random.default_rng(seed).permutation(len(y)), folds):
+        train = np.setdiff1d(np.arange(len(y)), test)
+        keep = list(choose(X[train], y[train]))
+        model = selection.fit_nearest_centroid(X[train][:, keep], y[train])
+        correct += int(np.sum(model.predict(X[test][:, keep]) == y[test]))
+    return correct / len(y)
+
+# %% slideshow={"slide_type": "subslide"}
+right = select_inside_folds(X_null, y_null, lambda X, y: selection.top_k(np.abs(selection.t_statistic(X, y)), 10))
+print("chosen on all rows, then cross-validated:", wrong, "| chosen inside each fold:", right)
+
+
+def best_pair(X, y):
+    """Section 3's exhaustive search: the pair of columns with the best cross-validated accuracy."""
+    return max(itertools.combinations(range(X.shape[1]), 2),
+               key=lambda pair: selection.cross_val_accuracy(X[:, list(pair)], y, folds=5, seed=0))
+
+
+nested = select_inside_folds(X, y, best_pair, seed=1)
+print("section 3's pair search, nested in an outer 5-fold split:", nested)
+assert wrong > 0.85 and right < 0.5 and nested == 1.0
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# On pure noise, choosing first and cross-validating after reports 0.88: the labels leaked
+# into the choice. Choosing inside each fold gives 0.46, chance. The right way treats the
+# selection as part of the model: it is repeated on each training part and never sees the
+# test part. *Nested* cross-validation does this for a wrapper: an inner split chooses the
+# subset, an outer split measures it. For section 3's pair search it gives 1.0 again: when
+# the signal is real the honest number can be as high, but only nesting can tell.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 6. Selected features against principal components: the crabs
@@ -452,7 +530,7 @@ print("entry alpha of signal_m: standardised", path.entry_alphas[1].round(3), "|
 # where a coefficient is exactly zero; the $L_2$ ball is round and has no corners. Two correlated standardised
 # features, with the same size of budget for both penalties:
 
-# %% alt="Two panels in the plane of the coefficients b1 and b2, each with the elliptical contours of the least-squares error around the unconstrained solution (1.6, 0.45). Left: the L1 budget is a diamond, and the smallest contour touches it at its corner on the b1 axis, so b2 is exactly 0. Right: the L2 budget is a disc, and the contour touches it where both coefficients are non-zero." slideshow={"slide_type": "fragment"}
+# %% alt="Two panels in the plane of the coefficients b1 and b2, each with the elliptical contours of the least-squares error around the unconstrained least-squares solution (1.69, 0.46). Left: the L1 budget is a diamond, and the smallest contour touches it at its corner on the b1 axis, so b2 is exactly 0. Right: the L2 budget is a disc, and the contour touches it where both coefficients are non-zero." slideshow={"slide_type": "fragment"}
 rng_ball = np.random.default_rng(4)
 n_ball = 200
 shared = rng_ball.standard_normal(n_ball)
@@ -542,11 +620,13 @@ print("chosen alpha:", dr.rounded(cv.alpha, 5), "| held-out MSE:", dr.rounded(cv
       "| at the largest alpha:", dr.rounded(cv.mean_mse[0], 4))
 print("non-zero at the chosen alpha:", chosen)
 print("coefficients:", dict(zip(reg_names, dr.rounded(cv.coef, 3))))
-within = cv.alphas[cv.mean_mse <= cv.mean_mse.min() * 1.01]
-print("largest alpha within 1% of the best error:", dr.rounded(within.max(), 4), "| non-zero there:",
-      [reg_names[j] for j in np.flatnonzero(selection.lasso_path(Z_reg, y_centred, alphas=[within.max()]).coefs[:, 0])])
+best = np.argmin(cv.mean_mse)
+standard_error = cv.fold_mse[:, best].std(ddof=1) / np.sqrt(5)  # of the mean over 5 folds
+one_se = cv.alphas[cv.mean_mse <= cv.mean_mse[best] + standard_error].max()
+print("one-standard-error rule: alpha", dr.rounded(one_se, 3), "| non-zero there:",
+      [reg_names[j] for j in np.flatnonzero(selection.lasso_path(Z_reg, y_centred, alphas=[one_se]).coefs[:, 0])])
 assert chosen[:2] == ["signal", "signal_m"] and "proxy" not in chosen
-assert round(cv.alpha, 3) == 0.042 and round(within.max(), 3) == 0.136 and cv.coef[reg_names.index("noise")] < 0
+assert round(cv.alpha, 3) == 0.042 and round(one_se, 3) == 0.391 and cv.coef[reg_names.index("noise")] < 0
 fig, ax = plt.subplots(figsize=(8, 3.8))
 ax.plot(cv.alphas, cv.fold_mse.T, color="0.7", lw=0.8)
 ax.plot(cv.alphas, cv.mean_mse, color="k", lw=2, label="mean over the 5 folds")
@@ -561,9 +641,11 @@ plt.show()
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Cross-validation picks $\alpha = 0.042$: `signal`, `signal_m` and `curved` get clear coefficients, `noise` a tiny
 # one ($-0.008$) and `proxy` stays exactly 0. The mean error is nearly flat below $\alpha \approx 0.1$, so the choice
-# among those penalties is a matter of a few thousandths; a common rule takes the largest $\alpha$ whose error is
-# within a small margin of the best (here 1% gives $\alpha = 0.136$, which also drops `noise`), trading a little fit
-# for a sparser model. The folds are seeded, so the choice is reproducible; another split can move it within the flat
+# among those penalties is a matter of a few thousandths. The *one-standard-error rule* (ESL, section 7.10) makes
+# "a matter of noise" precise: estimate the standard error of the best mean error from its 5 fold errors (0.32
+# here), and take the largest $\alpha$ whose mean error is within one standard error of the best. It gives
+# $\alpha = 0.39$, keeping only `signal` and `signal_m`: a sparser model whose error the folds cannot tell apart
+# from the best. The folds are seeded, so the choice is reproducible; another split can move it within the flat
 # part.
 #
 # ### The notes' embedded example: random-forest importance
@@ -582,11 +664,14 @@ plt.show()
 # - Selection keeps original columns (interpretable, axis directions only); extraction
 #   builds new ones (any direction, usually unsupervised).
 # - Filter scores rank features one at a time. Fast, but the $k$ best are not the best
-#   $k$: they can be redundant, and they miss features that only work together.
-# - The incremental mutual-information criterion penalises redundancy with $\beta$;
-#   with $\beta = 0$ it is the plain ranking.
+#   $k$: they can be redundant, and they miss features that only work together, by noise
+#   cancellation (`pair_a`, `pair_b`) or by a true interaction (the exclusive or).
+# - The incremental mutual-information criterion (MIFS; mRMR averages the redundancy)
+#   penalises redundancy with $\beta$; with $\beta = 0$ it is the plain ranking.
 # - Wrappers score subsets with the model itself; greedy forward selection is cheap but
 #   can still miss a pair that only works jointly, and exhaustive search grows fast.
+# - A subset chosen with the labels must be chosen again inside every fold (nested
+#   cross-validation): on pure noise, choosing first reports 0.88, choosing inside 0.46.
 # - For the crabs, the largest-variance components are not the discriminative ones;
 #   choosing components by the label works best.
 # - For a continuous target, $|\rho|$ finds linear dependence only; the binned mutual
@@ -594,12 +679,13 @@ plt.show()
 # - The LASSO (embedded) ranks features by when they enter its path as $\alpha$ shrinks.
 #   It needs standardised features, and it sees through the proxy. Its zeros come from the
 #   corners of the $L_1$ ball; for orthogonal features it is soft thresholding of
-#   $x_j^\top y/n$; cross-validation chooses $\alpha$ (here 0.042).
+#   $x_j^\top y/n$; cross-validation chooses $\alpha$ (here 0.042), and the one-standard-error
+#   rule a sparser 0.39.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## Going further (optional): backward elimination, the variance filter, the notes' formulas
 #
-# *About 30 minutes.*
+# *About 35 minutes.*
 #
 # ### A backward wrapper: recursive feature elimination
 #
@@ -647,6 +733,40 @@ plt.show()
 # dropping `proxy` moves `signal`'s slope (2.12 to 1.96 in the table above); the circled
 # point is always the lowest of its column. The elimination costs $p - 1$ least-squares
 # fits; an exhaustive search over subsets would cost $2^p$.
+#
+# Dropping the smallest $|b_j|$ is not *backward stepwise selection* in the statistician's
+# sense (ESL, section 3.3.2), which drops the feature whose removal raises the residual sum of
+# squares least, the smallest $|t_j|$. The two differ when features are correlated: a slope
+# that is large but shared with a near copy costs little to remove. Two correlated features
+# with slopes 0.5 and an independent one with slope 0.2:
+
+# %% slideshow={"slide_type": "fragment"}
+pair_rng = np.random.default_rng(0)
+common = pair_rng.standard_normal(500)
+X_corr = standardize(np.column_stack([common + 0.2 * pair_rng.standard_normal(500),
+                                      common + 0.2 * pair_rng.standard_normal(500),
+                                      pair_rng.standard_normal(500)]), ddof=0)
+y_corr = X_corr @ np.array([0.5, 0.5, 0.2]) + 0.5 * pair_rng.standard_normal(500)
+y_corr -= y_corr.mean()
+
+
+def rss(columns):
+    fitted = X_corr[:, columns] @ np.linalg.lstsq(X_corr[:, columns], y_corr, rcond=None)[0]
+    return float(np.sum((y_corr - fitted) ** 2))
+
+# %% slideshow={"slide_type": "subslide"}
+rise = [rss([c for c in range(3) if c != j]) - rss([0, 1, 2]) for j in range(3)]
+first_dropped = selection.recursive_feature_elimination(X_corr, y_corr).eliminated[0]
+print("slopes:", dr.rounded(np.linalg.lstsq(X_corr, y_corr, rcond=None)[0], 3), "| RSS rise when dropped:",
+      dr.rounded(np.array(rise), 1))
+print("RFE drops feature", first_dropped, "| backward stepwise drops feature", int(np.argmin(rise)))
+assert first_dropped == 2 and np.argmin(rise) == 0
+
+# %% [markdown] slideshow={"slide_type": "subslide"}
+# RFE drops the independent feature 2 (the smallest slope, 0.2), although removing it raises
+# the error most (19.9); backward stepwise drops feature 0, whose slope 0.48 its near copy
+# can take over (a rise of 8.3). RFE ranks by the size of the effect, stepwise by how much of
+# it is unique.
 
 # ### How many features to keep: elimination guided by cross-validation
 #
@@ -660,8 +780,10 @@ plt.show()
 rfe_cv = selection.recursive_feature_elimination_cv(Z_reg, y_reg, folds=5, seed=0)
 print("mean held-out MSE keeping k = 1..5 features:", dr.rounded(rfe_cv.mean_mse, 4))
 print("chosen k:", rfe_cv.n_features, "| kept:", [reg_names[j] for j in np.flatnonzero(rfe_cv.elimination.support)])
-smallest_close = int(np.argmax(rfe_cv.mean_mse <= rfe_cv.mean_mse.min() * 1.01)) + 1
-print("fewest features within 1% of the best error:", smallest_close)
+best_k = np.argmin(rfe_cv.mean_mse)
+rfe_se = rfe_cv.fold_mse[:, best_k].std(ddof=1) / np.sqrt(5)
+smallest_close = int(np.argmax(rfe_cv.mean_mse <= rfe_cv.mean_mse[best_k] + rfe_se)) + 1
+print("one-standard-error rule: fewest features within", dr.rounded(rfe_se, 2), "of the best error:", smallest_close)
 assert rfe_cv.n_features == 4 and not rfe_cv.elimination.support[4] and smallest_close == 2
 assert np.ptp(rfe_cv.mean_mse[1:]) < 0.015 * rfe_cv.mean_mse.min()
 assert np.round(rfe_cv.mean_mse[:2], 2).tolist() == [5.45, 4.60]
@@ -670,7 +792,8 @@ assert np.round(rfe_cv.mean_mse[:2], 2).tolist() == [5.45, 4.60]
 # `signal` alone leaves a clearly larger error (5.45); with `signal_m` it drops to 4.60, and from there on the
 # curve is flat: 2 to 5 features differ by less than 1.5%. The minimum falls at 4 features, one of them `proxy`,
 # which $y$ does not use: on 1,000 rows a difference of a few thousandths is within the noise of the split. The
-# rule used for $\alpha$ above, the fewest features within 1% of the best error, keeps 2: `signal` and `signal_m`.
+# one-standard-error rule used for $\alpha$ above, the fewest features within one standard error (0.33) of the best
+# error, keeps 2: `signal` and `signal_m`.
 # A linear model gains little from `curved` (it enters $y$ through its square), which is why the LASSO gave it
 # only a small coefficient. Like the choice of $\alpha$, the choice of $k$ is made on the training data: to
 # report an honest error for the chosen model, measure it on rows that took no part in the choice.

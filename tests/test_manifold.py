@@ -160,6 +160,42 @@ def test_isomap_result_is_sorted_sign_fixed_and_read_only():
     assert result.n_neighbors == 8 and result.geodesic_distances.shape == (150, 150)
 
 
+@pytest.mark.parametrize("seed, n, n_neighbors", [(1, 300, 10), (2, 250, 6)])
+def test_isomap_transform_equals_sklearn_transform_up_to_sign(seed, n, n_neighbors):
+    X, _ = roll(n, seed=seed)
+    X_new, _ = roll(40, seed=seed + 100)
+    result = manifold.isomap(X, 2, n_neighbors)
+    theirs = Isomap(n_neighbors=n_neighbors, n_components=2).fit(X)
+    signs = np.sign(np.sum(result.embedding * theirs.embedding_, axis=0))
+    scale = np.abs(theirs.embedding_).max()
+    np.testing.assert_allclose(manifold.isomap_transform(X, result, X_new), theirs.transform(X_new) * signs,
+                               atol=1e-9 * scale)
+
+
+def test_isomap_transform_gives_back_the_training_points_and_places_new_ones_on_the_sheet():
+    X, sheet = make_swiss_roll(800, seed=0)
+    result = manifold.isomap(X, 2, 10)
+    np.testing.assert_allclose(manifold.isomap_transform(X, result, X), result.embedding,
+                               atol=1e-10 * np.abs(result.embedding).max())
+    X_new, sheet_new = make_swiss_roll(200, seed=1)
+    fit = procrustes(sheet, result.embedding, scale=False)
+    placed = manifold.isomap_transform(X, result, X_new) @ fit.rotation + fit.translation
+    spread = np.sqrt(np.mean(np.sum((sheet_new - sheet_new.mean(axis=0)) ** 2, axis=1)))
+    assert np.sqrt(np.mean(np.sum((placed - sheet_new) ** 2, axis=1))) < 0.07 * spread
+
+
+@pytest.mark.parametrize("call, error, pattern", [
+    (lambda X, r: manifold.isomap_transform(X[:20], r, X), ValueError, "X has 20 rows but result was fitted on 30"),
+    (lambda X, r: manifold.isomap_transform(X, r, X[:, :2]), ValueError, "X_new has 2 columns, X has 3"),
+    (lambda X, r: manifold.isomap_transform(X, r.embedding, X), TypeError, "result must be an IsomapResult"),
+    (lambda X, r: manifold.isomap_transform(X, r, X[0]), ValueError, "X_new must be a 2-D array"),
+])
+def test_isomap_transform_refuses_bad_input(call, error, pattern):
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    with pytest.raises(error, match=pattern):
+        call(X, manifold.isomap(X, 2, 5))
+
+
 # --- Laplacian eigenmaps ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("seed, n, n_neighbors", [(0, 200, 6), (1, 300, 10), (3, 250, 15)])
