@@ -63,10 +63,12 @@ check("03.biplot_factors", biplot_factors)
 # %% [markdown]
 # ## Exercise 2 · The scaled scores have covariance $I/(n-1)$ *(10 min, lecture §4)*
 #
-# (a) Compute `scaled_scores`, the $\alpha = 1$ biplot scores of the crabs `X` with all $p = 5$ components
-# (shape $200\times 5$), and print $(n-1)$ times their sample covariance matrix.
+# (a) The lecture drew the scaled biplot of all 200 crabs. Compute `scaled_scores`, the $\alpha = 1$ biplot
+# scores of the 100 female crabs (`X_female` below) with all $p = 5$ components (shape $100\times 5$), and print
+# $(n-1)$ times their sample covariance matrix, with $n = 100$.
 
 # %%
+X_female = X[crabs["sex"].to_numpy() == "F"]
 # YOUR CODE HERE
 scaled_scores = ...
 

@@ -66,13 +66,15 @@ check("03.biplot_factors", biplot_factors)
 # %% [markdown]
 # ## Exercise 2 · The scaled scores have covariance $I/(n-1)$ *(10 min, lecture §4)*
 #
-# (a) Compute `scaled_scores`, the $\alpha = 1$ biplot scores of the crabs `X` with all $p = 5$ components
-# (shape $200\times 5$), and print $(n-1)$ times their sample covariance matrix.
+# (a) The lecture drew the scaled biplot of all 200 crabs. Compute `scaled_scores`, the $\alpha = 1$ biplot
+# scores of the 100 female crabs (`X_female` below) with all $p = 5$ components (shape $100\times 5$), and print
+# $(n-1)$ times their sample covariance matrix, with $n = 100$.
 
 # %%
+X_female = X[crabs["sex"].to_numpy() == "F"]
 # BEGIN SOLUTION
-scaled_scores = np.linalg.svd(X - X.mean(axis=0), full_matrices=False)[0]
-print((n - 1) * np.cov(scaled_scores, rowvar=False))
+scaled_scores = np.linalg.svd(X_female - X_female.mean(axis=0), full_matrices=False)[0]
+print((len(X_female) - 1) * np.cov(scaled_scores, rowvar=False))
 # END SOLUTION
 
 # %% points=1

@@ -12,8 +12,8 @@ import functools
 import numpy as np
 
 from . import register
-from .properties import (answer_array, answer_integer, answer_pair, expect, expect_close, expect_same_subspace,
-                         in_random_order, is_close, tolerance)
+from .properties import (WRONG_FORM, answer_array, answer_integer, answer_pair, expect, expect_close,
+                         expect_same_subspace, in_random_order, is_close, tolerance)
 from ..datasets import CRABS_MEASUREMENTS, load_crabs, make_crabs_like
 from ..pca import bootstrap_pca, pca
 
@@ -44,6 +44,7 @@ MISTAKES = {
     "no-replacement": "resampled without replacement",
     "wrong-angles": "angles unlike the bootstrap of component j (columns resampled, or j counted from 0)",
     "zero-based": "j counted from 0",
+    "lecture-data": "the lecture's data, not the exercise's",
 }
 """The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
 short name. A failure no named mistake explains is ``other``."""
@@ -107,13 +108,30 @@ def _biplot_factors(answer, rng):
                      f"the lengths of the loading columns = d_j^alpha {where}")
 
 
+def _female_crabs() -> np.ndarray:
+    """The 100 female crabs' measurements, shape (100, 5), of exercise 03.scaled_scores (the
+    lecture computes the scaled scores of all 200)."""
+    return _crabs()[0][load_crabs()["sex"].to_numpy() == "F"]
+
+
+def _female_scaled_scores() -> np.ndarray:
+    """U of the female crabs' centred measurements, each column's largest entry positive."""
+    X = _female_crabs()
+    U = np.linalg.svd(X - X.mean(axis=0), full_matrices=False)[0]
+    return U * np.sign(U[np.argmax(np.abs(U), axis=0), range(U.shape[1])])
+
+
 @register("03.scaled_scores",
-          hint="alpha = 1 and k = 5: the scores are U, the left singular vectors of the centred measurements")
+          hint="alpha = 1 and k = 5: the scores are U, the left singular vectors of the female crabs' centred "
+               "measurements", answer=_female_scaled_scores, float32_slack=100.0)  # float32 SVD: 30 units
 def _scaled_scores(answer, rng):
-    X, _ = _crabs()
+    X = _female_crabs()
     n, p = X.shape
     Xc = X - X.mean(axis=0)
-    Z = answer_array(answer, "scaled_scores", (n, p))
+    Z = answer_array(answer, "scaled_scores", (None, None))
+    expect(Z.shape != (2 * n, p), f"scaled_scores has {2 * n} rows, one per crab of the lecture: the exercise asks "
+                                  f"for the {n} female crabs", mistake="lecture-data")
+    expect(Z.shape == (n, p), f"scaled_scores should have shape ({n}, {p}), got {Z.shape}", mistake=WRONG_FORM)
     expect(is_close(Z.mean(axis=0), np.zeros(p), 1e-10, scale=np.abs(Z).max()),
            "each column of scaled_scores should have mean 0 (scores of centred data)", mistake="not-centred")
     covariance = np.cov(Z, rowvar=False)

@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from dimred_teach.checks.set03 import _crabs
+from dimred_teach.checks.set03 import _crabs, _female_crabs
 
 from . import Mutant, Variant, as_list, first_calls_then, float32, fortran, in_float32, returning, solution, strided
 
@@ -57,9 +57,14 @@ def inconsistent_factors(X, alpha, k):
     return G, H * np.where(np.arange(k) == 1, -1.0, 1.0)
 
 
-def crab_U():
-    X, _ = _crabs()
+def crab_U(X=None):
+    X = _female_crabs() if X is None else X
     return np.linalg.svd(centred(X), full_matrices=False)[0]
+
+
+def crab_U_float32():
+    """U computed from float32 data, in float32 throughout."""
+    return crab_U(_female_crabs().astype(np.float32))
 
 
 def cosines(X, k, alpha=1.0, normalise=True):
@@ -115,19 +120,26 @@ CASES = {
         [
             Variant("sign flips", lambda: crab_U() * np.array([1, -1, 1, -1, -1])),
             Variant("float32", lambda: float32(solution("03.scaled_scores")())),
+            Variant("computed in float32", crab_U_float32),
             Variant("Fortran order", lambda: fortran(crab_U())),
             Variant("non-contiguous view", lambda: strided(crab_U())),
             Variant("Xc V D^-1", lambda: (lambda X: centred(X) @ np.linalg.svd(centred(X))[2].T
-                                          / np.linalg.svd(centred(X), compute_uv=False))(_crabs()[0])),
+                                          / np.linalg.svd(centred(X), compute_uv=False))(_female_crabs())),
             Variant("pandas DataFrame", lambda: pd.DataFrame(crab_U())),
         ],
         [
-            Mutant("standardised scores", lambda: crab_U() * np.sqrt(199), r"standardised", "standardised-scores"),
-            Mutant("alpha = 0 scores", lambda: factors(_crabs()[0], 0.0, 5)[0], r"I / \(n - 1\)", "alpha-zero-scores"),
-            Mutant("not centred", lambda: np.linalg.svd(_crabs()[0], full_matrices=False)[0], r"mean 0", "not-centred"),
+            Mutant("standardised scores", lambda: crab_U() * np.sqrt(99), r"standardised", "standardised-scores"),
+            Mutant("alpha = 0 scores", lambda: factors(_female_crabs(), 0.0, 5)[0], r"I / \(n - 1\)",
+                   "alpha-zero-scores"),
+            Mutant("not centred", lambda: np.linalg.svd(_female_crabs(), full_matrices=False)[0], r"mean 0",
+                   "not-centred"),
             Mutant("ascending order", lambda: crab_U()[:, ::-1], r"largest first", "ascending"),
             Mutant("rotated", lambda: crab_U() @ np.linalg.qr(np.random.default_rng(0).standard_normal((5, 5)))[0],
                    r"left singular vector", "rotated"),
+            Mutant("all 200 crabs, as in the lecture", lambda: crab_U(_crabs()[0]), r"lecture", "lecture-data"),
+            Mutant("printed digits typed back in float32",
+                   lambda: np.round(solution("03.scaled_scores")(), 4).astype(np.float32), r"typed in",
+                   "typed-digits"),
         ],
     ),
     "03.arrow_cosines": (
