@@ -222,17 +222,22 @@ def _species_separation(answer, rng):
                      mistake="wrong-separation")
 
 
-@register("03.species_component",
-          hint="PCA of the standardised measurements of the male crabs (all 5 components), then compare the "
-               "species separation of every component")
-def _species_component(answer, rng):
+def _male_separations() -> np.ndarray:
+    """How well each standardised component of the male crabs separates the species, shape (5,)."""
     X, species = _crabs()
     males = load_crabs()["sex"].to_numpy() == "M"  # the lecture names the species component of all 200 crabs
-    X, species = X[males], species[males]
+    return _reference_separation(pca(X[males], scale=True).scores, species[males])
+
+
+@register("03.species_component",
+          hint="PCA of the standardised measurements of the male crabs (all 5 components), then compare the "
+               "species separation of every component",
+          answer=lambda: int(np.argmax(_male_separations())) + 1)
+def _species_component(answer, rng):
+    separation = _male_separations()
     answer = answer_integer(answer, "species_pc")
     expect(answer != 0, "species_pc = 0: count the components from 1 (PC1 is component 1)")
-    expect(1 <= answer <= X.shape[1], f"species_pc should be between 1 and {X.shape[1]}, got {answer}")
-    separation = _reference_separation(pca(X, scale=True).scores, species)
+    expect(1 <= answer <= separation.size, f"species_pc should be between 1 and {separation.size}, got {answer}")
     best = int(np.argmax(separation)) + 1
     expect(answer == best,
            f"PC{answer} separates the species by {separation[answer - 1]:.3f} pooled standard deviations, "

@@ -3,8 +3,9 @@
 From the manifest (``course.toml``) and the solution sources it generates the exercise
 notebooks (and their readable ``.py`` copies), the grading specs, ``START_HERE.md``, the
 README's course map and the grading guide's list of each exercise set's rules, and it checks that
-each lecture's heading and time agree with the manifest and that every ``.py``/``.ipynb``
-pair holds the same cells.
+each lecture's heading and time agree with the manifest, that every ``.py``/``.ipynb``
+pair holds the same cells and that no notebook shows a value exercise's answer
+(:mod:`.answer_leaks`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from ..checks import policy
 from ..exercise_specs import SPECS_DIR, spec_path
+from .answer_leaks import answer_leaks
 from .execution import notebook_text, pair_problems
 from .exercises import SolutionMarkupError, build_exercise
 from .manifest import Lecture, header_problems, read_manifest
@@ -143,6 +145,7 @@ def build(root: Path, check: bool) -> int:
         sources = [lecture.lecture_source] + ([lecture.solution_source] if lecture.exercises else [])
         for source in sources:
             problems += pair_problems(source)
+    problems += [f"answer in the course: {leak}" for leak in answer_leaks(lectures)]
     for problem in problems:
         print(problem)
     print(f"build --check: {len(problems)} problem(s) in {len(expected)} generated files")
