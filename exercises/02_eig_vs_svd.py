@@ -121,19 +121,24 @@ check("02.smallest_k", smallest_k)
 
 
 # %% [markdown]
-# ## Exercise 6 · The pseudo-inverse from the SVD *(10 min, lecture §6)*
+# ## Exercise 6 · The pseudo-inverse and the null space from the SVD *(10 min, lecture: going further)*
 #
-# Write `pseudo_inverse(A)` for any $m\times n$ matrix `A` (tall or wide, of full rank or not): the $n\times m$
-# matrix $A^+ = V D^+ U^\top$, where $D^+$ holds $1/d_j$ for the singular values above the cutoff
-# $\max(m, n)\,\varepsilon\, d_1$ and 0 for the others (notebook 02, optional section). Take $\varepsilon$ from
-# `np.finfo(d.dtype).eps`, so that float32 input gets a float32 cutoff. Build it from `np.linalg.svd`;
-# `np.linalg.pinv` is the reference to compare with afterwards. The check tests the four Penrose conditions on
-# random tall and wide matrices, some of them rank-deficient. Then explain in the markdown cell why $x = A^+ b$
-# solves the least-squares problem $\min_x \|Ax - b\|$ with the smallest $\|x\|$.
+# Write `pseudo_inverse(A)` for any $m\times n$ matrix `A` (tall or wide, of full rank or not), returning a pair
+# `(A_plus, null_basis)`:
+# * `A_plus`, the $n\times m$ matrix $A^+ = V D^+ U^\top$, where $D^+$ holds $1/d_j$ for the singular values above
+#   the cutoff $\max(m, n)\,\varepsilon\, d_1$ and 0 for the others (notebook 02, optional section). Take
+#   $\varepsilon$ from `np.finfo(d.dtype).eps`, so that float32 input gets a float32 cutoff;
+# * `null_basis`, an orthonormal basis of the null space of `A` ($n\times(n - r)$, with $r$ the number of singular
+#   values above the cutoff): the directions $x$ can move in without changing $Ax$.
+#
+# One SVD gives both (`np.linalg.pinv` gives the first, to compare with). The check tests the four Penrose
+# conditions and the null space on random tall and wide matrices, some of them rank-deficient, some in float32.
+# Then explain in the markdown cell why $x = A^+ b$ solves the least-squares problem $\min_x \|Ax - b\|$ with the
+# smallest $\|x\|$, and what adding a vector of the null space to it does.
 
 # %%
 def pseudo_inverse(A):
-    """Moore-Penrose pseudo-inverse (n x m) of A (m x n), from the SVD with a cutoff."""
+    """(A_plus (n x m), null_basis (n x (n - rank))) of A (m x n), from one SVD with a cutoff."""
     raise NotImplementedError("exercise: replace this line with your code")
 
 

@@ -148,25 +148,32 @@ check("02.smallest_k", smallest_k)
 
 
 # %% [markdown]
-# ## Exercise 6 · The pseudo-inverse from the SVD *(10 min, lecture §6)*
+# ## Exercise 6 · The pseudo-inverse and the null space from the SVD *(10 min, lecture: going further)*
 #
-# Write `pseudo_inverse(A)` for any $m\times n$ matrix `A` (tall or wide, of full rank or not): the $n\times m$
-# matrix $A^+ = V D^+ U^\top$, where $D^+$ holds $1/d_j$ for the singular values above the cutoff
-# $\max(m, n)\,\varepsilon\, d_1$ and 0 for the others (notebook 02, optional section). Take $\varepsilon$ from
-# `np.finfo(d.dtype).eps`, so that float32 input gets a float32 cutoff. Build it from `np.linalg.svd`;
-# `np.linalg.pinv` is the reference to compare with afterwards. The check tests the four Penrose conditions on
-# random tall and wide matrices, some of them rank-deficient. Then explain in the markdown cell why $x = A^+ b$
-# solves the least-squares problem $\min_x \|Ax - b\|$ with the smallest $\|x\|$.
+# Write `pseudo_inverse(A)` for any $m\times n$ matrix `A` (tall or wide, of full rank or not), returning a pair
+# `(A_plus, null_basis)`:
+# * `A_plus`, the $n\times m$ matrix $A^+ = V D^+ U^\top$, where $D^+$ holds $1/d_j$ for the singular values above
+#   the cutoff $\max(m, n)\,\varepsilon\, d_1$ and 0 for the others (notebook 02, optional section). Take
+#   $\varepsilon$ from `np.finfo(d.dtype).eps`, so that float32 input gets a float32 cutoff;
+# * `null_basis`, an orthonormal basis of the null space of `A` ($n\times(n - r)$, with $r$ the number of singular
+#   values above the cutoff): the directions $x$ can move in without changing $Ax$.
+#
+# One SVD gives both (`np.linalg.pinv` gives the first, to compare with). The check tests the four Penrose
+# conditions and the null space on random tall and wide matrices, some of them rank-deficient, some in float32.
+# Then explain in the markdown cell why $x = A^+ b$ solves the least-squares problem $\min_x \|Ax - b\|$ with the
+# smallest $\|x\|$, and what adding a vector of the null space to it does.
 
 # %%
 def pseudo_inverse(A):
-    """Moore-Penrose pseudo-inverse (n x m) of A (m x n), from the SVD with a cutoff."""
+    """(A_plus (n x m), null_basis (n x (n - rank))) of A (m x n), from one SVD with a cutoff."""
     # BEGIN SOLUTION
     A = np.asarray(A)
-    U, d, Vt = np.linalg.svd(A, full_matrices=False)
+    U, d, Vt = np.linalg.svd(A)  # full_matrices: all n rows of V', for the null space
     cutoff = max(A.shape) * np.finfo(d.dtype).eps * d.max(initial=0.0)
+    rank = int(np.sum(d > cutoff))
     d_plus = np.divide(1, d, out=np.zeros_like(d), where=d > cutoff)
-    return Vt.T @ (d_plus[:, None] * U.T)
+    k = d.size
+    return Vt[:k].T @ (d_plus[:, None] * U[:, :k].T), Vt[rank:].T
     # END SOLUTION
 
 
@@ -178,4 +185,6 @@ check("02.pseudo_inverse", pseudo_inverse)
 # all $n$ of $V$, and change variables to $y = V^\top x$ and $c = U^\top b$; both changes keep lengths. Then
 # $\|Ax - b\|^2 = \|D y - c\|^2 = \sum_{d_j > 0} (d_j y_j - c_j)^2 + \sum_{\text{other } j} c_j^2$. The residual is
 # smallest when $y_j = c_j / d_j$ for every $d_j > 0$, and the other $y_j$ do not change it; $\|x\| = \|y\|$ is
-# smallest when those are 0. That $y$ is $D^+ c$, so $x = V D^+ U^\top b = A^+ b$.
+# smallest when those are 0. That $y$ is $D^+ c$, so $x = V D^+ U^\top b = A^+ b$. The null-space basis holds
+# the columns of $V$ of those other $j$: adding $N z$ to $x$ changes only the other $y_j$, so every $A^+ b + N z$
+# has the same, smallest residual, and $\|A^+ b + N z\|^2 = \|A^+ b\|^2 + \|z\|^2$ is smallest at $z = 0$.

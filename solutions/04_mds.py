@@ -167,7 +167,7 @@ def is_euclidean(D):
 check("04.is_euclidean", is_euclidean)
 
 # %% [markdown]
-# ## Exercise 6 · A metric that is not Euclidean *(10 min, lecture §6)*
+# ## Exercise 6 · A metric that is not Euclidean *(10 min, lecture: going further)*
 #
 # Every Euclidean distance matrix satisfies the triangle inequality, so a violation proves a $\mathbf D$ is not
 # Euclidean. The converse fails. Build a small `D_metric` (zero diagonal, symmetric, positive off the diagonal)

@@ -25,7 +25,7 @@ import numpy as np
 from . import CheckFailure
 from ..linalg import subspace_distance
 
-__all__ = ["WRONG_FORM", "TYPED_DIGITS", "looks_typed_back", "expect", "judging_precision", "tolerance", "answer_array", "answer_number", "answer_integer",
+__all__ = ["WRONG_FORM", "TYPED_DIGITS", "looks_typed_back", "note_precision", "expect", "judging_precision", "tolerance", "answer_array", "answer_number", "answer_integer",
            "answer_pair", "is_close", "expect_close", "expect_unlike", "expect_same_subspace", "expect_unit_columns",
            "distinct", "in_random_order"]
 
@@ -69,7 +69,10 @@ COARSEST_RESOLUTION = float(np.finfo(np.float32).eps)
 tolerance loose enough to pass a wrong value."""
 
 
-def _note_precision(array: np.ndarray) -> None:
+def note_precision(array: np.ndarray) -> None:
+    """Judge the rest of the answer at least at the precision of ``array``'s floating-point type
+    (a check calls it on the float32 input it hands a function: a float64 result computed
+    from float32 data is then judged as the float32 computation it is)."""
     if np.issubdtype(array.dtype, np.inexact):
         resolution = min(float(np.finfo(array.dtype).eps), COARSEST_RESOLUTION)
         _resolution.set(max(_resolution.get(), resolution))
@@ -124,7 +127,7 @@ def answer_array(answer, what: str, shape: tuple | None = None, wrong_shape: str
                WRONG_FORM)
         raw = raw.real
     expect(raw.dtype.kind in "biuf", f"{what} should hold numbers, got {raw.dtype} entries", WRONG_FORM)
-    _note_precision(raw)
+    note_precision(raw)
     array = raw.astype(float)
     if shape is not None:
         ok = array.ndim == len(shape) and all(s is None or s == a for s, a in zip(shape, array.shape))

@@ -8,7 +8,7 @@ import numpy as np
 from . import CheckFailure, register
 from .properties import (answer_array, answer_integer, answer_pair, distinct, expect, expect_close,
                          expect_same_subspace, expect_unit_columns, expect_unlike, in_random_order, is_close,
-                         tolerance)
+                         note_precision, tolerance)
 from .set01 import N_VERSUS_N_MINUS_1, covariance, random_data
 
 
@@ -36,6 +36,8 @@ MISTAKES = {
     "transposed-factors": "U D+ V' instead of V D+ U'",
     "only-diagonal": "only the diagonal of D+, not the matrix",
     "not-inverted": "singular values not inverted (A' or D where D+ belongs)",
+    "float64-cutoff": "a float64 cutoff for float32 input (np.finfo(float).eps, not the input's)",
+    "wrong-null-space": "not an orthonormal basis of the null space of A",
 }
 """The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
 short name. A failure no named mistake explains is ``other``."""
@@ -178,31 +180,38 @@ def _matrix_of_rank(rng: np.random.Generator, m: int, n: int, rank: int) -> np.n
 
 
 def _pseudo_inverse_cases(rng: np.random.Generator) -> list[tuple[np.ndarray, int]]:
-    """Tall and wide matrices, of full rank and rank-deficient, each with its rank. Never square: then the shape
-    of an answer alone tells A+ (n x m) from A (m x n) and from (A'A)^-1 (n x n), so those mistakes are named."""
+    """Tall and wide matrices, of full rank and rank-deficient, each with its rank; a rank-deficient tall one and
+    a rank-deficient wide one also rotated and rounded to float32 (their zero singular values become float32
+    rounding noise). Never square: then the shape of an
+    answer alone tells A+ (n x m) from A (m x n) and from (A'A)^-1 (n x n), so those mistakes are named."""
     cases = []
     for tall in (True, False, True, False, bool(rng.integers(2))):
         small, large = sorted(int(v) for v in rng.choice(np.arange(3, 9), 2, replace=False))
         m, n = (large, small) if tall else (small, large)
         for rank in (small, int(rng.integers(1, small))):
             cases.append((_matrix_of_rank(rng, m, n, rank), rank))
+    for A, rank in [case for case in cases[:4] if case[1] < min(case[0].shape)]:  # zero up to rounding in float32
+        cases.append(((A @ np.linalg.qr(rng.normal(size=(A.shape[1],) * 2))[0]).astype(np.float32), rank))
     return cases
 
 
 @register("02.pseudo_inverse",
-          hint="A+ = V D+ U' from the thin SVD A = U D V': D+ holds 1/d_j for d_j above max(m, n) * eps * d_1, "
-               "0 for the others; A+ has the transposed shape of A")
+          hint="A+ = V D+ U' from the SVD A = U D V': D+ holds 1/d_j for d_j above max(m, n) * eps * d_1 (eps of "
+               "A's dtype), 0 for the others; A+ has the transposed shape of A; the null space is spanned by the "
+               "rows of V' whose singular values are cut off or missing (full_matrices=True)")
 def _pseudo_inverse(answer, rng):
     for A, rank in in_random_order(rng, _pseudo_inverse_cases(rng)):
         m, n = A.shape
-        call = f"pseudo_inverse(A) for A of shape {A.shape} and rank {rank}"
+        call = f"pseudo_inverse(A) for A of shape {A.shape}, dtype {A.dtype} and rank {rank}"
+        note_precision(A)
         try:
-            result = answer(A.copy())
+            pair = answer(A.copy())
         except np.linalg.LinAlgError as error:
             raise CheckFailure(f"{call} raised LinAlgError ({error}): A'A is singular when A does not have full "
                                "column rank, so (A'A)^-1 does not exist; the SVD with a cutoff works for every A",
                                mistake="gram-inverse") \
                 from None
+        result, null = answer_pair(pair, call, "(A_plus, null_basis)")
         try:
             finite = bool(np.all(np.isfinite(np.asarray(result, dtype=float))))
         except (TypeError, ValueError):
@@ -222,6 +231,9 @@ def _pseudo_inverse(answer, rng):
         expect_unlike(G, A.T, reference, f"{call} is A' = V D U': the singular values are not inverted (D+ holds "
                                          "1/d_j where D holds d_j)", mistake="not-inverted")
         beyond = np.linalg.svd(G, compute_uv=False)[rank:]
+        expect(A.dtype != np.float32 or not np.any(beyond > 1e-2 / d[rank - 1]),
+               f"{call} inverted a singular value of A that is zero up to float32 rounding: for float32 input the "
+               "cutoff needs float32's eps, np.finfo(d.dtype).eps, not np.finfo(float).eps", mistake="float64-cutoff")
         expect(not np.any(beyond > tolerance(1e-6) / d[rank - 1]),
                f"{call} has more than {rank} nonzero singular values: it inverted a singular value of A that is zero "
                "up to rounding; invert only the singular values above a cutoff such as max(m, n) * eps * d_1",
@@ -230,3 +242,10 @@ def _pseudo_inverse(answer, rng):
         expect_close(G @ A @ G, G, f"{call}: the Penrose condition (2) A+ A A+ = A+", scale=1 / d[rank - 1])
         expect_close((A @ G).T, A @ G, f"{call}: the Penrose condition (3) (A A+)' = A A+", scale=1.0)
         expect_close((G @ A).T, G @ A, f"{call}: the Penrose condition (4) (A+ A)' = A+ A", scale=1.0)
+        N = answer_array(null, f"the null-space basis of {call}", shape=(n, None), wrong_shape="wrong-null-space")
+        expect(N.shape[1] == n - rank, f"the null-space basis of {call} has {N.shape[1]} columns: the null space of "
+                                       "A has dimension n - rank", mistake="wrong-null-space")
+        expect_close(N.T @ N, np.eye(n - rank), f"the null-space basis of {call} should be orthonormal: N'N = I",
+                     scale=1.0, mistake="wrong-null-space")
+        expect_close(A @ N, np.zeros((m, n - rank)), f"the null-space basis of {call} should solve A N = 0",
+                     scale=d[0], mistake="wrong-null-space")

@@ -93,7 +93,7 @@ def _expected_files(root: Path, lectures: list[Lecture]) -> dict[Path, str]:
         if not lecture.exercises or not lecture.solution_source.is_file():
             continue
         notebook, text, spec = build_exercise(lecture.solution_source)
-        missing = sorted({c["section"] for c in spec["checks"]} - set(lecture.sections))
+        missing = sorted(map(str, {c["section"] for c in spec["checks"]} - set(lecture.sections)))
         if missing:
             raise SolutionMarkupError(f"{lecture.solution_source}: an exercise names lecture section(s) {missing}, "
                                       f"which {lecture.lecture_source} does not have")

@@ -248,9 +248,13 @@ def _revisit(exercise_set: str, lectures: dict[str, Lecture]) -> dict[str, str]:
         return {}
     lecture = lectures.get(exercise_set[:2])
     sections = lecture.sections if lecture else {}
-    return {entry["exercise_id"]: f"lecture {exercise_set[:2]} §{entry['section']}"
-            + (f" {plain_title(sections[entry['section']])}" if entry.get("section") in sections else "")
-            for entry in checks if "section" in entry}
+    def place(section) -> str:
+        if isinstance(section, str):  # the optional last section: its heading names it
+            return f"lecture {exercise_set[:2]}, " + plain_title(sections.get(section, section))
+        return f"lecture {exercise_set[:2]} §{section}" + (f" {plain_title(sections[section])}"
+                                                           if section in sections else "")
+
+    return {entry["exercise_id"]: place(entry["section"]) for entry in checks if "section" in entry}
 
 
 _LATEX = {r"\mathbf ": "", r"\mathbb ": "", r"\operatorname": "", r"\text": "", r"\sigma": "σ", r"\gamma": "γ",
