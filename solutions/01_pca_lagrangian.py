@@ -35,7 +35,8 @@ print(X.shape)
 # ## Exercise 1 · The sample covariance *(5 min, lecture §1)*
 #
 # Write `sample_covariance(X)` returning the $p\times p$ matrix $S = \mathbf X_c^\top \mathbf X_c/(n-1)$, where
-# $\mathbf X_c$ is $X$ with its column means removed. Use matrix products (not `np.cov`).
+# $\mathbf X_c$ is $X$ with its column means removed, with matrix products. (`np.cov(X, rowvar=False)` gives
+# the same matrix, and the check cannot tell them apart: use it to compare.)
 
 # %%
 def sample_covariance(X):

@@ -34,7 +34,8 @@ dr.setup_notebook()
 # ## Exercise 1 · Eigenvalues from singular values *(5 min, lecture §1)*
 #
 # Write `eigenvalues_from_svd(X)`: all $p$ eigenvalues of the sample covariance of `X` (largest first), computed
-# from the singular values of the centred data, without forming $S$. Assume $n > p$.
+# from the singular values of the centred data. Assume $n > p$. (The eigenvalues of $S$ itself are the same numbers,
+# so the check cannot tell the routes apart: use them to compare.)
 
 # %%
 def eigenvalues_from_svd(X):
@@ -79,7 +80,8 @@ check("02.components_from_gram", components_from_gram)
 # %% [markdown]
 # ## Exercise 3 · The SVD solves PCA (WashU Exercise 4.2) *(10 min, lecture §1)*
 #
-# Write `pca_via_svd(X, k)` returning `(components, scores)` from one SVD of the centred data: the top `k`
+# Write `pca_via_svd(X, k)` returning `(components, scores)` from one SVD of the centred data (an eigendecomposition
+# of $S$ would pass the check too: the point is to see the SVD give both at once): the top `k`
 # components $p\times k$ (largest variance first) and the scores $n\times k$. The check verifies the PCA property $S V = V\Lambda$. Explain in the markdown cell why the SVD
 # must satisfy it.
 
@@ -106,8 +108,10 @@ check("02.svd_is_pca", pca_via_svd)
 # ## Exercise 4 · Power iteration *(10 min, lecture §4)*
 #
 # Write `leading_eigenvector(A)` for a symmetric positive semi-definite matrix with a clear gap
-# $\lambda_1 > \lambda_2$: return the unit leading eigenvector, found by power iteration (no `eigh`). Use a seeded
-# random start and stop when the iterate changes by less than $10^{-12}$.
+# $\lambda_1 > \lambda_2$: return the unit leading eigenvector, found by power iteration. Use a seeded
+# random start and stop when the iterate changes by less than $10^{-12}$. The check hands you large sparse
+# matrices (`scipy.sparse`, $12\,000\times 12\,000$, four nonzeros a row): `A @ v` costs a fraction of a
+# millisecond, while a dense copy for `np.linalg.eigh` needs more memory and time than the grader gives.
 
 # %%
 def leading_eigenvector(A, max_iter=10_000):

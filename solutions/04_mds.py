@@ -15,7 +15,7 @@
 #
 # Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
 # on fresh random configurations) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells:
-# the grader restores them. Use NumPy only (not `dimred_teach.mds`, which solves these exercises).
+# the grader restores them. Do not use `dimred_teach.mds`, which solves these exercises.
 #
 # **Notes.** Oxford SC4/SM4 §1.4 (classical MDS, Exercise 1.1, stress functions); WashU A2 §4.2 (MDS = PCA);
 # Georgia Tech ECE 6254 notes, "Multidimensional Scaling" (Euclidean embedding $\mathbf B = -\frac12 \mathbf H
@@ -94,7 +94,8 @@ check("04.classical_mds", my_classical_mds)
 # Two maps of the same points rarely come out in the same orientation. Write `align(A, B)` that moves `B` (both
 # $n\times p$, row $i$ of each is the same point) onto `A` by a *rigid* motion — an orthogonal matrix $Q$
 # (rotation or reflection) and a shift $t$, no scaling — minimising $\|A - (BQ + t)\|_F^2$, and returns the moved
-# $BQ + t$. Hint: centre both; the best $Q$ is $UV^\top$ from the SVD $B_c^\top A_c = USV^\top$.
+# $BQ + t$. Hint: centre both; the best $Q$ is $UV^\top$ from the SVD $B_c^\top A_c = USV^\top$. (SciPy's
+# `scipy.linalg.orthogonal_procrustes` finds the same $Q$: write the SVD yourself, then compare.)
 
 # %%
 def align(A, B):

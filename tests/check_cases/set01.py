@@ -85,6 +85,7 @@ CASES = {
             Variant("float32 output", lambda: returning(solution("01.sample_covariance")(), float32)),
             Variant("nested lists", lambda: returning(solution("01.sample_covariance")(), as_list)),
             Variant("pandas DataFrame", lambda: lambda X: pd.DataFrame(X).cov()),
+            Variant("np.cov (the text allows it as a comparison)", lambda: cov),
             Variant("Fortran-ordered input", lambda: given(solution("01.sample_covariance")(), fortran)),
             Variant("moment formula",
                     lambda: lambda X: (X.T @ X - len(X) * np.outer(X.mean(0), X.mean(0))) / (len(X) - 1)),
