@@ -195,10 +195,12 @@ check("03.species_component", species_pc)
 # PCA describes the sample at hand; it does not say how much the components would move with another sample (CMU
 # notes, "PCA is exploratory analysis, not statistical inference"). The bootstrap estimates it.
 # Write `bootstrap_angle(X, j, n_boot, seed)`: with `rng = np.random.default_rng(seed)`, repeat `n_boot` times:
-# draw $n$ rows of `X` with replacement, compute component $j$ of those rows (1 for PC1; centre, then SVD), and
-# record its angle in degrees to component $j$ of the full `X`. Since a component's sign is arbitrary, the angle is
-# $\arccos|v_j^{(b)}\cdot v_j|$, between 0 and 90. Return the `n_boot` angles, shape `(n_boot,)`. The check
-# calls it on clouds where one component is well determined and two are nearly tied.
+# draw $n$ rows of `X` with replacement, as `rng.integers(0, n, n)` (one call per replicate, in order), compute
+# component $j$ of those rows (1 for PC1; centre, then SVD), and record its angle in degrees to component $j$ of
+# the full `X`. Since a component's sign is arbitrary, the angle is $\arccos|v_j^{(b)}\cdot v_j|$, between 0 and
+# 90. Return the `n_boot` angles, shape `(n_boot,)`. The check calls it on clouds far from the origin, where one
+# component is well determined and two are nearly tied, and compares your angles with that stream's, draw for
+# draw.
 
 # %%
 def bootstrap_angle(X, j, n_boot, seed):

@@ -8,24 +8,33 @@ from dimred_teach.checks.set03 import _crabs, _female_crabs
 from . import Mutant, Variant, as_list, first_calls_then, float32, fortran, in_float32, returning, solution, strided
 
 
-def boot_angle(X, j, n_boot, seed, fold=True, draw="rows"):
+def boot_angle(X, j, n_boot, seed, fold=True, draw="rows", centre=True):
     X = np.asarray(X, dtype=float)
     rng = np.random.default_rng(seed)
+    flips = np.random.default_rng(seed + 1)  # an SVD's signs are arbitrary (another stream: the draws stay)
     n, p = X.shape
 
     def component(rows):
-        return np.linalg.svd(rows - rows.mean(axis=0), full_matrices=False)[2][j - 1]
+        return np.linalg.svd(rows - rows.mean(axis=0) if centre else rows, full_matrices=False)[2][j - 1]
 
     full = component(X)
     cosines = []
     for _ in range(n_boot):
         if draw == "rows":
             v = component(X[rng.integers(0, n, n)])
+        elif draw == "choice":  # the same stream as rng.integers(0, n, n)
+            v = component(X[rng.choice(n, n)])
         elif draw == "permutation":
             v = component(X[rng.permutation(n)])
+        elif draw == "half without replacement":
+            v = component(X[rng.choice(n, n // 2, replace=False)])
+        elif draw == "n/2":
+            v = component(X[rng.integers(0, n, n // 2)])
+        elif draw == "2n":
+            v = component(X[rng.integers(0, n, 2 * n)])
         else:  # resampled columns: the "replicate" mixes up the variables
             v = component(X[:, rng.integers(0, p, p)])
-        v = v * rng.choice([-1.0, 1.0])  # an SVD's signs are arbitrary
+        v = v * flips.choice([-1.0, 1.0])
         cosines.append(abs(v @ full) if fold else v @ full)
     return np.degrees(np.arccos(np.clip(cosines, -1.0, 1.0)))
 
@@ -194,18 +203,29 @@ CASES = {
             Variant("float32", lambda: in_float32(solution("03.bootstrap_angle")())),
             Variant("list output", lambda: returning(boot_angle, list)),
             Variant("list input", lambda: lambda X, j, b, s: boot_angle(X.tolist(), j, b, s)),
+            Variant("rng.choice(n, n), the same stream", lambda: lambda X, j, b, s: boot_angle(X, j, b, s,
+                                                                                                draw="choice")),
         ],
         [
             Mutant("sign not folded", lambda: lambda X, j, b, s: boot_angle(X, j, b, s, fold=False), r"90|sign",
                     "sign-not-folded"),
             Mutant("columns resampled", lambda: lambda X, j, b, s: boot_angle(X, j, b, s, draw="columns"),
-                   r"rows|columns", "wrong-angles"),
+                   r"draw for draw", "wrong-angles"),
             Mutant("no replacement", lambda: lambda X, j, b, s: boot_angle(X, j, b, s, draw="permutation"),
                    r"with replacement", "no-replacement"),
+            Mutant("half-size subsamples without replacement",
+                   lambda: lambda X, j, b, s: boot_angle(X, j, b, s, draw="half without replacement"),
+                   r"without replacement", "no-replacement"),
+            Mutant("n/2 draws", lambda: lambda X, j, b, s: boot_angle(X, j, b, s, draw="n/2"), r"n/2 rows",
+                   "wrong-size"),
+            Mutant("2n draws", lambda: lambda X, j, b, s: boot_angle(X, j, b, s, draw="2n"), r"2n rows",
+                   "wrong-size"),
+            Mutant("no centring", lambda: lambda X, j, b, s: boot_angle(X, j, b, s, centre=False), r"centre",
+                   "no-centring"),
             Mutant("unseeded", lambda: lambda X, j, b, s: boot_angle(X, j, b, int(np.random.default_rng().integers(99))),
                    r"default_rng\(seed\)", "unseeded"),
             Mutant("zero-based j", lambda: lambda X, j, b, s: boot_angle(X, j + 1 if j < 3 else 1, b, s),
-                   r"component", ("zero-based", "wrong-angles")),
+                   r"count the components from 1|draw for draw", ("zero-based", "wrong-angles")),
         ],
     ),
 }
