@@ -51,13 +51,14 @@ check("02.eigenvalues_from_svd", eigenvalues_from_svd)
 # %% [markdown]
 # ## Exercise 2 · Components from the Gram matrix (WashU Exercise 4.1) *(10 min, lecture §2)*
 #
-# For $p \gg n$ write `components_from_gram(X, k)`: the top `k` principal directions ($p \times k$, orthonormal,
-# largest variance first) computed from the $n\times n$ Gram matrix $G = \mathbf X_c \mathbf X_c^\top$ only: never form
-# the $p\times p$ covariance. Then show the formula you use in the markdown cell.
+# For $p \gg n$ the $n\times n$ Gram matrix $G = \mathbf X_c \mathbf X_c^\top$ is all PCA needs. Write
+# `components_from_gram(G, k)`: given only $G$ (the check never hands you the data), return the scores of the top
+# `k` principal components, $Z = \mathbf X_c V_k$ ($n \times k$, largest variance first). Then show in the markdown
+# cell how the directions $V_k$ follow from $Z$ and $\mathbf X_c$, without the $p\times p$ covariance.
 
 # %%
-def components_from_gram(X, k):
-    """Top-k principal directions (p x k) of X (n x p, p >> n) via the Gram matrix."""
+def components_from_gram(G, k):
+    """Scores (n x k) of the top-k principal components, from the centred Gram matrix G (n x n) alone."""
     raise NotImplementedError("exercise: replace this line with your code")
 
 

@@ -53,18 +53,18 @@ check("02.eigenvalues_from_svd", eigenvalues_from_svd)
 # %% [markdown]
 # ## Exercise 2 · Components from the Gram matrix (WashU Exercise 4.1) *(10 min, lecture §2)*
 #
-# For $p \gg n$ write `components_from_gram(X, k)`: the top `k` principal directions ($p \times k$, orthonormal,
-# largest variance first) computed from the $n\times n$ Gram matrix $G = \mathbf X_c \mathbf X_c^\top$ only: never form
-# the $p\times p$ covariance. Then show the formula you use in the markdown cell.
+# For $p \gg n$ the $n\times n$ Gram matrix $G = \mathbf X_c \mathbf X_c^\top$ is all PCA needs. Write
+# `components_from_gram(G, k)`: given only $G$ (the check never hands you the data), return the scores of the top
+# `k` principal components, $Z = \mathbf X_c V_k$ ($n \times k$, largest variance first). Then show in the markdown
+# cell how the directions $V_k$ follow from $Z$ and $\mathbf X_c$, without the $p\times p$ covariance.
 
 # %%
-def components_from_gram(X, k):
-    """Top-k principal directions (p x k) of X (n x p, p >> n) via the Gram matrix."""
+def components_from_gram(G, k):
+    """Scores (n x k) of the top-k principal components, from the centred Gram matrix G (n x n) alone."""
     # BEGIN SOLUTION
-    Xc = X - X.mean(axis=0)
-    values, U = np.linalg.eigh(Xc @ Xc.T)
+    values, U = np.linalg.eigh(G)
     top = np.argsort(values)[::-1][:k]
-    return Xc.T @ U[:, top] / np.sqrt(values[top])
+    return U[:, top] * np.sqrt(values[top])
     # END SOLUTION
 
 
@@ -72,10 +72,12 @@ def components_from_gram(X, k):
 check("02.components_from_gram", components_from_gram)
 
 # %% [markdown] tags=["solution"]
-# **Derivation.** From $\mathbf X_c = U D V^\top$ (thin SVD) and $U^\top U = I$: $\mathbf X_c^\top U = V D U^\top U = V D$,
-# so $V = \mathbf X_c^\top U D^{-1}$ for the columns with $d_j > 0$. The columns of $U$ are the eigenvectors of
-# $G = \mathbf X_c\mathbf X_c^\top = U D^2 U^\top$, with eigenvalues $d_j^2$. Cost: $O(n^2 p)$ to form $G$ and
-# $O(n^3)$ to decompose it, against $O(p^3)$ for $S$.
+# **Derivation.** From $\mathbf X_c = U D V^\top$ (thin SVD): $G = \mathbf X_c\mathbf X_c^\top = U D^2 U^\top$, so the
+# eigenvectors of $G$ are the columns of $U$ and its eigenvalues are $d_j^2$. The scores are
+# $Z = \mathbf X_c V = U D V^\top V = U D$: eigenvectors of $G$ scaled by the square roots of their eigenvalues.
+# The directions follow from $\mathbf X_c^\top U = V D U^\top U = V D$: $V = \mathbf X_c^\top U D^{-1} =
+# \mathbf X_c^\top Z D^{-2}$ for the columns with $d_j > 0$. Cost: $O(n^2 p)$ to form $G$ and $O(n^3)$ to
+# decompose it, against $O(np^2 + p^3)$ for $S$.
 
 # %% [markdown]
 # ## Exercise 3 · The SVD solves PCA (WashU Exercise 4.2) *(10 min, lecture §1)*

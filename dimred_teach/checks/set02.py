@@ -25,6 +25,8 @@ MISTAKES = {
     "wrong-eigenvalues": "not the covariance's eigenvalues",
     "not-unit": "not scaled to length 1",
     "wrong-subspace": "spans the wrong subspace",
+    "unscaled-scores": "the eigenvectors U of G, not the scores U D",
+    "eigenvalue-scaled": "scaled by the eigenvalues d^2 of G, not by d",
     "scores-of-raw-data": "projected the raw data instead of the centred data",
     "wrong-scores": "scores that are not Xc V (U alone, or signs that do not match the components)",
     "not-leading": "not the leading eigenvector (too few steps, or the smallest one)",
@@ -81,20 +83,31 @@ def _eigenvalues_from_svd(answer, rng):
 
 
 @register("02.components_from_gram",
-          hint="eigenvectors U of G = Xc Xc' (n x n), then V = Xc' U D^-1 with D = sqrt(eigenvalues of G)")
+          hint="eigenvectors U of G (n x n) with the k LARGEST eigenvalues, each scaled by the square root of its "
+               "eigenvalue: Z = U_k D_k, since G = Xc Xc' = U D^2 U'")
 def _components_from_gram(answer, rng):
-    cases = [(X, int(rng.integers(1, 4))) for X in (_wide_data(rng) for _ in range(int(rng.integers(4, 7))))]
-    for X, k in in_random_order(rng, cases):
-        V = answer_array(answer(X.copy(), k), f"components_from_gram(X, {k})", shape=(X.shape[1], k))
-        expect_close(V.T @ V, np.eye(k), f"the components should be orthonormal: V'V = I (k = {k})", scale=1.0,
-                     mistake="not-unit")
-        uncentred = np.linalg.svd(X, full_matrices=False)[2][:k].T
-        expect(not is_close(V @ V.T, uncentred @ uncentred.T, 1e-6, scale=1.0),
-               "components_from_gram(X, k) spans the top singular vectors of X itself: centre the columns first",
-               mistake="no-centring")
-        expect_same_subspace(V, _top_eigvectors(X, k), f"the {k} components", mistake="wrong-subspace")
-        Xc = X - X.mean(axis=0)
-        _expect_descending(np.sum((Xc @ V) ** 2, axis=0), "the components, by the variance of their scores,")
+    cases = [(X - X.mean(axis=0), int(rng.integers(1, 4)))
+             for X in (_wide_data(rng) for _ in range(int(rng.integers(4, 7))))]
+    for Xc, k in in_random_order(rng, cases):
+        n = Xc.shape[0]
+        G = Xc @ Xc.T
+        call = f"components_from_gram(G, {k}) for an {n} x {n} Gram matrix"
+        Z = answer_array(answer(G.copy(), k), call, shape=(n, k))
+        U, d, _ = np.linalg.svd(Xc, full_matrices=False)
+        expected = U[:, :k] * d[:k]  # = Xc V_k, up to the signs of its columns
+        lengths = np.linalg.norm(Z, axis=0)
+        expect(not is_close(lengths, np.ones(k), 1e-6),
+               f"the columns of {call} have length 1: those are the eigenvectors U of G; the scores are U D, each "
+               "column scaled by the square root of its eigenvalue", mistake="unscaled-scores")
+        expect(not is_close(np.sort(lengths)[::-1], d[:k] ** 2, 1e-6),
+               f"the columns of {call} are scaled by the eigenvalues d_j^2 of G: scale by their square roots d_j",
+               mistake="eigenvalue-scaled")
+        expect(not is_close(lengths, d[:k][::-1], 1e-6) or k == 1,
+               f"{call}: the components should be sorted largest first (np.linalg.eigh sorts ascending)",
+               mistake="ascending")
+        expect_same_subspace(Z, expected, f"the {k} score columns of {call}", mistake="wrong-subspace")
+        expect_close(Z @ Z.T, expected @ expected.T, f"{call}: Z Z' = U_k D_k^2 U_k' (the scores Xc V_k)",
+                     scale=d[0] ** 2, mistake="wrong-subspace")
 
 
 @register("02.svd_is_pca", hint="take the SVD of the centred data; the directions are the right singular vectors, "

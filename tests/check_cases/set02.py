@@ -15,19 +15,17 @@ def eigenvalues_eigh(X):
     return np.linalg.eigvalsh(np.cov(X, rowvar=False))[::-1]
 
 
-def gram_svd(X, k):
-    Xc = centred(X)
-    U, d, _ = np.linalg.svd(Xc @ Xc.T)
-    return Xc.T @ U[:, :k] / np.sqrt(d[:k])
+def gram_svd(G, k):
+    U, d, _ = np.linalg.svd(G)
+    return U[:, :k] * np.sqrt(d[:k])
 
 
-def gram(X, k, centre=True, ascending=False):
-    Xc = centred(X) if centre else X
-    values, U = np.linalg.eigh(Xc @ Xc.T)
+def gram(G, k, ascending=False, power=0.5):
+    values, U = np.linalg.eigh(G)
     top = np.argsort(values)[::-1][:k]
     if ascending:
         top = top[::-1]
-    return Xc.T @ U[:, top] / np.sqrt(values[top])
+    return U[:, top] * np.clip(values[top], 0, None) ** power
 
 
 def pca_svd(X, k):
@@ -150,15 +148,18 @@ CASES = {
         [
             Variant("float32", lambda: in_float32(solution("02.components_from_gram")())),
             Variant("SVD of the Gram matrix", lambda: gram_svd),
-            Variant("sign flips", lambda: lambda X, k: -gram(X, k)),
+            Variant("sign flips", lambda: lambda G, k: -gram(G, k)),
             Variant("nested lists", lambda: returning(gram, as_list)),
         ],
         [
-            Mutant("not normalised", lambda: lambda X, k: 3 * gram(X, k), r"orthonormal", "not-unit"),
-            Mutant("ascending", lambda: lambda X, k: gram(X, k, ascending=True), r"largest first", "ascending"),
-            Mutant("no centring", lambda: lambda X, k: gram(X, k, centre=False), r"centre", "no-centring"),
+            Mutant("the eigenvectors alone", lambda: lambda G, k: gram(G, k, power=0.0), r"length 1",
+                   "unscaled-scores"),
+            Mutant("scaled by the eigenvalues", lambda: lambda G, k: gram(G, k, power=1.0), r"square roots",
+                   "eigenvalue-scaled"),
+            Mutant("ascending", lambda: lambda G, k: gram(G, k, ascending=True), r"largest first|subspace",
+                   ("ascending", "wrong-subspace")),
             Mutant("right for three calls, then the first axes",
-                   first_calls_then(gram, 3, lambda X, k: np.eye(X.shape[1])[:, :k]), r"subspace", "wrong-subspace"),
+                   first_calls_then(gram, 3, lambda G, k: 5 * np.eye(len(G))[:, :k]), r"subspace", "wrong-subspace"),
         ],
     ),
     "02.svd_is_pca": (
