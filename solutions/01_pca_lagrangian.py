@@ -123,8 +123,8 @@ X_blue = X[species == "B"]
 values, vectors = np.linalg.eigh(sample_covariance(X_blue))
 order = np.argsort(values)[::-1]
 scores = (X_blue - X_blue.mean(axis=0)) @ vectors[:, order]
+print(np.round(scores.T @ scores / (len(X_blue) - 1), 6))  # their covariance: Lambda
 # END SOLUTION
-print(scores.shape)
 
 # %% points=1
 check("01.score_covariance", scores)
