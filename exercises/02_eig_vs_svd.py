@@ -35,7 +35,8 @@ dr.setup_notebook()
 # ## Exercise 1 · Eigenvalues from singular values *(5 min, lecture §1)*
 #
 # Write `eigenvalues_from_svd(X)`: all $p$ eigenvalues of the sample covariance of `X` (largest first), computed
-# from the singular values of the centred data, without forming $S$. Assume $n > p$.
+# from the singular values of the centred data. Assume $n > p$. (The eigenvalues of $S$ itself are the same numbers,
+# so the check cannot tell the routes apart: use them to compare.)
 
 # %%
 def eigenvalues_from_svd(X):
@@ -50,13 +51,14 @@ check("02.eigenvalues_from_svd", eigenvalues_from_svd)
 # %% [markdown]
 # ## Exercise 2 · Components from the Gram matrix (WashU Exercise 4.1) *(10 min, lecture §2)*
 #
-# For $p \gg n$ write `components_from_gram(X, k)`: the top `k` principal directions ($p \times k$, orthonormal,
-# largest variance first) computed from the $n\times n$ Gram matrix $G = \mathbf X_c \mathbf X_c^\top$ only: never form
-# the $p\times p$ covariance. Then show the formula you use in the markdown cell.
+# For $p \gg n$ the $n\times n$ Gram matrix $G = \mathbf X_c \mathbf X_c^\top$ is all PCA needs. Write
+# `components_from_gram(G, k)`: given only $G$ (the check never hands you the data), return the scores of the top
+# `k` principal components, $Z = \mathbf X_c V_k$ ($n \times k$, largest variance first). Then show in the markdown
+# cell how the directions $V_k$ follow from $Z$ and $\mathbf X_c$, without the $p\times p$ covariance.
 
 # %%
-def components_from_gram(X, k):
-    """Top-k principal directions (p x k) of X (n x p, p >> n) via the Gram matrix."""
+def components_from_gram(G, k):
+    """Scores (n x k) of the top-k principal components, from the centred Gram matrix G (n x n) alone."""
     raise NotImplementedError("exercise: replace this line with your code")
 
 
@@ -70,7 +72,8 @@ check("02.components_from_gram", components_from_gram)
 # %% [markdown]
 # ## Exercise 3 · The SVD solves PCA (WashU Exercise 4.2) *(10 min, lecture §1)*
 #
-# Write `pca_via_svd(X, k)` returning `(components, scores)` from one SVD of the centred data: the top `k`
+# Write `pca_via_svd(X, k)` returning `(components, scores)` from one SVD of the centred data (an eigendecomposition
+# of $S$ would pass the check too: the point is to see the SVD give both at once): the top `k`
 # components $p\times k$ (largest variance first) and the scores $n\times k$. The check verifies the PCA property $S V = V\Lambda$. Explain in the markdown cell why the SVD
 # must satisfy it.
 
@@ -91,8 +94,10 @@ check("02.svd_is_pca", pca_via_svd)
 # ## Exercise 4 · Power iteration *(10 min, lecture §4)*
 #
 # Write `leading_eigenvector(A)` for a symmetric positive semi-definite matrix with a clear gap
-# $\lambda_1 > \lambda_2$: return the unit leading eigenvector, found by power iteration (no `eigh`). Use a seeded
-# random start and stop when the iterate changes by less than $10^{-12}$.
+# $\lambda_1 > \lambda_2$: return the unit leading eigenvector, found by power iteration. Use a seeded
+# random start and stop when the iterate changes by less than $10^{-12}$. The check hands you large sparse
+# matrices (`scipy.sparse`, $12\,000\times 12\,000$, four nonzeros a row): `A @ v` costs a fraction of a
+# millisecond, while a dense copy for `np.linalg.eigh` needs more memory and time than the grader gives.
 
 # %%
 def leading_eigenvector(A, max_iter=10_000):
@@ -121,19 +126,24 @@ check("02.smallest_k", smallest_k)
 
 
 # %% [markdown]
-# ## Exercise 6 · The pseudo-inverse from the SVD *(10 min, lecture §6)*
+# ## Exercise 6 · The pseudo-inverse and the null space from the SVD *(10 min, lecture: going further)*
 #
-# Write `pseudo_inverse(A)` for any $m\times n$ matrix `A` (tall or wide, of full rank or not): the $n\times m$
-# matrix $A^+ = V D^+ U^\top$, where $D^+$ holds $1/d_j$ for the singular values above the cutoff
-# $\max(m, n)\,\varepsilon\, d_1$ and 0 for the others (notebook 02, optional section). Take $\varepsilon$ from
-# `np.finfo(d.dtype).eps`, so that float32 input gets a float32 cutoff. Build it from `np.linalg.svd`;
-# `np.linalg.pinv` is the reference to compare with afterwards. The check tests the four Penrose conditions on
-# random tall and wide matrices, some of them rank-deficient. Then explain in the markdown cell why $x = A^+ b$
-# solves the least-squares problem $\min_x \|Ax - b\|$ with the smallest $\|x\|$.
+# Write `pseudo_inverse(A)` for any $m\times n$ matrix `A` (tall or wide, of full rank or not), returning a pair
+# `(A_plus, null_basis)`:
+# * `A_plus`, the $n\times m$ matrix $A^+ = V D^+ U^\top$, where $D^+$ holds $1/d_j$ for the singular values above
+#   the cutoff $\max(m, n)\,\varepsilon\, d_1$ and 0 for the others (notebook 02, optional section). Take
+#   $\varepsilon$ from `np.finfo(d.dtype).eps`, so that float32 input gets a float32 cutoff;
+# * `null_basis`, an orthonormal basis of the null space of `A` ($n\times(n - r)$, with $r$ the number of singular
+#   values above the cutoff): the directions $x$ can move in without changing $Ax$.
+#
+# One SVD gives both (`np.linalg.pinv` gives the first, to compare with). The check tests the four Penrose
+# conditions and the null space on random tall and wide matrices, some of them rank-deficient, some in float32.
+# Then explain in the markdown cell why $x = A^+ b$ solves the least-squares problem $\min_x \|Ax - b\|$ with the
+# smallest $\|x\|$, and what adding a vector of the null space to it does.
 
 # %%
 def pseudo_inverse(A):
-    """Moore-Penrose pseudo-inverse (n x m) of A (m x n), from the SVD with a cutoff."""
+    """(A_plus (n x m), null_basis (n x (n - rank))) of A (m x n), from one SVD with a cutoff."""
     raise NotImplementedError("exercise: replace this line with your code")
 
 

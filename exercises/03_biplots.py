@@ -63,10 +63,12 @@ check("03.biplot_factors", biplot_factors)
 # %% [markdown]
 # ## Exercise 2 · The scaled scores have covariance $I/(n-1)$ *(10 min, lecture §4)*
 #
-# (a) Compute `scaled_scores`, the $\alpha = 1$ biplot scores of the crabs `X` with all $p = 5$ components
-# (shape $200\times 5$), and print $(n-1)$ times their sample covariance matrix.
+# (a) The lecture drew the scaled biplot of all 200 crabs. Compute `scaled_scores`, the $\alpha = 1$ biplot
+# scores of the 100 female crabs (`X_female` below) with all $p = 5$ components (shape $100\times 5$), and print
+# $(n-1)$ times their sample covariance matrix, with $n = 100$.
 
 # %%
+X_female = X[crabs["sex"].to_numpy() == "F"]
 # YOUR CODE HERE
 scaled_scores = ...
 
@@ -159,10 +161,12 @@ check("03.species_component", species_pc)
 # PCA describes the sample at hand; it does not say how much the components would move with another sample (CMU
 # notes, "PCA is exploratory analysis, not statistical inference"). The bootstrap estimates it.
 # Write `bootstrap_angle(X, j, n_boot, seed)`: with `rng = np.random.default_rng(seed)`, repeat `n_boot` times:
-# draw $n$ rows of `X` with replacement, compute component $j$ of those rows (1 for PC1; centre, then SVD), and
-# record its angle in degrees to component $j$ of the full `X`. Since a component's sign is arbitrary, the angle is
-# $\arccos|v_j^{(b)}\cdot v_j|$, between 0 and 90. Return the `n_boot` angles, shape `(n_boot,)`. The check
-# calls it on clouds where one component is well determined and two are nearly tied.
+# draw $n$ rows of `X` with replacement, as `rng.integers(0, n, n)` (one call per replicate, in order), compute
+# component $j$ of those rows (1 for PC1; centre, then SVD), and record its angle in degrees to component $j$ of
+# the full `X`. Since a component's sign is arbitrary, the angle is $\arccos|v_j^{(b)}\cdot v_j|$, between 0 and
+# 90. Return the `n_boot` angles, shape `(n_boot,)`. The check calls it on clouds far from the origin, where one
+# component is well determined and two are nearly tied, and compares your angles with that stream's, draw for
+# draw.
 
 # %%
 def bootstrap_angle(X, j, n_boot, seed):

@@ -7,7 +7,7 @@
 # 1. recover the inner-product matrix $\mathbf B$ from squared distances (Oxford Exercise 1.1);
 # 2. implement classical MDS and see it return the points up to a rigid motion;
 # 3. align two configurations by orthogonal Procrustes;
-# 4. read the spectrum of $\mathbf B$ for the European road distances;
+# 4. read the spectrum of $\mathbf B$ for the European road distances without Athens;
 # 5. tell from the eigenvalues of $\mathbf B$ whether a dissimilarity matrix is Euclidean;
 # 6. build a metric that no set of points can realise.
 #
@@ -15,7 +15,7 @@
 #
 # Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
 # on fresh random configurations) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells:
-# the grader restores them. Use NumPy only (not `dimred_teach.mds`, which solves these exercises).
+# the grader restores them. Do not use `dimred_teach.mds`, which solves these exercises.
 #
 # **Notes.** Oxford SC4/SM4 §1.4 (classical MDS, Exercise 1.1, stress functions); WashU A2 §4.2 (MDS = PCA);
 # Georgia Tech ECE 6254 notes, "Multidimensional Scaling" (Euclidean embedding $\mathbf B = -\frac12 \mathbf H
@@ -84,7 +84,8 @@ check("04.classical_mds", my_classical_mds)
 # Two maps of the same points rarely come out in the same orientation. Write `align(A, B)` that moves `B` (both
 # $n\times p$, row $i$ of each is the same point) onto `A` by a *rigid* motion — an orthogonal matrix $Q$
 # (rotation or reflection) and a shift $t$, no scaling — minimising $\|A - (BQ + t)\|_F^2$, and returns the moved
-# $BQ + t$. Hint: centre both; the best $Q$ is $UV^\top$ from the SVD $B_c^\top A_c = USV^\top$.
+# $BQ + t$. Hint: centre both; the best $Q$ is $UV^\top$ from the SVD $B_c^\top A_c = USV^\top$. (SciPy's
+# `scipy.linalg.orthogonal_procrustes` finds the same $Q$: write the SVD yourself, then compare.)
 
 # %%
 def align(A, B):
@@ -96,22 +97,26 @@ def align(A, B):
 check("04.align", align)
 
 # %% [markdown]
-# ## Exercise 4 · The spectrum of the road distances *(10 min, lecture §5)*
+# ## Exercise 4 · The spectrum of the road distances without Athens *(10 min, lecture §5)*
 #
-# `load_eurodist()` gives road distances in km between 21 European cities. Compute **all 21** eigenvalues of
-# $\mathbf B = -\tfrac12 \mathbf H \mathbf D^{(2)}\mathbf H$ for these distances, largest first, as
-# `eigenvalues`. Then answer in the markdown cell: how many are clearly negative, and how large is the most
-# negative one compared with the second largest? What does that say about drawing these cities on a flat map?
+# `load_eurodist()` gives road distances in km between 21 European cities. The lecture found $\mathbf B$ of all 21
+# far from positive semi-definite, and Athens's row holds the impossible Athens-Rome entry. Is Athens the whole
+# story? Leave Athens out (drop its row and column: 20 cities) and compute **all 20** eigenvalues of
+# $\mathbf B = -\tfrac12 \mathbf H \mathbf D^{(2)}\mathbf H$, largest first, each divided by the largest, as
+# `relative_eigenvalues`. Then answer in the markdown cell: how many are clearly negative, and how large is the
+# most negative one compared with the second largest? Does leaving Athens out make the distances Euclidean?
 
 # %%
-D2_europe = load_eurodist().to_numpy() ** 2
+europe = load_eurodist()
+D2_west = europe.drop(index="Athens", columns="Athens").to_numpy() ** 2
 
 # YOUR CODE HERE
-B_europe = ...
+B_west = ...
 eigenvalues = ...
+relative_eigenvalues = ...
 
 # %% tags=["check"] points=1
-check("04.eurodist_spectrum", eigenvalues)
+check("04.eurodist_spectrum", relative_eigenvalues)
 
 # %%
 # YOUR CODE HERE
@@ -120,13 +125,6 @@ check("04.eurodist_spectrum", eigenvalues)
 
 # %% [markdown]
 # **Your answer:** *(write it here)*
-
-# %% [markdown]
-# ## Exercise 5 · Is it Euclidean? *(5 min, lecture §5)*
-#
-# Write `is_euclidean(D)` that returns `True` when the dissimilarity matrix `D` is the distance matrix of some
-# points in a Euclidean space and `False` otherwise, by inspecting the eigenvalues of $\mathbf B$. Rounding
-# leaves tiny negative eigenvalues even for exact points: treat eigenvalues above $-10^{-9}\lambda_{\max}$ as zero.
 
 # %%
 def is_euclidean(D):
@@ -138,16 +136,19 @@ def is_euclidean(D):
 check("04.is_euclidean", is_euclidean)
 
 # %% [markdown]
-# ## Exercise 6 · A metric that is not Euclidean *(10 min, lecture §6)*
+# ## Exercise 6 · A metric that is not Euclidean *(10 min, lecture: going further)*
 #
 # Every Euclidean distance matrix satisfies the triangle inequality, so a violation proves a $\mathbf D$ is not
 # Euclidean. The converse fails. Build a small `D_metric` (zero diagonal, symmetric, positive off the diagonal)
-# that **satisfies** the triangle inequality for every triple but is **not** Euclidean. Say in the markdown cell
-# why no points can realise it.
+# that is **not** Euclidean, although every triangle inequality holds **with room to spare**:
+# $D_{ij} + D_{jk} - D_{ik} \ge 0.01\,\max D$ for every three distinct points $i, j, k$ (so no point lies on
+# a "segment" between two others). Say in the markdown cell why no points can realise it.
 
 # %%
 # YOUR CODE HERE
+star = ...
 D_metric = ...
+H = ...
 
 # %% tags=["check"] points=2
 check("04.non_euclidean_metric", D_metric)

@@ -35,7 +35,8 @@ print(X.shape)
 # ## Exercise 1 · The sample covariance *(5 min, lecture §1)*
 #
 # Write `sample_covariance(X)` returning the $p\times p$ matrix $S = \mathbf X_c^\top \mathbf X_c/(n-1)$, where
-# $\mathbf X_c$ is $X$ with its column means removed. Use matrix products (not `np.cov`).
+# $\mathbf X_c$ is $X$ with its column means removed, with matrix products. (`np.cov(X, rowvar=False)` gives
+# the same matrix, and the check cannot tell them apart: use it to compare.)
 
 # %%
 def sample_covariance(X):
@@ -65,12 +66,15 @@ def lagrangian_gradient(S, w, lam):
 check("01.lagrangian_gradient", lagrangian_gradient)
 
 # %% [markdown]
-# (b) The gradient vanishes exactly at eigenpairs of $S$. Find the unit vector `w` that maximises $w^\top S w$ for
-# the crabs data `X` loaded above.
+# (b) The gradient vanishes exactly at eigenpairs of $S$. The lecture found the first component of all 200 crabs;
+# find the unit vector `w` that maximises $w^\top S w$ for the 100 orange crabs alone (`X_orange` below), where
+# $S$ is their sample covariance.
 
 # %%
+species = load_crabs()["species"].to_numpy()
+X_orange = X[species == "O"]
 # BEGIN SOLUTION
-values, vectors = np.linalg.eigh(sample_covariance(X))
+values, vectors = np.linalg.eigh(sample_covariance(X_orange))
 w = vectors[:, np.argmax(values)]
 # END SOLUTION
 
@@ -109,21 +113,21 @@ check("01.best_projection", best_projection)
 # ## Exercise 4 · $\operatorname{Var}[\text{scores}] = \Lambda$ *(10 min, lecture §5)*
 #
 # The lecture checked this on all 200 crabs. Do it for the 100 blue crabs alone (`X_blue` below): compute their
-# principal components, their scores on *all five* components, and the $5\times 5$ sample covariance matrix of the
-# scores, `score_covariance`. Then, in the markdown cell, show why it must equal $\Lambda$.
+# principal components and their $100\times 5$ matrix of scores on *all five* components, `scores` (one row per
+# crab). The check tests the covariance of your scores. Then, in the markdown cell, show why that covariance must
+# equal $\Lambda$.
 
 # %%
-X_blue = X[load_crabs()["species"].to_numpy() == "B"]
+X_blue = X[species == "B"]
 # BEGIN SOLUTION
 values, vectors = np.linalg.eigh(sample_covariance(X_blue))
 order = np.argsort(values)[::-1]
 scores = (X_blue - X_blue.mean(axis=0)) @ vectors[:, order]
-score_covariance = scores.T @ scores / (X_blue.shape[0] - 1)
+print(np.round(scores.T @ scores / (len(X_blue) - 1), 6))  # their covariance: Lambda
 # END SOLUTION
-print(score_covariance)
 
 # %% points=1
-check("01.score_covariance", score_covariance)
+check("01.score_covariance", scores)
 
 # %% [markdown] tags=["solution"]
 # **Why.** With $Z = \mathbf X_c V$ and $S = V\Lambda V^\top$,

@@ -34,7 +34,8 @@ dr.setup_notebook()
 # ## Exercise 1 · Eigenvalues from singular values *(5 min, lecture §1)*
 #
 # Write `eigenvalues_from_svd(X)`: all $p$ eigenvalues of the sample covariance of `X` (largest first), computed
-# from the singular values of the centred data, without forming $S$. Assume $n > p$.
+# from the singular values of the centred data. Assume $n > p$. (The eigenvalues of $S$ itself are the same numbers,
+# so the check cannot tell the routes apart: use them to compare.)
 
 # %%
 def eigenvalues_from_svd(X):
@@ -52,18 +53,18 @@ check("02.eigenvalues_from_svd", eigenvalues_from_svd)
 # %% [markdown]
 # ## Exercise 2 · Components from the Gram matrix (WashU Exercise 4.1) *(10 min, lecture §2)*
 #
-# For $p \gg n$ write `components_from_gram(X, k)`: the top `k` principal directions ($p \times k$, orthonormal,
-# largest variance first) computed from the $n\times n$ Gram matrix $G = \mathbf X_c \mathbf X_c^\top$ only: never form
-# the $p\times p$ covariance. Then show the formula you use in the markdown cell.
+# For $p \gg n$ the $n\times n$ Gram matrix $G = \mathbf X_c \mathbf X_c^\top$ is all PCA needs. Write
+# `components_from_gram(G, k)`: given only $G$ (the check never hands you the data), return the scores of the top
+# `k` principal components, $Z = \mathbf X_c V_k$ ($n \times k$, largest variance first). Then show in the markdown
+# cell how the directions $V_k$ follow from $Z$ and $\mathbf X_c$, without the $p\times p$ covariance.
 
 # %%
-def components_from_gram(X, k):
-    """Top-k principal directions (p x k) of X (n x p, p >> n) via the Gram matrix."""
+def components_from_gram(G, k):
+    """Scores (n x k) of the top-k principal components, from the centred Gram matrix G (n x n) alone."""
     # BEGIN SOLUTION
-    Xc = X - X.mean(axis=0)
-    values, U = np.linalg.eigh(Xc @ Xc.T)
+    values, U = np.linalg.eigh(G)
     top = np.argsort(values)[::-1][:k]
-    return Xc.T @ U[:, top] / np.sqrt(values[top])
+    return U[:, top] * np.sqrt(values[top])
     # END SOLUTION
 
 
@@ -71,15 +72,18 @@ def components_from_gram(X, k):
 check("02.components_from_gram", components_from_gram)
 
 # %% [markdown] tags=["solution"]
-# **Derivation.** From $\mathbf X_c = U D V^\top$ (thin SVD) and $U^\top U = I$: $\mathbf X_c^\top U = V D U^\top U = V D$,
-# so $V = \mathbf X_c^\top U D^{-1}$ for the columns with $d_j > 0$. The columns of $U$ are the eigenvectors of
-# $G = \mathbf X_c\mathbf X_c^\top = U D^2 U^\top$, with eigenvalues $d_j^2$. Cost: $O(n^2 p)$ to form $G$ and
-# $O(n^3)$ to decompose it, against $O(p^3)$ for $S$.
+# **Derivation.** From $\mathbf X_c = U D V^\top$ (thin SVD): $G = \mathbf X_c\mathbf X_c^\top = U D^2 U^\top$, so the
+# eigenvectors of $G$ are the columns of $U$ and its eigenvalues are $d_j^2$. The scores are
+# $Z = \mathbf X_c V = U D V^\top V = U D$: eigenvectors of $G$ scaled by the square roots of their eigenvalues.
+# The directions follow from $\mathbf X_c^\top U = V D U^\top U = V D$: $V = \mathbf X_c^\top U D^{-1} =
+# \mathbf X_c^\top Z D^{-2}$ for the columns with $d_j > 0$. Cost: $O(n^2 p)$ to form $G$ and $O(n^3)$ to
+# decompose it, against $O(np^2 + p^3)$ for $S$.
 
 # %% [markdown]
 # ## Exercise 3 · The SVD solves PCA (WashU Exercise 4.2) *(10 min, lecture §1)*
 #
-# Write `pca_via_svd(X, k)` returning `(components, scores)` from one SVD of the centred data: the top `k`
+# Write `pca_via_svd(X, k)` returning `(components, scores)` from one SVD of the centred data (an eigendecomposition
+# of $S$ would pass the check too: the point is to see the SVD give both at once): the top `k`
 # components $p\times k$ (largest variance first) and the scores $n\times k$. The check verifies the PCA property $S V = V\Lambda$. Explain in the markdown cell why the SVD
 # must satisfy it.
 
@@ -106,8 +110,10 @@ check("02.svd_is_pca", pca_via_svd)
 # ## Exercise 4 · Power iteration *(10 min, lecture §4)*
 #
 # Write `leading_eigenvector(A)` for a symmetric positive semi-definite matrix with a clear gap
-# $\lambda_1 > \lambda_2$: return the unit leading eigenvector, found by power iteration (no `eigh`). Use a seeded
-# random start and stop when the iterate changes by less than $10^{-12}$.
+# $\lambda_1 > \lambda_2$: return the unit leading eigenvector, found by power iteration. Use a seeded
+# random start and stop when the iterate changes by less than $10^{-12}$. The check hands you large sparse
+# matrices (`scipy.sparse`, $12\,000\times 12\,000$, four nonzeros a row): `A @ v` costs a fraction of a
+# millisecond, while a dense copy for `np.linalg.eigh` needs more memory and time than the grader gives.
 
 # %%
 def leading_eigenvector(A, max_iter=10_000):
@@ -148,25 +154,32 @@ check("02.smallest_k", smallest_k)
 
 
 # %% [markdown]
-# ## Exercise 6 · The pseudo-inverse from the SVD *(10 min, lecture §6)*
+# ## Exercise 6 · The pseudo-inverse and the null space from the SVD *(10 min, lecture: going further)*
 #
-# Write `pseudo_inverse(A)` for any $m\times n$ matrix `A` (tall or wide, of full rank or not): the $n\times m$
-# matrix $A^+ = V D^+ U^\top$, where $D^+$ holds $1/d_j$ for the singular values above the cutoff
-# $\max(m, n)\,\varepsilon\, d_1$ and 0 for the others (notebook 02, optional section). Take $\varepsilon$ from
-# `np.finfo(d.dtype).eps`, so that float32 input gets a float32 cutoff. Build it from `np.linalg.svd`;
-# `np.linalg.pinv` is the reference to compare with afterwards. The check tests the four Penrose conditions on
-# random tall and wide matrices, some of them rank-deficient. Then explain in the markdown cell why $x = A^+ b$
-# solves the least-squares problem $\min_x \|Ax - b\|$ with the smallest $\|x\|$.
+# Write `pseudo_inverse(A)` for any $m\times n$ matrix `A` (tall or wide, of full rank or not), returning a pair
+# `(A_plus, null_basis)`:
+# * `A_plus`, the $n\times m$ matrix $A^+ = V D^+ U^\top$, where $D^+$ holds $1/d_j$ for the singular values above
+#   the cutoff $\max(m, n)\,\varepsilon\, d_1$ and 0 for the others (notebook 02, optional section). Take
+#   $\varepsilon$ from `np.finfo(d.dtype).eps`, so that float32 input gets a float32 cutoff;
+# * `null_basis`, an orthonormal basis of the null space of `A` ($n\times(n - r)$, with $r$ the number of singular
+#   values above the cutoff): the directions $x$ can move in without changing $Ax$.
+#
+# One SVD gives both (`np.linalg.pinv` gives the first, to compare with). The check tests the four Penrose
+# conditions and the null space on random tall and wide matrices, some of them rank-deficient, some in float32.
+# Then explain in the markdown cell why $x = A^+ b$ solves the least-squares problem $\min_x \|Ax - b\|$ with the
+# smallest $\|x\|$, and what adding a vector of the null space to it does.
 
 # %%
 def pseudo_inverse(A):
-    """Moore-Penrose pseudo-inverse (n x m) of A (m x n), from the SVD with a cutoff."""
+    """(A_plus (n x m), null_basis (n x (n - rank))) of A (m x n), from one SVD with a cutoff."""
     # BEGIN SOLUTION
     A = np.asarray(A)
-    U, d, Vt = np.linalg.svd(A, full_matrices=False)
+    U, d, Vt = np.linalg.svd(A)  # full_matrices: all n rows of V', for the null space
     cutoff = max(A.shape) * np.finfo(d.dtype).eps * d.max(initial=0.0)
+    rank = int(np.sum(d > cutoff))
     d_plus = np.divide(1, d, out=np.zeros_like(d), where=d > cutoff)
-    return Vt.T @ (d_plus[:, None] * U.T)
+    k = d.size
+    return Vt[:k].T @ (d_plus[:, None] * U[:, :k].T), Vt[rank:].T
     # END SOLUTION
 
 
@@ -178,4 +191,6 @@ check("02.pseudo_inverse", pseudo_inverse)
 # all $n$ of $V$, and change variables to $y = V^\top x$ and $c = U^\top b$; both changes keep lengths. Then
 # $\|Ax - b\|^2 = \|D y - c\|^2 = \sum_{d_j > 0} (d_j y_j - c_j)^2 + \sum_{\text{other } j} c_j^2$. The residual is
 # smallest when $y_j = c_j / d_j$ for every $d_j > 0$, and the other $y_j$ do not change it; $\|x\| = \|y\|$ is
-# smallest when those are 0. That $y$ is $D^+ c$, so $x = V D^+ U^\top b = A^+ b$.
+# smallest when those are 0. That $y$ is $D^+ c$, so $x = V D^+ U^\top b = A^+ b$. The null-space basis holds
+# the columns of $V$ of those other $j$: adding $N z$ to $x$ changes only the other $y_j$, so every $A^+ b + N z$
+# has the same, smallest residual, and $\|A^+ b + N z\|^2 = \|A^+ b\|^2 + \|z\|^2$ is smallest at $z = 0$.

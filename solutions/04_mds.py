@@ -7,7 +7,7 @@
 # 1. recover the inner-product matrix $\mathbf B$ from squared distances (Oxford Exercise 1.1);
 # 2. implement classical MDS and see it return the points up to a rigid motion;
 # 3. align two configurations by orthogonal Procrustes;
-# 4. read the spectrum of $\mathbf B$ for the European road distances;
+# 4. read the spectrum of $\mathbf B$ for the European road distances without Athens;
 # 5. tell from the eigenvalues of $\mathbf B$ whether a dissimilarity matrix is Euclidean;
 # 6. build a metric that no set of points can realise.
 #
@@ -15,7 +15,7 @@
 #
 # Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
 # on fresh random configurations) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells:
-# the grader restores them. Use NumPy only (not `dimred_teach.mds`, which solves these exercises).
+# the grader restores them. Do not use `dimred_teach.mds`, which solves these exercises.
 #
 # **Notes.** Oxford SC4/SM4 §1.4 (classical MDS, Exercise 1.1, stress functions); WashU A2 §4.2 (MDS = PCA);
 # Georgia Tech ECE 6254 notes, "Multidimensional Scaling" (Euclidean embedding $\mathbf B = -\frac12 \mathbf H
@@ -94,7 +94,8 @@ check("04.classical_mds", my_classical_mds)
 # Two maps of the same points rarely come out in the same orientation. Write `align(A, B)` that moves `B` (both
 # $n\times p$, row $i$ of each is the same point) onto `A` by a *rigid* motion — an orthogonal matrix $Q$
 # (rotation or reflection) and a shift $t$, no scaling — minimising $\|A - (BQ + t)\|_F^2$, and returns the moved
-# $BQ + t$. Hint: centre both; the best $Q$ is $UV^\top$ from the SVD $B_c^\top A_c = USV^\top$.
+# $BQ + t$. Hint: centre both; the best $Q$ is $UV^\top$ from the SVD $B_c^\top A_c = USV^\top$. (SciPy's
+# `scipy.linalg.orthogonal_procrustes` finds the same $Q$: write the SVD yourself, then compare.)
 
 # %%
 def align(A, B):
@@ -110,39 +111,42 @@ def align(A, B):
 check("04.align", align)
 
 # %% [markdown]
-# ## Exercise 4 · The spectrum of the road distances *(10 min, lecture §5)*
+# ## Exercise 4 · The spectrum of the road distances without Athens *(10 min, lecture §5)*
 #
-# `load_eurodist()` gives road distances in km between 21 European cities. Compute **all 21** eigenvalues of
-# $\mathbf B = -\tfrac12 \mathbf H \mathbf D^{(2)}\mathbf H$ for these distances, largest first, as
-# `eigenvalues`. Then answer in the markdown cell: how many are clearly negative, and how large is the most
-# negative one compared with the second largest? What does that say about drawing these cities on a flat map?
+# `load_eurodist()` gives road distances in km between 21 European cities. The lecture found $\mathbf B$ of all 21
+# far from positive semi-definite, and Athens's row holds the impossible Athens-Rome entry. Is Athens the whole
+# story? Leave Athens out (drop its row and column: 20 cities) and compute **all 20** eigenvalues of
+# $\mathbf B = -\tfrac12 \mathbf H \mathbf D^{(2)}\mathbf H$, largest first, each divided by the largest, as
+# `relative_eigenvalues`. Then answer in the markdown cell: how many are clearly negative, and how large is the
+# most negative one compared with the second largest? Does leaving Athens out make the distances Euclidean?
 
 # %%
-D2_europe = load_eurodist().to_numpy() ** 2
+europe = load_eurodist()
+D2_west = europe.drop(index="Athens", columns="Athens").to_numpy() ** 2
 
 # BEGIN SOLUTION
-B_europe = -0.5 * (D2_europe - D2_europe.mean(axis=0) - D2_europe.mean(axis=1)[:, None] + D2_europe.mean())
-eigenvalues = np.linalg.eigvalsh(B_europe)[::-1]
+B_west = -0.5 * (D2_west - D2_west.mean(axis=0) - D2_west.mean(axis=1)[:, None] + D2_west.mean())
+eigenvalues = np.linalg.eigvalsh(B_west)[::-1]
+relative_eigenvalues = eigenvalues / eigenvalues[0]
 # END SOLUTION
 
 # %% points=1
-check("04.eurodist_spectrum", eigenvalues)
+check("04.eurodist_spectrum", relative_eigenvalues)
 
 # %%
 # BEGIN SOLUTION
-print(dr.rounded(eigenvalues / eigenvalues[0], 3))
-print("clearly negative:", int(np.sum(eigenvalues < -1e-9 * eigenvalues[0])))
+print("clearly negative:", int(np.sum(relative_eigenvalues < -1e-9)))
+print("most negative / second largest:", dr.rounded(relative_eigenvalues[-1] / relative_eigenvalues[1], 2))
 # END SOLUTION
 
 # %% [markdown] tags=["solution"]
-# **Reading.** Nine eigenvalues are negative (the mildest only 0.05% of the largest) and one is zero, because
-# $\mathbf B\mathbf 1 = 0$ always. The most negative is 11.5% of the largest and 19% of the second largest: larger
-# than the third positive one. No configuration of points in any Euclidean space has these distances, because
-# $\mathbf B$ would then be a Gram matrix, which is positive semi-definite. A 2-D map (the two leading
-# eigenvalues) is still a good picture, but distances that need the negative directions — above all those
-# through Athens — cannot be shown faithfully.
+# **Reading.** Eight eigenvalues are clearly negative and one is zero, because $\mathbf B\mathbf 1 = 0$ always. The
+# most negative is 7.7% of the largest and nearly a quarter of the second largest, larger than the third positive
+# one: leaving Athens out removes one negative eigenvalue but not the problem. No configuration of points in any
+# Euclidean space has these distances, because $\mathbf B$ would then be a Gram matrix, which is positive
+# semi-definite. Road distances follow roads, around mountains and seas; they are not straight lines, and no
+# single bad entry explains that away. A 2-D map is still a good picture of the large distances.
 
-# %% [markdown]
 # ## Exercise 5 · Is it Euclidean? *(5 min, lecture §5)*
 #
 # Write `is_euclidean(D)` that returns `True` when the dissimilarity matrix `D` is the distance matrix of some
@@ -164,26 +168,34 @@ def is_euclidean(D):
 check("04.is_euclidean", is_euclidean)
 
 # %% [markdown]
-# ## Exercise 6 · A metric that is not Euclidean *(10 min, lecture §6)*
+# ## Exercise 6 · A metric that is not Euclidean *(10 min, lecture: going further)*
 #
 # Every Euclidean distance matrix satisfies the triangle inequality, so a violation proves a $\mathbf D$ is not
 # Euclidean. The converse fails. Build a small `D_metric` (zero diagonal, symmetric, positive off the diagonal)
-# that **satisfies** the triangle inequality for every triple but is **not** Euclidean. Say in the markdown cell
-# why no points can realise it.
+# that is **not** Euclidean, although every triangle inequality holds **with room to spare**:
+# $D_{ij} + D_{jk} - D_{ik} \ge 0.01\,\max D$ for every three distinct points $i, j, k$ (so no point lies on
+# a "segment" between two others). Say in the markdown cell why no points can realise it.
 
 # %%
 # BEGIN SOLUTION
-D_metric = np.array([[0.0, 1.0, 1.0, 1.0],
-                     [1.0, 0.0, 2.0, 2.0],
-                     [1.0, 2.0, 0.0, 2.0],
-                     [1.0, 2.0, 2.0, 0.0]])
+star = np.array([[0.0, 1.0, 1.0, 1.0],
+                 [1.0, 0.0, 2.0, 2.0],
+                 [1.0, 2.0, 0.0, 2.0],
+                 [1.0, 2.0, 2.0, 0.0]])
+D_metric = star + 0.1 * (1 - np.eye(4))
+H = np.eye(4) - 0.25
+print("eigenvalues of B:", np.linalg.eigvalsh(-0.5 * H @ D_metric**2 @ H))
 # END SOLUTION
 
 # %% points=2
 check("04.non_euclidean_metric", D_metric)
 
 # %% [markdown] tags=["solution"]
-# **Why.** Point 0 is a centre at distance 1 from three points that are 2 apart. For points 1 and 2,
+# **Why.** Start from a star: point 0 at distance 1 from three points that are 2 apart. For points 1 and 2,
 # $D_{12} = D_{10} + D_{02}$: equality in the triangle inequality forces $x_0$ to be the midpoint of $x_1$ and
 # $x_2$, i.e. $x_2 = 2x_0 - x_1$. The same argument for points 1 and 3 gives $x_3 = 2x_0 - x_1 = x_2$, but
-# $D_{23} = 2 \neq 0$. Numerically, $\mathbf B$ has a negative eigenvalue.
+# $D_{23} = 2 \neq 0$. Adding the same $c = 0.1$ to every distance keeps the triangle inequality, now with $c$ to
+# spare ($D_{ij} + c + D_{jk} + c \ge D_{ik} + c + c$). The smallest eigenvalue of $\mathbf B$ depends
+# continuously on the distances, and it was clearly negative for the star ($-0.11$ of the largest at $c = 0.05$,
+# $-0.09$ at $c = 0.1$): a small change leaves it negative, so no points realise $\mathbf D$ either. (At
+# $c \approx 0.4$ it reaches zero: large enough a constant makes any metric Euclidean.)

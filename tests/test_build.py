@@ -222,3 +222,16 @@ def test_start_page_links_every_lecture_exercise_and_solution():
     for lecture in read_manifest(ROOT):
         assert f"(notebooks/{lecture.stem}.ipynb)" in text
         assert f"(my-work/{lecture.stem}.ipynb)" in text and f"(solutions/{lecture.stem}.ipynb)" in text
+
+
+def test_an_exercise_on_the_optional_section_says_so_and_the_class_report_names_it():
+    """Issue 45: exercise 6 of sets 02 and 04 practise the lectures' optional last section, not §6."""
+    from dimred_teach.course.class_report import _revisit, course_lectures
+    from dimred_teach.exercise_specs import load_spec
+
+    for exercise_set, exercise_id in (("02_eig_vs_svd", "02.pseudo_inverse"), ("04_mds", "04.non_euclidean_metric")):
+        entry = next(e for e in load_spec(exercise_set)["checks"] if e["exercise_id"] == exercise_id)
+        assert entry["section"] == "going further"
+        assert _revisit(exercise_set, course_lectures(ROOT))[exercise_id] == \
+            f"lecture {exercise_set[:2]}, Going further (optional)"
+    assert _revisit("04_mds", course_lectures(ROOT))["04.recover_b"].startswith("lecture 04 §2 ")

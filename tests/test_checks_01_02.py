@@ -6,9 +6,9 @@ import pytest
 
 from dimred_teach import check
 from dimred_teach.checks import LINE_WIDTH, CheckFailure, Verdict, evaluate, get_check, registered_ids
-from dimred_teach.checks.properties import (answer_array, answer_pair, distinct, expect_close, judging_precision,
-                                            tolerance)
-from dimred_teach.checks.set01 import crab_matrix
+from dimred_teach.checks.properties import (VALUE_SLACK, answer_array, answer_pair, distinct, expect_close,
+                                            judging_precision, tolerance)
+from dimred_teach.checks.set01 import orange_crab_matrix
 from dimred_teach.display import rounded
 
 
@@ -65,7 +65,7 @@ def test_every_set_registers_its_checks():
 
 
 def test_answers_are_judged_at_their_own_precision():
-    X = crab_matrix()
+    X = orange_crab_matrix()
     S = np.cov(X, rowvar=False)
     top = np.linalg.eigh(S)[1][:, -1]
     rounded_top = top.astype(np.float32)
@@ -112,3 +112,32 @@ def test_complex_answers_with_a_real_value_are_accepted_others_refused():
 def test_rounded_removes_negative_zero():
     assert str(rounded(-1e-9)) == "0.0"
     assert str(rounded(np.array([-1e-9, 1.23456]))) in {"[0.     1.2346]", "[0.0000 1.2346]"}
+
+
+def test_the_power_iteration_matrices_are_too_large_for_a_dense_eigh_in_the_grader():
+    """02.power_iteration hands out sparse matrices: A @ v is cheap, but a dense copy and its
+    eigenvectors (two m x m float64 arrays) exceed a grading kernel's memory."""
+    from dimred_teach.checks.set02 import POWER_SIZE, sparse_psd_with_gap
+    from dimred_teach.grading.options import GradingOptions
+
+    assert 2 * POWER_SIZE**2 * 8 > GradingOptions().memory_mb * 2**20
+    A, leading = sparse_psd_with_gap(np.random.default_rng(0))
+    assert A.shape == (POWER_SIZE, POWER_SIZE) and A.nnz <= 4 * POWER_SIZE
+    values = A @ leading
+    assert np.allclose(values, (leading @ values) * leading)  # the leading eigenvector it claims
+
+
+def test_a_float32_value_is_judged_at_a_float32_computations_precision_not_printed_digits():
+    """Issue 38: np.float32 of printed loadings passed 01.top_direction when a float32 value got 1000
+    units of float32 rounding (1.2e-4); a value now gets VALUE_SLACK units (1.2e-6), which the
+    computation in float32 meets and 4 printed decimals miss."""
+    X = orange_crab_matrix().astype(np.float32)
+    Xc = X - X.mean(axis=0)
+    computed = np.linalg.eigh(Xc.T @ Xc / np.float32(len(X) - 1))[1][:, -1]
+    assert evaluate("01.top_direction", computed).passed
+    typed = np.round(computed.astype(float), 4).astype(np.float32)
+    verdict = evaluate("01.top_direction", typed)
+    assert not verdict.passed and verdict.mistake == "typed-digits"
+    with judging_precision(VALUE_SLACK):
+        answer_array(typed, "w")
+        assert tolerance(1e-8) == pytest.approx(VALUE_SLACK * np.finfo(np.float32).eps)

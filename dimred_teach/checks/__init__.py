@@ -52,6 +52,7 @@ RESERVED_MISTAKES = {
     "untransferable": "an answer the grader cannot transfer",
     "not-graded": "not graded (time or size limits, or the check cell did not run)",
     "grader": "the grader could not run the check",
+    "typed-digits": "numbers typed back at printed precision, not computed",
 }
 """Mistake ids every exercise may report, beside the ones its set's ``MISTAKES`` names."""
 
@@ -68,11 +69,17 @@ class CheckFailure(Exception):
 
 @dataclass(frozen=True)
 class Check:
-    """A registered check: its id, its verifier and the hint shown when it fails."""
+    """A registered check: its id, its verifier and the hint shown when it fails. A value
+    exercise (the same answer for everybody) may also give its ``answer`` (a function
+    computing the right value, for the build's search for answers printed in the course) and
+    ``float32_slack``, the units of float32 rounding its answer is judged at in float32 (by
+    default :data:`~dimred_teach.checks.properties.VALUE_SLACK`)."""
 
     exercise_id: str
     verify: Callable[[Any, np.random.Generator], None]
     hint: str
+    answer: Callable[[], Any] | None = None
+    float32_slack: float | None = None
 
 
 @dataclass(frozen=True)
@@ -111,15 +118,17 @@ def _wrap(text: str, indent: str) -> str:
     )
 
 
-def register(exercise_id: str, hint: str):
-    """Decorator registering ``verify(answer, rng)`` as the check of ``exercise_id``."""
+def register(exercise_id: str, hint: str, answer: Callable[[], Any] | None = None,
+             float32_slack: float | None = None):
+    """Decorator registering ``verify(answer, rng)`` as the check of ``exercise_id`` (see
+    :class:`Check` for the optional ``answer`` and ``float32_slack`` of a value exercise)."""
     if not _EXERCISE_ID.match(exercise_id):
         raise ValueError(f"exercise_id must look like 'NN.name', got {exercise_id!r}")
 
     def decorator(verify):
         if exercise_id in _REGISTRY:
             raise ValueError(f"exercise_id {exercise_id!r} is registered twice")
-        _REGISTRY[exercise_id] = Check(exercise_id, verify, hint)
+        _REGISTRY[exercise_id] = Check(exercise_id, verify, hint, answer, float32_slack)
         return verify
 
     return decorator
@@ -176,7 +185,8 @@ def evaluate(exercise_id: str, answer, seed: int | None = None, namespace: dict 
     globals, passed by :func:`check`) lets the course policy see what the answer used.
     """
     from .policy import Watch
-    from .properties import judging_precision  # properties needs CheckFailure from this module
+    from .properties import (FUNCTION_SLACK, TYPED_DIGITS, VALUE_SLACK, judging_precision,  # they need
+                             looks_typed_back)  # CheckFailure from this module
 
     entry = get_check(exercise_id)
     rng = np.random.default_rng(secrets.randbits(64) if seed is None else seed)
@@ -188,9 +198,13 @@ def evaluate(exercise_id: str, answer, seed: int | None = None, namespace: dict 
     if answer is Ellipsis or answer is None:
         return verdict("no answer yet (replace the ... with your code)", "no-answer")
     try:
-        with judging_precision(), Watch(exercise_id, answer, namespace):  # Watch: the course policy
+        slack = FUNCTION_SLACK if callable(answer) else entry.float32_slack or VALUE_SLACK
+        with judging_precision(slack), Watch(exercise_id, answer, namespace):  # Watch: the course policy
             entry.verify(answer, rng)
     except CheckFailure as failure:
+        if entry.answer is not None and looks_typed_back(answer, entry.answer()):
+            return verdict("your numbers agree with the right ones only to the digits a printout shows: hand "
+                           "the check the values your code computes, not numbers typed in", TYPED_DIGITS)
         return verdict(str(failure), failure.mistake)
     except NotImplementedError:
         return verdict("no answer yet (the function still raises NotImplementedError)", "no-answer")

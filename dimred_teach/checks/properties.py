@@ -1,12 +1,16 @@
 """Building blocks for writing checks: each raises :class:`CheckFailure` with a message a
 student can act on.
 
-Precision. An answer is judged at its own precision: :func:`answer_array` notes the
-coarsest floating-point type it sees in an answer (float32, say), and every tolerance
-(:func:`tolerance`, :func:`is_close`, :func:`expect_close`, ...) is then at least
-:data:`PRECISION_SLACK` units of that type's rounding error, relative to the scale of the
-data. A float64 answer keeps the tolerances the check asks for. :func:`evaluate` judges
-each answer in a fresh :func:`judging_precision` context.
+Precision. A float64 answer is judged at the tolerances the check asks for. A float32 answer
+(:func:`answer_array` notes the coarsest floating-point type it sees) is judged at the
+precision a correct float32 *computation* reaches, never at that of printed digits: every
+tolerance (:func:`tolerance`, :func:`is_close`, :func:`expect_close`, ...) is then at least
+a number of units of float32's rounding error, relative to the scale of the data, that
+depends on what is judged. A function answer is called on the check's random instances, some
+of them ill-conditioned, and gets :data:`FUNCTION_SLACK` units; a value answer (the same
+numbers for everybody, which the course must never let a student type back) gets
+:data:`VALUE_SLACK` units, measured on the solutions' computations carried out in float32.
+:func:`evaluate` judges each answer in a fresh :func:`judging_precision` context.
 """
 
 from __future__ import annotations
@@ -21,16 +25,24 @@ import numpy as np
 from . import CheckFailure
 from ..linalg import subspace_distance
 
-__all__ = ["WRONG_FORM", "expect", "judging_precision", "tolerance", "answer_array", "answer_number", "answer_integer",
+__all__ = ["WRONG_FORM", "TYPED_DIGITS", "looks_typed_back", "note_precision", "expect", "judging_precision", "tolerance", "answer_array", "answer_number", "answer_integer",
            "answer_pair", "is_close", "expect_close", "expect_unlike", "expect_same_subspace", "expect_unit_columns",
            "distinct", "in_random_order"]
 
-PRECISION_SLACK = 1000.0
-"""A low-precision answer may differ from the exact value by this many units of its type's
-rounding error (float32: about 1.2e-4), relative to the scale of the data."""
+FUNCTION_SLACK = 1000.0
+"""A function computing in float32 may miss the exact value by this many units of float32's
+rounding error (about 1.2e-4), relative to the scale of the data: the check's random
+instances include ill-conditioned ones."""
+VALUE_SLACK = 10.0
+"""A value answer in float32 may miss the exact value by this many units of float32's
+rounding error (about 1.2e-6), relative to the scale of the data, unless its check states
+the precision its own computation reaches (``register(..., float32_slack=...)``). The
+solutions' computations carried out in float32 pass (the "computed in float32" variants of
+tests/check_cases); the numbers they print, typed back, fail (tests/test_typed_answers.py)."""
 
-_resolution: contextvars.ContextVar[float] = contextvars.ContextVar("answer_resolution",
-                                                                    default=float(np.finfo(np.float64).eps))
+_FLOAT64_RESOLUTION = float(np.finfo(np.float64).eps)
+_resolution: contextvars.ContextVar[float] = contextvars.ContextVar("answer_resolution", default=_FLOAT64_RESOLUTION)
+_slack: contextvars.ContextVar[float] = contextvars.ContextVar("answer_slack", default=FUNCTION_SLACK)
 
 
 def expect(condition: bool, message: str, mistake: str = "other") -> None:
@@ -40,14 +52,16 @@ def expect(condition: bool, message: str, mistake: str = "other") -> None:
 
 
 @contextlib.contextmanager
-def judging_precision():
-    """Judge one answer: tolerances start at float64 precision and coarsen to the precision
-    of whatever floating-point type the answer turns out to use."""
-    token = _resolution.set(float(np.finfo(np.float64).eps))
+def judging_precision(slack: float = FUNCTION_SLACK):
+    """Judge one answer: tolerances start at float64 precision and coarsen to ``slack`` units
+    of the rounding error of whatever floating-point type the answer turns out to use
+    (:data:`FUNCTION_SLACK` for a function, :data:`VALUE_SLACK` for a value)."""
+    tokens = _resolution.set(_FLOAT64_RESOLUTION), _slack.set(slack)
     try:
         yield
     finally:
-        _resolution.reset(token)
+        _resolution.reset(tokens[0])
+        _slack.reset(tokens[1])
 
 
 COARSEST_RESOLUTION = float(np.finfo(np.float32).eps)
@@ -55,7 +69,10 @@ COARSEST_RESOLUTION = float(np.finfo(np.float32).eps)
 tolerance loose enough to pass a wrong value."""
 
 
-def _note_precision(array: np.ndarray) -> None:
+def note_precision(array: np.ndarray) -> None:
+    """Judge the rest of the answer at least at the precision of ``array``'s floating-point type
+    (a check calls it on the float32 input it hands a function: a float64 result computed
+    from float32 data is then judged as the float32 computation it is)."""
     if np.issubdtype(array.dtype, np.inexact):
         resolution = min(float(np.finfo(array.dtype).eps), COARSEST_RESOLUTION)
         _resolution.set(max(_resolution.get(), resolution))
@@ -63,12 +80,34 @@ def _note_precision(array: np.ndarray) -> None:
 
 def tolerance(rtol: float) -> float:
     """The relative tolerance to use: ``rtol``, or the precision of the answer seen so far
-    (times :data:`PRECISION_SLACK`) when that is coarser."""
-    return max(rtol, PRECISION_SLACK * _resolution.get())
+    when that is coarser (float64: :data:`FUNCTION_SLACK` units of its rounding error, 2.2e-13;
+    float32: the slack of :func:`judging_precision`)."""
+    resolution = _resolution.get()
+    return max(rtol, (FUNCTION_SLACK if resolution == _FLOAT64_RESOLUTION else _slack.get()) * resolution)
 
 
 WRONG_FORM = "wrong-form"
 """The mistake id of an answer that is not numbers of the asked shape and kind."""
+
+
+TYPED_DIGITS = "typed-digits"
+"""The mistake id of a value answer that agrees with the right value only to the digits the
+course prints (4 decimals or 5 significant digits): numbers copied, not computed."""
+
+
+def looks_typed_back(answer, right) -> bool:
+    """Whether ``answer`` agrees with the right value ``right`` to printed precision (within
+    1e-4 of each entry, or 1e-4 of its size), up to the sign of each column (of the whole
+    vector), while not being the right value: copied digits, not a computation."""
+    try:
+        value, right = np.asarray(answer, dtype=float), np.asarray(right, dtype=float)
+    except (TypeError, ValueError):
+        return False
+    if value.shape != right.shape or value.size == 0 or not np.all(np.isfinite(value)):
+        return False
+    signs = np.sign(np.sum(value * right, axis=0)) if value.ndim else 1.0
+    gaps = np.abs(value - np.where(signs == 0, 1.0, signs) * right)
+    return bool(np.all(gaps <= 1e-4 * np.maximum(1.0, np.abs(right)))) and bool(np.any(gaps > 0))
 
 
 def answer_array(answer, what: str, shape: tuple | None = None, wrong_shape: str = WRONG_FORM) -> np.ndarray:
@@ -88,7 +127,7 @@ def answer_array(answer, what: str, shape: tuple | None = None, wrong_shape: str
                WRONG_FORM)
         raw = raw.real
     expect(raw.dtype.kind in "biuf", f"{what} should hold numbers, got {raw.dtype} entries", WRONG_FORM)
-    _note_precision(raw)
+    note_precision(raw)
     array = raw.astype(float)
     if shape is not None:
         ok = array.ndim == len(shape) and all(s is None or s == a for s, a in zip(shape, array.shape))

@@ -1,7 +1,9 @@
 """Checks of exercise set 01, PCA from the Lagrangian.
 
 Function exercises are called on fresh random data sets, in a random order; value
-exercises are checked against the crabs measurements, which the exercise notebook also uses.
+exercises are checked against the crabs measurements of one species (the orange crabs for
+the top direction, the blue ones for the scores), which the exercise notebook also uses: the
+lecture analyses all 200 crabs, so its printed numbers are not the exercises' answers.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import functools
 import numpy as np
 
 from . import register
-from .properties import (answer_array, answer_number, expect, expect_close, expect_same_subspace,
+from .properties import (WRONG_FORM, answer_array, answer_number, expect, expect_close, expect_same_subspace,
                          expect_unit_columns, in_random_order, is_close)
 
 FORBIDS = ("dimred_teach.pca",)  # compute the covariance and the components yourself
@@ -33,7 +35,9 @@ MISTAKES = {
     "not-orthonormal": "columns not orthonormal",
     "smallest-eigenvalues": "the eigenvectors of the smallest eigenvalues",
     "not-best-subspace": "not the best k-dimensional subspace",
-    "covariance-of-x": "the covariance of X, not of the scores",
+    "correlated-scores": "correlated columns: not the scores on all the eigenvectors (X itself, say)",
+    "rescaled-scores": "scores rescaled (standardised, or eigenvectors not of length 1)",
+    "too-few-components": "the scores on fewer than all five components",
     "lecture-data": "the lecture's data, not the exercise's",
     "percentage": "a percentage, not a proportion",
     "unsquared": "singular values not squared",
@@ -58,14 +62,25 @@ def crab_matrix() -> np.ndarray:
     return X
 
 
-def blue_crab_matrix() -> np.ndarray:
-    """The measurements of the 100 blue crabs (species ``B``), shape (100, 5), of exercise
-    01.score_covariance (the lecture prints the same covariance for all 200 crabs), read-only."""
+def species_matrix(species: str) -> np.ndarray:
+    """The measurements of the 100 crabs of one species (``"B"`` blue, ``"O"`` orange), shape
+    (100, 5), read-only: exercise 01.top_direction uses the orange crabs, 01.score_covariance
+    the blue ones (the lecture analyses all 200)."""
     from ..datasets import load_crabs
 
-    X = crab_matrix()[load_crabs()["species"].to_numpy() == "B"]
+    X = crab_matrix()[load_crabs()["species"].to_numpy() == species]
     X.setflags(write=False)
     return X
+
+
+def blue_crab_matrix() -> np.ndarray:
+    """The 100 blue crabs' measurements, shape (100, 5), of exercise 01.score_covariance."""
+    return species_matrix("B")
+
+
+def orange_crab_matrix() -> np.ndarray:
+    """The 100 orange crabs' measurements, shape (100, 5), of exercise 01.top_direction."""
+    return species_matrix("O")
 
 
 def random_data(rng: np.random.Generator, n: int | None = None, p: int | None = None) -> np.ndarray:
@@ -101,12 +116,23 @@ def _sample_covariance(answer, rng):
         expect_close(S, expected, f"S = Xc' Xc / (n - 1) for a data set of shape {X.shape}", mistake="wrong-covariance")
 
 
+def _top_eigenvector(X: np.ndarray) -> np.ndarray:
+    """The unit eigenvector of the largest eigenvalue of X's covariance, largest entry positive."""
+    w = np.linalg.eigh(covariance(X))[1][:, -1]
+    return w * np.sign(w[np.argmax(np.abs(w))])
+
+
 @register("01.top_direction", hint="the eigenvector of S with the largest eigenvalue (np.linalg.eigh sorts ascending "
-                                   "and returns the eigenvectors as columns)")
+                                   "and returns the eigenvectors as columns), for the orange crabs",
+          answer=lambda: _top_eigenvector(orange_crab_matrix()))
 def _top_direction(answer, rng):
-    S = covariance(crab_matrix())
+    S = covariance(orange_crab_matrix())
     w = answer_array(answer, "w", shape=(5,))
     expect_unit_columns(w[:, None], "w", mistake="not-unit")
+    lecture = _top_eigenvector(crab_matrix())
+    expect(not is_close(np.abs(w), np.abs(lecture), 1e-6, scale=1.0),
+           "w is the top direction of all 200 crabs, the lecture's data: the exercise asks for the orange crabs",
+           mistake="lecture-data")
     lam = float(w @ S @ w)
     expect_close(S @ w, lam * w, "the stationarity condition S w = lambda w (is w a COLUMN of the eigenvector "
                                  "matrix of S?)", scale=np.linalg.eigvalsh(S)[-1], mistake="not-eigenvector")
@@ -176,28 +202,37 @@ def _best_projection(answer, rng):
         expect_same_subspace(U, vectors[:, ::-1][:, :r], f"best_projection(X, {r})")
 
 
-@register("01.score_covariance", hint="the scores are Xc @ V with all eigenvectors; their covariance "
-                                      "Z'Z / (n - 1) is diagonal")
+def _blue_scores() -> np.ndarray:
+    """The blue crabs' scores on all five components, largest first, shape (100, 5)."""
+    X = blue_crab_matrix()
+    Xc = X - X.mean(axis=0)
+    return Xc @ np.linalg.eigh(covariance(X))[1][:, ::-1]
+
+
+@register("01.score_covariance", hint="the scores are Xc @ V, with the centred data Xc and V holding all five "
+                                      "unit eigenvectors of S as columns; their covariance is then diagonal",
+          answer=_blue_scores)
 def _score_covariance(answer, rng):
     X = blue_crab_matrix()
-    n = X.shape[0]
-    C = answer_array(answer, "score_covariance", shape=(5, 5))
-    eigenvalues = np.linalg.eigvalsh(covariance(X))[::-1]
-    scale = float(eigenvalues[0])
-    uncentred = np.linalg.eigvalsh(X.T @ X / (n - 1))[::-1]
-    expect(not is_close(np.linalg.eigvalsh((C + C.T) / 2)[::-1], uncentred, 1e-6),
-           "score_covariance has the eigenvalues of X'X / (n - 1): centre X (or the scores) first",
+    n, p = X.shape
+    Xc = X - X.mean(axis=0)
+    Z = answer_array(answer, "scores", shape=(None, None))
+    expect(Z.shape != (2 * n, p), f"scores has {2 * n} rows, one per crab of the lecture: the exercise asks for the "
+                                  f"{n} blue crabs", mistake="lecture-data")
+    expect(not (Z.shape[0] == n and Z.ndim == 2 and Z.shape[1] < p),
+           f"scores has {Z.shape[1]} columns: the exercise asks for the scores on all {p} components",
+           mistake="too-few-components")
+    expect(Z.shape == (n, p), f"scores should have shape ({n}, {p}), got {Z.shape}", mistake=WRONG_FORM)
+    gram = Xc @ Xc.T
+    expect(is_close(Z.mean(axis=0), np.zeros(p), 1e-9, scale=np.abs(Z).max()),
+           "the columns of scores should have mean 0: they are scores of the CENTRED data, Xc @ V",
            mistake="no-centring")
-    expect(is_close(C - np.diag(np.diag(C)), np.zeros((5, 5)), 1e-8, scale=scale),
-           "the covariance of the scores should be diagonal (the scores on different components are "
-           "uncorrelated): scores = Xc @ V with V holding ALL the eigenvectors of S as columns",
-           mistake="covariance-of-x")
-    diagonal = np.sort(np.diag(C))[::-1]  # any order of the components is fine
-    expect(not is_close(diagonal, eigenvalues * (n - 1) / n, 1e-6),
-           f"the diagonal holds the eigenvalues of the covariance with 1/n {N_VERSUS_N_MINUS_1}",
-           mistake="divides-by-n")
-    expect_close(diagonal, eigenvalues, "the diagonal should be the eigenvalues of S = Xc'Xc / (n - 1):",
-                 scale=scale, mistake="lecture-data")
+    C = Z.T @ Z / (n - 1)
+    expect(is_close(C - np.diag(np.diag(C)), np.zeros((p, p)), 1e-8, scale=float(np.abs(np.diag(C)).max())),
+           "the covariance of your scores is not diagonal: the scores on different components are uncorrelated "
+           "when V holds ALL the eigenvectors of S as its columns (scores = Xc @ V)", mistake="correlated-scores")
+    expect_close(Z @ Z.T, gram, "scores @ scores.T = Xc @ Xc.T (scores on unit eigenvectors, not rescaled)",
+                 mistake="rescaled-scores")
 
 
 def _shares(values: np.ndarray, k: int) -> float:

@@ -8,7 +8,7 @@ import numpy as np
 from . import CheckFailure, register
 from .properties import (answer_array, answer_integer, answer_pair, distinct, expect, expect_close,
                          expect_same_subspace, expect_unit_columns, expect_unlike, in_random_order, is_close,
-                         tolerance)
+                         note_precision, tolerance)
 from .set01 import N_VERSUS_N_MINUS_1, covariance, random_data
 
 
@@ -25,6 +25,8 @@ MISTAKES = {
     "wrong-eigenvalues": "not the covariance's eigenvalues",
     "not-unit": "not scaled to length 1",
     "wrong-subspace": "spans the wrong subspace",
+    "unscaled-scores": "the eigenvectors U of G, not the scores U D",
+    "eigenvalue-scaled": "scaled by the eigenvalues d^2 of G, not by d",
     "scores-of-raw-data": "projected the raw data instead of the centred data",
     "wrong-scores": "scores that are not Xc V (U alone, or signs that do not match the components)",
     "not-leading": "not the leading eigenvector (too few steps, or the smallest one)",
@@ -36,6 +38,8 @@ MISTAKES = {
     "transposed-factors": "U D+ V' instead of V D+ U'",
     "only-diagonal": "only the diagonal of D+, not the matrix",
     "not-inverted": "singular values not inverted (A' or D where D+ belongs)",
+    "float64-cutoff": "a float64 cutoff for float32 input (np.finfo(float).eps, not the input's)",
+    "wrong-null-space": "not an orthonormal basis of the null space of A",
 }
 """The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
 short name. A failure no named mistake explains is ``other``."""
@@ -79,20 +83,31 @@ def _eigenvalues_from_svd(answer, rng):
 
 
 @register("02.components_from_gram",
-          hint="eigenvectors U of G = Xc Xc' (n x n), then V = Xc' U D^-1 with D = sqrt(eigenvalues of G)")
+          hint="eigenvectors U of G (n x n) with the k LARGEST eigenvalues, each scaled by the square root of its "
+               "eigenvalue: Z = U_k D_k, since G = Xc Xc' = U D^2 U'")
 def _components_from_gram(answer, rng):
-    cases = [(X, int(rng.integers(1, 4))) for X in (_wide_data(rng) for _ in range(int(rng.integers(4, 7))))]
-    for X, k in in_random_order(rng, cases):
-        V = answer_array(answer(X.copy(), k), f"components_from_gram(X, {k})", shape=(X.shape[1], k))
-        expect_close(V.T @ V, np.eye(k), f"the components should be orthonormal: V'V = I (k = {k})", scale=1.0,
-                     mistake="not-unit")
-        uncentred = np.linalg.svd(X, full_matrices=False)[2][:k].T
-        expect(not is_close(V @ V.T, uncentred @ uncentred.T, 1e-6, scale=1.0),
-               "components_from_gram(X, k) spans the top singular vectors of X itself: centre the columns first",
-               mistake="no-centring")
-        expect_same_subspace(V, _top_eigvectors(X, k), f"the {k} components", mistake="wrong-subspace")
-        Xc = X - X.mean(axis=0)
-        _expect_descending(np.sum((Xc @ V) ** 2, axis=0), "the components, by the variance of their scores,")
+    cases = [(X - X.mean(axis=0), int(rng.integers(1, 4)))
+             for X in (_wide_data(rng) for _ in range(int(rng.integers(4, 7))))]
+    for Xc, k in in_random_order(rng, cases):
+        n = Xc.shape[0]
+        G = Xc @ Xc.T
+        call = f"components_from_gram(G, {k}) for an {n} x {n} Gram matrix"
+        Z = answer_array(answer(G.copy(), k), call, shape=(n, k))
+        U, d, _ = np.linalg.svd(Xc, full_matrices=False)
+        expected = U[:, :k] * d[:k]  # = Xc V_k, up to the signs of its columns
+        lengths = np.linalg.norm(Z, axis=0)
+        expect(not is_close(lengths, np.ones(k), 1e-6),
+               f"the columns of {call} have length 1: those are the eigenvectors U of G; the scores are U D, each "
+               "column scaled by the square root of its eigenvalue", mistake="unscaled-scores")
+        expect(not is_close(np.sort(lengths)[::-1], d[:k] ** 2, 1e-6),
+               f"the columns of {call} are scaled by the eigenvalues d_j^2 of G: scale by their square roots d_j",
+               mistake="eigenvalue-scaled")
+        expect(not is_close(lengths, d[:k][::-1], 1e-6) or k == 1,
+               f"{call}: the components should be sorted largest first (np.linalg.eigh sorts ascending)",
+               mistake="ascending")
+        expect_same_subspace(Z, expected, f"the {k} score columns of {call}", mistake="wrong-subspace")
+        expect_close(Z @ Z.T, expected @ expected.T, f"{call}: Z Z' = U_k D_k^2 U_k' (the scores Xc V_k)",
+                     scale=d[0] ** 2, mistake="wrong-subspace")
 
 
 @register("02.svd_is_pca", hint="take the SVD of the centred data; the directions are the right singular vectors, "
@@ -121,16 +136,38 @@ def _svd_is_pca(answer, rng):
                                 "(with the same signs as the components)", mistake="wrong-scores")
 
 
+POWER_SIZE = 12_000
+"""The order of the matrices 02.power_iteration receives, sparse (four nonzeros a row): a
+product A @ v costs about 0.1 ms, but a dense copy alone takes 1.15 GB, so np.linalg.eigh of
+A.toarray() (a second 1.15 GB for the eigenvectors, minutes of O(m^3) work on one core) is beyond
+the grading kernel's 2 GB and its 20 s a call (tests/test_checks_01_02.py holds the arithmetic)."""
+POWER_BLOCK = 4
+
+
+def sparse_psd_with_gap(rng: np.random.Generator, m: int = POWER_SIZE) -> tuple:
+    """A symmetric positive definite m x m CSR matrix with a clear gap lambda_2 / lambda_1 between
+    0.5 and 0.7 (blocks of 4 on the diagonal, rows and columns shuffled), and its unit leading
+    eigenvector, shape (m,)."""
+    import scipy.sparse
+
+    blocks = m // POWER_BLOCK
+    Q = np.linalg.qr(rng.standard_normal((blocks, POWER_BLOCK, POWER_BLOCK)))[0]
+    values = rng.uniform(0.1, 1.0, (blocks, POWER_BLOCK))
+    values[0, 0] = values.max() / rng.uniform(0.5, 0.7)
+    entries = (Q * values[:, None, :]) @ Q.transpose(0, 2, 1)
+    start = (np.arange(blocks) * POWER_BLOCK)[:, None, None]
+    rows = np.broadcast_to(start + np.arange(POWER_BLOCK)[None, :, None], entries.shape)
+    columns = np.broadcast_to(start + np.arange(POWER_BLOCK)[None, None, :], entries.shape)
+    order = rng.permutation(m)  # new index of each old row
+    A = scipy.sparse.csr_array((entries.ravel(), (order[rows.ravel()], order[columns.ravel()])), shape=(m, m))
+    leading = np.zeros(m)
+    leading[order[:POWER_BLOCK]] = Q[0][:, 0]
+    return A, leading
+
+
 @register("02.power_iteration", hint="repeat v <- A v / |A v| from a random start; stop when v stops changing")
 def _power_iteration(answer, rng):
-    cases = []
-    for _ in range(int(rng.integers(4, 7))):
-        m = int(rng.integers(3, 8))
-        Q = np.linalg.qr(rng.standard_normal((m, m)))[0]
-        values = np.sort(rng.uniform(0.1, 1.0, m))[::-1]
-        values[0] = values[1] / rng.uniform(0.5, 0.8)  # a clear gap
-        cases.append((Q @ np.diag(values) @ Q.T, Q[:, 0]))
-    for A, leading in in_random_order(rng, cases):
+    for A, leading in in_random_order(rng, [sparse_psd_with_gap(rng) for _ in range(int(rng.integers(4, 6)))]):
         m = A.shape[0]
         v = answer_array(answer(A.copy()), "leading_eigenvector(A)", shape=(m,))
         expect_unit_columns(v[:, None], "the vector", mistake="not-unit")
@@ -178,31 +215,38 @@ def _matrix_of_rank(rng: np.random.Generator, m: int, n: int, rank: int) -> np.n
 
 
 def _pseudo_inverse_cases(rng: np.random.Generator) -> list[tuple[np.ndarray, int]]:
-    """Tall and wide matrices, of full rank and rank-deficient, each with its rank. Never square: then the shape
-    of an answer alone tells A+ (n x m) from A (m x n) and from (A'A)^-1 (n x n), so those mistakes are named."""
+    """Tall and wide matrices, of full rank and rank-deficient, each with its rank; a rank-deficient tall one and
+    a rank-deficient wide one also rotated and rounded to float32 (their zero singular values become float32
+    rounding noise). Never square: then the shape of an
+    answer alone tells A+ (n x m) from A (m x n) and from (A'A)^-1 (n x n), so those mistakes are named."""
     cases = []
     for tall in (True, False, True, False, bool(rng.integers(2))):
         small, large = sorted(int(v) for v in rng.choice(np.arange(3, 9), 2, replace=False))
         m, n = (large, small) if tall else (small, large)
         for rank in (small, int(rng.integers(1, small))):
             cases.append((_matrix_of_rank(rng, m, n, rank), rank))
+    for A, rank in [case for case in cases[:4] if case[1] < min(case[0].shape)]:  # zero up to rounding in float32
+        cases.append(((A @ np.linalg.qr(rng.normal(size=(A.shape[1],) * 2))[0]).astype(np.float32), rank))
     return cases
 
 
 @register("02.pseudo_inverse",
-          hint="A+ = V D+ U' from the thin SVD A = U D V': D+ holds 1/d_j for d_j above max(m, n) * eps * d_1, "
-               "0 for the others; A+ has the transposed shape of A")
+          hint="A+ = V D+ U' from the SVD A = U D V': D+ holds 1/d_j for d_j above max(m, n) * eps * d_1 (eps of "
+               "A's dtype), 0 for the others; A+ has the transposed shape of A; the null space is spanned by the "
+               "rows of V' whose singular values are cut off or missing (full_matrices=True)")
 def _pseudo_inverse(answer, rng):
     for A, rank in in_random_order(rng, _pseudo_inverse_cases(rng)):
         m, n = A.shape
-        call = f"pseudo_inverse(A) for A of shape {A.shape} and rank {rank}"
+        call = f"pseudo_inverse(A) for A of shape {A.shape}, dtype {A.dtype} and rank {rank}"
+        note_precision(A)
         try:
-            result = answer(A.copy())
+            pair = answer(A.copy())
         except np.linalg.LinAlgError as error:
             raise CheckFailure(f"{call} raised LinAlgError ({error}): A'A is singular when A does not have full "
                                "column rank, so (A'A)^-1 does not exist; the SVD with a cutoff works for every A",
                                mistake="gram-inverse") \
                 from None
+        result, null = answer_pair(pair, call, "(A_plus, null_basis)")
         try:
             finite = bool(np.all(np.isfinite(np.asarray(result, dtype=float))))
         except (TypeError, ValueError):
@@ -222,6 +266,9 @@ def _pseudo_inverse(answer, rng):
         expect_unlike(G, A.T, reference, f"{call} is A' = V D U': the singular values are not inverted (D+ holds "
                                          "1/d_j where D holds d_j)", mistake="not-inverted")
         beyond = np.linalg.svd(G, compute_uv=False)[rank:]
+        expect(A.dtype != np.float32 or not np.any(beyond > 1e-2 / d[rank - 1]),
+               f"{call} inverted a singular value of A that is zero up to float32 rounding: for float32 input the "
+               "cutoff needs float32's eps, np.finfo(d.dtype).eps, not np.finfo(float).eps", mistake="float64-cutoff")
         expect(not np.any(beyond > tolerance(1e-6) / d[rank - 1]),
                f"{call} has more than {rank} nonzero singular values: it inverted a singular value of A that is zero "
                "up to rounding; invert only the singular values above a cutoff such as max(m, n) * eps * d_1",
@@ -230,3 +277,10 @@ def _pseudo_inverse(answer, rng):
         expect_close(G @ A @ G, G, f"{call}: the Penrose condition (2) A+ A A+ = A+", scale=1 / d[rank - 1])
         expect_close((A @ G).T, A @ G, f"{call}: the Penrose condition (3) (A A+)' = A A+", scale=1.0)
         expect_close((G @ A).T, G @ A, f"{call}: the Penrose condition (4) (A+ A)' = A+ A", scale=1.0)
+        N = answer_array(null, f"the null-space basis of {call}", shape=(n, None), wrong_shape="wrong-null-space")
+        expect(N.shape[1] == n - rank, f"the null-space basis of {call} has {N.shape[1]} columns: the null space of "
+                                       "A has dimension n - rank", mistake="wrong-null-space")
+        expect_close(N.T @ N, np.eye(n - rank), f"the null-space basis of {call} should be orthonormal: N'N = I",
+                     scale=1.0, mistake="wrong-null-space")
+        expect_close(A @ N, np.zeros((m, n - rank)), f"the null-space basis of {call} should solve A N = 0",
+                     scale=d[0], mistake="wrong-null-space")

@@ -12,10 +12,10 @@ import functools
 import numpy as np
 
 from . import register
-from .properties import (answer_array, answer_integer, answer_pair, expect, expect_close, expect_same_subspace,
-                         in_random_order, is_close, tolerance)
+from .properties import (WRONG_FORM, answer_array, answer_integer, answer_pair, expect, expect_close,
+                         expect_same_subspace, in_random_order, is_close, tolerance)
 from ..datasets import CRABS_MEASUREMENTS, load_crabs, make_crabs_like
-from ..pca import bootstrap_pca, pca
+from ..pca import pca
 
 FORBIDS = ("dimred_teach.pca.bootstrap_pca",  # 03.bootstrap_angle
            "dimred_teach.biplot.biplot_coordinates")  # 03.biplot_factors
@@ -42,8 +42,10 @@ MISTAKES = {
     "unseeded": "the seed is not used",
     "sign-not-folded": "angles above 90 degrees: signs not aligned",
     "no-replacement": "resampled without replacement",
+    "wrong-size": "not n rows per replicate",
     "wrong-angles": "angles unlike the bootstrap of component j (columns resampled, or j counted from 0)",
     "zero-based": "j counted from 0",
+    "lecture-data": "the lecture's data, not the exercise's",
 }
 """The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
 short name. A failure no named mistake explains is ``other``."""
@@ -107,13 +109,30 @@ def _biplot_factors(answer, rng):
                      f"the lengths of the loading columns = d_j^alpha {where}")
 
 
+def _female_crabs() -> np.ndarray:
+    """The 100 female crabs' measurements, shape (100, 5), of exercise 03.scaled_scores (the
+    lecture computes the scaled scores of all 200)."""
+    return _crabs()[0][load_crabs()["sex"].to_numpy() == "F"]
+
+
+def _female_scaled_scores() -> np.ndarray:
+    """U of the female crabs' centred measurements, each column's largest entry positive."""
+    X = _female_crabs()
+    U = np.linalg.svd(X - X.mean(axis=0), full_matrices=False)[0]
+    return U * np.sign(U[np.argmax(np.abs(U), axis=0), range(U.shape[1])])
+
+
 @register("03.scaled_scores",
-          hint="alpha = 1 and k = 5: the scores are U, the left singular vectors of the centred measurements")
+          hint="alpha = 1 and k = 5: the scores are U, the left singular vectors of the female crabs' centred "
+               "measurements", answer=_female_scaled_scores, float32_slack=100.0)  # float32 SVD: 30 units
 def _scaled_scores(answer, rng):
-    X, _ = _crabs()
+    X = _female_crabs()
     n, p = X.shape
     Xc = X - X.mean(axis=0)
-    Z = answer_array(answer, "scaled_scores", (n, p))
+    Z = answer_array(answer, "scaled_scores", (None, None))
+    expect(Z.shape != (2 * n, p), f"scaled_scores has {2 * n} rows, one per crab of the lecture: the exercise asks "
+                                  f"for the {n} female crabs", mistake="lecture-data")
+    expect(Z.shape == (n, p), f"scaled_scores should have shape ({n}, {p}), got {Z.shape}", mistake=WRONG_FORM)
     expect(is_close(Z.mean(axis=0), np.zeros(p), 1e-10, scale=np.abs(Z).max()),
            "each column of scaled_scores should have mean 0 (scores of centred data)", mistake="not-centred")
     covariance = np.cov(Z, rowvar=False)
@@ -204,17 +223,22 @@ def _species_separation(answer, rng):
                      mistake="wrong-separation")
 
 
-@register("03.species_component",
-          hint="PCA of the standardised measurements of the male crabs (all 5 components), then compare the "
-               "species separation of every component")
-def _species_component(answer, rng):
+def _male_separations() -> np.ndarray:
+    """How well each standardised component of the male crabs separates the species, shape (5,)."""
     X, species = _crabs()
     males = load_crabs()["sex"].to_numpy() == "M"  # the lecture names the species component of all 200 crabs
-    X, species = X[males], species[males]
+    return _reference_separation(pca(X[males], scale=True).scores, species[males])
+
+
+@register("03.species_component",
+          hint="PCA of the standardised measurements of the male crabs (all 5 components), then compare the "
+               "species separation of every component",
+          answer=lambda: int(np.argmax(_male_separations())) + 1)
+def _species_component(answer, rng):
+    separation = _male_separations()
     answer = answer_integer(answer, "species_pc")
     expect(answer != 0, "species_pc = 0: count the components from 1 (PC1 is component 1)")
-    expect(1 <= answer <= X.shape[1], f"species_pc should be between 1 and {X.shape[1]}, got {answer}")
-    separation = _reference_separation(pca(X, scale=True).scores, species)
+    expect(1 <= answer <= separation.size, f"species_pc should be between 1 and {separation.size}, got {answer}")
     best = int(np.argmax(separation)) + 1
     expect(answer == best,
            f"PC{answer} separates the species by {separation[answer - 1]:.3f} pooled standard deviations, "
@@ -230,16 +254,42 @@ def _stretched_cloud(rng: np.random.Generator, spreads) -> np.ndarray:
 
 
 BOOT_REPLICATES = 100
-"""Replicates the check asks for; the reference uses three times as many."""
+"""Replicates the check asks for."""
+
+
+def _bootstrap_angles(X: np.ndarray, j: int, n_boot: int, seed: int, draws=None, centre: bool = True,
+                      component: int | None = None) -> np.ndarray:
+    """The angles of the exercise's stream (replicate b: rows rng.integers(0, n, n)), or of a mistaken
+    variant of it: other ``draws(rng, n)``, no centring, another component (counted from 1)."""
+    rng = np.random.default_rng(seed)
+    draws = draws or (lambda rng, n: rng.integers(0, n, n))
+    index = (component or j) - 1
+
+    def direction(rows):
+        return np.linalg.svd(rows - rows.mean(axis=0) if centre else rows, full_matrices=False)[2][index]
+
+    full = direction(X)
+    cosines = [abs(direction(X[draws(rng, len(X))]) @ full) for _ in range(n_boot)]
+    return np.degrees(np.arccos(np.clip(cosines, 0.0, 1.0)))
+
+
+_STREAM_MISTAKES = (
+    ({"centre": False}, "no-centring", "the components of the raw rows: centre each replicate (and the full data) "
+                                       "before its SVD"),
+    ({"draws": lambda rng, n: rng.choice(n, n // 2, replace=False)}, "no-replacement",
+     "n/2 rows drawn without replacement: draw n rows WITH replacement"),
+    ({"draws": lambda rng, n: rng.integers(0, n, n // 2)}, "wrong-size", "n/2 rows per replicate: draw n"),
+    ({"draws": lambda rng, n: rng.integers(0, n, 2 * n)}, "wrong-size", "2n rows per replicate: draw n"),
+)
 
 
 @register("03.bootstrap_angle",
-          hint="for each replicate draw n row indices WITH replacement (rng.integers(0, n, n)), redo the PCA of "
-               "those rows, and take arccos(|v_j(replicate) . v_j(full)|) in degrees")
+          hint="rng = np.random.default_rng(seed); for each replicate in turn draw the rows rng.integers(0, n, n), "
+               "centre them, take component j of their SVD, and arccos(|v_j(replicate) . v_j(full)|) in degrees")
 def _bootstrap_angle(answer, rng):
     cases = [((6.0, 1.0, 0.7, 0.3), 1), ((4.0, 1.0, 0.95, 0.3), 2), ((4.0, 1.0, 0.95, 0.3), 3)]
     for spreads, j in in_random_order(rng, cases):
-        X = _stretched_cloud(rng, spreads)
+        X = _stretched_cloud(rng, spreads) + rng.normal(scale=20.0, size=len(spreads))  # far from the origin
         seed = int(rng.integers(2**31))
         call = f"bootstrap_angle(X, j={j}, n_boot={BOOT_REPLICATES}, seed={seed})"
         angles = answer_array(answer(X.copy(), j, BOOT_REPLICATES, seed), call, (BOOT_REPLICATES,))
@@ -251,15 +301,18 @@ def _bootstrap_angle(answer, rng):
         expect(bool(np.all(angles <= 90 * (1 + tolerance(1e-9)))),
                f"{call}: an angle above 90 degrees ({float(angles.max()):.1f}); a component's sign is arbitrary, "
                "so compare with |cosine| (fold the angle into [0, 90])", mistake="sign-not-folded")
-        reference = np.median(bootstrap_pca(X, j, n_boot=3 * BOOT_REPLICATES, seed=seed).angles[:, j - 1])
-        median = float(np.median(angles))
-        expect(median > 1e-3 * reference,
+        reference = _bootstrap_angles(X, j, BOOT_REPLICATES, seed)
+        if is_close(angles, reference, 1e-9, scale=90.0):
+            continue
+        expect(float(np.median(angles)) > 1e-3 * float(np.median(reference)),
                f"{call}: the angles are all about 0, so every replicate is the data itself: draw the rows "
                "with replacement (some rows twice, some not at all)", mistake="no-replacement")
-        expect(median < 1.6 * reference,
-               f"{call}: median angle {median:.2f} degrees, but the bootstrap of component {j} gives about "
-               f"{reference:.2f}: resample the rows (points, not columns) with replacement and compare component "
-               f"{j} (counting from 1) of each replicate with component {j} of the full data", mistake="wrong-angles")
-        expect(median > 0.6 * reference,
-               f"{call}: median angle {median:.2f} degrees, but the bootstrap of component {j} gives about "
-               f"{reference:.2f}: are the replicates n rows drawn with replacement from all n?", mistake="zero-based")
+        mistakes = [*_STREAM_MISTAKES]
+        if j < len(spreads):
+            mistakes.append(({"component": j + 1}, "zero-based", f"component {j + 1}: count the components from 1"))
+        for options, mistake, what in mistakes:
+            expect(not is_close(angles, _bootstrap_angles(X, j, BOOT_REPLICATES, seed, **options), 1e-9, scale=90.0),
+                   f"{call} gives the angles of {what}", mistake=mistake)
+        expect_close(angles, reference, f"{call}: the angles of the exercise's stream, draw for draw (replicate b "
+                                        "uses the rows rng.integers(0, n, n), one call per replicate, in order),",
+                     scale=90.0, rtol=1e-9, mistake="wrong-angles")

@@ -2,8 +2,10 @@
 
 Function answers are called on fresh random configurations drawn from the check's
 generator; value answers are checked against properties of the data the exercise uses
-(the random cloud of :func:`recover_b_points`, the eurodist table), which the checks
-build themselves.
+(the random cloud of :func:`recover_b_points`, the eurodist table without Athens), which the
+checks build themselves. The lecture analyses all 21 cities and prints their spectrum, and
+shows a star metric that uses equality in the triangle inequality: the exercises ask for
+other numbers.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ MISTAKES = {
     "positive-only": "the positive eigenvalues only",
     "ascending": "in ascending order instead of largest first",
     "absolute-values": "absolute values: the negative eigenvalues lost their sign",
+    "all-cities": "all 21 cities, as in the lecture, not the 20 without Athens",
+    "not-relative": "eigenvalues not divided by the largest",
     "not-centred": "-1/2 D2 without the centring matrix H",
     "wrong-spectrum": "not the eigenvalues of B",
     "not-a-bool": "a number instead of True or False",
@@ -44,6 +48,7 @@ MISTAKES = {
     "asymmetric": "not symmetric",
     "nonzero-diagonal": "a non-zero diagonal",
     "triangle-violated": "breaks the triangle inequality",
+    "tight-triangle": "a triangle inequality that holds with equality (no room to spare)",
     "euclidean": "Euclidean distances, which real points have",
 }
 """The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
@@ -58,13 +63,25 @@ def recover_b_points() -> np.ndarray:
     return np.random.default_rng(RECOVER_B_SEED).normal(size=(10, 3)) + np.array([3.0, -1.0, 2.0])
 
 
-@functools.lru_cache(maxsize=1)
-def _eurodist_b() -> np.ndarray:
-    B = double_center(load_eurodist().to_numpy() ** 2)
-    B.setflags(write=False)
-    return B
+DROPPED_CITY = "Athens"
+"""Exercise 04.eurodist_spectrum leaves out this city (its row holds the impossible Athens-Rome entry)."""
 
 
+@functools.lru_cache(maxsize=None)
+def eurodist_without(city: str | None = DROPPED_CITY) -> np.ndarray:
+    """The road distances without ``city``'s row and column (all 21 cities for None), read-only."""
+    table = load_eurodist()
+    if city is not None:
+        table = table.drop(index=city, columns=city)
+    D = table.to_numpy(dtype=float)
+    D.setflags(write=False)
+    return D
+
+
+def relative_spectrum(M: np.ndarray) -> np.ndarray:
+    """The eigenvalues of the symmetric M, largest first, divided by the largest."""
+    values = np.linalg.eigvalsh(M)[::-1]
+    return values / values[0]
 def _cloud(rng: np.random.Generator, p: int, n: int | None = None) -> np.ndarray:
     """A fresh cloud of n points in R^p with unequal spreads, not centred."""
     n = int(rng.integers(p + 4, 25)) if n is None else n
@@ -85,7 +102,7 @@ def _as_multiple(B: np.ndarray, reference: np.ndarray) -> float | None:
 
 @register("04.recover_b",
           hint="B = -1/2 H D2 H with H = I - 11'/n: subtract row and column means of D2, add back the grand mean, "
-               "multiply by -1/2")
+               "multiply by -1/2", answer=lambda: double_center(squared_distances(recover_b_points())))
 def _recover_b(answer, rng):
     D2 = squared_distances(recover_b_points())
     n = D2.shape[0]
@@ -181,33 +198,38 @@ def _align(answer, rng):
 
 
 @register("04.eurodist_spectrum",
-          hint="B = -1/2 H D2 H of the squared road distances; np.linalg.eigvalsh gives ALL its eigenvalues "
-               "(ascending): reverse them, and keep the negative ones")
+          hint="drop Athens's row and column, then B = -1/2 H D2 H of the squared road distances; np.linalg.eigvalsh "
+               "gives ALL its eigenvalues (ascending): reverse them, keep the negative ones, divide by the largest",
+          answer=lambda: relative_spectrum(double_center(eurodist_without() ** 2)))
 def _eurodist_spectrum(answer, rng):
-    B = _eurodist_b()
-    n = B.shape[0]
-    values = answer_array(answer, "eigenvalues", (n,), wrong_shape="positive-only")
-    expected = np.linalg.eigvalsh(B)[::-1]
-    scale = float(np.abs(expected).max())
-    expect(not np.any(np.diff(values) > tolerance(1e-10) * scale),
+    D = eurodist_without()
+    n = D.shape[0]
+    values = answer_array(answer, "relative_eigenvalues", (None,), wrong_shape="positive-only")
+    expect(values.shape != (n + 1,), f"relative_eigenvalues has {n + 1} entries, one per city of the lecture: the "
+                                     f"exercise leaves out {DROPPED_CITY}", mistake="all-cities")
+    expect(values.shape == (n,), f"relative_eigenvalues should have all {n} eigenvalues, got {values.shape[0]} "
+                                 "(keep the negative ones)", mistake="positive-only")
+    expected = relative_spectrum(double_center(D**2))
+    expect(not np.any(np.diff(values) > tolerance(1e-10)),
            "the eigenvalues should be sorted largest first, in descending order (np.linalg.eigvalsh sorts them in "
            "ascending order)", mistake="ascending")
-    expect(not is_close(np.sort(values), np.sort(np.abs(expected)), 1e-6),
+    expect(abs(values[0] - 1) <= tolerance(1e-8) or not is_close(values / values[0], expected, 1e-6),
+           "these are the eigenvalues themselves: divide them by the largest one", mistake="not-relative")
+    absolute = np.sort(np.abs(expected))[::-1]
+    expect(not is_close(values, absolute / absolute[0], 1e-6),
            "these are the absolute values of the eigenvalues (singular values of B): the negative eigenvalues "
            "must stay negative; use np.linalg.eigvalsh", mistake="absolute-values")
-    D2 = load_eurodist().to_numpy() ** 2
-    unsquared = np.linalg.eigvalsh(double_center(load_eurodist().to_numpy()))[::-1]
-    expect(not is_close(values, unsquared, 1e-6),
+    expect(not is_close(values, relative_spectrum(double_center(D)), 1e-6),
            "these are the eigenvalues of -1/2 H D H: square the road distances first (D2 = D**2)",
            mistake="unsquared-distances")
-    expect(not is_close(values, -2 * expected[::-1], 1e-6),
+    expect(not is_close(values, relative_spectrum(-2 * double_center(D**2)), 1e-6),
            "these are the eigenvalues of H D2 H, -2 times those of B: mind the factor -1/2 in B = -1/2 H D2 H",
            mistake="missing-half")
-    expect(not is_close(values, np.linalg.eigvalsh(-0.5 * D2)[::-1], 1e-6),
+    expect(not is_close(values, relative_spectrum(-0.5 * D**2), 1e-6),
            "these are the eigenvalues of -1/2 D2, not centred: B = -1/2 H D2 H needs the centring matrix "
            "H = I - 11'/n on both sides", mistake="not-centred")
-    expect_close(values, expected, "the eigenvalues of B = -1/2 H D2 H, largest first, negative ones included:",
-                 scale=scale, mistake="wrong-spectrum")
+    expect_close(values, expected, "the eigenvalues of B = -1/2 H D2 H, largest first, negative ones included, "
+                                   "divided by the largest:", scale=1.0, mistake="wrong-spectrum")
 
 
 def _gram_with_spectrum(rng: np.random.Generator, n: int, values: np.ndarray) -> np.ndarray:
@@ -274,9 +296,15 @@ def _is_euclidean(answer, rng):
                                "tolerance of -1e-9 times the largest", mistake="says-euclidean")
 
 
+TRIANGLE_ROOM = 0.01
+"""Exercise 04.non_euclidean_metric: every triangle inequality must hold with at least this
+fraction of the largest distance to spare."""
+
+
 @register("04.non_euclidean_metric",
-          hint="use equality in the triangle inequality, D_ij = D_ik + D_kj: in a Euclidean space it puts point k on "
-               "the segment from i to j; make that happen for several pairs through the same k")
+          hint="start from a metric that uses equality in the triangle inequality (D_ij = D_ik + D_kj puts point k "
+               "on the segment from i to j, in a Euclidean space) for several pairs through the same k, then "
+               "give every triangle some room without losing the negative eigenvalue of B")
 def _non_euclidean_metric(answer, rng):
     D = answer_array(answer, "D", (None, None))
     expect(D.shape[0] == D.shape[1] and D.shape[0] >= 3, f"D should be a square matrix of at least 3 points, "
@@ -294,3 +322,10 @@ def _non_euclidean_metric(answer, rng):
     expect(values[0] < -tolerance(1e-9) * values[-1],
            "D is Euclidean: B = -1/2 H D2 H has no negative eigenvalue, so real points have these distances",
            mistake="euclidean")
+    distinct = (np.arange(n)[:, None, None] != np.arange(n)[None, :, None]) \
+        & (np.arange(n)[None, :, None] != np.arange(n)[None, None, :]) \
+        & (np.arange(n)[:, None, None] != np.arange(n)[None, None, :])
+    expect(bool(np.all(slack[distinct] >= TRIANGLE_ROOM * D.max() * (1 - tolerance(1e-12)))),
+           f"for some three points D_ij + D_jk - D_ik is less than {TRIANGLE_ROOM:g} times the largest distance "
+           "(the lecture's star uses equality): every triangle inequality should hold with room to spare",
+           mistake="tight-triangle")

@@ -3,8 +3,9 @@
 From the manifest (``course.toml``) and the solution sources it generates the exercise
 notebooks (and their readable ``.py`` copies), the grading specs, ``START_HERE.md``, the
 README's course map and the grading guide's list of each exercise set's rules, and it checks that
-each lecture's heading and time agree with the manifest and that every ``.py``/``.ipynb``
-pair holds the same cells.
+each lecture's heading and time agree with the manifest, that every ``.py``/``.ipynb``
+pair holds the same cells and that no notebook shows a value exercise's answer
+(:mod:`.answer_leaks`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from ..checks import policy
 from ..exercise_specs import SPECS_DIR, spec_path
+from .answer_leaks import answer_leaks
 from .execution import notebook_text, pair_problems
 from .exercises import SolutionMarkupError, build_exercise
 from .lecture_files import orphans
@@ -93,7 +95,7 @@ def _expected_files(root: Path, lectures: list[Lecture]) -> dict[Path, str]:
         if not lecture.exercises or not lecture.solution_source.is_file():
             continue
         notebook, text, spec = build_exercise(lecture.solution_source)
-        missing = sorted({c["section"] for c in spec["checks"]} - set(lecture.sections))
+        missing = sorted(map(str, {c["section"] for c in spec["checks"]} - set(lecture.sections)))
         if missing:
             raise SolutionMarkupError(f"{lecture.solution_source}: an exercise names lecture section(s) {missing}, "
                                       f"which {lecture.lecture_source} does not have")
@@ -164,6 +166,7 @@ def build(root: Path, check: bool) -> int:
         sources = [lecture.lecture_source] + ([lecture.solution_source] if lecture.exercises else [])
         for source in sources:
             problems += pair_problems(source)
+    problems += [f"answer in the course: {leak}" for leak in answer_leaks(lectures)]
     for problem in problems:
         print(problem)
     print(f"build --check: {len(problems)} problem(s) in {len(expected)} generated files")

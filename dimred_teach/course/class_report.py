@@ -264,8 +264,12 @@ def _revisit(exercise_set: str, lectures: dict[str, Lecture]) -> dict[str, tuple
     for entry in checks:
         if "section" not in entry:
             continue
-        title = sections.get(entry["section"])
-        words = f"lecture {exercise_set[:2]} §{entry['section']}" + (f" {plain_title(title)}" if title else "")
+        section = entry["section"]
+        title = sections.get(section)
+        if isinstance(section, str):  # the optional last section: its heading names it
+            words = f"lecture {exercise_set[:2]}, " + plain_title(title or section)
+        else:
+            words = f"lecture {exercise_set[:2]} §{section}" + (f" {plain_title(title)}" if title else "")
         page = f"notebooks/{lecture.stem}.html" + (f"#{section_anchor(title)}" if title else "") if lecture else ""
         revisit[entry["exercise_id"]] = (words, page)
     return revisit

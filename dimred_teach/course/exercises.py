@@ -35,16 +35,19 @@ import nbformat
 from ..checks import get_check
 from .execution import KERNELSPEC
 
-__all__ = ["strip_solutions", "build_exercise", "check_header", "CHECK_CALL"]
+__all__ = ["strip_solutions", "build_exercise", "check_header", "CHECK_CALL", "GOING_FURTHER"]
 
 BEGIN, END, LINE = "# BEGIN SOLUTION", "# END SOLUTION", "# SOLUTION"
 CHECK_CALL = re.compile(r"""^\s*check\(\s*["'](?P<id>\d\d\.\w+)["']\s*,""")
 ANSWER_MARKDOWN = "**Your answer:** *(write it here)*"
 
 
-EXERCISE_HEADING = re.compile(
-    r"^## Exercise (?P<number>\d+) · (?P<title>.+) \*\((?P<minutes>\d+) min, lecture §(?P<section>\d+)\)\*$", re.M)
-"""An exercise's heading: its number, title, minutes and the lecture section it practises."""
+EXERCISE_HEADING = re.compile(r"^## Exercise (?P<number>\d+) · (?P<title>.+) \*\((?P<minutes>\d+) min, lecture"
+                              r"(?: §(?P<section>\d+)|(?P<further>: going further))\)\*$", re.M)
+"""An exercise's heading: its number, title, minutes and the lecture section it practises
+(``lecture §3``, or ``lecture: going further`` for the lecture's optional last section)."""
+GOING_FURTHER = "going further"
+"""The section of an exercise on the lecture's optional last section ("Going further")."""
 TIME_LINE = re.compile(r"^\*Time: about (?P<minutes>\d+) minutes\.\*$", re.M)
 OBJECTIVE_ITEM = re.compile(r"^(?P<number>\d+)\. ", re.M)
 
@@ -119,8 +122,9 @@ class CheckCell:
     cell_id: str
     cell_index: int
     source: str
-    section: int
-    """The lecture section the exercise practises (its heading's ``lecture §S``)."""
+    section: int | str
+    """The lecture section the exercise practises (its heading's ``lecture §S``), or
+    :data:`GOING_FURTHER`."""
 
 
 def _check_id(source: str, where: str) -> str | None:
@@ -191,7 +195,8 @@ def build_exercise(solution: Path) -> tuple[nbformat.NotebookNode, str, dict]:
                 raise SolutionMarkupError(f"{where}: the first cell must be the heading '{heading}· Title'")
             cell.source = f"# Exercises {number} " + cell.source[len(heading):]
         if cell.cell_type == "markdown":
-            section = next((int(m["section"]) for m in EXERCISE_HEADING.finditer(cell.source)), section)
+            section = next((GOING_FURTHER if m["further"] else int(m["section"])
+                            for m in EXERCISE_HEADING.finditer(cell.source)), section)
             text = ANSWER_MARKDOWN if "solution" in cell.metadata.get("tags", []) else cell.source
             new = nbformat.v4.new_markdown_cell(text)
         elif cell.cell_type == "code":

@@ -67,10 +67,15 @@ class Lecture:
         return self.root / "exercises" / f"{self.stem}.ipynb"
 
     @property
-    def sections(self) -> dict[int, str]:
-        """The lecture's numbered sections (``## N. Title`` in its source), number to title."""
+    def sections(self) -> dict[int | str, str]:
+        """The lecture's numbered sections (``## N. Title`` in its source), number to title, and
+        its optional last section (``## Going further (optional)...``) under ``"going further"``."""
         text = self.lecture_source.read_text(encoding="utf-8") if self.lecture_source.is_file() else ""
-        return {int(m[1]): m[2].strip() for m in SECTION_HEADING.finditer(text)}
+        sections: dict[int | str, str] = {int(m[1]): m[2].strip() for m in SECTION_HEADING.finditer(text)}
+        further = GOING_FURTHER_HEADING.search(text)
+        if further:
+            sections["going further"] = further[1].strip()
+        return sections
 
     @property
     def time(self) -> str:
@@ -155,6 +160,7 @@ def manifest_row(number: str, slug: str, title: str, minutes: int, summary: str,
 
 
 SECTION_HEADING = re.compile(r"^# ## (\d+)\. (.+)$", re.M)
+GOING_FURTHER_HEADING = re.compile(r"^# ## (Going further \(optional\).*)$", re.M)
 TIME_LINE = re.compile(r"Time:?\**:? (about \d+ minutes(?:, plus about \d+ for the optional last section)?)")
 
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from dimred_teach.checks.set01 import blue_crab_matrix, crab_matrix
+from dimred_teach.checks.set01 import blue_crab_matrix, crab_matrix, orange_crab_matrix
 
 from . import (Mutant, Variant, as_list, first_calls_then, float32, fortran, given, in_float32, returning, solution,
                strided)
@@ -13,19 +13,36 @@ def centred(X):
     return X - X.mean(axis=0)
 
 
-def crab_eigh():
-    return np.linalg.eigh(np.cov(crab_matrix(), rowvar=False))
+def crab_eigh(X=None):
+    X = orange_crab_matrix() if X is None else X
+    return np.linalg.eigh(np.cov(X, rowvar=False))
 
 
-def blue_eigh():
-    return np.linalg.eigh(np.cov(blue_crab_matrix(), rowvar=False))
+
+def in_float32_computed_top():
+    """The top direction computed from float32 data, in float32 throughout."""
+    X = orange_crab_matrix().astype(np.float32)
+    Xc = X - X.mean(axis=0)
+    return np.linalg.eigh(Xc.T @ Xc / np.float32(len(X) - 1))[1][:, -1]
 
 
-def crab_scores_covariance(ddof=1, centre=True, ascending=False, eig=blue_eigh):
-    X = blue_crab_matrix()
-    vectors = eig()[1]
+def blue_scores(centre=True, ascending=False, X=None, scale=None):
+    X = blue_crab_matrix() if X is None else X
+    vectors = crab_eigh(X)[1]
     Z = (centred(X) if centre else X) @ (vectors if ascending else vectors[:, ::-1])
-    return Z.T @ Z / (len(X) - ddof)
+    return Z if scale is None else Z * scale
+
+
+def blue_scores_float32():
+    """The scores computed from float32 data, in float32 throughout."""
+    X = blue_crab_matrix().astype(np.float32)
+    Xc = X - X.mean(axis=0)
+    return Xc @ np.linalg.eigh(Xc.T @ Xc / np.float32(len(X) - 1))[1][:, ::-1]
+
+
+def typed_back(value, dtype=np.float32):
+    """The numbers printed to 4 decimals, typed back."""
+    return np.round(np.asarray(value), 4).astype(dtype)
 
 
 def cov(X):
@@ -68,6 +85,7 @@ CASES = {
             Variant("float32 output", lambda: returning(solution("01.sample_covariance")(), float32)),
             Variant("nested lists", lambda: returning(solution("01.sample_covariance")(), as_list)),
             Variant("pandas DataFrame", lambda: lambda X: pd.DataFrame(X).cov()),
+            Variant("np.cov (the text allows it as a comparison)", lambda: cov),
             Variant("Fortran-ordered input", lambda: given(solution("01.sample_covariance")(), fortran)),
             Variant("moment formula",
                     lambda: lambda X: (X.T @ X - len(X) * np.outer(X.mean(0), X.mean(0))) / (len(X) - 1)),
@@ -85,18 +103,23 @@ CASES = {
         [
             Variant("sign flip", lambda: -solution("01.top_direction")()),
             Variant("float32", lambda: float32(solution("01.top_direction")())),
+            Variant("computed in float32", in_float32_computed_top),
             Variant("list", lambda: list(solution("01.top_direction")())),
             Variant("pandas Series", lambda: pd.Series(solution("01.top_direction")())),
             Variant("non-contiguous view", lambda: strided(solution("01.top_direction")())),
-            Variant("SVD of the centred data", lambda: np.linalg.svd(centred(crab_matrix()))[2][0]),
+            Variant("SVD of the centred data", lambda: np.linalg.svd(centred(orange_crab_matrix()))[2][0]),
         ],
         [
             Mutant("smallest eigenvalue", lambda: crab_eigh()[1][:, 0], r"not the largest", "smallest-eigenvalue"),
             Mutant("row instead of column", lambda: crab_eigh()[1][-1], r"COLUMN|length 1", "not-eigenvector"),
             Mutant("not normalised", lambda: 2 * solution("01.top_direction")(), r"length 1", "not-unit"),
-            Mutant("uncentred X'X", lambda: np.linalg.eigh(crab_matrix().T @ crab_matrix())[1][:, -1],
+            Mutant("uncentred X'X", lambda: np.linalg.eigh(orange_crab_matrix().T @ orange_crab_matrix())[1][:, -1],
                    r"stationarity", "not-eigenvector"),
             Mutant("two vectors", lambda: crab_eigh()[1][:, -2:], r"shape", "wrong-form"),
+            Mutant("all 200 crabs, as in the lecture", lambda: crab_eigh(crab_matrix())[1][:, -1], r"lecture",
+                   "lecture-data"),
+            Mutant("printed digits typed back in float32", lambda: typed_back(solution("01.top_direction")()),
+                   r"typed in", "typed-digits"),
         ],
     ),
     "01.lagrangian_gradient": (
@@ -137,22 +160,31 @@ CASES = {
     "01.score_covariance": (
         [
             Variant("float32", lambda: float32(solution("01.score_covariance")())),
-            Variant("ascending order", lambda: crab_scores_covariance(ascending=True)),
-            Variant("np.cov of the scores", lambda: cov(centred(blue_crab_matrix()) @ blue_eigh()[1])),
-            Variant("pandas", lambda: pd.DataFrame(blue_crab_matrix() @ blue_eigh()[1][:, ::-1]).cov()),
+            Variant("computed in float32", blue_scores_float32),
+            Variant("ascending order", lambda: blue_scores(ascending=True)),
+            Variant("sign flips", lambda: blue_scores(scale=np.array([1, -1, 1, -1, -1]))),
+            Variant("from the SVD, U D", lambda: (lambda U, d: U * d)(*np.linalg.svd(centred(blue_crab_matrix()),
+                                                                              full_matrices=False)[:2])),
+            Variant("pandas", lambda: pd.DataFrame(solution("01.score_covariance")())),
             Variant("Fortran order", lambda: fortran(solution("01.score_covariance")())),
         ],
         [
-            Mutant("1/n", lambda: crab_scores_covariance(ddof=0), r"n versus n - 1", "divides-by-n"),
-            Mutant("no centring", lambda: crab_scores_covariance(centre=False), r"centre", "no-centring"),
-            Mutant("covariance of X", lambda: cov(blue_crab_matrix()), r"diagonal", "covariance-of-x"),
-            Mutant("eigenvalues of X'X",
-                   lambda: np.diag(np.linalg.eigvalsh(blue_crab_matrix().T @ blue_crab_matrix() / 99)[::-1]),
-                   r"centre", "no-centring"),
-            Mutant("all 200 crabs, as in the lecture", lambda: np.diag(np.linalg.eigvalsh(cov(crab_matrix()))[::-1]),
-                   r"eigenvalues of S", "lecture-data"),
+            Mutant("no centring", lambda: blue_scores(centre=False), r"CENTRED", "no-centring"),
+            Mutant("the centred data itself", lambda: centred(blue_crab_matrix()), r"not diagonal",
+                   "correlated-scores"),
+            Mutant("standardised scores",
+                   lambda: blue_scores(scale=1 / np.sqrt(np.linalg.eigvalsh(cov(blue_crab_matrix()))[::-1])),
+                   r"not rescaled", "rescaled-scores"),
+            Mutant("two components", lambda: blue_scores()[:, :2], r"all 5 components", "too-few-components"),
+            Mutant("all 200 crabs, as in the lecture", lambda: blue_scores(X=crab_matrix()), r"lecture",
+                   "lecture-data"),
+            Mutant("the eigenvalues on a diagonal", lambda: np.diag(np.linalg.eigvalsh(cov(blue_crab_matrix()))),
+                   r"shape", "wrong-form"),
+            Mutant("printed digits typed back in float32", lambda: typed_back(solution("01.score_covariance")()),
+                   r"typed in", "typed-digits"),
         ],
-    ),    "01.variance_explained": (
+    ),
+    "01.variance_explained": (
         [
             Variant("float32", lambda: in_float32(solution("01.variance_explained")())),
             Variant("numpy float32 result", lambda: returning(solution("01.variance_explained")(), np.float32)),

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pandas as pd
+import scipy.linalg
 
 from . import Mutant, Variant, as_list, first_calls_then, fortran, given, in_float32, returning, solution
 
@@ -14,19 +15,17 @@ def eigenvalues_eigh(X):
     return np.linalg.eigvalsh(np.cov(X, rowvar=False))[::-1]
 
 
-def gram_svd(X, k):
-    Xc = centred(X)
-    U, d, _ = np.linalg.svd(Xc @ Xc.T)
-    return Xc.T @ U[:, :k] / np.sqrt(d[:k])
+def gram_svd(G, k):
+    U, d, _ = np.linalg.svd(G)
+    return U[:, :k] * np.sqrt(d[:k])
 
 
-def gram(X, k, centre=True, ascending=False):
-    Xc = centred(X) if centre else X
-    values, U = np.linalg.eigh(Xc @ Xc.T)
+def gram(G, k, ascending=False, power=0.5):
+    values, U = np.linalg.eigh(G)
     top = np.argsort(values)[::-1][:k]
     if ascending:
         top = top[::-1]
-    return Xc.T @ U[:, top] / np.sqrt(values[top])
+    return U[:, top] * np.clip(values[top], 0, None) ** power
 
 
 def pca_svd(X, k):
@@ -49,11 +48,19 @@ def pca_ascending(X, k):
     return V, centred(X) @ V
 
 
-def power(A, iterations=300):
+def power(A, iterations=200):
     v = np.ones(A.shape[0]) / np.sqrt(A.shape[0])
     for _ in range(iterations):
-        v = A @ v / np.linalg.norm(A @ v)
+        w = A @ v
+        v = w / np.linalg.norm(w)
     return v
+
+
+def lanczos(A):
+    """Another valid method: SciPy's Lanczos iteration (ARPACK), which multiplies by A only."""
+    import scipy.sparse.linalg
+
+    return scipy.sparse.linalg.eigsh(A, k=1, which="LA", tol=1e-13)[1][:, 0]
 
 
 def smallest_k_loop(values, tol):
@@ -64,10 +71,35 @@ def smallest_k_loop(values, tol):
     return len(values)
 
 
+def null_basis(A, eps=None):
+    """An orthonormal basis of the null space of A, from its full SVD with the course's cutoff."""
+    U, d, Vt = np.linalg.svd(A)
+    eps = np.finfo(d.dtype).eps if eps is None else eps
+    return Vt[int(np.sum(d > max(A.shape) * eps * d.max(initial=0.0))):].T
+
+
+def pinv_at_precision(A):
+    """np.linalg.pinv with the course's cutoff for A's dtype (its default, 1e-15, is float64's)."""
+    return np.linalg.pinv(A, rtol=max(A.shape) * np.finfo(A.dtype).eps)
+
+
+def with_null(pinv):
+    """A pseudo-inverse function made into an answer: (pinv(A), a null-space basis of A)."""
+    return lambda A: (pinv(A), null_basis(np.asarray(A)))
+
+
+def solution_with_float64_eps(A):
+    """The solution's computation with np.finfo(float).eps whatever A's dtype."""
+    U, d, Vt = np.linalg.svd(A)
+    keep = d > max(A.shape) * np.finfo(float).eps * d[0]
+    d_plus = np.where(keep, 1 / np.where(keep, d, 1), 0)
+    return Vt[:d.size].T @ (d_plus[:, None] * U[:, :d.size].T), null_basis(A, np.finfo(float).eps)
+
+
 def pinv_eigh(A):
     """A+ = (A'A)+ A' from the eigendecomposition of A'A, with a cutoff on its eigenvalues."""
     values, V = np.linalg.eigh(A.T @ A)
-    keep = values > 1e-10 * values.max()
+    keep = values > np.sqrt(np.finfo(values.dtype).eps) * values.max()
     return V[:, keep] @ ((V[:, keep].T @ A.T) / values[keep][:, None])
 
 
@@ -76,7 +108,7 @@ def pinv_triplets(A):
     U, d, Vt = np.linalg.svd(A, full_matrices=False)
     total = np.zeros((A.shape[1], A.shape[0]))
     for u, value, v in zip(U.T, d, Vt):
-        if value > max(A.shape) * np.finfo(float).eps * d[0]:
+        if value > max(A.shape) * np.finfo(d.dtype).eps * d[0]:
             total += np.outer(v, u) / value
     return total
 
@@ -116,15 +148,18 @@ CASES = {
         [
             Variant("float32", lambda: in_float32(solution("02.components_from_gram")())),
             Variant("SVD of the Gram matrix", lambda: gram_svd),
-            Variant("sign flips", lambda: lambda X, k: -gram(X, k)),
+            Variant("sign flips", lambda: lambda G, k: -gram(G, k)),
             Variant("nested lists", lambda: returning(gram, as_list)),
         ],
         [
-            Mutant("not normalised", lambda: lambda X, k: 3 * gram(X, k), r"orthonormal", "not-unit"),
-            Mutant("ascending", lambda: lambda X, k: gram(X, k, ascending=True), r"largest first", "ascending"),
-            Mutant("no centring", lambda: lambda X, k: gram(X, k, centre=False), r"centre", "no-centring"),
+            Mutant("the eigenvectors alone", lambda: lambda G, k: gram(G, k, power=0.0), r"length 1",
+                   "unscaled-scores"),
+            Mutant("scaled by the eigenvalues", lambda: lambda G, k: gram(G, k, power=1.0), r"square roots",
+                   "eigenvalue-scaled"),
+            Mutant("ascending", lambda: lambda G, k: gram(G, k, ascending=True), r"largest first|subspace",
+                   ("ascending", "wrong-subspace")),
             Mutant("right for three calls, then the first axes",
-                   first_calls_then(gram, 3, lambda X, k: np.eye(X.shape[1])[:, :k]), r"subspace", "wrong-subspace"),
+                   first_calls_then(gram, 3, lambda G, k: 5 * np.eye(len(G))[:, :k]), r"subspace", "wrong-subspace"),
         ],
     ),
     "02.svd_is_pca": (
@@ -154,14 +189,15 @@ CASES = {
             Variant("sign flip", lambda: returning(solution("02.power_iteration")(), np.negative)),
             Variant("list", lambda: returning(solution("02.power_iteration")(), list)),
             Variant("fixed number of steps", lambda: power),
+            Variant("Lanczos (scipy.sparse.linalg.eigsh)", lambda: lanczos),
         ],
         [
-            Mutant("smallest eigenvector", lambda: lambda A: np.linalg.eigh(A)[1][:, 0], r"not the leading",
-                    "not-leading"),
+            Mutant("np.linalg.eigh of the sparse matrix", lambda: lambda A: np.linalg.eigh(A)[1][:, -1], r"raised",
+                   "raised"),
             Mutant("three steps", lambda: lambda A: power(A, 3), r"not the leading", "not-leading"),
             Mutant("not normalised", lambda: lambda A: 2 * power(A), r"length 1", "not-unit"),
             Mutant("right for three calls, then the first axis",
-                   first_calls_then(power, 3, lambda A: np.eye(A.shape[0])[0]), r"not the leading", "not-leading"),
+                   first_calls_then(power, 3, lambda A: np.eye(1, A.shape[0])[0]), r"not the leading", "not-leading"),
         ],
     ),
     "02.smallest_k": (
@@ -183,27 +219,43 @@ CASES = {
         ],
     ),    "02.pseudo_inverse": (
         [
-            Variant("np.linalg.pinv", lambda: np.linalg.pinv),
-            Variant("lstsq against the identity", lambda: lambda A: np.linalg.lstsq(A, np.eye(len(A)), rcond=None)[0]),
-            Variant("eigh of A'A with a cutoff", lambda: pinv_eigh),
-            Variant("sum over singular triplets", lambda: pinv_triplets),
-            Variant("through the transpose", lambda: lambda A: np.linalg.pinv(A.T).T),
-            Variant("nested lists in", lambda: given(solution("02.pseudo_inverse")(), as_list)),
+            Variant("np.linalg.pinv with a float32 cutoff", lambda: with_null(pinv_at_precision)),
+            Variant("lstsq against the identity", lambda: with_null(lambda A: np.linalg.lstsq(
+                A, np.eye(len(A), dtype=A.dtype), rcond=max(A.shape) * np.finfo(A.dtype).eps)[0])),
+            Variant("eigh of A'A with a cutoff", lambda: with_null(pinv_eigh)),
+            Variant("sum over singular triplets", lambda: with_null(pinv_triplets)),
+            Variant("through the transpose", lambda: with_null(lambda A: pinv_at_precision(A.T).T)),
+            Variant("scipy.linalg.null_space", lambda: lambda A: (pinv_at_precision(A), scipy.linalg.null_space(A))),
+            Variant("nested lists in (float64 input: lists lose float32)", lambda: given(
+                solution("02.pseudo_inverse")(), lambda A: as_list(A) if A.dtype == np.float64 else A)),
             Variant("nested lists out", lambda: returning(solution("02.pseudo_inverse")(), as_list)),
             Variant("float32", lambda: in_float32(solution("02.pseudo_inverse")())),
+            Variant("null basis rotated", lambda: returning(solution("02.pseudo_inverse")(), lambda pair: (
+                pair[0], pair[1] @ np.linalg.qr(np.random.default_rng(1).normal(size=(pair[1].shape[1],) * 2))[0]))),
         ],
         [
-            Mutant("transposed factors U D+ V'", lambda: lambda A: (lambda U, d, Vt: U @ np.diag(d) @ Vt)(
-                *svd_parts(A)), r"wrong order", "transposed-factors"),
-            Mutant("no cutoff", lambda: lambda A: (lambda U, d, Vt: Vt.T @ np.diag(d) @ U.T)(
-                *svd_parts(A, cutoff=False)), r"zero \(?up to rounding", "no-cutoff"),
-            Mutant("D instead of D+", lambda: lambda A: (lambda U, d, Vt: Vt.T @ np.diag(d) @ U.T)(
-                *svd_parts(A, invert=False)), r"not inverted", "not-inverted"),
-            Mutant("A'", lambda: lambda A: A.T, r"not inverted", "not-inverted"),
-            Mutant("(A'A)^-1 without A'", lambda: lambda A: np.linalg.inv(A.T @ A), r"A'A", "gram-inverse"),
-            Mutant("only the diagonal of D+", lambda: lambda A: svd_parts(A)[1], r"should have shape", "only-diagonal"),
-            Mutant("right for three calls, then A'", first_calls_then(np.linalg.pinv, 3, lambda A: A.T),
+            Mutant("transposed factors U D+ V'", lambda: with_null(lambda A: (lambda U, d, Vt: U @ np.diag(d) @ Vt)(
+                *svd_parts(A))), r"wrong order", "transposed-factors"),
+            Mutant("no cutoff", lambda: with_null(lambda A: (lambda U, d, Vt: Vt.T @ np.diag(d) @ U.T)(
+                *svd_parts(A, cutoff=False))), r"zero \(?up to", ("no-cutoff", "float64-cutoff")),
+            Mutant("D instead of D+", lambda: with_null(lambda A: (lambda U, d, Vt: Vt.T @ np.diag(d) @ U.T)(
+                *svd_parts(A, invert=False))), r"not inverted", "not-inverted"),
+            Mutant("A'", lambda: with_null(lambda A: A.T), r"not inverted", "not-inverted"),
+            Mutant("(A'A)^-1 without A'", lambda: with_null(lambda A: np.linalg.inv(A.T @ A)), r"A'A", "gram-inverse"),
+            Mutant("only the diagonal of D+", lambda: with_null(lambda A: svd_parts(A)[1]), r"should have shape",
+                   "only-diagonal"),
+            Mutant("right for three calls, then A'", first_calls_then(with_null(pinv_at_precision), 3,
+                                                                      with_null(lambda A: A.T)),
                    r"not inverted", "not-inverted"),
+            Mutant("np.finfo(float).eps for float32 input", lambda: solution_with_float64_eps, r"float32",
+                   "float64-cutoff"),
+            Mutant("np.linalg.pinv with its default cutoff", lambda: with_null(np.linalg.pinv), r"float32",
+                   "float64-cutoff"),
+            Mutant("A+ alone", lambda: pinv_at_precision, r"pair", "wrong-form"),
+            Mutant("the first rows of V' instead of the last", lambda: lambda A: (
+                pinv_at_precision(A), np.linalg.svd(A)[2][:null_basis(A).shape[1]].T), r"A N = 0", "wrong-null-space"),
+            Mutant("the null space of A'", lambda: lambda A: (pinv_at_precision(A), null_basis(np.asarray(A).T)),
+                   r"null-space basis", "wrong-null-space"),
         ],
     ),
 }

@@ -3,29 +3,38 @@
 import numpy as np
 import pandas as pd
 
-from dimred_teach.checks.set03 import _crabs
+from dimred_teach.checks.set03 import _crabs, _female_crabs
 
 from . import Mutant, Variant, as_list, first_calls_then, float32, fortran, in_float32, returning, solution, strided
 
 
-def boot_angle(X, j, n_boot, seed, fold=True, draw="rows"):
+def boot_angle(X, j, n_boot, seed, fold=True, draw="rows", centre=True):
     X = np.asarray(X, dtype=float)
     rng = np.random.default_rng(seed)
+    flips = np.random.default_rng(seed + 1)  # an SVD's signs are arbitrary (another stream: the draws stay)
     n, p = X.shape
 
     def component(rows):
-        return np.linalg.svd(rows - rows.mean(axis=0), full_matrices=False)[2][j - 1]
+        return np.linalg.svd(rows - rows.mean(axis=0) if centre else rows, full_matrices=False)[2][j - 1]
 
     full = component(X)
     cosines = []
     for _ in range(n_boot):
         if draw == "rows":
             v = component(X[rng.integers(0, n, n)])
+        elif draw == "choice":  # the same stream as rng.integers(0, n, n)
+            v = component(X[rng.choice(n, n)])
         elif draw == "permutation":
             v = component(X[rng.permutation(n)])
+        elif draw == "half without replacement":
+            v = component(X[rng.choice(n, n // 2, replace=False)])
+        elif draw == "n/2":
+            v = component(X[rng.integers(0, n, n // 2)])
+        elif draw == "2n":
+            v = component(X[rng.integers(0, n, 2 * n)])
         else:  # resampled columns: the "replicate" mixes up the variables
             v = component(X[:, rng.integers(0, p, p)])
-        v = v * rng.choice([-1.0, 1.0])  # an SVD's signs are arbitrary
+        v = v * flips.choice([-1.0, 1.0])
         cosines.append(abs(v @ full) if fold else v @ full)
     return np.degrees(np.arccos(np.clip(cosines, -1.0, 1.0)))
 
@@ -57,9 +66,14 @@ def inconsistent_factors(X, alpha, k):
     return G, H * np.where(np.arange(k) == 1, -1.0, 1.0)
 
 
-def crab_U():
-    X, _ = _crabs()
+def crab_U(X=None):
+    X = _female_crabs() if X is None else X
     return np.linalg.svd(centred(X), full_matrices=False)[0]
+
+
+def crab_U_float32():
+    """U computed from float32 data, in float32 throughout."""
+    return crab_U(_female_crabs().astype(np.float32))
 
 
 def cosines(X, k, alpha=1.0, normalise=True):
@@ -115,19 +129,26 @@ CASES = {
         [
             Variant("sign flips", lambda: crab_U() * np.array([1, -1, 1, -1, -1])),
             Variant("float32", lambda: float32(solution("03.scaled_scores")())),
+            Variant("computed in float32", crab_U_float32),
             Variant("Fortran order", lambda: fortran(crab_U())),
             Variant("non-contiguous view", lambda: strided(crab_U())),
             Variant("Xc V D^-1", lambda: (lambda X: centred(X) @ np.linalg.svd(centred(X))[2].T
-                                          / np.linalg.svd(centred(X), compute_uv=False))(_crabs()[0])),
+                                          / np.linalg.svd(centred(X), compute_uv=False))(_female_crabs())),
             Variant("pandas DataFrame", lambda: pd.DataFrame(crab_U())),
         ],
         [
-            Mutant("standardised scores", lambda: crab_U() * np.sqrt(199), r"standardised", "standardised-scores"),
-            Mutant("alpha = 0 scores", lambda: factors(_crabs()[0], 0.0, 5)[0], r"I / \(n - 1\)", "alpha-zero-scores"),
-            Mutant("not centred", lambda: np.linalg.svd(_crabs()[0], full_matrices=False)[0], r"mean 0", "not-centred"),
+            Mutant("standardised scores", lambda: crab_U() * np.sqrt(99), r"standardised", "standardised-scores"),
+            Mutant("alpha = 0 scores", lambda: factors(_female_crabs(), 0.0, 5)[0], r"I / \(n - 1\)",
+                   "alpha-zero-scores"),
+            Mutant("not centred", lambda: np.linalg.svd(_female_crabs(), full_matrices=False)[0], r"mean 0",
+                   "not-centred"),
             Mutant("ascending order", lambda: crab_U()[:, ::-1], r"largest first", "ascending"),
             Mutant("rotated", lambda: crab_U() @ np.linalg.qr(np.random.default_rng(0).standard_normal((5, 5)))[0],
                    r"left singular vector", "rotated"),
+            Mutant("all 200 crabs, as in the lecture", lambda: crab_U(_crabs()[0]), r"lecture", "lecture-data"),
+            Mutant("printed digits typed back in float32",
+                   lambda: np.round(solution("03.scaled_scores")(), 4).astype(np.float32), r"typed in",
+                   "typed-digits"),
         ],
     ),
     "03.arrow_cosines": (
@@ -182,18 +203,29 @@ CASES = {
             Variant("float32", lambda: in_float32(solution("03.bootstrap_angle")())),
             Variant("list output", lambda: returning(boot_angle, list)),
             Variant("list input", lambda: lambda X, j, b, s: boot_angle(X.tolist(), j, b, s)),
+            Variant("rng.choice(n, n), the same stream", lambda: lambda X, j, b, s: boot_angle(X, j, b, s,
+                                                                                                draw="choice")),
         ],
         [
             Mutant("sign not folded", lambda: lambda X, j, b, s: boot_angle(X, j, b, s, fold=False), r"90|sign",
                     "sign-not-folded"),
             Mutant("columns resampled", lambda: lambda X, j, b, s: boot_angle(X, j, b, s, draw="columns"),
-                   r"rows|columns", "wrong-angles"),
+                   r"draw for draw", "wrong-angles"),
             Mutant("no replacement", lambda: lambda X, j, b, s: boot_angle(X, j, b, s, draw="permutation"),
                    r"with replacement", "no-replacement"),
+            Mutant("half-size subsamples without replacement",
+                   lambda: lambda X, j, b, s: boot_angle(X, j, b, s, draw="half without replacement"),
+                   r"without replacement", "no-replacement"),
+            Mutant("n/2 draws", lambda: lambda X, j, b, s: boot_angle(X, j, b, s, draw="n/2"), r"n/2 rows",
+                   "wrong-size"),
+            Mutant("2n draws", lambda: lambda X, j, b, s: boot_angle(X, j, b, s, draw="2n"), r"2n rows",
+                   "wrong-size"),
+            Mutant("no centring", lambda: lambda X, j, b, s: boot_angle(X, j, b, s, centre=False), r"centre",
+                   "no-centring"),
             Mutant("unseeded", lambda: lambda X, j, b, s: boot_angle(X, j, b, int(np.random.default_rng().integers(99))),
                    r"default_rng\(seed\)", "unseeded"),
             Mutant("zero-based j", lambda: lambda X, j, b, s: boot_angle(X, j + 1 if j < 3 else 1, b, s),
-                   r"component", ("zero-based", "wrong-angles")),
+                   r"count the components from 1|draw for draw", ("zero-based", "wrong-angles")),
         ],
     ),
 }

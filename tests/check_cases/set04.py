@@ -4,8 +4,7 @@ import numpy as np
 import pandas as pd
 import scipy.linalg
 
-from dimred_teach.checks.set04 import recover_b_points
-from dimred_teach.datasets import load_eurodist
+from dimred_teach.checks.set04 import eurodist_without, recover_b_points
 
 from . import (Mutant, Variant, as_list, first_calls_then, float32, fortran, given, in_float32, returning, solution,
                strided)
@@ -49,8 +48,32 @@ def align_scipy(A, B):
     return (B - B.mean(axis=0)) @ Q + A.mean(axis=0)
 
 
-def europe(power=2):
-    return gram_of(load_eurodist().to_numpy() ** power)
+def europe(power=2, city="Athens"):
+    return gram_of(eurodist_without(city) ** power)
+
+
+def relative(values):
+    values = np.asarray(values)
+    return values / values[0]
+
+
+def relative_float32():
+    """The relative spectrum computed from float32 distances, in float32 throughout."""
+    D2 = eurodist_without().astype(np.float32) ** 2
+    H = np.eye(len(D2), dtype=np.float32) - np.float32(1 / len(D2))
+    return relative(np.linalg.eigvalsh(np.float32(-0.5) * H @ D2 @ H)[::-1])
+
+
+def recover_b_float32():
+    """B computed from float32 points, in float32 throughout."""
+    D2 = squared(recover_b_points().astype(np.float32))
+    H = np.eye(len(D2), dtype=np.float32) - np.float32(1 / len(D2))
+    return np.float32(-0.5) * H @ D2 @ H
+
+
+def typed_back(value):
+    """The numbers printed to 4 decimals, typed back as float32."""
+    return np.round(np.asarray(value), 4).astype(np.float32)
 
 
 def is_euclidean(D, relative=1e-9, square=True):
@@ -60,6 +83,12 @@ def is_euclidean(D, relative=1e-9, square=True):
 
 STAR = np.array([[0.0, 1, 1, 1, 1], [1, 0, 2, 2, 2], [1, 2, 0, 2, 2], [1, 2, 2, 0, 2], [1, 2, 2, 2, 0]])
 K23 = np.array([[0.0, 2, 1, 1, 1], [2, 0, 1, 1, 1], [1, 1, 0, 2, 2], [1, 1, 2, 0, 2], [1, 1, 2, 2, 0]])
+LECTURE_STAR = STAR[:4, :4]
+
+
+def roomy(D, c=0.1):
+    """D with c added to every distance: each triangle inequality then has c to spare."""
+    return D + c * (1 - np.eye(len(D)))
 
 CASES = {
     "04.recover_b": (
@@ -70,6 +99,7 @@ CASES = {
                                                                               - recover_b_points().mean(0))),
             Variant("nested lists", lambda: as_list(solution("04.recover_b")())),
             Variant("Fortran order", lambda: fortran(solution("04.recover_b")())),
+            Variant("computed in float32", recover_b_float32),
         ],
         [
             Mutant("no -1/2", lambda: -2 * gram_of(squared(recover_b_points())), r"-1/2", "missing-half"),
@@ -77,6 +107,8 @@ CASES = {
             Mutant("uncentred points", lambda: recover_b_points() @ recover_b_points().T, r"B 1", "uncentred-points"),
             Mutant("unsquared distances", lambda: gram_of(np.sqrt(squared(recover_b_points()))), r"squared distances",
                     "unsquared-distances"),
+            Mutant("printed digits typed back in float32", lambda: typed_back(solution("04.recover_b")()),
+                   r"typed in", "typed-digits"),
         ],
     ),
     "04.classical_mds": (
@@ -121,22 +153,32 @@ CASES = {
     "04.eurodist_spectrum": (
         [
             Variant("float32", lambda: float32(solution("04.eurodist_spectrum")())),
+            Variant("computed in float32", relative_float32),
             Variant("list", lambda: list(solution("04.eurodist_spectrum")())),
             Variant("pandas Series", lambda: pd.Series(solution("04.eurodist_spectrum")())),
-            Variant("eig, sorted", lambda: np.sort(np.linalg.eig(europe())[0].real)[::-1]),
+            Variant("eig, sorted", lambda: relative(np.sort(np.linalg.eig(europe())[0].real)[::-1])),
         ],
         [
-            Mutant("ascending", lambda: np.linalg.eigvalsh(europe()), r"largest first", "ascending"),
-            Mutant("singular values", lambda: np.linalg.svd(europe(), compute_uv=False), r"absolute values",
-                    "absolute-values"),
-            Mutant("unsquared distances", lambda: np.linalg.eigvalsh(europe(power=1))[::-1], r"square the road",
-                    "unsquared-distances"),
-            Mutant("positive ones only", lambda: np.linalg.eigvalsh(europe())[::-1][:11], r"shape", "positive-only"),
-            Mutant("eigenvalues of D2", lambda: np.linalg.eigvalsh(load_eurodist().to_numpy() ** 2)[::-1],
+            Mutant("ascending", lambda: relative(np.linalg.eigvalsh(europe())[::-1])[::-1], r"largest first",
+                   "ascending"),
+            Mutant("singular values", lambda: relative(np.linalg.svd(europe(), compute_uv=False)), r"absolute values",
+                   "absolute-values"),
+            Mutant("unsquared distances", lambda: relative(np.linalg.eigvalsh(europe(power=1))[::-1]),
+                   r"square the road", "unsquared-distances"),
+            Mutant("positive ones only", lambda: relative(np.linalg.eigvalsh(europe())[::-1][:11]), r"all 20",
+                   "positive-only"),
+            Mutant("eigenvalues of D2", lambda: relative(np.linalg.eigvalsh(eurodist_without() ** 2)[::-1]),
                    r"eigenvalues of B", "wrong-spectrum"),
-            Mutant("no -1/2", lambda: np.linalg.eigvalsh(-2 * europe())[::-1], r"factor -1/2", "missing-half"),
-            Mutant("not centred", lambda: np.linalg.eigvalsh(-0.5 * load_eurodist().to_numpy() ** 2)[::-1],
+            Mutant("no -1/2", lambda: relative(np.linalg.eigvalsh(-2 * europe())[::-1]), r"factor -1/2",
+                   "missing-half"),
+            Mutant("not centred", lambda: relative(np.linalg.eigvalsh(-0.5 * eurodist_without() ** 2)[::-1]),
                    r"not centred", "not-centred"),
+            Mutant("not divided by the largest", lambda: np.linalg.eigvalsh(europe())[::-1], r"divide them",
+                   "not-relative"),
+            Mutant("all 21 cities, as in the lecture", lambda: relative(np.linalg.eigvalsh(europe(city=None))[::-1]),
+                   r"leaves out Athens", "all-cities"),
+            Mutant("printed digits typed back in float32", lambda: typed_back(solution("04.eurodist_spectrum")()),
+                   r"typed in", "typed-digits"),
         ],
     ),
     "04.is_euclidean": (
@@ -161,9 +203,9 @@ CASES = {
         [
             Variant("float32", lambda: float32(solution("04.non_euclidean_metric")())),
             Variant("nested lists", lambda: as_list(solution("04.non_euclidean_metric")())),
-            Variant("a star with four leaves", lambda: STAR),
-            Variant("complete bipartite K(2,3)", lambda: K23),
-            Variant("pandas DataFrame", lambda: pd.DataFrame(STAR)),
+            Variant("a roomy star with four leaves", lambda: roomy(STAR)),
+            Variant("a roomy complete bipartite K(2,3)", lambda: roomy(K23)),
+            Variant("pandas DataFrame", lambda: pd.DataFrame(roomy(STAR, 0.05))),
         ],
         [
             Mutant("Euclidean points", lambda: np.sqrt(squared(recover_b_points())), r"is Euclidean", "euclidean"),
@@ -172,6 +214,9 @@ CASES = {
             Mutant("asymmetric", lambda: STAR + np.triu(np.full((5, 5), 0.1), 1), r"symmetric", "asymmetric"),
             Mutant("non-zero diagonal", lambda: STAR + np.eye(5), r"zero diagonal", "nonzero-diagonal"),
             Mutant("two points", lambda: np.array([[0.0, 1], [1, 0]]), r"at least 3", "too-few-points"),
+            Mutant("the lecture's star", lambda: LECTURE_STAR, r"room to spare", "tight-triangle"),
+            Mutant("K(2,3), tight", lambda: K23, r"room to spare", "tight-triangle"),
+            Mutant("so much room that it is Euclidean", lambda: roomy(STAR, 1.0), r"is Euclidean", "euclidean"),
         ],
     ),
 }
