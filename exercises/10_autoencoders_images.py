@@ -8,7 +8,7 @@
 # 2. reconstruct data from $M$ principal components;
 # 3. measure the fraction of variance $M$ components keep;
 # 4. undo a standardisation;
-# 5. read the variance curve of one digit's images;
+# 5. count the components a digit's images need for a given share of their variance;
 # 6. compute the contractive penalty of a tanh encoder;
 # 7. build the training pairs of a denoising autoencoder.
 #
@@ -105,30 +105,44 @@ def destandardize(X_star, mean, std):
 # %% tags=["check"] points=1
 check("10.destandardize", destandardize)
 
+
 # %% [markdown]
 # ## Exercise 5 · How many components do the eights need? *(10 min, lecture §7)*
 #
-# The lecture counted the components that all 1797 digits need. Do the same for one
-# digit: load the digits with `datasets.load_digits()`, keep the images of the digit 8
-# (`eights`), centre them (do not standardise) and find `M_90`, the smallest number of
-# principal components that keeps at least 90% of their total variance. Do one digit's
-# images need more components or fewer than all ten digits together?
+# The lecture counted the components that all 1797 digits need. Write `components_needed(images, fraction)`: centre
+# the images (do not standardise) and return the smallest number $M$ of principal components that keeps at least
+# `fraction` of their total variance. The check calls it on fresh subsets of the images of one digit. Then load the
+# digits with `datasets.load_digits()`, keep the images of the digit 8 (`eights`), and compute their `M_90`, the
+# count for 90%. Do one digit's images need more components or fewer than all ten digits together?
+
+# %%
+def components_needed(images, fraction):
+    """Smallest M whose first M principal components keep at least `fraction` of the variance of the centred images."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("10.digits_m90", components_needed)
 
 # %%
 images, labels = datasets.load_digits()
 eights = images[labels == 8]
 # YOUR CODE HERE
-squares = ...
-kept = ...
 M_90 = ...
 
-# %% tags=["check"] points=1
-check("10.digits_m90", M_90)
-
+# %% [markdown]
+# **Your answer:** *(write it here)*
 
 # %% [markdown]
-# **To think about.** How many components would you need if you first standardised the
-# pixels (leaving the three constant pixels unscaled)? Why does the number go up?
+# **To think about.** How many components would the eights need if you first standardised the pixels (leaving
+# the constant pixels unscaled)? Why does the number go up?
+
+# %%
+# YOUR CODE HERE
+spread = ...
+constant = ...
+M_90_standardised = ...
+
 
 # %% [markdown]
 # **Your answer:** *(write it here)*

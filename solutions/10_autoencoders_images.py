@@ -8,7 +8,7 @@
 # 2. reconstruct data from $M$ principal components;
 # 3. measure the fraction of variance $M$ components keep;
 # 4. undo a standardisation;
-# 5. read the variance curve of one digit's images;
+# 5. count the components a digit's images need for a given share of their variance;
 # 6. compute the contractive penalty of a tanh encoder;
 # 7. build the training pairs of a denoising autoencoder.
 #
@@ -123,34 +123,56 @@ check("10.destandardize", destandardize)
 # %% [markdown]
 # ## Exercise 5 · How many components do the eights need? *(10 min, lecture §7)*
 #
-# The lecture counted the components that all 1797 digits need. Do the same for one
-# digit: load the digits with `datasets.load_digits()`, keep the images of the digit 8
-# (`eights`), centre them (do not standardise) and find `M_90`, the smallest number of
-# principal components that keeps at least 90% of their total variance. Do one digit's
-# images need more components or fewer than all ten digits together?
+# The lecture counted the components that all 1797 digits need. Write `components_needed(images, fraction)`: centre
+# the images (do not standardise) and return the smallest number $M$ of principal components that keeps at least
+# `fraction` of their total variance. The check calls it on fresh subsets of the images of one digit. Then load the
+# digits with `datasets.load_digits()`, keep the images of the digit 8 (`eights`), and compute their `M_90`, the
+# count for 90%. Do one digit's images need more components or fewer than all ten digits together?
+
+# %%
+def components_needed(images, fraction):
+    """Smallest M whose first M principal components keep at least `fraction` of the variance of the centred images."""
+    # BEGIN SOLUTION
+    squares = np.linalg.svd(images - images.mean(axis=0), compute_uv=False) ** 2
+    kept = np.cumsum(squares) / squares.sum()
+    return int(np.argmax(kept >= fraction) + 1)
+    # END SOLUTION
+
+
+# %%
+check("10.digits_m90", components_needed)
 
 # %%
 images, labels = datasets.load_digits()
 eights = images[labels == 8]
 # BEGIN SOLUTION
-squares = np.linalg.svd(eights - eights.mean(axis=0), compute_uv=False) ** 2
-kept = np.cumsum(squares) / squares.sum()
-M_90 = int(np.argmax(kept >= 0.9) + 1)
+M_90 = components_needed(eights, 0.9)
+print("the eights need", M_90, "components for 90%; all ten digits need", components_needed(images, 0.9))
 # END SOLUTION
 
-# %%
-check("10.digits_m90", M_90)
+# %% [markdown] tags=["solution"]
+# Fewer: 18 components keep 90% of the eights' variance, against 21 for all ten digits. One digit's images vary
+# less than the ten digits together: the differences between digits (a loop against a stroke) are variance the
+# eights do not have.
 
 # %% [markdown]
-# **To think about.** How many components would you need if you first standardised the
-# pixels (leaving the three constant pixels unscaled)? Why does the number go up?
+# **To think about.** How many components would the eights need if you first standardised the pixels (leaving
+# the constant pixels unscaled)? Why does the number go up?
+
+# %%
+# BEGIN SOLUTION
+spread = eights.std(axis=0, ddof=1)
+constant = int(np.sum(spread == 0))
+M_90_standardised = components_needed((eights - eights.mean(axis=0)) / np.where(spread > 0, spread, 1.0), 0.9)
+print("constant pixels among the eights:", constant, "| components for 90%, standardised:", M_90_standardised)
+assert (M_90, components_needed(images, 0.9), constant, M_90_standardised) == (18, 21, 12, 25)
+# END SOLUTION
 
 # %% [markdown] tags=["solution"]
-# Standardised, 31 components are needed instead of 21. Standardising gives every pixel
-# variance 1, including border pixels that are almost always blank and only rarely
-# light up; their scattered, weakly correlated variation now counts as much as the
-# strongly correlated strokes in the middle, so the variance is spread over more
-# directions.
+# Standardised, the eights need 25 components instead of 18 (12 of their 64 pixels never change and stay
+# unscaled). Standardising gives every other pixel variance 1, including border pixels that are almost always
+# blank and only rarely light up; their scattered, weakly correlated variation now counts as much as the strongly
+# correlated strokes in the middle, so the variance is spread over more directions.
 
 # %% [markdown]
 # ## Exercise 6 · The contractive penalty of a tanh encoder *(10 min, lecture §6)*

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 from scipy.spatial.distance import cdist
 
@@ -42,7 +40,7 @@ MISTAKES = {
     "wrong-order": "the mean added before multiplying",
     "divides": "divided by std instead of multiplying",
     "mean-forgotten": "the mean not added back",
-    "too-few": "fewer components than 90% needs",
+    "too-few": "fewer components than the fraction needs",
     "too-many": "not the smallest M",
     "wrong-penalty": "not the contractive penalty",
     "copies-ignored": "one copy instead of copies",
@@ -50,6 +48,7 @@ MISTAKES = {
     "no-noise": "no noise",
     "variance-as-sd": "the variance used as the standard deviation",
     "uniform-noise": "uniform noise instead of Gaussian",
+    "not-normal": "noise with heavier tails than the normal (Laplace?)",
     "one-noise": "the same noise for every copy",
     "unseeded": "the seed is not used",
     "seed-ignored": "the seed is ignored",
@@ -185,29 +184,52 @@ def _destandardize(answer, rng):
                      "should give back X_star;", scale=float(np.abs(X_star).max()), mistake="mean-forgotten")
 
 
-@functools.lru_cache(maxsize=1)
-def digits_eigenvalues() -> np.ndarray:
-    """Eigenvalues (descending) of the covariance of the centred images of the digit 8 (exercise
-    10.digits_m90; the lecture counts all ten digits), read-only."""
+def _digit_instance(rng: np.random.Generator):
+    """(images, fraction, kept): a random subset of the images of one digit, a fraction at least
+    1e-6 away from every value of their variance curve ``kept`` (no rounding ties)."""
     images, labels = datasets.load_digits()
-    eights = images[labels == 8]
-    centred = eights - eights.mean(axis=0)
-    values = np.linalg.svd(centred, compute_uv=False) ** 2 / (eights.shape[0] - 1)
-    values.setflags(write=False)
-    return values
+    while True:
+        digit = images[labels == int(rng.integers(10))]
+        subset = digit[rng.choice(digit.shape[0], size=int(rng.integers(60, digit.shape[0])), replace=False)]
+        squares = np.linalg.svd(subset - subset.mean(axis=0), compute_uv=False) ** 2
+        kept = np.cumsum(squares) / squares.sum()
+        fraction = float(rng.uniform(0.5, 0.95))
+        if np.abs(kept - fraction).min() > 1e-6:
+            return subset, fraction, kept
 
 
-@register("10.digits_m90", hint="cumulative sum of the eigenvalues divided by their total; the first M where it "
-          "reaches 0.9 (count from 1)")
+def _first_reaching(curve: np.ndarray, fraction: float) -> int:
+    return int(np.argmax(curve >= fraction)) + 1
+
+
+@register("10.digits_m90", hint="squared singular values of the centred images, largest first: the first M (count "
+          "from 1) where their cumulative sum divided by the total reaches the fraction")
 def _digits_m90(answer, rng):
-    M = answer_integer(answer, "M_90")
-    values = digits_eigenvalues()
-    kept = np.cumsum(values) / values.sum()
-    expect(1 <= M <= values.size, f"M_90 must be between 1 and {values.size}, got {M}")
-    expect(kept[M - 1] >= 0.9, f"{M} components keep only {kept[M - 1]:.6f} of the variance, less than 0.9",
-           mistake="too-few")
-    expect(M == 1 or kept[M - 2] < 0.9, f"{M - 1} components already keep {kept[M - 2]:.6f} of the variance: "
-           "M_90 is the smallest M that reaches 0.9", mistake="too-many")
+    expect(callable(answer), "the answer should be your function components_needed(images, fraction)")
+    seen = set()
+    while len(seen) < 3:  # three instances with different answers: no constant passes
+        images, fraction, kept = _digit_instance(rng)
+        M_right = _first_reaching(kept, fraction)
+        if M_right in seen:
+            continue
+        seen.add(M_right)
+        call = f"components_needed(images, {fraction:.6f}) for {images.shape[0]} images of one digit"
+        M = answer_integer(answer(images.copy(), fraction), call)
+        if M == M_right:
+            continue
+        expect(1 <= M <= kept.size, f"{call} should be between 1 and {kept.size}, got {M}")
+        singular = np.linalg.svd(images - images.mean(axis=0), compute_uv=False)
+        uncentred = np.linalg.svd(images, compute_uv=False) ** 2
+        for curve, mistake, message in (
+                (np.cumsum(singular) / singular.sum(), "singular-values",
+                 "counts with the singular values; the variances are their SQUARES"),
+                (np.cumsum(uncentred) / uncentred.sum(), "no-centring",
+                 "uses the uncentred images: centre them first")):
+            expect(M != _first_reaching(curve, fraction), f"{call} = {M} {message}", mistake)
+        expect(kept[M - 1] >= fraction, f"{call} = {M}, but {M} components keep less than that fraction",
+               mistake="too-few")
+        raise CheckFailure(f"{call} = {M}: those components keep the fraction, but fewer already do: the answer is "
+                           "the smallest such M", mistake="too-many")
 
 
 def _encoder_jacobians(x, W, b, h=1e-5):
@@ -261,6 +283,14 @@ def _contractive_penalty(answer, rng):
                f"the encoder) is {wanted}", mistake="wrong-penalty")
 
 
+GEARY_MEAN, GEARY_SD, GEARY_Z = float(np.sqrt(2 / np.pi)), 0.2123, 6.0
+"""Geary's test of normality of 10.denoising_pairs' noise: mean |r - mean| / standard deviation is
+sqrt(2/pi) for normal draws, with standard deviation 0.2123 / sqrt(N) (measured on 400 000 samples of
+N = 1200, the check's smallest). A correct answer fails when it is more than 6 standard deviations
+off: none of the 400 000 normal samples came beyond 4.8 (false alarms far below 1e-6 per call);
+uniform noise of the right standard deviation lies above +8.3 and Laplace noise below -9.2 at N = 1200."""
+
+
 @register("10.denoising_pairs", hint="targets = np.tile(X, (copies, 1)); inputs = targets + noise * "
           "rng.standard_normal(targets.shape) with rng = np.random.default_rng(seed)")
 def _denoising_pairs(answer, rng):
@@ -294,6 +324,12 @@ def _denoising_pairs(answer, rng):
         expect(np.isclose(spread, noise, rtol=0.15),
                f"{call}: inputs - targets should be noise of standard deviation {noise:.4g}, got {spread:.4g}",
                mistake="uniform-noise")
+        geary = (float(np.mean(np.abs(residual - residual.mean()))) / spread - GEARY_MEAN) \
+            / (GEARY_SD / np.sqrt(residual.size))
+        expect(geary <= GEARY_Z, f"{call}: the noise has the right standard deviation but is not normal: too few "
+               "draws are far from 0 (uniform noise?); draw it with rng.standard_normal", mistake="uniform-noise")
+        expect(geary >= -GEARY_Z, f"{call}: the noise has the right standard deviation but is not normal: too many "
+               "draws are far from 0 (heavy tails); draw it with rng.standard_normal", mistake="not-normal")
         copies_of = np.argsort(source, kind="stable").reshape(n, copies)  # row i: the targets of X[i], in order
         repeated = int(np.isclose(residual[copies_of[:, 0]], residual[copies_of[:, 1]]).all(axis=1).sum())
         expect(repeated < n / 2, f"{call}: the copies of a point carry the same noise ({repeated} of {n} points); "

@@ -10,6 +10,20 @@ from dimred_teach.pca import pca
 from . import Mutant, Variant, as_list, first_calls_then, in_float32, returning, solution
 
 
+def needed(images, fraction, square=True, centre=True):
+    values = np.linalg.svd(images - images.mean(axis=0) if centre else images, compute_uv=False) ** (2 if square else 1)
+    return int(np.argmax(np.cumsum(values) / values.sum() >= fraction) + 1)
+
+
+def needed_by_loop(images, fraction):
+    values = np.linalg.eigvalsh(np.cov(images, rowvar=False))[::-1]
+    M, kept = 0, 0.0
+    while kept < fraction * values.sum():
+        kept += values[M]
+        M += 1
+    return np.int64(M)
+
+
 def step(X, E, D, lr, factor=2.0, sign=1.0, sequential=False):
     n = len(X)
     Z = X @ E
@@ -146,15 +160,23 @@ CASES = {
     ),
     "10.digits_m90": (
         [
-            Variant("numpy integer", lambda: np.int64(solution("10.digits_m90")())),
+            Variant("cumulative squared singular values", solution("10.digits_m90")),
+            Variant("eigvalsh of the covariance, a loop, numpy integer", lambda: needed_by_loop),
+            Variant("float32 images", lambda: lambda images, fraction: needed(np.float32(images), fraction)),
         ],
         [
-            Mutant("zero-based", lambda: solution("10.digits_m90")() - 1, r"less than 0.9", "too-few"),
-            Mutant("one too many", lambda: solution("10.digits_m90")() + 1, r"already keep", "too-many"),
-            Mutant("float", lambda: float(solution("10.digits_m90")()), r"whole number", "wrong-form"),
-            Mutant("standardised pixels", lambda: 25, r"already keep", "too-many"),
-            Mutant("all ten digits, as in the lecture", lambda: 21, r"already keep", "too-many"),
-            Mutant("not centred", lambda: 4, r"less than 0.9", "too-few"),
+            Mutant("zero-based", lambda: lambda images, fraction: needed(images, fraction) - 1, r"less than",
+                   "too-few"),
+            Mutant("one too many", lambda: lambda images, fraction: needed(images, fraction) + 1, r"fewer already",
+                   "too-many"),
+            Mutant("singular values", lambda: lambda images, fraction: needed(images, fraction, square=False),
+                   r"SQUARES", "singular-values"),
+            Mutant("not centred", lambda: lambda images, fraction: needed(images, fraction, centre=False), r"centre",
+                   "no-centring"),
+            Mutant("the lecture's 21", lambda: lambda images, fraction: 21, r"less than|fewer already|centre|SQUARES",
+                   ("too-few", "too-many", "no-centring", "singular-values")),
+            Mutant("a float", lambda: lambda images, fraction: float(needed(images, fraction)), r"integer",
+                   "wrong-form"),
         ],
     ),
     "10.contractive_penalty": (
@@ -208,6 +230,12 @@ CASES = {
             Mutant("one noise for all copies", lambda: lambda *a: pairs(*a, shared=True), r"same noise", "one-noise"),
             Mutant("uniform noise in [-noise, noise]", lambda: lambda *a: pairs(
                 *a, draw=lambda rng, shape: rng.uniform(-1, 1, shape)), r"standard deviation", "uniform-noise"),
+            Mutant("uniform noise of the right standard deviation", lambda: lambda *a: pairs(
+                *a, draw=lambda rng, shape: rng.uniform(-math.sqrt(3), math.sqrt(3), shape)), r"not normal",
+                   "uniform-noise"),
+            Mutant("Laplace noise of the right standard deviation", lambda: lambda *a: pairs(
+                *a, draw=lambda rng, shape: rng.laplace(0, 1 / math.sqrt(2), shape)), r"not normal",
+                   "not-normal"),
             Mutant("no noise", lambda: lambda *a: pairs(*a, scale=lambda s: 0.0), r"add the noise", "no-noise"),
             Mutant("unseeded generator", lambda: lambda X, noise, copies, seed: pairs(
                 X, noise, copies, int(np.random.default_rng().integers(2**31))), r"same seed", "unseeded"),
