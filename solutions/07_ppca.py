@@ -127,7 +127,7 @@ print("largest entry difference:", dr.rounded(gap))
 # %% [markdown] tags=["solution"]
 # **What it shows.** The largest entry difference is a few hundredths, the size of the sampling error of a
 # covariance from 20 000 points (about $\sqrt{2/n}$ times the entries, a few hundredths here). Doubling the sample
-# halves it roughly by $\sqrt2$; it does not vanish because the sample covariance is random.
+# divides it by about $\sqrt2$; it does not vanish because the sample covariance is random.
 
 # %% [markdown]
 # ## Exercise 4 · Comparing subspaces through projectors *(10 min, lecture §6)*

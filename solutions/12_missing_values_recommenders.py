@@ -38,7 +38,7 @@ ratings, truth = make_ratings(n_users=300, n_items=120, rank=3, observed=0.2, no
 print(ratings.shape, "observed:", dr.rounded(np.mean(~np.isnan(ratings))))
 
 # %% [markdown]
-# ## Exercise 1 · The baseline: item means *(5 min, lecture §3)*
+# ## Exercise 1 · The baseline: item means *(5 min, lecture §1)*
 #
 # Write `predict_item_means(R)`: given a ratings matrix `R` with `NaN` for missing entries, return the
 # $n\times p$ matrix that predicts every rating of item $j$ by the mean of the **observed** ratings of item $j$.
