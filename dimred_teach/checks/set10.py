@@ -7,7 +7,7 @@ from scipy.spatial.distance import cdist
 
 from .. import datasets
 from ..autoencoder import finite_difference_gradient
-from . import register
+from . import CheckFailure, register
 from .properties import (answer_array, answer_integer, answer_number, answer_pair, distinct, expect, expect_close,
                          expect_unlike, in_random_order, is_close, tolerance)
 
@@ -324,16 +324,16 @@ def _denoising_pairs(answer, rng):
         expect(np.isclose(spread, noise, rtol=0.15),
                f"{call}: inputs - targets should be noise of standard deviation {noise:.4g}, got {spread:.4g}",
                mistake="uniform-noise")
+        copies_of = np.argsort(source, kind="stable").reshape(n, copies)  # row i: the targets of X[i], in order
+        repeated = int(np.isclose(residual[copies_of[:, 0]], residual[copies_of[:, 1]]).all(axis=1).sum())
+        expect(repeated < n / 2, f"{call}: the copies of a point carry the same noise ({repeated} of {n} points); "
+               "draw fresh noise for every copy, or the copies add nothing", mistake="one-noise")
         geary = (float(np.mean(np.abs(residual - residual.mean()))) / spread - GEARY_MEAN) \
             / (GEARY_SD / np.sqrt(residual.size))
         expect(geary <= GEARY_Z, f"{call}: the noise has the right standard deviation but is not normal: too few "
                "draws are far from 0 (uniform noise?); draw it with rng.standard_normal", mistake="uniform-noise")
         expect(geary >= -GEARY_Z, f"{call}: the noise has the right standard deviation but is not normal: too many "
                "draws are far from 0 (heavy tails); draw it with rng.standard_normal", mistake="not-normal")
-        copies_of = np.argsort(source, kind="stable").reshape(n, copies)  # row i: the targets of X[i], in order
-        repeated = int(np.isclose(residual[copies_of[:, 0]], residual[copies_of[:, 1]]).all(axis=1).sum())
-        expect(repeated < n / 2, f"{call}: the copies of a point carry the same noise ({repeated} of {n} points); "
-               "draw fresh noise for every copy, or the copies add nothing", mistake="one-noise")
         again, _ = answer_pair(answer(X.copy(), noise, copies, seed), call, "(inputs, targets)")
         expect(np.array_equal(answer_array(again, f"the inputs of {call}"), inputs),
                f"{call} gave other inputs when called again with the same seed: draw the noise from "
