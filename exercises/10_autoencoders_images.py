@@ -55,7 +55,7 @@ check("10.gradient_step", gradient_step)
 
 
 # %% [markdown]
-# ## Exercise 2 · Reconstruction from M components *(5 min, lecture §1)*
+# ## Exercise 2 · Reconstruction from M components *(5 min, lecture §7)*
 #
 # Write `reconstruct(X, M)` returning the PCA reconstruction of the rows of X from the
 # first $M$ principal components, in the original units:
