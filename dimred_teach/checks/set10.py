@@ -18,7 +18,6 @@ kernel for this set does not have them, and ``check()`` fails an answer that use
 (:mod:`dimred_teach.checks.policy`)."""
 
 MISTAKES = {
-    "share-lost": "the share of the variance lost, not kept",
     "singular-values": "singular values where their squares belong",
     "no-centring": "no centring: the columns' means were not subtracted",
     "slope-one-minus-z": "1 - z as the slope of the tanh",
@@ -36,7 +35,9 @@ MISTAKES = {
     "scores-only": "the scores, not the reconstruction",
     "mean-not-added": "the mean not added back",
     "smallest-components": "the smallest components",
-    "wrong-fraction": "not the share the first M components keep",
+    "own-basis": "each class with its own components",
+    "pixel-mean": "the mean over the pixels instead of their sum",
+    "wrong-class-error": "not each class's mean reconstruction error",
     "wrong-order": "the mean added before multiplying",
     "divides": "divided by std instead of multiplying",
     "mean-forgotten": "the mean not added back",
@@ -135,33 +136,58 @@ def _reconstruct(answer, rng):
                "centred data", mistake="smallest-components")
 
 
-@register("10.variance_fraction", hint="eigenvalues of the covariance (or squared singular values of the centred "
-          "data), largest first: sum of the first M over the sum of all")
-def _variance_fraction(answer, rng):
-    expect(callable(answer), "the answer should be your function variance_fraction(X, M)")
-    cases = []
-    for _ in range(int(rng.integers(4, 7))):
-        X = _low_rank_data(rng)
-        cases.append((X, int(rng.integers(1, X.shape[1]))))
-    for X, M in in_random_order(rng, cases):
-        call = f"variance_fraction(X, {M}) for X of shape {X.shape}"
-        value = answer_number(answer(X.copy(), M), call)
-        squares = np.linalg.svd(X - X.mean(axis=0), compute_uv=False) ** 2
-        expected = squares[:M].sum() / squares.sum()
-        expect(0 <= value <= 1, f"{call} = {value:.6g} is not a fraction between 0 and 1")
-        singular = np.sqrt(squares)
-        uncentred = np.linalg.svd(X, compute_uv=False) ** 2
+def _class_instance(rng: np.random.Generator):
+    """(images, labels, M): 150 to 300 images of three to six digits, labels as given by the data, and M."""
+    images, labels = datasets.load_digits()
+    digits = rng.choice(10, size=int(rng.integers(3, 7)), replace=False)
+    rows = np.flatnonzero(np.isin(labels, digits))
+    rows = rng.choice(rows, size=int(rng.integers(150, 301)), replace=False)
+    return images[rows], labels[rows], int(rng.integers(2, 16))
+
+
+def _class_errors(images, labels, M, centre=True, own_basis=False, smallest=False):
+    """Mean over each class's images (classes sorted) of the squared error of its rank-M PCA reconstruction."""
+    def residuals(X):
+        mean = X.mean(axis=0) if centre else 0.0
+        Vt = np.linalg.svd(X - mean, full_matrices=False)[2]
+        B = (Vt[::-1] if smallest else Vt)[:M].T
+        return X - mean - (X - mean) @ B @ B.T
+    classes = np.unique(labels)
+    if own_basis:
+        return np.array([np.mean(np.sum(residuals(images[labels == c]) ** 2, axis=1)) for c in classes])
+    squared = np.sum(residuals(images) ** 2, axis=1)
+    return np.array([squared[labels == c].mean() for c in classes])
+
+
+@register("10.class_errors", hint="fit PCA on ALL the images (centre, SVD), reconstruct every image from the first M "
+          "components, take each image's squared error ||x - x_tilde||^2, and average it over each class (classes "
+          "in sorted order, np.unique(labels))")
+def _class_errors_check(answer, rng):
+    expect(callable(answer), "the answer should be your function class_errors(images, labels, M)")
+    for _ in range(3):
+        images, labels, M = _class_instance(rng)
+        classes = np.unique(labels)
+        call = f"class_errors(images, labels, {M}) for {images.shape[0]} images of the digits {classes.tolist()}"
+        errors = answer_array(answer(images.copy(), labels.copy(), M), call, (classes.size,))
+        expected = _class_errors(images, labels, M)
+        if is_close(errors, expected, 1e-8):
+            continue
+        counts = np.array([np.sum(labels == c) for c in classes])
         for mistaken, mistake, message in (
-                (1 - expected, "share-lost", "is the share of the variance LOST; the exercise asks for the share kept"),
-                (squares[::-1][:M].sum() / squares.sum(), "smallest-components",
-                 "keeps the M smallest eigenvalues: the first M components have the LARGEST ones (np.linalg.eigvalsh "
-                 "sorts ascending)"),
-                (singular[:M].sum() / singular.sum(), "singular-values",
-                 "sums singular values; the variances are their SQUARES"),
-                (uncentred[:M].sum() / uncentred.sum(), "no-centring", "uses the uncentred data: centre X first")):
-            expect_unlike(value, mistaken, expected, f"{call} = {value:.6g} {message}", scale=1.0, mistake=mistake)
-        expect_close(value, expected, f"{call}: the share of the total variance kept by the first {M} components",
-                     scale=1.0, mistake="wrong-fraction")
+                (_class_errors(images, labels, M, own_basis=True), "own-basis",
+                 "fits each class its own components; the exercise asks how ONE basis, fitted to all the images, "
+                 "serves each class"),
+                (_class_errors(images, labels, M, centre=False), "no-centring", "uses the uncentred images: centre "
+                                                                                "them (with the mean of all images)"),
+                (_class_errors(images, labels, M, smallest=True), "smallest-components",
+                 "keeps the M components of SMALLEST variance: np.linalg.svd sorts largest first"),
+                (expected * counts, "sum-not-mean", "sums the errors over each class's images; the exercise asks for "
+                                                    "the MEAN over the class"),
+                (expected / images.shape[1], "pixel-mean", "averages over the pixels too; the error of an image is "
+                                                           "the SUM of its squared pixel errors")):
+            expect_unlike(errors, mistaken, expected, f"{call} {message}", 1e-8, mistake=mistake)
+        expect_close(errors, expected, f"{call}: the mean squared reconstruction error of each class, classes in "
+                     "sorted order,", rtol=1e-8, mistake="wrong-class-error")
 
 
 @register("10.destandardize", hint="undo the standardisation step by step: multiply by the standard deviation, "

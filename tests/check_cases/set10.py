@@ -44,10 +44,29 @@ def reconstruct(X, M, add_mean=True, smallest=False):
     return (X - mu) @ B @ B.T + (mu if add_mean else 0.0)
 
 
-def fraction(X, M, centre=True, square=True, order=1):
-    values = np.linalg.svd(X - X.mean(0) if centre else X, compute_uv=False)[::order]
-    values = values**2 if square else values
-    return float(values[:M].sum() / values.sum())
+def class_errors_pandas(images, labels, M):
+    """pca() for the basis, a pandas groupby for the class means."""
+    result = pca(images, k=M)
+    squared = np.sum((images - result.reconstruct(result.transform(images))) ** 2, axis=1)
+    return pd.Series(squared).groupby(labels).mean().to_numpy()
+
+
+def class_errors_by_loops(images, labels, M):
+    """eigh of the covariance, a loop over the classes, a list out."""
+    Xc = images - images.mean(axis=0)
+    B = np.linalg.eigh(np.cov(images, rowvar=False))[1][:, ::-1][:, :M]
+    out = []
+    for c in sorted(set(labels.tolist())):
+        R = Xc[labels == c] - Xc[labels == c] @ B @ B.T
+        out.append(float(np.mean(np.einsum("ij,ij->i", R, R))))
+    return out
+
+
+def class_errors_own_basis(images, labels, M):
+    return [float(np.mean(np.sum((X - X.mean(0) - (X - X.mean(0)) @ V @ V.T) ** 2, axis=1)))
+            for c in np.unique(labels)
+            for X in [images[labels == c]]
+            for V in [np.linalg.svd(X - X.mean(0), full_matrices=False)[2][:M].T]]
 
 
 def penalty(X, W, b, slope=lambda Z: 1 - Z**2, power=2, column_power=1.0, reduce=np.mean, bias=True):
@@ -126,21 +145,29 @@ CASES = {
                     "mean-not-added"),
         ],
     ),
-    "10.variance_fraction": (
+    "10.class_errors": (
         [
-            Variant("float32", lambda: in_float32(solution("10.variance_fraction")())),
-            Variant("eigvalsh", lambda: lambda X, M: (lambda v: v[::-1][:M].sum() / v.sum())(
-                np.linalg.eigvalsh(np.cov(X, rowvar=False)))),
-            Variant("numpy float", lambda: returning(fraction, np.float64)),
+            Variant("float32", lambda: in_float32(solution("10.class_errors")())),
+            Variant("pca() and a pandas groupby", lambda: class_errors_pandas),
+            Variant("eigh, a loop, a list", lambda: class_errors_by_loops),
         ],
         [
-            Mutant("share lost", lambda: lambda X, M: 1 - fraction(X, M), r"LOST", "share-lost"),
-            Mutant("smallest first", lambda: lambda X, M: fraction(X, M, order=-1), r"smallest|LOST",
-                    ("smallest-components", "share-lost")),
-            Mutant("singular values", lambda: lambda X, M: fraction(X, M, square=False), r"SQUARES", "singular-values"),
-            Mutant("no centring", lambda: lambda X, M: fraction(X, M, centre=False), r"centre", "no-centring"),
-            Mutant("right for three calls, then 0.5", first_calls_then(fraction, 3, lambda X, M: 0.5), r"share",
-                    "wrong-fraction"),
+            Mutant("each class its own basis", lambda: class_errors_own_basis, r"ONE basis", "own-basis"),
+            Mutant("no centring", lambda: lambda X, y, M: solution("10.class_errors")()(X, y, M) * 0 + [
+                float(np.mean(np.sum((X[y == c] - X[y == c] @ V @ V.T) ** 2, axis=1))) for c in np.unique(y)
+                for V in [np.linalg.svd(X, full_matrices=False)[2][:M].T]], r"uncentred", "no-centring"),
+            Mutant("sum over each class", lambda: lambda X, y, M: solution("10.class_errors")()(X, y, M)
+                   * np.array([np.sum(y == c) for c in np.unique(y)]), r"MEAN", "sum-not-mean"),
+            Mutant("mean over the pixels too", lambda: lambda X, y, M: solution("10.class_errors")()(X, y, M)
+                   / X.shape[1], r"SUM of its squared", "pixel-mean"),
+            Mutant("smallest components", lambda: lambda X, y, M: [
+                float(np.mean(np.sum(((X - X.mean(0)) - (X - X.mean(0)) @ V @ V.T)[y == c] ** 2, axis=1)))
+                for c in np.unique(y) for V in [np.linalg.svd(X - X.mean(0), full_matrices=False)[2][::-1][:M].T]],
+                   r"SMALLEST", "smallest-components"),
+            Mutant("right for two calls, then halved", first_calls_then(
+                lambda X, y, M: solution("10.class_errors")()(X, y, M), 2,
+                lambda X, y, M: solution("10.class_errors")()(X, y, M) / 2), r"mean squared reconstruction error",
+                "wrong-class-error"),
         ],
     ),
     "10.destandardize": (
