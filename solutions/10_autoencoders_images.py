@@ -110,9 +110,9 @@ check("10.class_errors", class_errors)
 images, labels = datasets.load_digits()
 # BEGIN SOLUTION
 errors_10 = class_errors(images, labels, 10)
-print("mean squared error per digit, M = 10:", dr.rounded(errors_10, 1))
+print("mean squared error per digit, M = 10:", errors_10.round(1).tolist())
 own = [class_errors(images[labels == d], labels[labels == d], 10)[0] for d in range(10)]
-print("with each digit's own 10 components:   ", dr.rounded(np.array(own), 1))
+print("with each digit's own 10 components:   ", np.round(own, 1).tolist())
 assert (int(np.argmax(errors_10)), int(np.argmin(errors_10))) == (8, 0)
 assert np.all(np.array(own) < 0.6 * errors_10)
 # END SOLUTION
