@@ -69,9 +69,10 @@ check("06.epsilon_for", epsilon_for)
 #
 # Write `simulate_squared_norms(x, q, n_draws, seed)`. Using `rng = np.random.default_rng(seed)` for every random
 # draw, repeat `n_draws` times: draw a fresh $q\times p$ matrix $\mathbf U = Z/\sqrt q$ with independent
-# $Z_{ij}\sim N(0, 1)$ and record $\|\mathbf U\vec x\|^2$. Return the `n_draws` values as an array. The check compares
-# their mean with $\|\vec x\|^2$ and their spread with the theory ($\|\mathbf U\vec x\|^2/\|\vec x\|^2$ has variance
-# $2/q$), each within 5 standard errors.
+# $Z_{ij}\sim N(0, 1)$ (`rng.standard_normal((q, p))`) and record $\|\mathbf U\vec x\|^2$. Return the `n_draws`
+# values as an array. The check compares their mean with $\|\vec x\|^2$ and their spread with the theory
+# ($\|\mathbf U\vec x\|^2/\|\vec x\|^2$ has variance $2/q$), each within 5 standard errors, then your values with
+# those of the same draws, one by one.
 
 # %%
 def simulate_squared_norms(x, q, n_draws, seed):

@@ -58,9 +58,10 @@ check("07.noise_variance", noise_variance)
 # $$W_{\text{new}} = S W\,(\sigma^2 I_q + M^{-1} W^\top S W)^{-1}, \qquad
 #   \sigma^2_{\text{new}} = \tfrac1d \operatorname{tr}\!\big(S - S W M^{-1} W_{\text{new}}^\top\big).$$
 #
-# Compute $SW$ as $X_c^\top (X_c W)/n$, so that no $d\times d$ matrix is formed. The check calls your function on
-# fresh data and random starting points: the log-likelihood must not go down, and the result must agree with the
-# two equations.
+# Compute $SW$ as $X_c^\top (X_c W)/n$ and $\operatorname{tr} S$ as $\|X_c\|_F^2/n$, so that no $d\times d$ matrix is
+# formed. The check calls your function on fresh data and random starting points: the log-likelihood must not go
+# down, and the result must agree with the two equations. Its last call has $d = 3000$, where $S$ would take 72 MB:
+# it measures the memory your function allocates.
 
 # %%
 def em_step(X, W, sigma2):

@@ -91,24 +91,30 @@ def rbf(X, Y, gamma):
 # %% tags=["check"] points=1
 check("08.rbf_kernel", rbf)
 
+
 # %% [markdown]
 # ## Exercise 4 · Linear kernel PCA is PCA *(10 min, lecture §4)*
 #
-# For the five crab measurements `X_crabs`, form the linear kernel matrix $K = \mathbf X\mathbf X^\top$, centre it (your
-# Exercise 2), take its two leading eigenvectors $\mathbf a_1, \mathbf a_2$ and eigenvalues $\mu_1\ge\mu_2$, and compute
-# the kernel PCA scores `kpca_scores` ($200\times 2$): column $j$ is $\sqrt{\mu_j}\,\mathbf a_j$. The check compares
-# them with ordinary PCA scores (up to the sign of each column).
+# Kernel PCA sees the data only through the kernel matrix. Write `kpca_scores(K, k)`: given a linear kernel matrix
+# $K = \mathbf X\mathbf X^\top$ ($n\times n$, not centred; `X` itself is not given), centre it (your Exercise 2), take
+# its $k$ leading eigenvectors $\mathbf a_1, \dots, \mathbf a_k$ and eigenvalues $\mu_1\ge\dots\ge\mu_k$, and return the
+# $n\times k$ kernel PCA scores: column $j$ is $\sqrt{\mu_j}\,\mathbf a_j$. The check calls it on the kernel matrices of
+# fresh data sets and compares the result with the ordinary PCA scores of the data (up to the sign of each column).
+# Then, in the cell after the check, compare it with `pca(X_crabs, 2).scores` (from `dimred_teach.pca`) on the crabs.
 
 # %%
-# YOUR CODE HERE
-K_crabs = ...
-mu = ...
-A = ...
-top = ...
-kpca_scores = ...
+def kpca_scores(K, k):
+    """Kernel PCA scores (n x k) from the linear kernel matrix K = X X' (n x n, not centred)."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
 
 # %% tags=["check"] points=1
 check("08.linear_kpca_scores", kpca_scores)
+
+# %%
+# YOUR CODE HERE
+from_kernel = ...
+from_pca = ...
 
 
 # %% [markdown]

@@ -45,8 +45,9 @@ dr.setup_notebook()
 # $$ t = \frac{\bar a - \bar b}{s \sqrt{1/n_a + 1/n_b}}, \qquad
 #    s^2 = \frac{(n_a - 1) s_a^2 + (n_b - 1) s_b^2}{n_a + n_b - 2}, $$
 #
-# with $s_a^2, s_b^2$ the sample variances (divide by $n - 1$). Use NumPy only; the check
-# compares your function with `scipy.stats.ttest_ind` on random samples.
+# with $s_a^2, s_b^2$ the sample variances (divide by $n - 1$). Write it from the formula with NumPy: the check
+# compares your function with `scipy.stats.ttest_ind` on random samples, so that one-liner would pass too and teach
+# nothing (use it to test yours).
 
 # %%
 def two_sample_t(a, b):
@@ -115,7 +116,7 @@ info = selection.select_incremental_mi(X, y, k=1, beta=0.0)
 
 
 # %% [markdown]
-# ## Exercise 4 · The nearest-centroid classifier *(10 min, lecture §5)*
+# ## Exercise 4 · The nearest-centroid classifier *(10 min, lecture §3)*
 #
 # Write `nearest_centroid_predict(X_train, y_train, X_test)`: compute the mean of the
 # training rows of each class, and give every test row the label of the closest mean
@@ -193,14 +194,15 @@ b = ...
 
 
 # %% [markdown]
-# ## Exercise 7 · The ranking of recursive feature elimination *(5 min, lecture §8)*
+# ## Exercise 7 · The ranking of recursive feature elimination *(5 min, lecture §5)*
 #
 # Write `rfe_ranking(X, y)`: standardise the columns of `X` (subtract the mean, divide by
 # the standard deviation), fit least squares of `y` on them with an intercept, drop the
 # feature with the smallest absolute coefficient, **refit** on the remaining features, and
 # repeat until one feature is left. Return an integer array `ranking` of shape (p,):
 # `ranking[j] = 1` for the feature that survives, 2 for the last one dropped, ..., p for
-# the first one dropped (the `ranking_` of scikit-learn's `RFE`). Use NumPy only.
+# the first one dropped (the `ranking_` of scikit-learn's `RFE`). Use NumPy only. Section 5 introduces wrappers; the
+# lecture's optional section, "A backward wrapper", runs this one.
 
 # %%
 def rfe_ranking(X, y):

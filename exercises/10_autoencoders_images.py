@@ -1,14 +1,14 @@
 # %% [markdown]
 # # Exercises 10 · Autoencoders and PCA; PCA on images
 #
-# *Time: about 60 minutes.*
+# *Time: about 65 minutes.*
 #
 # **Objectives.** After this set you can
 # 1. take one gradient step of a linear autoencoder by hand;
 # 2. reconstruct data from $M$ principal components;
-# 3. measure the fraction of variance $M$ components keep;
+# 3. measure how well one PCA basis reconstructs each class of digits;
 # 4. undo a standardisation;
-# 5. read the variance curve of one digit's images;
+# 5. count the components a digit's images need for a given share of their variance;
 # 6. compute the contractive penalty of a tanh encoder;
 # 7. build the training pairs of a denoising autoencoder.
 #
@@ -55,7 +55,7 @@ check("10.gradient_step", gradient_step)
 
 
 # %% [markdown]
-# ## Exercise 2 · Reconstruction from M components *(5 min, lecture §1)*
+# ## Exercise 2 · Reconstruction from M components *(5 min, lecture §7)*
 #
 # Write `reconstruct(X, M)` returning the PCA reconstruction of the rows of X from the
 # first $M$ principal components, in the original units:
@@ -73,20 +73,33 @@ check("10.reconstruct", reconstruct)
 
 
 # %% [markdown]
-# ## Exercise 3 · The fraction of variance kept *(5 min, lecture §7)*
+# ## Exercise 3 · Which digits does one basis serve worst? *(10 min, lecture §7)*
 #
-# Write `variance_fraction(X, M)`: the fraction of the total variance of X that the
-# first $M$ principal components keep, $\sum_{m \le M} \lambda_m / \sum_m \lambda_m$.
+# The lecture reconstructs digits from the first $M$ principal components of **all** the images. Do all digits
+# come back equally well? Write `class_errors(images, labels, M)`: fit PCA on all the `images` (centre them with
+# their mean, take the SVD), reconstruct every image from the first $M$ components, $\tilde x = \mu + B_M
+# B_M^\top(x - \mu)$, and return, for each class in `np.unique(labels)` order, the **mean** over that class's images
+# of the squared error $\|x - \tilde x\|^2$ (summed over the pixels). The check calls it on fresh subsets of the
+# digits. Then use it on all 1797 digits with $M = 10$: which digit comes back worst, which best?
 
 # %%
-def variance_fraction(X, M):
-    """Share of the total variance kept by the first M principal components (a float in [0, 1])."""
+def class_errors(images, labels, M):
+    """Mean squared rank-M PCA reconstruction error of each class (np.unique(labels) order), shape (n_classes,)."""
     raise NotImplementedError("exercise: replace this line with your code")
 
 
 # %% tags=["check"] points=1
-check("10.variance_fraction", variance_fraction)
+check("10.class_errors", class_errors)
 
+# %%
+images, labels = datasets.load_digits()
+# YOUR CODE HERE
+errors_10 = ...
+own = ...
+
+
+# %% [markdown]
+# **Your answer:** *(write it here)*
 
 # %% [markdown]
 # ## Exercise 4 · De-standardise *(5 min, lecture §8)*
@@ -105,30 +118,42 @@ def destandardize(X_star, mean, std):
 # %% tags=["check"] points=1
 check("10.destandardize", destandardize)
 
+
 # %% [markdown]
 # ## Exercise 5 · How many components do the eights need? *(10 min, lecture §7)*
 #
-# The lecture counted the components that all 1797 digits need. Do the same for one
-# digit: load the digits with `datasets.load_digits()`, keep the images of the digit 8
-# (`eights`), centre them (do not standardise) and find `M_90`, the smallest number of
-# principal components that keeps at least 90% of their total variance. Do one digit's
-# images need more components or fewer than all ten digits together?
+# The lecture counted the components that all 1797 digits need. Write `components_needed(images, fraction)`: centre
+# the images (do not standardise) and return the smallest number $M$ of principal components that keeps at least
+# `fraction` of their total variance. The check calls it on fresh subsets of the images of one digit. Then keep the
+# images of the digit 8 (`eights`, from the digits of Exercise 3) and compute their `M_90`, the count for 90%. Do one digit's images need more components or fewer than all ten digits together?
 
 # %%
-images, labels = datasets.load_digits()
-eights = images[labels == 8]
-# YOUR CODE HERE
-squares = ...
-kept = ...
-M_90 = ...
+def components_needed(images, fraction):
+    """Smallest M whose first M principal components keep at least `fraction` of the variance of the centred images."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
 
 # %% tags=["check"] points=1
-check("10.digits_m90", M_90)
+check("10.digits_m90", components_needed)
 
+# %%
+eights = images[labels == 8]
+# YOUR CODE HERE
+M_90 = ...
 
 # %% [markdown]
-# **To think about.** How many components would you need if you first standardised the
-# pixels (leaving the three constant pixels unscaled)? Why does the number go up?
+# **Your answer:** *(write it here)*
+
+# %% [markdown]
+# **To think about.** How many components would the eights need if you first standardised the pixels (leaving
+# the constant pixels unscaled)? Why does the number go up?
+
+# %%
+# YOUR CODE HERE
+spread = ...
+constant = ...
+M_90_standardised = ...
+
 
 # %% [markdown]
 # **Your answer:** *(write it here)*

@@ -5,7 +5,7 @@
 #
 # **Objectives.** After this set you can
 # 1. build the k-nearest-neighbour graph that Isomap and Laplacian eigenmaps share;
-# 2. find how many neighbours it takes to connect the Swiss roll;
+# 2. find how many neighbours it takes to connect a cloud;
 # 3. implement Isomap (graph shortest paths, then classical MDS);
 # 4. implement Laplacian eigenmaps (the generalised eigenproblem $\mathbf L y = \lambda \mathbf D y$).
 #
@@ -48,22 +48,29 @@ def knn_graph(X, n_neighbors):
 # %% tags=["check"] points=2
 check("11.knn_graph", knn_graph)
 
+
 # %% [markdown]
-# ## Exercise 2 · How many neighbours connect the roll? *(10 min, lecture §8)*
+# ## Exercise 2 · How many neighbours connect a cloud? *(10 min, lecture §8)*
 #
 # With too few neighbours the graph breaks into pieces, and points in different pieces have no geodesic distance
-# at all. For the Swiss roll below (300 points with noise: sparser than the lecture's, so its answer is its own),
-# find the **smallest** `n_neighbors` for which the graph is connected (one component;
-# `connected_components(W, directed=False)` counts them), as `smallest_connected`.
+# at all. Write `smallest_connected(X)`: the **smallest** `n_neighbors` for which the graph of Exercise 1 on the
+# rows of `X` is connected (one component; `connected_components(W, directed=False)` counts them). The check calls
+# it on fresh noisy rolls, some with a far-away cluster. Then use it on the roll below (300 points with noise:
+# sparser than the lecture's).
 
 # %%
-X_roll, sheet_roll = make_swiss_roll(300, noise=0.5, seed=11)  # a sparser, noisier roll than the lecture's
+def smallest_connected(X):
+    """The smallest n_neighbors whose knn_graph of the rows of X is connected (an int)."""
+    raise NotImplementedError("exercise: replace this line with your code")
 
-# YOUR CODE HERE
-smallest_connected = ...
 
 # %% tags=["check"] points=1
 check("11.smallest_connected", smallest_connected)
+
+# %%
+X_roll, sheet_roll = make_swiss_roll(300, noise=0.5, seed=11)  # a sparser, noisier roll than the lecture's
+# YOUR CODE HERE
+...
 
 
 # %% [markdown]

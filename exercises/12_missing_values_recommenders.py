@@ -8,7 +8,7 @@
 # 2. write one step of iterative low-rank imputation ("hard impute": fill the missing entries with the current fit,
 #    refit item means plus a rank-$k$ truncated SVD);
 # 3. iterate it to convergence;
-# 4. choose the rank by held-out error.
+# 4. choose the rank by held-out error, and report the error of the chosen rank on data the choice did not see.
 #
 # Goes with `notebooks/12_missing_values_recommenders.ipynb`.
 #
@@ -39,7 +39,7 @@ print(ratings.shape, "observed:", dr.rounded(np.mean(~np.isnan(ratings))))
 
 
 # %% [markdown]
-# ## Exercise 1 · The baseline: item means *(5 min, lecture §3)*
+# ## Exercise 1 · The baseline: item means *(5 min, lecture §1)*
 #
 # Write `predict_item_means(R)`: given a ratings matrix `R` with `NaN` for missing entries, return the
 # $n\times p$ matrix that predicts every rating of item $j$ by the mean of the **observed** ratings of item $j$.
@@ -90,29 +90,44 @@ check("12.hard_impute", my_low_rank_impute)
 # %% [markdown]
 # ## Exercise 4 · Choose the rank by held-out error *(20 min, lecture §5)*
 #
-# This exercise has its own ratings, `ratings_4` below (200 users, 80 items, 70% missing; its rank is for you to
-# find). Hide a random tenth of the observed ratings, fit on the rest, and measure the root mean squared error on
-# the hidden ones. Do this for $k = 1, \dots, 6$ with
-# `low_rank_impute(train, k, max_iter=100, tol=1e-5)` (the method of Exercise 3, stopped
-# once the error settles; its `.history[-1]` is the training RMSE) and store the rank with the smallest held-out
-# RMSE as `best_rank`. Then say in the markdown cell how the training error behaves with $k$, and why it cannot
-# choose $k$.
+# Write `choose_rank(train, rows, cols, values, ranks)`. `train` is a ratings matrix from which some observed
+# ratings were hidden (set to `NaN`): the hidden ones sit at `(rows[i], cols[i])` and were `values[i]`. For each
+# $k$ in `ranks`, fit `low_rank_impute(train, k, max_iter=100, tol=1e-5)` (the method of Exercise 3, stopped once
+# the error settles; its `.history[-1]` is the training RMSE), measure the root mean squared error of its
+# `.completed` matrix on the hidden entries, and return the $k$ with the smallest. The check calls your function on
+# fresh ratings matrices of other ranks.
+#
+# Then use it on `ratings_4` below (200 users, 80 items, 70% missing, made from a rank-4 model): the cell hides a
+# tenth of the observed ratings as a **validation** set, to choose $k$, and another tenth as a **test** set, to
+# report the error of the chosen $k$. Say in the markdown cell how the training error behaves with $k$, why it
+# cannot choose $k$, and why the test error, not the smallest validation error, is the one to report.
 
 # %%
 from dimred_teach.imputation import low_rank_impute
 
-ratings_4, _ = make_ratings(n_users=200, n_items=80, rank=4, observed=0.3, noise=0.4, seed=4)
-rows, cols = np.nonzero(~np.isnan(ratings_4))
-held = np.random.default_rng(2).permutation(rows.size)[: int(0.1 * rows.size)]
-train = ratings_4.copy()
-train[rows[held], cols[held]] = np.nan
 
-# YOUR CODE HERE
-held_out = ...
-best_rank = ...
+def choose_rank(train, rows, cols, values, ranks):
+    """The k in ranks whose low_rank_impute fit of train has the smallest RMSE on the hidden entries (an int)."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
 
 # %% tags=["check"] points=1
-check("12.best_rank", best_rank)
+check("12.best_rank", choose_rank)
+
+# %%
+ratings_4, _ = make_ratings(n_users=200, n_items=80, rank=4, observed=0.3, noise=0.4, seed=4)
+rows, cols = np.nonzero(~np.isnan(ratings_4))
+order = np.random.default_rng(2).permutation(rows.size)
+tenth = rows.size // 10
+validation, test = order[:tenth], order[tenth : 2 * tenth]
+train = ratings_4.copy()
+train[rows[order[: 2 * tenth]], cols[order[: 2 * tenth]]] = np.nan  # both hidden sets
+
+# YOUR CODE HERE
+validation_rmse = ...
+best_k = ...
+chosen = ...
+test_rmse = ...
 
 # %% [markdown]
 # **Your answer:** *(write it here)*

@@ -70,9 +70,10 @@ check("06.epsilon_for", epsilon_for)
 #
 # Write `simulate_squared_norms(x, q, n_draws, seed)`. Using `rng = np.random.default_rng(seed)` for every random
 # draw, repeat `n_draws` times: draw a fresh $q\times p$ matrix $\mathbf U = Z/\sqrt q$ with independent
-# $Z_{ij}\sim N(0, 1)$ and record $\|\mathbf U\vec x\|^2$. Return the `n_draws` values as an array. The check compares
-# their mean with $\|\vec x\|^2$ and their spread with the theory ($\|\mathbf U\vec x\|^2/\|\vec x\|^2$ has variance
-# $2/q$), each within 5 standard errors.
+# $Z_{ij}\sim N(0, 1)$ (`rng.standard_normal((q, p))`) and record $\|\mathbf U\vec x\|^2$. Return the `n_draws`
+# values as an array. The check compares their mean with $\|\vec x\|^2$ and their spread with the theory
+# ($\|\mathbf U\vec x\|^2/\|\vec x\|^2$ has variance $2/q$), each within 5 standard errors, then your values with
+# those of the same draws, one by one.
 
 # %%
 def simulate_squared_norms(x, q, n_draws, seed):
@@ -136,6 +137,10 @@ print("measured failure rate:", dr.rounded(notes_rate),
 # The measured rate is about 0.12, four standard errors above 0.05: the promise is not kept. The constant 8 in the
 # bound matches the tails of $\chi^2_q/q$ only for small $\epsilon$; the upper tail is heavier: the bound
 # Dasgupta and Gupta (2002) prove for it is $e^{-q(\epsilon^2/4 - \epsilon^3/6)}$, larger than $e^{-q\epsilon^2/4}$,
-# and at $\epsilon = 0.74$ the difference matters. With $\epsilon \le 0.3$ the bound holds comfortably (notebook 06, optional section). (The failure rate also
+# and at $\epsilon = 0.74$ the difference matters. Small $\epsilon$ does not rescue the notes' form either: for
+# every $\epsilon > 0$ the true upper tail exceeds $e^{-q\epsilon^2/4}$ once $q$ is large, and $q$ grows with $n$,
+# so for large $n$ the rule can miss $\delta$ even at $\epsilon = 0.2$. Only the Dasgupta-Gupta form,
+# $q \ge \frac{8}{\epsilon^2(1 - 2\epsilon/3)}\log\frac{n}{\sqrt\delta}$, is a theorem (scikit-learn's
+# `johnson_lindenstrauss_min_dim`, $4\log n/(\epsilon^2/2 - \epsilon^3/3)$, is the same form). (The failure rate also
 # depends on the data: points spanning only a few dimensions fail less often, because their pairs are distorted
 # together. The bound covers the worst case.)

@@ -1,14 +1,14 @@
 # %% [markdown]
 # # Solutions 10 · Autoencoders and PCA; PCA on images
 #
-# *Time: about 60 minutes.*
+# *Time: about 65 minutes.*
 #
 # **Objectives.** After this set you can
 # 1. take one gradient step of a linear autoencoder by hand;
 # 2. reconstruct data from $M$ principal components;
-# 3. measure the fraction of variance $M$ components keep;
+# 3. measure how well one PCA basis reconstructs each class of digits;
 # 4. undo a standardisation;
-# 5. read the variance curve of one digit's images;
+# 5. count the components a digit's images need for a given share of their variance;
 # 6. compute the contractive penalty of a tanh encoder;
 # 7. build the training pairs of a denoising autoencoder.
 #
@@ -60,7 +60,7 @@ def gradient_step(X, encoder, decoder, learning_rate):
 check("10.gradient_step", gradient_step)
 
 # %% [markdown]
-# ## Exercise 2 · Reconstruction from M components *(5 min, lecture §1)*
+# ## Exercise 2 · Reconstruction from M components *(5 min, lecture §7)*
 #
 # Write `reconstruct(X, M)` returning the PCA reconstruction of the rows of X from the
 # first $M$ principal components, in the original units:
@@ -83,23 +83,46 @@ def reconstruct(X, M):
 check("10.reconstruct", reconstruct)
 
 # %% [markdown]
-# ## Exercise 3 · The fraction of variance kept *(5 min, lecture §7)*
+# ## Exercise 3 · Which digits does one basis serve worst? *(10 min, lecture §7)*
 #
-# Write `variance_fraction(X, M)`: the fraction of the total variance of X that the
-# first $M$ principal components keep, $\sum_{m \le M} \lambda_m / \sum_m \lambda_m$.
+# The lecture reconstructs digits from the first $M$ principal components of **all** the images. Do all digits
+# come back equally well? Write `class_errors(images, labels, M)`: fit PCA on all the `images` (centre them with
+# their mean, take the SVD), reconstruct every image from the first $M$ components, $\tilde x = \mu + B_M
+# B_M^\top(x - \mu)$, and return, for each class in `np.unique(labels)` order, the **mean** over that class's images
+# of the squared error $\|x - \tilde x\|^2$ (summed over the pixels). The check calls it on fresh subsets of the
+# digits. Then use it on all 1797 digits with $M = 10$: which digit comes back worst, which best?
 
 # %%
-def variance_fraction(X, M):
-    """Share of the total variance kept by the first M principal components (a float in [0, 1])."""
+def class_errors(images, labels, M):
+    """Mean squared rank-M PCA reconstruction error of each class (np.unique(labels) order), shape (n_classes,)."""
     # BEGIN SOLUTION
-    X = np.asarray(X, dtype=float)
-    squares = np.linalg.svd(X - X.mean(axis=0), compute_uv=False) ** 2
-    return float(squares[:M].sum() / squares.sum())
+    mean = images.mean(axis=0)
+    B = np.linalg.svd(images - mean, full_matrices=False)[2][:M].T
+    squared = np.sum((images - mean - (images - mean) @ B @ B.T) ** 2, axis=1)
+    return np.array([squared[labels == c].mean() for c in np.unique(labels)])
     # END SOLUTION
 
 
 # %%
-check("10.variance_fraction", variance_fraction)
+check("10.class_errors", class_errors)
+
+# %%
+images, labels = datasets.load_digits()
+# BEGIN SOLUTION
+errors_10 = class_errors(images, labels, 10)
+print("mean squared error per digit, M = 10:", errors_10.round(1).tolist())
+own = [class_errors(images[labels == d], labels[labels == d], 10)[0] for d in range(10)]
+print("with each digit's own 10 components:   ", np.round(own, 1).tolist())
+assert (int(np.argmax(errors_10)), int(np.argmin(errors_10))) == (8, 0)
+assert np.all(np.array(own) < 0.6 * errors_10)
+# END SOLUTION
+
+# %% [markdown] tags=["solution"]
+# The eights come back worst (mean squared error about 386) and the zeros best (about 211), almost twice as well.
+# The ten components are the directions of largest variance of all the digits together, not of any one digit: how
+# well they serve a digit depends on how much of that digit's own variation lies along them. Fitted to one digit
+# alone, ten components do much better for every digit (less than 0.6 of the shared basis's error): a basis serves
+# best the images it was fitted to.
 
 # %% [markdown]
 # ## Exercise 4 · De-standardise *(5 min, lecture §8)*
@@ -123,34 +146,54 @@ check("10.destandardize", destandardize)
 # %% [markdown]
 # ## Exercise 5 · How many components do the eights need? *(10 min, lecture §7)*
 #
-# The lecture counted the components that all 1797 digits need. Do the same for one
-# digit: load the digits with `datasets.load_digits()`, keep the images of the digit 8
-# (`eights`), centre them (do not standardise) and find `M_90`, the smallest number of
-# principal components that keeps at least 90% of their total variance. Do one digit's
-# images need more components or fewer than all ten digits together?
+# The lecture counted the components that all 1797 digits need. Write `components_needed(images, fraction)`: centre
+# the images (do not standardise) and return the smallest number $M$ of principal components that keeps at least
+# `fraction` of their total variance. The check calls it on fresh subsets of the images of one digit. Then keep the
+# images of the digit 8 (`eights`, from the digits of Exercise 3) and compute their `M_90`, the count for 90%. Do one digit's images need more components or fewer than all ten digits together?
 
 # %%
-images, labels = datasets.load_digits()
+def components_needed(images, fraction):
+    """Smallest M whose first M principal components keep at least `fraction` of the variance of the centred images."""
+    # BEGIN SOLUTION
+    squares = np.linalg.svd(images - images.mean(axis=0), compute_uv=False) ** 2
+    kept = np.cumsum(squares) / squares.sum()
+    return int(np.argmax(kept >= fraction) + 1)
+    # END SOLUTION
+
+
+# %%
+check("10.digits_m90", components_needed)
+
+# %%
 eights = images[labels == 8]
 # BEGIN SOLUTION
-squares = np.linalg.svd(eights - eights.mean(axis=0), compute_uv=False) ** 2
-kept = np.cumsum(squares) / squares.sum()
-M_90 = int(np.argmax(kept >= 0.9) + 1)
+M_90 = components_needed(eights, 0.9)
+print("the eights need", M_90, "components for 90%; all ten digits need", components_needed(images, 0.9))
 # END SOLUTION
 
-# %%
-check("10.digits_m90", M_90)
+# %% [markdown] tags=["solution"]
+# Fewer: 18 components keep 90% of the eights' variance, against 21 for all ten digits. One digit's images vary
+# less than the ten digits together: the differences between digits (a loop against a stroke) are variance the
+# eights do not have.
 
 # %% [markdown]
-# **To think about.** How many components would you need if you first standardised the
-# pixels (leaving the three constant pixels unscaled)? Why does the number go up?
+# **To think about.** How many components would the eights need if you first standardised the pixels (leaving
+# the constant pixels unscaled)? Why does the number go up?
+
+# %%
+# BEGIN SOLUTION
+spread = eights.std(axis=0, ddof=1)
+constant = int(np.sum(spread == 0))
+M_90_standardised = components_needed((eights - eights.mean(axis=0)) / np.where(spread > 0, spread, 1.0), 0.9)
+print("constant pixels among the eights:", constant, "| components for 90%, standardised:", M_90_standardised)
+assert (M_90, components_needed(images, 0.9), constant, M_90_standardised) == (18, 21, 12, 25)
+# END SOLUTION
 
 # %% [markdown] tags=["solution"]
-# Standardised, 31 components are needed instead of 21. Standardising gives every pixel
-# variance 1, including border pixels that are almost always blank and only rarely
-# light up; their scattered, weakly correlated variation now counts as much as the
-# strongly correlated strokes in the middle, so the variance is spread over more
-# directions.
+# Standardised, the eights need 25 components instead of 18 (12 of their 64 pixels never change and stay
+# unscaled). Standardising gives every other pixel variance 1, including border pixels that are almost always
+# blank and only rarely light up; their scattered, weakly correlated variation now counts as much as the strongly
+# correlated strokes in the middle, so the variance is spread over more directions.
 
 # %% [markdown]
 # ## Exercise 6 · The contractive penalty of a tanh encoder *(10 min, lecture §6)*

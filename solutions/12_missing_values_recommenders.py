@@ -8,7 +8,7 @@
 # 2. write one step of iterative low-rank imputation ("hard impute": fill the missing entries with the current fit,
 #    refit item means plus a rank-$k$ truncated SVD);
 # 3. iterate it to convergence;
-# 4. choose the rank by held-out error.
+# 4. choose the rank by held-out error, and report the error of the chosen rank on data the choice did not see.
 #
 # Goes with `notebooks/12_missing_values_recommenders.ipynb`.
 #
@@ -38,7 +38,7 @@ ratings, truth = make_ratings(n_users=300, n_items=120, rank=3, observed=0.2, no
 print(ratings.shape, "observed:", dr.rounded(np.mean(~np.isnan(ratings))))
 
 # %% [markdown]
-# ## Exercise 1 · The baseline: item means *(5 min, lecture §3)*
+# ## Exercise 1 · The baseline: item means *(5 min, lecture §1)*
 #
 # Write `predict_item_means(R)`: given a ratings matrix `R` with `NaN` for missing entries, return the
 # $n\times p$ matrix that predicts every rating of item $j$ by the mean of the **observed** ratings of item $j$.
@@ -99,37 +99,67 @@ check("12.hard_impute", my_low_rank_impute)
 # %% [markdown]
 # ## Exercise 4 · Choose the rank by held-out error *(20 min, lecture §5)*
 #
-# This exercise has its own ratings, `ratings_4` below (200 users, 80 items, 70% missing; its rank is for you to
-# find). Hide a random tenth of the observed ratings, fit on the rest, and measure the root mean squared error on
-# the hidden ones. Do this for $k = 1, \dots, 6$ with
-# `low_rank_impute(train, k, max_iter=100, tol=1e-5)` (the method of Exercise 3, stopped
-# once the error settles; its `.history[-1]` is the training RMSE) and store the rank with the smallest held-out
-# RMSE as `best_rank`. Then say in the markdown cell how the training error behaves with $k$, and why it cannot
-# choose $k$.
+# Write `choose_rank(train, rows, cols, values, ranks)`. `train` is a ratings matrix from which some observed
+# ratings were hidden (set to `NaN`): the hidden ones sit at `(rows[i], cols[i])` and were `values[i]`. For each
+# $k$ in `ranks`, fit `low_rank_impute(train, k, max_iter=100, tol=1e-5)` (the method of Exercise 3, stopped once
+# the error settles; its `.history[-1]` is the training RMSE), measure the root mean squared error of its
+# `.completed` matrix on the hidden entries, and return the $k$ with the smallest. The check calls your function on
+# fresh ratings matrices of other ranks.
+#
+# Then use it on `ratings_4` below (200 users, 80 items, 70% missing, made from a rank-4 model): the cell hides a
+# tenth of the observed ratings as a **validation** set, to choose $k$, and another tenth as a **test** set, to
+# report the error of the chosen $k$. Say in the markdown cell how the training error behaves with $k$, why it
+# cannot choose $k$, and why the test error, not the smallest validation error, is the one to report.
 
 # %%
 from dimred_teach.imputation import low_rank_impute
 
-ratings_4, _ = make_ratings(n_users=200, n_items=80, rank=4, observed=0.3, noise=0.4, seed=4)
-rows, cols = np.nonzero(~np.isnan(ratings_4))
-held = np.random.default_rng(2).permutation(rows.size)[: int(0.1 * rows.size)]
-train = ratings_4.copy()
-train[rows[held], cols[held]] = np.nan
 
-# BEGIN SOLUTION
-held_out = {}
-for k in range(1, 7):
-    result = low_rank_impute(train, k, max_iter=100, tol=1e-5)
-    held_out[k] = np.sqrt(np.mean((result.completed[rows[held], cols[held]] - ratings_4[rows[held], cols[held]]) ** 2))
-    print(f"k = {k}: training RMSE {result.history[-1]:.4f}, held-out RMSE {held_out[k]:.4f}")
-best_rank = min(held_out, key=held_out.get)
-# END SOLUTION
+def choose_rank(train, rows, cols, values, ranks):
+    """The k in ranks whose low_rank_impute fit of train has the smallest RMSE on the hidden entries (an int)."""
+    # BEGIN SOLUTION
+    def held_out_rmse(k):
+        completed = low_rank_impute(train, k, max_iter=100, tol=1e-5).completed
+        return np.sqrt(np.mean((completed[rows, cols] - values) ** 2))
+    return min(ranks, key=held_out_rmse)
+    # END SOLUTION
+
 
 # %% points=1
-check("12.best_rank", best_rank)
+check("12.best_rank", choose_rank)
+
+# %%
+ratings_4, _ = make_ratings(n_users=200, n_items=80, rank=4, observed=0.3, noise=0.4, seed=4)
+rows, cols = np.nonzero(~np.isnan(ratings_4))
+order = np.random.default_rng(2).permutation(rows.size)
+tenth = rows.size // 10
+validation, test = order[:tenth], order[tenth : 2 * tenth]
+train = ratings_4.copy()
+train[rows[order[: 2 * tenth]], cols[order[: 2 * tenth]]] = np.nan  # both hidden sets
+
+# BEGIN SOLUTION
+validation_rmse = {}
+for k in range(1, 7):
+    result = low_rank_impute(train, k, max_iter=100, tol=1e-5)
+    validation_rmse[k], _ = errors = [np.sqrt(np.mean((result.completed[rows[part], cols[part]] - ratings_4[rows[part], cols[part]]) ** 2))
+              for part in (validation, test)]
+    print(f"k = {k}: training RMSE {result.history[-1]:.4f}, validation RMSE {errors[0]:.4f}, "
+          f"test RMSE {errors[1]:.4f}")
+best_k = choose_rank(train, rows[validation], cols[validation], ratings_4[rows[validation], cols[validation]],
+                     range(1, 7))
+chosen = low_rank_impute(train, best_k, max_iter=100, tol=1e-5).completed
+test_rmse = np.sqrt(np.mean((chosen[rows[test], cols[test]] - ratings_4[rows[test], cols[test]]) ** 2))
+print("chosen rank:", best_k, "| its validation RMSE:", dr.rounded(validation_rmse[best_k]), "| its test RMSE:",
+      dr.rounded(test_rmse))
+assert best_k == 4 and round(validation_rmse[4], 2) == 0.48 and round(test_rmse, 2) == 0.47
+# END SOLUTION
 
 # %% [markdown] tags=["solution"]
 # **Reading.** The training error falls with every extra rank (each one adds parameters to fit the observed
-# ratings, noise included), so it would always pick the largest $k$. The held-out error falls until $k = 4$, the
-# true rank of these ratings, and rises after it: the extra factors fit noise and predict the hidden ratings worse.
-# Its minimum, about 0.47, sits just above the noise level 0.4, the error even the true model would make.
+# ratings, noise included), so it would always pick the largest $k$. The validation error falls until $k = 4$, the
+# rank of the model that made these ratings, and rises after it: the extra factors fit noise and predict hidden
+# ratings worse. The smallest validation error is an optimistic estimate in general, because $k$ was chosen to make
+# it small (lecture §5: no longer an honest estimate); the test ratings played no part in the choice, so their
+# RMSE, about 0.47, is the one to report. Here the validation error of $k = 4$ (about 0.48) is not below it: with
+# one clear minimum among six ranks the choice gains little, less than the difference between two random tenths
+# of the ratings. Both sit just above the noise level 0.4, the error even the true model would make.

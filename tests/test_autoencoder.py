@@ -271,18 +271,18 @@ def reconstruct_m(X, M):
     return result.reconstruct(result.transform(X))
 
 
-def variance_fraction(X, M):
-    result = pca(X)
-    return float(result.eigenvalues[:M].sum() / result.total_variance)
+def class_errors(images, labels, M):
+    """Each class's mean squared reconstruction error from M components of all the images (exercise 10.class_errors)."""
+    result = pca(images, k=M)
+    squared = np.sum((images - result.reconstruct(result.transform(images))) ** 2, axis=1)
+    return np.array([squared[labels == c].mean() for c in np.unique(labels)])
 
 
-def digits_m90():
-    """M_90 of the images of the digit 8 (the exercise's data; the lecture counts all ten digits)."""
-    from dimred_teach import datasets
+def components_needed(images, fraction):
+    """The smallest M whose first M components keep ``fraction`` of the variance (exercise 10.digits_m90)."""
     from dimred_teach.pca import choose_k
 
-    images, labels = datasets.load_digits()
-    return choose_k(pca(images[labels == 8]).eigenvalues, 0.9)
+    return choose_k(pca(images).eigenvalues, fraction)
 
 
 def destandardize(Z_star, mean, std):
@@ -299,15 +299,20 @@ def destandardize(Z_star, mean, std):
         lambda X, M: (X - X.mean(0)) @ pca(X, k=M).components @ pca(X, k=M).components.T,  # forgot the mean
         lambda X, M: reconstruct_m(X, M + 1) if M + 1 <= min(X.shape) else X * 0,
     ]),
-    ("10.variance_fraction", variance_fraction, [
-        lambda X, M: variance_fraction(X, M) * 0.9,
-        lambda X, M: float(pca(X, k=M).eigenvalues[-1] / pca(X).total_variance),
+    ("10.class_errors", class_errors, [
+        lambda X, y, M: class_errors(X, y, M) * 0.9,
+        lambda X, y, M: class_errors(X, y, M + 1),
     ]),
     ("10.destandardize", destandardize, [
         lambda Z, mean, std: np.asarray(Z) * std,
         lambda Z, mean, std: np.asarray(Z) / std + mean,
     ]),
-    ("10.digits_m90", digits_m90(), [digits_m90() - 1, digits_m90() + 1, 20.5, "many"]),
+    ("10.digits_m90", components_needed, [
+        lambda images, fraction: components_needed(images, fraction) - 1,
+        lambda images, fraction: components_needed(images, fraction) + 1,
+        lambda images, fraction: 21,
+        lambda images, fraction: float(components_needed(images, fraction)),
+    ]),
 ])
 def test_checks_pass_right_and_fail_wrong_answers(exercise_id, right, wrongs):
     assert evaluate(exercise_id, right, seed=0).passed

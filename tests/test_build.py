@@ -9,6 +9,7 @@ import nbformat
 import pytest
 
 from dimred_teach import cli
+from dimred_teach.course.build import heading_problems, lecture_sections
 from dimred_teach.course.manifest import read_manifest
 from dimred_teach.course.execution import KERNELSPEC, WIDGET_VIEW, notebook_text
 from dimred_teach.course.exercises import SolutionMarkupError, build_exercise, strip_solutions
@@ -139,6 +140,23 @@ def test_a_second_exercise_needs_its_objective_and_its_minutes(tmp_path):
         build_exercise(write_solution(tmp_path / "objective", body, heading=heading))
     heading = heading.replace("# 1. find the top direction.\n", "# 1. find the top direction;\n# 2. again.\n")
     build_exercise(write_solution(tmp_path / "both", body, heading=heading))
+
+
+@pytest.mark.parametrize("section, problem", [
+    ("2", None),
+    ("1", "names lecture section 1, which mentions none of the title's words"),
+    ("4", "names lecture section 4, which 01_demo.py does not have"),
+])
+def test_an_exercise_heading_names_a_section_that_teaches_its_idea(tmp_path, section, problem):
+    """Issue 40, item 10: the section a heading names exists and mentions the exercise's idea (a word of its title)."""
+    lecture = tmp_path / "notebooks" / "01_demo.py"
+    lecture.parent.mkdir(parents=True)
+    lecture.write_text("# %% [markdown]\n# ## 1. Data\n# The crabs.\n\n# %% [markdown]\n# ## 2. Maximum variance\n"
+                       "# The top-direction vector maximises the variance.\n\n# %% [markdown]\n# ## 3. Summary\n")
+    heading = HEADING.replace("lecture §2", f"lecture §{section}")
+    problems = heading_problems(write_solution(tmp_path, "", heading=heading), lecture)
+    assert problems == [] if problem is None else len(problems) == 1 and problem in problems[0]
+    assert lecture_sections(lecture.read_text()).keys() == {1, 2, 3}
 
 
 def test_build_check_passes_on_the_repository(capsys):

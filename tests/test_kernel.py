@@ -13,7 +13,7 @@ from sklearn.metrics import pairwise
 
 from dimred_teach import kernel
 from dimred_teach.checks import evaluate
-from dimred_teach.datasets import load_crabs, make_circles
+from dimred_teach.datasets import make_circles
 from dimred_teach.pca import covariance, pca
 from dimred_teach.linalg import first_best
 
@@ -322,16 +322,21 @@ def test_check_rbf_kernel():
 
 
 def test_check_linear_kpca_scores():
-    X = load_crabs()[["FL", "RW", "CL", "CW", "BD"]].to_numpy()
-    scores = kernel.kernel_pca(X, 2, kernel="linear").scores
-    assert evaluate("08.linear_kpca_scores", scores, seed=0).passed
-    assert evaluate("08.linear_kpca_scores", -scores, seed=0).passed
-    unit = evaluate("08.linear_kpca_scores", scores / np.linalg.norm(scores, axis=0), seed=0)
+    """The exercise's function gets only K = X X': the library's kernel PCA of the data passes only through K."""
+    def from_kernel(K, k):
+        mu, A = np.linalg.eigh(kernel.center_kernel(K))
+        return A[:, ::-1][:, :k] * np.sqrt(mu[::-1][:k])
+
+    assert evaluate("08.linear_kpca_scores", from_kernel, seed=0).passed
+    assert evaluate("08.linear_kpca_scores", lambda K, k: -from_kernel(K, k), seed=0).passed
+    unit = evaluate("08.linear_kpca_scores", lambda K, k: np.linalg.eigh(kernel.center_kernel(K))[1][:, ::-1][:, :k],
+                    seed=0)
     assert not unit.passed and "length 1" in unit.message
-    swapped = evaluate("08.linear_kpca_scores", scores[:, ::-1], seed=0)
+    swapped = evaluate("08.linear_kpca_scores", lambda K, k: from_kernel(K, k)[:, ::-1], seed=0)
     assert not swapped.passed and "order" in swapped.message
-    mu, A = np.linalg.eigh(X @ X.T)  # forgot to centre
-    assert not evaluate("08.linear_kpca_scores", A[:, [-1, -2]] * np.sqrt(mu[[-1, -2]]), seed=0).passed
+    uncentred = evaluate("08.linear_kpca_scores", lambda K, k: (lambda mu, A: A[:, ::-1][:, :k] * np.sqrt(
+        mu[::-1][:k]))(*np.linalg.eigh(K)), seed=0)  # forgot to centre
+    assert not uncentred.passed and "centre K" in uncentred.message
     assert not evaluate("08.linear_kpca_scores", ..., seed=0).passed
 
 

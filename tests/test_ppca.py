@@ -277,12 +277,13 @@ def _noise_variance(X, q):
 
 
 def _em_step(X, W, sigma2):
+    """One EM step without the d x d matrix S (the check's last call has d = 3000)."""
     n, d = X.shape
     Xc = X - X.mean(axis=0)
-    S = Xc.T @ Xc / n
+    SW = Xc.T @ (Xc @ W) / n
     M = W.T @ W + sigma2 * np.eye(W.shape[1])
-    W_new = S @ W @ np.linalg.inv(sigma2 * np.eye(W.shape[1]) + np.linalg.solve(M, W.T @ S @ W))
-    return W_new, float(np.trace(S - S @ W @ np.linalg.solve(M, W_new.T))) / d
+    W_new = SW @ np.linalg.inv(sigma2 * np.eye(W.shape[1]) + np.linalg.solve(M, W.T @ SW))
+    return W_new, float(np.sum(Xc**2) / n - np.trace(np.linalg.solve(M, W_new.T @ SW))) / d
 
 
 def _projector_distance(A, B):

@@ -32,6 +32,7 @@ MISTAKES = {
     "seed-ignored": "the seed is ignored",
     "one-matrix": "one projection for all draws",
     "wrong-scale": "U not scaled by 1/sqrt(q)",
+    "other-draws": "not the draws the exercise prescribes (a simulation of something else?)",
     "a-count": "a count instead of a rate",
     "one-tail": "not the share of failing pairs (one tail only?)",
     "own-random-numbers": "random numbers not drawn from the seed",
@@ -137,6 +138,12 @@ def _simulate_squared_norms(answer, rng):
                f"{call}: the variance of ||U x||^2 / ||x||^2 is {ratios.var(ddof=1):.4g}, but a Gaussian U gives "
                f"2 / q = {2.0 / q:.4g} ({variance_error:.1f} standard errors away): are the entries of U "
                "independent standard normals, a fresh U for every draw?")
+    for x, q, draws, seed in cases:  # draw for draw: the stream the exercise prescribes
+        call = f"simulate_squared_norms(x, q={q}, n_draws={draws}, seed={seed})"
+        Z = np.random.default_rng(seed).standard_normal((draws, q, x.size))  # U_t = Z_t / sqrt(q), t = 1 .. draws
+        expect(is_close(results[(q, draws, seed)][0], np.sum((Z @ x) ** 2, axis=1) / q, 1e-10),
+               f"{call}: these are not the squared lengths of U x for the matrices U = Z / sqrt(q) drawn in turn, "
+               "each a (q, p) array of rng.standard_normal, from rng = default_rng(seed)", mistake="other-draws")
 
 
 def _trial_ratio_ranges(X: np.ndarray, q: int, n_trials: int, seed: int) -> np.ndarray:

@@ -6,6 +6,8 @@ against the crabs measurements, which the exercise notebook also uses.
 
 from __future__ import annotations
 
+import tracemalloc
+
 import numpy as np
 
 from . import register
@@ -24,6 +26,7 @@ MISTAKES = {
     "no-centring": "no centring: the columns' means were not subtracted",
     "wrong-sigma2": "not the mean of the discarded eigenvalues",
     "wrong-update": "W_new is not the EM update",
+    "formed-s": "formed the d x d matrix S",
     "old-w-in-trace": "the old W in the sigma2 update",
     "gram-of-w": "W'W (q x q) instead of W W' (d x d)",
     "no-noise": "left out the noise sigma2 I",
@@ -39,9 +42,9 @@ MISTAKES = {
 short name. A failure no named mistake explains is ``other``."""
 
 
-def random_ppca_data(rng: np.random.Generator) -> tuple[np.ndarray, int]:
+def random_ppca_data(rng: np.random.Generator, n: int | None = None, d: int | None = None) -> tuple[np.ndarray, int]:
     """A fresh data set drawn from a PPCA-like model, shape (n, d), and a latent dimension q < d - 1."""
-    n, d = int(rng.integers(30, 80)), int(rng.integers(4, 9))
+    n, d = n or int(rng.integers(30, 80)), d or int(rng.integers(4, 9))
     q = int(rng.integers(1, d - 1))
     W = rng.standard_normal((d, q)) * rng.uniform(1.0, 3.0, q)
     X = rng.standard_normal((n, q)) @ W.T + rng.uniform(0.3, 1.0) * rng.standard_normal((n, d))
@@ -80,14 +83,35 @@ def _noise_variance(answer, rng):
 
 
 def _em_reference(X: np.ndarray, W: np.ndarray, sigma2: float) -> tuple[np.ndarray, float]:
-    """One EM update of Tipping and Bishop, written directly with the d x d matrix S."""
+    """One EM update of Tipping and Bishop, with S W = Xc'(Xc W)/n and tr S = ||Xc||_F^2 / n (no d x d matrix)."""
     n, d = X.shape
+    q = W.shape[1]
     Xc = X - X.mean(axis=0)
-    S = Xc.T @ Xc / n
-    M = W.T @ W + sigma2 * np.eye(W.shape[1])
-    SW = S @ W
-    W_new = SW @ np.linalg.inv(sigma2 * np.eye(W.shape[1]) + np.linalg.inv(M) @ W.T @ SW)
-    return W_new, float(np.trace(S - SW @ np.linalg.inv(M) @ W_new.T)) / d
+    XW = Xc @ W
+    SW = Xc.T @ XW / n
+    M = W.T @ W + sigma2 * np.eye(q)
+    W_new = SW @ np.linalg.inv(sigma2 * np.eye(q) + np.linalg.solve(M, XW.T @ XW / n))
+    return W_new, float(np.sum(Xc**2) / n - np.trace(np.linalg.solve(M, W_new.T @ SW))) / d
+
+
+WIDE_D, WIDE_N = 3000, 40
+"""07.em_step's wide case: d = 3000 dimensions, so S (d x d) takes 72 MB where the update needs
+under 3 MB; an answer whose allocations peak above a quarter of S's size formed a d x d matrix."""
+
+
+def _em_peak_bytes(answer, X: np.ndarray, W: np.ndarray, sigma2: float):
+    """(answer's result, the peak of the memory NumPy and Python allocated during the call, in bytes)."""
+    started = not tracemalloc.is_tracing()
+    if started:
+        tracemalloc.start()
+    tracemalloc.reset_peak()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        result = answer(X, W, sigma2)
+        return result, tracemalloc.get_traced_memory()[1] - before
+    finally:
+        if started:
+            tracemalloc.stop()
 
 
 @register("07.em_step",
@@ -122,6 +146,22 @@ def _em_step(answer, rng):
                      mistake="wrong-update")
         expect_close(sigma2_new, sigma2_ref, f"{call}: sigma2_new = tr(S - S W M^-1 W_new') / d (with the NEW W)",
                      mistake="old-w-in-trace")
+    X, _ = random_ppca_data(rng, WIDE_N, WIDE_D)
+    W, sigma2 = rng.standard_normal((WIDE_D, 2)), float(rng.uniform(0.5, 3.0))
+    call = f"em_step(X, W, sigma2) for X of shape {X.shape} and q = 2"
+    result, peak = _em_peak_bytes(answer, X.copy(), W.copy(), sigma2)
+    expect(peak < WIDE_D**2 * 8 / 4, f"{call} allocated {peak / 1e6:.0f} MB at its peak: it forms a d x d matrix "
+                                    "(S itself takes 72 MB here); compute S W as Xc' (Xc W) / n and tr S as the sum "
+                                    "of the squared entries of Xc / n", mistake="formed-s")
+    W_part, sigma2_part = answer_pair(result, call, "(W_new, sigma2_new)")
+    W_new = answer_array(W_part, f"W_new of {call}", shape=(WIDE_D, 2))
+    W_ref, sigma2_ref = _em_reference(X, W, sigma2)
+    # ||W_new W_new' - W_ref W_ref'||_F^2 from q x q products only
+    gap = np.sum((W_new.T @ W_new) ** 2) + np.sum((W_ref.T @ W_ref) ** 2) - 2 * np.sum((W_new.T @ W_ref) ** 2)
+    expect(is_close(np.sqrt(max(gap, 0.0)), 0.0, 1e-6, scale=float(np.sum((W_ref.T @ W_ref) ** 2)) ** 0.5),
+           f"{call}: W_new W_new' is not the update equation's", mistake="wrong-update")
+    expect_close(answer_number(sigma2_part, f"sigma2_new of {call}"), sigma2_ref,
+                 f"{call}: sigma2_new = tr(S - S W M^-1 W_new') / d (with the NEW W)", mistake="old-w-in-trace")
 
 
 @register("07.marginal_covariance", hint="x = W z + mean + noise with z ~ N(0, I): Cov(x) = W W' + sigma2 I")

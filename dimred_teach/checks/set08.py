@@ -1,7 +1,8 @@
 """Checks of exercise set 08, standardising, whitening and kernel PCA.
 
 Function exercises are called on fresh random data; value exercises are checked against
-the data the exercise notebook builds (the crabs measurements and a seeded pair of circles).
+the data the exercise notebook builds (a seeded pair of circles). Linear kernel PCA receives only the
+kernel matrix, never the data, so the PCA of the data is not at hand.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import numpy as np
 
 from . import CheckFailure, register
 from .properties import answer_array, answer_number, expect, expect_close, expect_unlike, in_random_order, is_close
-from .set01 import crab_matrix, random_data
+from .set01 import random_data
 
 FORBIDS = ("dimred_teach.kernel",  # whitening, kernels, centring and kernel PCA by hand
            "dimred_teach.linalg.center_rows_and_columns")  # 08.center_kernel: H K H
@@ -132,25 +133,33 @@ def _rbf_kernel(answer, rng):
                      mistake="wrong-kernel")
 
 
-@register("08.linear_kpca_scores", hint="centre K = X X' with your Exercise 2; np.linalg.eigh sorts ascending, so "
-                                        "take the last two eigenvectors and multiply each by sqrt(its eigenvalue)")
+@register("08.linear_kpca_scores", hint="centre K with your Exercise 2; np.linalg.eigh sorts ascending, so take the "
+                                        "last k eigenvectors, largest first, and multiply each by sqrt(its eigenvalue)")
 def _linear_kpca_scores(answer, rng):
     from ..pca import pca
 
-    reference = pca(crab_matrix(), k=2).scores
-    scores = answer_array(answer, "kpca_scores", shape=(reference.shape[0], 2))
-    lengths = np.linalg.norm(scores, axis=0)
-    expect(not is_close(lengths, np.ones(2), 1e-6, scale=1.0),
-           "your columns have length 1: those are the eigenvectors a_j; the scores are sqrt(mu_j) a_j",
-           mistake="eigenvectors-only")
-    scale = float(np.abs(reference).max())
-    expect(not is_close(np.abs(scores[:, ::-1]), np.abs(reference), 1e-6, scale=scale),
-           "your two columns are in the wrong order: the largest eigenvalue comes first", mistake="wrong-order")
-    for j in range(2):
-        sign = 1.0 if scores[:, j] @ reference[:, j] >= 0 else -1.0
-        expect_close(sign * scores[:, j], reference[:, j],
-                     f"column {j + 1} = the PCA scores on component {j + 1} (up to sign); did you centre K?",
-                     rtol=1e-6, scale=scale, mistake="wrong-scores")
+    expect(callable(answer), "the answer should be your function kpca_scores(K, k)")
+    cases = []
+    for _ in range(int(rng.integers(3, 5))):
+        X = random_data(rng)
+        cases.append((X, int(rng.integers(2, X.shape[1]))))
+    for X, k in in_random_order(rng, cases):
+        n = X.shape[0]
+        call = f"kpca_scores(K, {k}) for the linear kernel matrix K = X X' of {n} points"
+        scores = answer_array(answer(X @ X.T, k), call, shape=(n, k))  # only K: the data never reach the answer
+        reference = pca(X, k=k).scores
+        lengths = np.linalg.norm(scores, axis=0)
+        expect(not is_close(lengths, np.ones(k), 1e-6, scale=1.0),
+               f"{call}: your columns have length 1: those are the eigenvectors a_j; the scores are sqrt(mu_j) a_j",
+               mistake="eigenvectors-only")
+        scale = float(np.abs(reference).max())
+        expect(not is_close(np.abs(scores[:, ::-1]), np.abs(reference), 1e-6, scale=scale),
+               f"{call}: your columns are in the wrong order: the largest eigenvalue comes first", mistake="wrong-order")
+        for j in range(k):
+            sign = 1.0 if scores[:, j] @ reference[:, j] >= 0 else -1.0
+            expect_close(sign * scores[:, j], reference[:, j],
+                         f"{call}: column {j + 1} = the PCA scores of X on component {j + 1} (up to sign); did you "
+                         "centre K?", rtol=1e-6, scale=scale, mistake="wrong-scores")
 
 
 def _circles():

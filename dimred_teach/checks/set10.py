@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 from scipy.spatial.distance import cdist
 
 from .. import datasets
 from ..autoencoder import finite_difference_gradient
-from . import register
+from . import CheckFailure, register
 from .properties import (answer_array, answer_integer, answer_number, answer_pair, distinct, expect, expect_close,
                          expect_unlike, in_random_order, is_close, tolerance)
 
@@ -20,7 +18,6 @@ kernel for this set does not have them, and ``check()`` fails an answer that use
 (:mod:`dimred_teach.checks.policy`)."""
 
 MISTAKES = {
-    "share-lost": "the share of the variance lost, not kept",
     "singular-values": "singular values where their squares belong",
     "no-centring": "no centring: the columns' means were not subtracted",
     "slope-one-minus-z": "1 - z as the slope of the tanh",
@@ -38,11 +35,13 @@ MISTAKES = {
     "scores-only": "the scores, not the reconstruction",
     "mean-not-added": "the mean not added back",
     "smallest-components": "the smallest components",
-    "wrong-fraction": "not the share the first M components keep",
+    "own-basis": "each class with its own components",
+    "pixel-mean": "the mean over the pixels instead of their sum",
+    "wrong-class-error": "not each class's mean reconstruction error",
     "wrong-order": "the mean added before multiplying",
     "divides": "divided by std instead of multiplying",
     "mean-forgotten": "the mean not added back",
-    "too-few": "fewer components than 90% needs",
+    "too-few": "fewer components than the fraction needs",
     "too-many": "not the smallest M",
     "wrong-penalty": "not the contractive penalty",
     "copies-ignored": "one copy instead of copies",
@@ -50,6 +49,7 @@ MISTAKES = {
     "no-noise": "no noise",
     "variance-as-sd": "the variance used as the standard deviation",
     "uniform-noise": "uniform noise instead of Gaussian",
+    "not-normal": "noise with heavier tails than the normal (Laplace?)",
     "one-noise": "the same noise for every copy",
     "unseeded": "the seed is not used",
     "seed-ignored": "the seed is ignored",
@@ -136,33 +136,58 @@ def _reconstruct(answer, rng):
                "centred data", mistake="smallest-components")
 
 
-@register("10.variance_fraction", hint="eigenvalues of the covariance (or squared singular values of the centred "
-          "data), largest first: sum of the first M over the sum of all")
-def _variance_fraction(answer, rng):
-    expect(callable(answer), "the answer should be your function variance_fraction(X, M)")
-    cases = []
-    for _ in range(int(rng.integers(4, 7))):
-        X = _low_rank_data(rng)
-        cases.append((X, int(rng.integers(1, X.shape[1]))))
-    for X, M in in_random_order(rng, cases):
-        call = f"variance_fraction(X, {M}) for X of shape {X.shape}"
-        value = answer_number(answer(X.copy(), M), call)
-        squares = np.linalg.svd(X - X.mean(axis=0), compute_uv=False) ** 2
-        expected = squares[:M].sum() / squares.sum()
-        expect(0 <= value <= 1, f"{call} = {value:.6g} is not a fraction between 0 and 1")
-        singular = np.sqrt(squares)
-        uncentred = np.linalg.svd(X, compute_uv=False) ** 2
+def _class_instance(rng: np.random.Generator):
+    """(images, labels, M): 150 to 300 images of three to six digits, labels as given by the data, and M."""
+    images, labels = datasets.load_digits()
+    digits = rng.choice(10, size=int(rng.integers(3, 7)), replace=False)
+    rows = np.flatnonzero(np.isin(labels, digits))
+    rows = rng.choice(rows, size=int(rng.integers(150, 301)), replace=False)
+    return images[rows], labels[rows], int(rng.integers(2, 16))
+
+
+def _class_errors(images, labels, M, centre=True, own_basis=False, smallest=False):
+    """Mean over each class's images (classes sorted) of the squared error of its rank-M PCA reconstruction."""
+    def residuals(X):
+        mean = X.mean(axis=0) if centre else 0.0
+        Vt = np.linalg.svd(X - mean, full_matrices=False)[2]
+        B = (Vt[::-1] if smallest else Vt)[:M].T
+        return X - mean - (X - mean) @ B @ B.T
+    classes = np.unique(labels)
+    if own_basis:
+        return np.array([np.mean(np.sum(residuals(images[labels == c]) ** 2, axis=1)) for c in classes])
+    squared = np.sum(residuals(images) ** 2, axis=1)
+    return np.array([squared[labels == c].mean() for c in classes])
+
+
+@register("10.class_errors", hint="fit PCA on ALL the images (centre, SVD), reconstruct every image from the first M "
+          "components, take each image's squared error ||x - x_tilde||^2, and average it over each class (classes "
+          "in sorted order, np.unique(labels))")
+def _class_errors_check(answer, rng):
+    expect(callable(answer), "the answer should be your function class_errors(images, labels, M)")
+    for _ in range(3):
+        images, labels, M = _class_instance(rng)
+        classes = np.unique(labels)
+        call = f"class_errors(images, labels, {M}) for {images.shape[0]} images of the digits {classes.tolist()}"
+        errors = answer_array(answer(images.copy(), labels.copy(), M), call, (classes.size,))
+        expected = _class_errors(images, labels, M)
+        if is_close(errors, expected, 1e-8):
+            continue
+        counts = np.array([np.sum(labels == c) for c in classes])
         for mistaken, mistake, message in (
-                (1 - expected, "share-lost", "is the share of the variance LOST; the exercise asks for the share kept"),
-                (squares[::-1][:M].sum() / squares.sum(), "smallest-components",
-                 "keeps the M smallest eigenvalues: the first M components have the LARGEST ones (np.linalg.eigvalsh "
-                 "sorts ascending)"),
-                (singular[:M].sum() / singular.sum(), "singular-values",
-                 "sums singular values; the variances are their SQUARES"),
-                (uncentred[:M].sum() / uncentred.sum(), "no-centring", "uses the uncentred data: centre X first")):
-            expect_unlike(value, mistaken, expected, f"{call} = {value:.6g} {message}", scale=1.0, mistake=mistake)
-        expect_close(value, expected, f"{call}: the share of the total variance kept by the first {M} components",
-                     scale=1.0, mistake="wrong-fraction")
+                (_class_errors(images, labels, M, own_basis=True), "own-basis",
+                 "fits each class its own components; the exercise asks how ONE basis, fitted to all the images, "
+                 "serves each class"),
+                (_class_errors(images, labels, M, centre=False), "no-centring", "uses the uncentred images: centre "
+                                                                                "them (with the mean of all images)"),
+                (_class_errors(images, labels, M, smallest=True), "smallest-components",
+                 "keeps the M components of SMALLEST variance: np.linalg.svd sorts largest first"),
+                (expected * counts, "sum-not-mean", "sums the errors over each class's images; the exercise asks for "
+                                                    "the MEAN over the class"),
+                (expected / images.shape[1], "pixel-mean", "averages over the pixels too; the error of an image is "
+                                                           "the SUM of its squared pixel errors")):
+            expect_unlike(errors, mistaken, expected, f"{call} {message}", 1e-8, mistake=mistake)
+        expect_close(errors, expected, f"{call}: the mean squared reconstruction error of each class, classes in "
+                     "sorted order,", rtol=1e-8, mistake="wrong-class-error")
 
 
 @register("10.destandardize", hint="undo the standardisation step by step: multiply by the standard deviation, "
@@ -185,29 +210,52 @@ def _destandardize(answer, rng):
                      "should give back X_star;", scale=float(np.abs(X_star).max()), mistake="mean-forgotten")
 
 
-@functools.lru_cache(maxsize=1)
-def digits_eigenvalues() -> np.ndarray:
-    """Eigenvalues (descending) of the covariance of the centred images of the digit 8 (exercise
-    10.digits_m90; the lecture counts all ten digits), read-only."""
+def _digit_instance(rng: np.random.Generator):
+    """(images, fraction, kept): a random subset of the images of one digit, a fraction at least
+    1e-6 away from every value of their variance curve ``kept`` (no rounding ties)."""
     images, labels = datasets.load_digits()
-    eights = images[labels == 8]
-    centred = eights - eights.mean(axis=0)
-    values = np.linalg.svd(centred, compute_uv=False) ** 2 / (eights.shape[0] - 1)
-    values.setflags(write=False)
-    return values
+    while True:
+        digit = images[labels == int(rng.integers(10))]
+        subset = digit[rng.choice(digit.shape[0], size=int(rng.integers(60, digit.shape[0])), replace=False)]
+        squares = np.linalg.svd(subset - subset.mean(axis=0), compute_uv=False) ** 2
+        kept = np.cumsum(squares) / squares.sum()
+        fraction = float(rng.uniform(0.5, 0.95))
+        if np.abs(kept - fraction).min() > 1e-6:
+            return subset, fraction, kept
 
 
-@register("10.digits_m90", hint="cumulative sum of the eigenvalues divided by their total; the first M where it "
-          "reaches 0.9 (count from 1)")
+def _first_reaching(curve: np.ndarray, fraction: float) -> int:
+    return int(np.argmax(curve >= fraction)) + 1
+
+
+@register("10.digits_m90", hint="squared singular values of the centred images, largest first: the first M (count "
+          "from 1) where their cumulative sum divided by the total reaches the fraction")
 def _digits_m90(answer, rng):
-    M = answer_integer(answer, "M_90")
-    values = digits_eigenvalues()
-    kept = np.cumsum(values) / values.sum()
-    expect(1 <= M <= values.size, f"M_90 must be between 1 and {values.size}, got {M}")
-    expect(kept[M - 1] >= 0.9, f"{M} components keep only {kept[M - 1]:.6f} of the variance, less than 0.9",
-           mistake="too-few")
-    expect(M == 1 or kept[M - 2] < 0.9, f"{M - 1} components already keep {kept[M - 2]:.6f} of the variance: "
-           "M_90 is the smallest M that reaches 0.9", mistake="too-many")
+    expect(callable(answer), "the answer should be your function components_needed(images, fraction)")
+    seen = set()
+    while len(seen) < 3:  # three instances with different answers: no constant passes
+        images, fraction, kept = _digit_instance(rng)
+        M_right = _first_reaching(kept, fraction)
+        if M_right in seen:
+            continue
+        seen.add(M_right)
+        call = f"components_needed(images, {fraction:.6f}) for {images.shape[0]} images of one digit"
+        M = answer_integer(answer(images.copy(), fraction), call)
+        if M == M_right:
+            continue
+        expect(1 <= M <= kept.size, f"{call} should be between 1 and {kept.size}, got {M}")
+        singular = np.linalg.svd(images - images.mean(axis=0), compute_uv=False)
+        uncentred = np.linalg.svd(images, compute_uv=False) ** 2
+        for curve, mistake, message in (
+                (np.cumsum(singular) / singular.sum(), "singular-values",
+                 "counts with the singular values; the variances are their SQUARES"),
+                (np.cumsum(uncentred) / uncentred.sum(), "no-centring",
+                 "uses the uncentred images: centre them first")):
+            expect(M != _first_reaching(curve, fraction), f"{call} = {M} {message}", mistake)
+        expect(kept[M - 1] >= fraction, f"{call} = {M}, but {M} components keep less than that fraction",
+               mistake="too-few")
+        raise CheckFailure(f"{call} = {M}: those components keep the fraction, but fewer already do: the answer is "
+                           "the smallest such M", mistake="too-many")
 
 
 def _encoder_jacobians(x, W, b, h=1e-5):
@@ -261,6 +309,14 @@ def _contractive_penalty(answer, rng):
                f"the encoder) is {wanted}", mistake="wrong-penalty")
 
 
+GEARY_MEAN, GEARY_SD, GEARY_Z = float(np.sqrt(2 / np.pi)), 0.2123, 6.0
+"""Geary's test of normality of 10.denoising_pairs' noise: mean |r - mean| / standard deviation is
+sqrt(2/pi) for normal draws, with standard deviation 0.2123 / sqrt(N) (measured on 400 000 samples of
+N = 1200, the check's smallest). A correct answer fails when it is more than 6 standard deviations
+off: none of the 400 000 normal samples came beyond 4.8 (false alarms far below 1e-6 per call);
+uniform noise of the right standard deviation lies above +8.3 and Laplace noise below -9.2 at N = 1200."""
+
+
 @register("10.denoising_pairs", hint="targets = np.tile(X, (copies, 1)); inputs = targets + noise * "
           "rng.standard_normal(targets.shape) with rng = np.random.default_rng(seed)")
 def _denoising_pairs(answer, rng):
@@ -298,6 +354,12 @@ def _denoising_pairs(answer, rng):
         repeated = int(np.isclose(residual[copies_of[:, 0]], residual[copies_of[:, 1]]).all(axis=1).sum())
         expect(repeated < n / 2, f"{call}: the copies of a point carry the same noise ({repeated} of {n} points); "
                "draw fresh noise for every copy, or the copies add nothing", mistake="one-noise")
+        geary = (float(np.mean(np.abs(residual - residual.mean()))) / spread - GEARY_MEAN) \
+            / (GEARY_SD / np.sqrt(residual.size))
+        expect(geary <= GEARY_Z, f"{call}: the noise has the right standard deviation but is not normal: too few "
+               "draws are far from 0 (uniform noise?); draw it with rng.standard_normal", mistake="uniform-noise")
+        expect(geary >= -GEARY_Z, f"{call}: the noise has the right standard deviation but is not normal: too many "
+               "draws are far from 0 (heavy tails); draw it with rng.standard_normal", mistake="not-normal")
         again, _ = answer_pair(answer(X.copy(), noise, copies, seed), call, "(inputs, targets)")
         expect(np.array_equal(answer_array(again, f"the inputs of {call}"), inputs),
                f"{call} gave other inputs when called again with the same seed: draw the noise from "

@@ -1,8 +1,8 @@
 """Checks of exercise set 11, manifold learning.
 
 Function answers are called on fresh random instances (clouds, Swiss rolls, weighted graphs)
-drawn from the check's generator, in a random order; the value answer is checked against
-the seeded Swiss roll of the exercise notebook, which the check builds itself. When a
+drawn from the check's generator, in a random order; the number of neighbours that
+connects is asked as a function too, called on clouds whose answers differ. When a
 function answer fails, the check compares it with the typical mistakes (straight-line
 distances, unsquared geodesics, the smallest eigenpairs, the plain Laplacian ...) to say
 which one it looks like.
@@ -10,7 +10,6 @@ which one it looks like.
 
 from __future__ import annotations
 
-import functools
 import numbers
 
 import numpy as np
@@ -47,11 +46,6 @@ MISTAKES = {
 }
 """The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
 short name. A failure no named mistake explains is ``other``."""
-
-
-ROLL = dict(n=300, noise=0.5, seed=11)
-"""The Swiss roll of exercise 11.smallest_connected, ``make_swiss_roll(300, noise=0.5, seed=11)``:
-not the lecture's (whose answer, 4, notebook 11 prints)."""
 
 
 def _as_dense(answer, what: str, shape: tuple) -> np.ndarray:
@@ -119,25 +113,46 @@ def _knn_graph(answer, rng):
 
 # --- 11.smallest_connected -------------------------------------------------------------------
 
+def smallest_connecting(X: np.ndarray) -> int:
+    """The smallest n_neighbors whose neighbourhood graph of the rows of X is connected."""
+    k = 1
+    while not neighbourhood_graph(X, k).is_connected:
+        k += 1
+    return k
+
+
+def _connected_instance(rng: np.random.Generator, target: int) -> np.ndarray:
+    """A noisy Swiss roll whose graph first connects at n_neighbors = ``target``: a roll that
+    connects with at most ``target`` neighbours, plus, when it needs fewer, a far tight cluster of
+    ``target`` points (each of them reaches outside only with ``target`` neighbours). Rows shuffled."""
+    while True:
+        n = int(rng.integers(60, 160))
+        X, _ = make_swiss_roll(n, noise=float(rng.uniform(0.1, 0.8)), seed=int(rng.integers(2**31)))
+        if smallest_connecting(X) < target:
+            span = float(np.ptp(X, axis=0).max())
+            X = np.vstack([X, X.mean(axis=0) + 3 * span * rng.normal(size=3) / np.sqrt(3)
+                           + 0.05 * span * rng.normal(size=(target, 3))])
+        X = X[rng.permutation(X.shape[0])]
+        if smallest_connecting(X) == target:
+            return X
+
+
 @register("11.smallest_connected",
           hint="build the graph for n_neighbors = 1, 2, 3, ... and count its connected components "
-               "(scipy.sparse.csgraph.connected_components); stop at the first count of 1")
+               "(scipy.sparse.csgraph.connected_components); return the first n_neighbors with one component")
 def _smallest_connected(answer, rng):
-    k = whole_number(answer, "the number of neighbours", 1)
-    pieces = _roll_components(k)
-    expect(pieces == 1, f"with n_neighbors = {k} the graph still falls into {pieces} pieces: it is not connected yet",
-           mistake="too-few")
-    if k > 1:
-        expect(_roll_components(k - 1) > 1,
-               f"with n_neighbors = {k - 1} the graph is already connected: {k} is not the smallest",
-               mistake="not-smallest")
-
-
-@functools.lru_cache(maxsize=64)
-def _roll_components(n_neighbors: int) -> int:
-    """Connected components of the n_neighbors-graph of the exercise's Swiss roll."""
-    X, _ = make_swiss_roll(**ROLL)
-    return neighbourhood_graph(X, min(n_neighbors, ROLL["n"] - 1)).n_components
+    expect(callable(answer), "the answer should be your function smallest_connected(X)")
+    for target in rng.permutation(np.arange(4, 10))[:3]:  # three different answers: no constant passes
+        X = _connected_instance(rng, int(target))
+        call = f"smallest_connected(X) for a cloud of {X.shape[0]} points"
+        k = whole_number(answer(X.copy()), call, 1)
+        if k == target:
+            continue
+        pieces = neighbourhood_graph(X, min(k, X.shape[0] - 1)).n_components
+        expect(pieces == 1, f"{call} = {k}, but with {k} neighbours that graph still falls into {pieces} pieces: it "
+                            "is not connected yet", mistake="too-few")
+        raise CheckFailure(f"{call} = {k}: that graph is connected, but so is the graph with fewer neighbours: "
+                           "return the smallest n_neighbors that connects", mistake="not-smallest")
 
 
 # --- 11.isomap -----------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """Checks of exercise set 12, missing values and recommender systems.
 
 Function answers are called on fresh random ratings matrices (a low-rank model, noise and
-missing entries drawn from the check's generator) in a random order; the value answer is
-checked against the held-out split of the exercise notebook, which the check rebuilds. When
+missing entries drawn from the check's generator) in a random order; the rank chooser is
+called on fresh ratings with a share of their observed entries hidden. When
 a function answer fails, the check compares it with the typical mistakes to name the one
 it looks like.
 """
@@ -15,7 +15,6 @@ import numpy as np
 
 from . import CheckFailure, register
 from .properties import answer_array, expect
-from ..datasets import make_ratings
 from ..imputation import low_rank_impute, mean_plus_rank_k
 from .set11 import in_random_order, whole_number
 
@@ -36,33 +35,22 @@ MISTAKES = {
 """The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
 short name. A failure no named mistake explains is ``other``."""
 
-RATINGS = dict(n_users=300, n_items=120, rank=3, observed=0.2, noise=0.5, seed=0)
-"""The ratings of the exercise notebook: ``make_ratings(**RATINGS)``."""
-BEST_RANK_RATINGS = dict(n_users=200, n_items=80, rank=4, observed=0.3, noise=0.4, seed=4)
-"""Exercise 12.best_rank's own ratings (not the lecture's rank-3 matrix, whose answer notebook 12 prints)."""
-SPLIT_SEED, HELD_OUT_FRACTION, RANKS = 2, 0.1, range(1, 7)
+RANKS = (1, 2, 3, 4, 5)
+"""The ranks 12.best_rank's function chooses from on the check's fresh instances."""
+TARGET_RANKS = (1, 2, 3, 4)
+"""The best ranks of 12.best_rank's instances (three different ones in each check)."""
+HELD_OUT_FRACTION = 0.15
+"""The share of the observed ratings the check hides from ``choose_rank``'s training matrix."""
+CLEAR_MARGIN = 0.02
+"""12.best_rank's instances have a best rank whose held-out RMSE is below every other rank's by at
+least this share, so the right choice does not hang on rounding or on a near tie."""
 
 
-def held_out_split(ratings: np.ndarray):
-    """(train, rows, cols): the ratings with a seeded tenth of the observed entries hidden, and
-    the positions of the hidden ones (the split of exercise 12.best_rank)."""
-    rows, cols = np.nonzero(~np.isnan(ratings))
-    held = np.random.default_rng(SPLIT_SEED).permutation(rows.size)[: int(HELD_OUT_FRACTION * rows.size)]
-    train = ratings.copy()
-    train[rows[held], cols[held]] = np.nan
-    return train, rows[held], cols[held]
-
-
-@functools.lru_cache(maxsize=1)
-def held_out_errors() -> tuple[float, ...]:
-    """Held-out RMSE of ``low_rank_impute`` for k = 1 .. 6 on the exercise's split."""
-    ratings, _ = make_ratings(**BEST_RANK_RATINGS)
-    train, rows, cols = held_out_split(ratings)
-    errors = []
-    for k in RANKS:
-        completed = low_rank_impute(train, k, max_iter=100, tol=1e-5).completed
-        errors.append(float(np.sqrt(np.mean((completed[rows, cols] - ratings[rows, cols]) ** 2))))
-    return tuple(errors)
+def fit_rmse(train: np.ndarray, rows: np.ndarray, cols: np.ndarray, values: np.ndarray, k: int) -> tuple[float, float]:
+    """(training RMSE, held-out RMSE) of ``low_rank_impute(train, k, max_iter=100, tol=1e-5)``, the fit
+    exercise 12.best_rank prescribes, on the hidden entries ``(rows, cols)`` whose ratings are ``values``."""
+    result = low_rank_impute(train, k, max_iter=100, tol=1e-5)
+    return result.history[-1], float(np.sqrt(np.mean((result.completed[rows, cols] - values) ** 2)))
 
 
 def _random_ratings(rng: np.random.Generator, missing: float | None = None):
@@ -170,16 +158,49 @@ def _hard_impute(answer, rng):
 
 # --- 12.best_rank -------------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=16)
+def _rank_instance(target: int, seed: int):
+    """A fresh (train, rows, cols, values, errors) whose best rank in :data:`RANKS` is ``target``, by a
+    clear margin: a ratings matrix of that rank with a random share of its observed ratings hidden
+    (every user and item keeps a training rating), and the (training, held-out) RMSE of each rank.
+    Drawn from ``default_rng(seed)``; cached, since the proofs call many answers on one instance."""
+    rng = np.random.default_rng(seed)
+    while True:
+        n, p = int(rng.integers(30, 50)), int(rng.integers(15, 25))
+        truth = rng.normal(3.0, 0.5, size=p) + rng.normal(size=(n, target)) @ rng.normal(size=(target, p))
+        ratings = np.where(rng.uniform(size=(n, p)) < rng.uniform(0.45, 0.7),
+                           truth + rng.uniform(0.2, 0.4) * rng.normal(size=(n, p)), np.nan)
+        seen_rows, seen_cols = np.nonzero(~np.isnan(ratings))
+        hide = rng.uniform(size=seen_rows.size) < HELD_OUT_FRACTION
+        train = ratings.copy()
+        train[seen_rows[hide], seen_cols[hide]] = np.nan
+        if np.isnan(train).all(axis=0).any() or np.isnan(train).all(axis=1).any():
+            continue
+        rows, cols = seen_rows[hide], seen_cols[hide]
+        values = ratings[rows, cols]
+        errors = np.array([fit_rmse(train, rows, cols, values, k) for k in RANKS])
+        errors.setflags(write=False)
+        order = np.argsort(errors[:, 1])
+        if RANKS[order[0]] == target and errors[order[1], 1] - errors[order[0], 1] >= CLEAR_MARGIN * errors[order[0], 1]:
+            return train, rows, cols, values, errors
+
+
 @register("12.best_rank",
-          hint="for k = 1 .. 6 run the imputation on the training ratings, compute the RMSE on the held-out ratings, "
-               "and take the k with the smallest held-out RMSE")
+          hint="for each k in ranks: result = low_rank_impute(train, k, max_iter=100, tol=1e-5), its RMSE on the "
+               "hidden entries, np.sqrt(np.mean((result.completed[rows, cols] - values) ** 2)); return the k with "
+               "the smallest")
 def _best_rank(answer, rng):
-    k = whole_number(answer, "the rank", 1, max(RANKS))
-    errors = held_out_errors()
-    best = int(np.argmin(errors)) + 1
-    if errors[k - 1] > errors[best - 1] + 1e-6:
-        expect(k != max(RANKS), f"k = {k} has the smallest error on the TRAINING ratings (a larger rank always fits "
-                                f"them better), but its held-out RMSE is {errors[k - 1]:.4f}: choose by held-out error",
-               mistake="training-error")
-        raise CheckFailure(f"k = {k} has held-out RMSE {errors[k - 1]:.4f}; another rank has a smaller one",
+    expect(callable(answer), "the answer should be your function choose_rank(train, rows, cols, values, ranks)")
+    for target in rng.permutation(TARGET_RANKS)[:3]:  # three different best ranks: no constant passes
+        train, rows, cols, values, errors = _rank_instance(int(target), int(rng.integers(2**63)))
+        n, p = train.shape
+        call = f"choose_rank(train, rows, cols, values, ranks={RANKS}) for a {n} x {p} train with {rows.size} hidden"
+        k = whole_number(answer(train.copy(), rows.copy(), cols.copy(), values.copy(), RANKS), call, min(RANKS),
+                         max(RANKS))
+        if k == target:
+            continue
+        expect(k != RANKS[int(np.argmin(errors[:, 0]))],
+               f"{call} chose the rank with the smallest error on the TRAINING ratings (a larger rank always fits "
+               "them better): choose by the error on the hidden ratings", mistake="training-error")
+        raise CheckFailure(f"{call} = {k}, but another rank has a smaller RMSE on the hidden ratings",
                            mistake="not-best-rank")

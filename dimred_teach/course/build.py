@@ -12,18 +12,22 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import sys
 from pathlib import Path
+
+import jupytext
 
 from ..checks import policy
 from ..exercise_specs import SPECS_DIR, spec_path
 from .answer_leaks import answer_leaks
 from .execution import notebook_text, pair_problems
-from .exercises import SolutionMarkupError, build_exercise
+from .exercises import EXERCISE_HEADING, GOING_FURTHER, SolutionMarkupError, build_exercise
 from .lecture_files import orphans
 from .manifest import MANIFEST, Lecture, header_problems, read_manifest
 
-__all__ = ["START_PAGE", "WORK_FOLDER", "start_page", "course_map", "between_markers", "build"]
+__all__ = ["START_PAGE", "WORK_FOLDER", "start_page", "course_map", "between_markers", "lecture_sections",
+           "heading_problems", "build"]
 
 START_PAGE = "START_HERE.md"
 GRADING_GUIDE = "docs/grading.md"
@@ -88,6 +92,52 @@ def between_markers(text: str, name: str, generated: str) -> str:
     return head + start + "\n" + generated + "\n" + end + rest.split(end, 1)[1]
 
 
+TITLE_STOP_WORDS = frozenset({"the", "and", "for", "not", "one", "two", "how", "out", "its", "are", "has", "all",
+                              "any", "new", "own", "way", "use", "can", "why", "does", "about", "after", "each", "from", "have", "into", "many", "need", "needs", "once",
+                              "than", "that", "their", "this", "through", "what", "when", "which", "with", "written",
+                              "your", "hand", "washu", "oxford", "exercise"})
+"""Words of an exercise title that name no idea of the lecture (the heading check ignores them)."""
+_SECTION_START = re.compile(r"^# ## (?:(?P<number>\d+)\. )?.*$", re.M)
+
+
+def _stems(text: str) -> set[str]:
+    """The first five letters of each word of three letters or more (hyphens split words)."""
+    return {word[:5] for word in re.findall(r"[a-z][a-z0-9]{2,}", text.lower().replace("-", " "))
+            if word not in TITLE_STOP_WORDS}
+
+
+def lecture_sections(text: str) -> dict[int | str, str]:
+    """The text of each numbered section (``## N. Title``) of a lecture source, and of its optional last
+    section (under :data:`GOING_FURTHER`), up to the next ``## `` heading."""
+    starts = list(_SECTION_START.finditer(text))
+    sections: dict[int | str, str] = {}
+    for start, following in zip(starts, [*starts[1:], None]):
+        key = int(start["number"]) if start["number"] else (
+            GOING_FURTHER if start[0].startswith("# ## Going further") else None)
+        if key is not None:
+            sections[key] = text[start.start(): following.start() if following else len(text)]
+    return sections
+
+
+def heading_problems(solution: Path, lecture_source: Path) -> list[str]:
+    """What is wrong with the lecture sections an exercise set's headings name: a section the lecture
+    does not have, or one that never mentions the exercise's idea (no word of the exercise's title,
+    compared by its first five letters, occurs in the section)."""
+    sections = lecture_sections(lecture_source.read_text(encoding="utf-8") if lecture_source.is_file() else "")
+    problems = []
+    for cell in jupytext.read(solution).cells:
+        for heading in EXERCISE_HEADING.finditer(cell.source) if cell.cell_type == "markdown" else ():
+            where = f"{solution.name}, exercise {heading['number']} ({heading['title']})"
+            named = "the optional last section" if heading["further"] else f"section {heading['section']}"
+            section = sections.get(GOING_FURTHER if heading["further"] else int(heading["section"]))
+            if section is None:
+                problems.append(f"{where} names lecture {named}, which {lecture_source.name} does not have")
+            elif not _stems(heading["title"]) & _stems(section):
+                problems.append(f"{where} names lecture {named}, which mentions none of the title's words: point it "
+                                "at the section that teaches the exercise's idea")
+    return problems
+
+
 def _expected_files(root: Path, lectures: list[Lecture]) -> dict[Path, str]:
     """Every generated file with the text it must hold."""
     files: dict[Path, str] = {}
@@ -95,10 +145,9 @@ def _expected_files(root: Path, lectures: list[Lecture]) -> dict[Path, str]:
         if not lecture.exercises or not lecture.solution_source.is_file():
             continue
         notebook, text, spec = build_exercise(lecture.solution_source)
-        missing = sorted(map(str, {c["section"] for c in spec["checks"]} - set(lecture.sections)))
-        if missing:
-            raise SolutionMarkupError(f"{lecture.solution_source}: an exercise names lecture section(s) {missing}, "
-                                      f"which {lecture.lecture_source} does not have")
+        problems = heading_problems(lecture.solution_source, lecture.lecture_source)
+        if problems:
+            raise SolutionMarkupError("; ".join(problems))
         files[lecture.exercise_notebook] = notebook_text(notebook)
         files[lecture.exercise_notebook.with_suffix(".py")] = text
         files[spec_path(lecture.stem)] = json.dumps(spec, indent=1) + "\n"

@@ -30,6 +30,27 @@ def norms(x, q, n_draws, seed, scale=None, same_u=False, seeded=True):
     return np.sum((Z @ x) ** 2, axis=1) / (q if scale is None else scale)
 
 
+def norms_by_loop(x, q, n_draws, seed):
+    rng = np.random.default_rng(seed)
+    values = []
+    for _ in range(n_draws):
+        U = rng.normal(0.0, 1.0, size=(q, len(x))) / math.sqrt(q)
+        values.append(float(np.linalg.norm(U @ x) ** 2))
+    return np.array(values)
+
+
+def norms_faked(x, q, n_draws, seed):
+    """Not a simulation: ||x||^2 (1 + sqrt(2/q) t) with a seeded +-1 pattern t has the right mean and variance."""
+    t = np.random.default_rng(seed).choice([-1.0, 1.0], size=n_draws)
+    return x @ x * (1 + math.sqrt(2 / q) * t)
+
+
+def norms_transposed(x, q, n_draws, seed):
+    """Z drawn as (p, q) and transposed: the right distribution, not the prescribed draws."""
+    Z = np.random.default_rng(seed).standard_normal((n_draws, len(x), q))
+    return np.sum((x @ Z) ** 2, axis=1) / q
+
+
 def failure_rate(X, q, eps, n_trials, seed, side="both", fraction=True):
     failed = 0
     for t in range(n_trials):
@@ -89,6 +110,7 @@ CASES = {
                 "dqp,p->dq", np.random.default_rng(s).standard_normal((n, q, len(x))) / np.sqrt(q), x) ** 2
                 @ np.ones(q)),
             Variant("float32 output", lambda: returning(solution("06.simulate_squared_norms")(), float32)),
+            Variant("a loop of (q, p) draws with rng.normal", lambda: norms_by_loop),
         ],
         [
             Mutant("not scaled", lambda: lambda x, q, n, s: norms(x, q, n, s, scale=1.0), r"1 / sqrt\(q\)",
@@ -99,6 +121,9 @@ CASES = {
                    r"hardly vary", "one-matrix"),
             Mutant("seed ignored", lambda: lambda x, q, n, s: norms(x, q, n, s, seeded=False), r"second call",
                     "seed-ignored"),
+            Mutant("not a simulation: mean and variance faked", lambda: norms_faked, r"not the squared lengths",
+                   "other-draws"),
+            Mutant("Z drawn as (p, q)", lambda: norms_transposed, r"not the squared lengths", "other-draws"),
             Mutant("right for three calls, then ones",
                    first_calls_then(norms, 3, lambda x, q, n, s: np.ones(n)), r"second call|same numbers|hardly",
                            "seed-ignored"),

@@ -28,8 +28,25 @@ def em(X, W, sigma2, ddof=0, old_w_in_trace=False):
     return W_new, float(np.trace(S - SW @ np.linalg.solve(M, W_trace.T)) / d)
 
 
+def em_from(S, W, sigma2):
+    q = W.shape[1]
+    M = W.T @ W + sigma2 * np.eye(q)
+    W_new = S @ W @ np.linalg.inv(sigma2 * np.eye(q) + np.linalg.solve(M, W.T @ S @ W))
+    return W_new, float(np.trace(S) - np.trace(S @ W @ np.linalg.solve(M, W_new.T))) / len(S)
+
+
+def em_by_einsum(X, W, sigma2):
+    n, d = X.shape
+    q = W.shape[1]
+    Xc = X - np.einsum("ij->j", X) / n
+    SW = np.einsum("ij,ik->jk", Xc, Xc @ W) / n
+    M = W.T @ W + sigma2 * np.eye(q)
+    W_new = np.linalg.solve((sigma2 * np.eye(q) + np.linalg.solve(M, W.T @ SW)).T, SW.T).T
+    return W_new, float((np.einsum("ij,ij->", Xc, Xc) / n - np.einsum("jq,jq->", SW, np.linalg.solve(M, W_new.T).T)) / d)
+
+
 def em_rotated(X, W, sigma2):
-    W_new, sigma2_new = em(X, W, sigma2)
+    W_new, sigma2_new = em_by_einsum(X, W, sigma2)
     Q = np.linalg.qr(np.random.default_rng(W.shape[1]).standard_normal((W.shape[1],) * 2))[0]
     return W_new @ Q, sigma2_new
 
@@ -69,7 +86,7 @@ CASES = {
     "07.em_step": (
         [
             Variant("list pair", lambda: returning(solution("07.em_step")(), list)),
-            Variant("direct d x d formula", lambda: em),
+            Variant("einsum, solve instead of inv", lambda: em_by_einsum),
             Variant("rotated W_new", lambda: em_rotated),
             Variant("float32", lambda: in_float32(solution("07.em_step")())),
         ],
@@ -79,6 +96,9 @@ CASES = {
             Mutant("old W in the trace", lambda: lambda X, W, s: em(X, W, s, old_w_in_trace=True), r"NEW W",
                     "old-w-in-trace"),
             Mutant("only W_new", lambda: lambda X, W, s: em(X, W, s)[0], r"pair", "wrong-form"),
+            Mutant("S formed (d x d)", lambda: em, r"forms a d x d matrix", "formed-s"),
+            Mutant("np.cov for S", lambda: lambda X, W, s: em_from(np.cov(X, rowvar=False, ddof=0), W, s),
+                   r"forms a d x d matrix", "formed-s"),
             Mutant("right for three calls, then no change", first_calls_then(em, 3, lambda X, W, s: (W, s)),
                    r"update equation|sigma2_new", "wrong-update"),
         ],

@@ -4,8 +4,6 @@ import numpy as np
 import scipy.linalg
 import scipy.spatial.distance
 
-from dimred_teach.checks.set01 import crab_matrix
-from dimred_teach.pca import pca
 
 from . import Mutant, Variant, as_list, first_calls_then, fortran, in_float32, returning, solution
 
@@ -43,11 +41,15 @@ def rbf_expanded(X, Y, gamma):
     return np.exp(-gamma * np.maximum(squared, 0))
 
 
-def kpca(center_k=True, scale=True):
-    K = crab_matrix() @ crab_matrix().T
+def kpca(K, k, center_k=True, scale=True):
     mu, A = np.linalg.eigh(center(K) if center_k else K)
-    top = np.argsort(mu)[::-1][:2]
+    top = np.argsort(mu)[::-1][:k]
     return A[:, top] * (np.sqrt(mu[top]) if scale else 1.0)
+
+
+def kpca_by_svd_of_centred_k(K, k):
+    U, s, _ = np.linalg.svd(center(K))  # K~ is positive semidefinite: its SVD is its eigendecomposition
+    return (U[:, :k] * np.sqrt(s[:k])).tolist()
 
 
 CASES = {
@@ -103,18 +105,18 @@ CASES = {
     ),
     "08.linear_kpca_scores": (
         [
-            Variant("float32", lambda: np.asarray(solution("08.linear_kpca_scores")(), dtype=np.float32)),
-            Variant("sign flip", lambda: solution("08.linear_kpca_scores")() * np.array([-1, 1])),
-            Variant("PCA scores", lambda: pca(crab_matrix(), k=2).scores),
-            Variant("nested lists", lambda: as_list(solution("08.linear_kpca_scores")())),
-            Variant("SVD of the centred data", lambda: (lambda U, d: U[:, :2] * d[:2])(
-                *np.linalg.svd(centred(crab_matrix()), full_matrices=False)[:2])),
+            Variant("float32", lambda: in_float32(solution("08.linear_kpca_scores")())),
+            Variant("sign flips", lambda: lambda K, k: kpca(K, k) * (-1) ** np.arange(k)),
+            Variant("SVD of the centred K, nested lists", lambda: kpca_by_svd_of_centred_k),
+            Variant("scipy eigh of the top k", lambda: lambda K, k: (lambda mu, A: A[:, ::-1] * np.sqrt(mu[::-1]))(
+                *scipy.linalg.eigh(center(K), subset_by_index=[K.shape[0] - k, K.shape[0] - 1]))),
         ],
         [
-            Mutant("eigenvectors only", lambda: kpca(scale=False), r"length 1", "eigenvectors-only"),
-            Mutant("wrong order", lambda: kpca()[:, ::-1], r"wrong order", "wrong-order"),
-            Mutant("K not centred", lambda: kpca(center_k=False), r"centre K", "wrong-scores"),
-            Mutant("scores / sqrt(n - 1)", lambda: kpca() / np.sqrt(199), r"PCA scores", "wrong-scores"),
+            Mutant("eigenvectors only", lambda: lambda K, k: kpca(K, k, scale=False), r"length 1", "eigenvectors-only"),
+            Mutant("wrong order", lambda: lambda K, k: kpca(K, k)[:, ::-1], r"wrong order", "wrong-order"),
+            Mutant("K not centred", lambda: lambda K, k: kpca(K, k, center_k=False), r"centre K", "wrong-scores"),
+            Mutant("scores / sqrt(n - 1)", lambda: lambda K, k: kpca(K, k) / np.sqrt(K.shape[0] - 1), r"PCA scores",
+                   "wrong-scores"),
         ],
     ),
     "08.circle_gamma": (

@@ -10,6 +10,20 @@ from dimred_teach.pca import pca
 from . import Mutant, Variant, as_list, first_calls_then, in_float32, returning, solution
 
 
+def needed(images, fraction, square=True, centre=True):
+    values = np.linalg.svd(images - images.mean(axis=0) if centre else images, compute_uv=False) ** (2 if square else 1)
+    return int(np.argmax(np.cumsum(values) / values.sum() >= fraction) + 1)
+
+
+def needed_by_loop(images, fraction):
+    values = np.linalg.eigvalsh(np.cov(images, rowvar=False))[::-1]
+    M, kept = 0, 0.0
+    while kept < fraction * values.sum():
+        kept += values[M]
+        M += 1
+    return np.int64(M)
+
+
 def step(X, E, D, lr, factor=2.0, sign=1.0, sequential=False):
     n = len(X)
     Z = X @ E
@@ -30,10 +44,29 @@ def reconstruct(X, M, add_mean=True, smallest=False):
     return (X - mu) @ B @ B.T + (mu if add_mean else 0.0)
 
 
-def fraction(X, M, centre=True, square=True, order=1):
-    values = np.linalg.svd(X - X.mean(0) if centre else X, compute_uv=False)[::order]
-    values = values**2 if square else values
-    return float(values[:M].sum() / values.sum())
+def class_errors_pandas(images, labels, M):
+    """pca() for the basis, a pandas groupby for the class means."""
+    result = pca(images, k=M)
+    squared = np.sum((images - result.reconstruct(result.transform(images))) ** 2, axis=1)
+    return pd.Series(squared).groupby(labels).mean().to_numpy()
+
+
+def class_errors_by_loops(images, labels, M):
+    """eigh of the covariance, a loop over the classes, a list out."""
+    Xc = images - images.mean(axis=0)
+    B = np.linalg.eigh(np.cov(images, rowvar=False))[1][:, ::-1][:, :M]
+    out = []
+    for c in sorted(set(labels.tolist())):
+        R = Xc[labels == c] - Xc[labels == c] @ B @ B.T
+        out.append(float(np.mean(np.einsum("ij,ij->i", R, R))))
+    return out
+
+
+def class_errors_own_basis(images, labels, M):
+    return [float(np.mean(np.sum((X - X.mean(0) - (X - X.mean(0)) @ V @ V.T) ** 2, axis=1)))
+            for c in np.unique(labels)
+            for X in [images[labels == c]]
+            for V in [np.linalg.svd(X - X.mean(0), full_matrices=False)[2][:M].T]]
 
 
 def penalty(X, W, b, slope=lambda Z: 1 - Z**2, power=2, column_power=1.0, reduce=np.mean, bias=True):
@@ -112,21 +145,29 @@ CASES = {
                     "mean-not-added"),
         ],
     ),
-    "10.variance_fraction": (
+    "10.class_errors": (
         [
-            Variant("float32", lambda: in_float32(solution("10.variance_fraction")())),
-            Variant("eigvalsh", lambda: lambda X, M: (lambda v: v[::-1][:M].sum() / v.sum())(
-                np.linalg.eigvalsh(np.cov(X, rowvar=False)))),
-            Variant("numpy float", lambda: returning(fraction, np.float64)),
+            Variant("float32", lambda: in_float32(solution("10.class_errors")())),
+            Variant("pca() and a pandas groupby", lambda: class_errors_pandas),
+            Variant("eigh, a loop, a list", lambda: class_errors_by_loops),
         ],
         [
-            Mutant("share lost", lambda: lambda X, M: 1 - fraction(X, M), r"LOST", "share-lost"),
-            Mutant("smallest first", lambda: lambda X, M: fraction(X, M, order=-1), r"smallest|LOST",
-                    ("smallest-components", "share-lost")),
-            Mutant("singular values", lambda: lambda X, M: fraction(X, M, square=False), r"SQUARES", "singular-values"),
-            Mutant("no centring", lambda: lambda X, M: fraction(X, M, centre=False), r"centre", "no-centring"),
-            Mutant("right for three calls, then 0.5", first_calls_then(fraction, 3, lambda X, M: 0.5), r"share",
-                    "wrong-fraction"),
+            Mutant("each class its own basis", lambda: class_errors_own_basis, r"ONE basis", "own-basis"),
+            Mutant("no centring", lambda: lambda X, y, M: solution("10.class_errors")()(X, y, M) * 0 + [
+                float(np.mean(np.sum((X[y == c] - X[y == c] @ V @ V.T) ** 2, axis=1))) for c in np.unique(y)
+                for V in [np.linalg.svd(X, full_matrices=False)[2][:M].T]], r"uncentred", "no-centring"),
+            Mutant("sum over each class", lambda: lambda X, y, M: solution("10.class_errors")()(X, y, M)
+                   * np.array([np.sum(y == c) for c in np.unique(y)]), r"MEAN", "sum-not-mean"),
+            Mutant("mean over the pixels too", lambda: lambda X, y, M: solution("10.class_errors")()(X, y, M)
+                   / X.shape[1], r"SUM of its squared", "pixel-mean"),
+            Mutant("smallest components", lambda: lambda X, y, M: [
+                float(np.mean(np.sum(((X - X.mean(0)) - (X - X.mean(0)) @ V @ V.T)[y == c] ** 2, axis=1)))
+                for c in np.unique(y) for V in [np.linalg.svd(X - X.mean(0), full_matrices=False)[2][::-1][:M].T]],
+                   r"SMALLEST", "smallest-components"),
+            Mutant("right for two calls, then halved", first_calls_then(
+                lambda X, y, M: solution("10.class_errors")()(X, y, M), 2,
+                lambda X, y, M: solution("10.class_errors")()(X, y, M) / 2), r"mean squared reconstruction error",
+                "wrong-class-error"),
         ],
     ),
     "10.destandardize": (
@@ -146,15 +187,23 @@ CASES = {
     ),
     "10.digits_m90": (
         [
-            Variant("numpy integer", lambda: np.int64(solution("10.digits_m90")())),
+            Variant("cumulative squared singular values", solution("10.digits_m90")),
+            Variant("eigvalsh of the covariance, a loop, numpy integer", lambda: needed_by_loop),
+            Variant("float32 images", lambda: lambda images, fraction: needed(np.float32(images), fraction)),
         ],
         [
-            Mutant("zero-based", lambda: solution("10.digits_m90")() - 1, r"less than 0.9", "too-few"),
-            Mutant("one too many", lambda: solution("10.digits_m90")() + 1, r"already keep", "too-many"),
-            Mutant("float", lambda: float(solution("10.digits_m90")()), r"whole number", "wrong-form"),
-            Mutant("standardised pixels", lambda: 25, r"already keep", "too-many"),
-            Mutant("all ten digits, as in the lecture", lambda: 21, r"already keep", "too-many"),
-            Mutant("not centred", lambda: 4, r"less than 0.9", "too-few"),
+            Mutant("zero-based", lambda: lambda images, fraction: needed(images, fraction) - 1, r"less than",
+                   "too-few"),
+            Mutant("one too many", lambda: lambda images, fraction: needed(images, fraction) + 1, r"fewer already",
+                   "too-many"),
+            Mutant("singular values", lambda: lambda images, fraction: needed(images, fraction, square=False),
+                   r"SQUARES", "singular-values"),
+            Mutant("not centred", lambda: lambda images, fraction: needed(images, fraction, centre=False), r"centre",
+                   "no-centring"),
+            Mutant("the lecture's 21", lambda: lambda images, fraction: 21, r"less than|fewer already|centre|SQUARES",
+                   ("too-few", "too-many", "no-centring", "singular-values")),
+            Mutant("a float", lambda: lambda images, fraction: float(needed(images, fraction)), r"integer",
+                   "wrong-form"),
         ],
     ),
     "10.contractive_penalty": (
@@ -208,6 +257,12 @@ CASES = {
             Mutant("one noise for all copies", lambda: lambda *a: pairs(*a, shared=True), r"same noise", "one-noise"),
             Mutant("uniform noise in [-noise, noise]", lambda: lambda *a: pairs(
                 *a, draw=lambda rng, shape: rng.uniform(-1, 1, shape)), r"standard deviation", "uniform-noise"),
+            Mutant("uniform noise of the right standard deviation", lambda: lambda *a: pairs(
+                *a, draw=lambda rng, shape: rng.uniform(-math.sqrt(3), math.sqrt(3), shape)), r"not normal",
+                   "uniform-noise"),
+            Mutant("Laplace noise of the right standard deviation", lambda: lambda *a: pairs(
+                *a, draw=lambda rng, shape: rng.laplace(0, 1 / math.sqrt(2), shape)), r"not normal",
+                   "not-normal"),
             Mutant("no noise", lambda: lambda *a: pairs(*a, scale=lambda s: 0.0), r"add the noise", "no-noise"),
             Mutant("unseeded generator", lambda: lambda X, noise, copies, seed: pairs(
                 X, noise, copies, int(np.random.default_rng().integers(2**31))), r"same seed", "unseeded"),

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 
 import numpy as np
 import scipy.linalg
 import scipy.sparse
-from scipy.sparse.csgraph import shortest_path
+from scipy.sparse.csgraph import connected_components, shortest_path
 
-from dimred_teach.datasets import make_swiss_roll
-from dimred_teach.checks.set11 import ROLL
-from dimred_teach.manifold import neighbourhood_graph
 
 from . import Mutant, Variant
 
@@ -186,13 +182,43 @@ def laplacian_normalised_unscaled(W, k):
 
 # --- 11.smallest_connected ---------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=1)
-def _smallest_connected():
-    X, _ = make_swiss_roll(**ROLL)
+def _components(X, k, include_self=False):
+    return connected_components(scipy.sparse.csr_matrix(knn_union(X, k - 1 if include_self else k)),
+                                directed=False)[0] if k >= (2 if include_self else 1) else X.shape[0]
+
+
+def connected_by_counting(X):
     k = 1
-    while not neighbourhood_graph(X, k).is_connected:
+    while _components(X, k) > 1:
         k += 1
     return k
+
+
+def connected_by_bisection_numpy_int(X):
+    low, high = 0, X.shape[0] - 1  # the graph with `high` neighbours is connected, with `low` it is not
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if _components(X, middle) == 1 else (middle, high)
+    return np.int64(high)
+
+
+def connected_as_float(X):
+    return float(connected_by_counting(X))
+
+
+def connected_off_by_one(X):
+    return connected_by_counting(X) - 1  # the last count above 1
+
+
+def connected_self_as_neighbour(X):
+    k = 1
+    while _components(X, k, include_self=True) > 1:
+        k += 1
+    return k
+
+
+def connected_one_more(X):
+    return connected_by_counting(X) + 1
 
 
 CASES = {
@@ -209,13 +235,16 @@ CASES = {
          Mutant("squared distances", lambda: knn_squared, r"squared distances", "squared-distances")],
     ),
     "11.smallest_connected": (
-        [Variant("int", _smallest_connected),
-         Variant("numpy integer", lambda: np.int64(_smallest_connected())),
-         Variant("whole float", lambda: float(_smallest_connected()))],
-        [Mutant("one too few", lambda: _smallest_connected() - 1, r"still falls into \d+ pieces", "too-few"),
-         Mutant("the notebook's 10", lambda: 10, r"already connected.*not the smallest", "not-smallest"),
-         Mutant("not a whole number", lambda: 4.5, r"whole number", "wrong-form"),
-         Mutant("a bool", lambda: True, r"whole number", "wrong-form")],
+        [Variant("count up", lambda: connected_by_counting),
+         Variant("bisection, numpy integer", lambda: connected_by_bisection_numpy_int),
+         Variant("whole float", lambda: connected_as_float)],
+        [Mutant("one too few", lambda: connected_off_by_one, r"still falls into \d+ pieces", "too-few"),
+         Mutant("a point as its own neighbour", lambda: connected_self_as_neighbour, r"fewer neighbours.*smallest",
+                "not-smallest"),
+         Mutant("one too many", lambda: connected_one_more, r"fewer neighbours.*smallest", "not-smallest"),
+         Mutant("a constant", lambda: lambda X: 6, r"pieces|fewer neighbours", ("too-few", "not-smallest")),
+         Mutant("not a whole number", lambda: lambda X: 4.5, r"whole number", "wrong-form"),
+         Mutant("a bool", lambda: lambda X: True, r"whole number", "wrong-form")],
     ),
     "11.isomap": (
         [Variant("numpy eigh, reversed", lambda: isomap_reference),

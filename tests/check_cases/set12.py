@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import scipy.linalg
 
-from dimred_teach.checks.set12 import held_out_errors
+from dimred_teach.checks.set12 import fit_rmse
+from dimred_teach.imputation import low_rank_impute
 
 from . import Mutant, Variant
 
@@ -140,9 +141,33 @@ def impute_from_zeros(R, k, n_iter):
     return np.where(np.isnan(R), _iterate(R, k, n_iter, np.zeros_like(R)), R)
 
 
-def best_rank() -> int:
-    """The rank with the smallest held-out error on the exercise's own ratings (4; the lecture's is 3)."""
-    return int(np.argmin(held_out_errors())) + 1
+def _rmse_by_rank(train, rows, cols, values, ranks, which):
+    return {k: fit_rmse(train, rows, cols, values, k)[which] for k in ranks}
+
+
+def rank_by_held_out(train, rows, cols, values, ranks):
+    errors = _rmse_by_rank(train, rows, cols, values, ranks, 1)
+    return min(errors, key=errors.get)
+
+
+def rank_by_argmin_numpy(train, rows, cols, values, ranks):
+    errors = [np.sqrt(np.mean((low_rank_impute(train, k, max_iter=100, tol=1e-5).completed[rows, cols] - values) ** 2))
+              for k in ranks]
+    return np.int64(list(ranks)[int(np.argmin(errors))])
+
+
+def rank_as_whole_float(train, rows, cols, values, ranks):
+    return float(rank_by_held_out(train, rows, cols, values, ranks))
+
+
+def rank_by_training_error(train, rows, cols, values, ranks):
+    errors = _rmse_by_rank(train, rows, cols, values, ranks, 0)
+    return min(errors, key=errors.get)
+
+
+def rank_one_too_many(train, rows, cols, values, ranks):
+    best = rank_by_held_out(train, rows, cols, values, ranks)
+    return best + 1 if best < max(ranks) else best - 1
 
 
 CASES = {
@@ -177,13 +202,15 @@ CASES = {
          Mutant("starts from zeros", lambda: impute_from_zeros, r"started from zeros", "zero-start")],
     ),
     "12.best_rank": (
-        [Variant("int", lambda: best_rank()), Variant("numpy integer", lambda: np.int64(best_rank())),
-         Variant("whole float", lambda: float(best_rank()))],
-        [Mutant("the largest rank (training error)", lambda: 6, r"TRAINING", "training-error"),
-         Mutant("one rank too many", lambda: best_rank() + 1, r"another rank has a smaller one", "not-best-rank"),
-         Mutant("the lecture's rank, 3", lambda: 3, r"another rank has a smaller one", "not-best-rank"),
-         Mutant("rank 1", lambda: 1, r"another rank has a smaller one", "not-best-rank"),
-         Mutant("out of range", lambda: 0, r"whole number between 1 and 6", "wrong-form"),
-         Mutant("not whole", lambda: 2.5, r"whole number", "wrong-form")],
+        [Variant("min over a dict of held-out RMSEs", lambda: rank_by_held_out),
+         Variant("np.argmin, a numpy integer", lambda: rank_by_argmin_numpy),
+         Variant("a whole float", lambda: rank_as_whole_float)],
+        [Mutant("chosen by the training error", lambda: rank_by_training_error, r"TRAINING", "training-error"),
+         Mutant("one rank off", lambda: rank_one_too_many, r"another rank has a smaller RMSE|TRAINING",
+                ("not-best-rank", "training-error")),
+         Mutant("a fixed rank", lambda: lambda *args: 4, r"another rank|TRAINING",
+                ("not-best-rank", "training-error")),
+         Mutant("out of range", lambda: lambda *args: 0, r"whole number between 1 and 5", "wrong-form"),
+         Mutant("not whole", lambda: lambda *args: 2.5, r"whole number", "wrong-form")],
     ),
 }
