@@ -45,7 +45,7 @@ class GradingOptions:
     max_notebook_bytes : largest submission file read
     max_message_bytes : largest kernel message received (bigger outputs are dropped)
     seed_key : a secret making the checks' random instances a function of the key, the
-        submission and the exercise (``DIMRED_TEACH_SEED_KEY``; shards of one run then give the
+        submission (its path and its content) and the exercise (``DIMRED_TEACH_SEED_KEY``; shards of one run then give the
         reports one run gives); empty: fresh instances every time
     """
 
@@ -73,8 +73,8 @@ class GradingOptions:
     seed_key: str = field(default="", repr=False)
 
     def check_seed(self, submission: str, exercise_id: str) -> int:
-        """The seed of an exercise's random instances: HMAC-SHA256 of the submission and the
-        exercise under :attr:`seed_key` when set, else fresh."""
+        """The seed of an exercise's random instances: HMAC-SHA256 of ``submission`` (its path and
+        content) and the exercise under :attr:`seed_key` when set, else fresh."""
         if not self.seed_key:
             return secrets.randbits(32)
         digest = hmac.new(self.seed_key.encode(), f"{submission}\0{exercise_id}".encode("utf-8", "replace"), "sha256")

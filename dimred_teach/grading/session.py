@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import hashlib
 import json
 import math
 import os
@@ -222,7 +223,7 @@ class Run:
         self.reply: dict = {}
         self.calls = 0
         self.gone: str | None = None
-        self.submission = ""  # the submission graded (set by run_notebook)
+        self.seed_name = ""  # the submission graded, by path and content (set by run_notebook)
         self.stopped_by_limit = ""
         self.loop = asyncio.get_running_loop()
         client.on_cell_executed = self._record
@@ -360,7 +361,7 @@ async def grade_check(run: Run, check: dict, reply: dict, label: str) -> TestRes
         if reply.get("status") == "error":
             return result(False, f"{label} raised {reply['ename']}: {reply['evalue']}", "raised")
         return result(False, f"{label}: no answer arrived", "no-answer")
-    seed = run.options.check_seed(run.submission, exercise_id)
+    seed = run.options.check_seed(run.seed_name, exercise_id)
     verdict = await run.loop.run_in_executor(None, functools.partial(run.checker.check, exercise_id, data, seed,
                                                                      run.call_function))
     if verdict.get("passed"):
@@ -409,7 +410,10 @@ async def run_notebook(job: "Job", notify: Callable[[int, int], None], checker: 
     async with client.async_setup_kernel(env=env, cwd=str(workdir), **quiet):
         notify(kernel_pgid(client) or 0, sandbox.uid or 0)
         run = Run(client, options, channel, module, time.monotonic() + options.timeout, checker)
-        run.submission = job.submission  # names the checks' random instances (GradingOptions.check_seed)
+        # names the checks' random instances (GradingOptions.check_seed): a changed notebook gets new ones, so a
+        # seed a report showed cannot be answered by a notebook written for it
+        content = hashlib.sha256(json.dumps(job.notebook, sort_keys=True).encode()).hexdigest()
+        run.seed_name = f"{job.submission}\0{content}"
         scratch = asyncio.ensure_future(run.watch_scratch(box, sandbox))
         bootstrap = (f"import types as _grader_types\n_grader = _grader_types.ModuleType('{module}_setup')\n"
                      f"exec(compile({HELPER_SOURCE!r}, '<grader>', 'exec'), _grader.__dict__)\n"
