@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -284,10 +285,27 @@ def attacked(request, fixture_set, tmp_path_factory):
     options = dataclasses.replace(fixture_set["options"], specs_dir=_specs(fixture_set, folder), sandbox=mode,
                                   timeout=60, cell_timeout=20, scratch_mb=16)
     started = time.monotonic()
-    with _course_private():
+    with _course_private(), _files_of_nobody() as nobodys:
         results = grade(list(paths.values()), folder / "reports", options, jobs=4)
+        leftovers = _leftovers()
+        nobodys_kept = all(path.exists() for path in nobodys)
     return {"mode": mode, "results": dict(zip(paths, results)), "out": folder / "reports",
-            "wall": time.monotonic() - started, "leftovers": _leftovers()}
+            "wall": time.monotonic() - started, "leftovers": leftovers, "nobodys_kept": nobodys_kept}
+
+
+@contextlib.contextmanager
+def _files_of_nobody():
+    """A folder and a file of ``nobody`` (65534) in /tmp, as any machine where a service ran as
+    nobody has (issue 44): neither is a kernel's, so neither is a leftover or swept."""
+    folder = Path(tempfile.mkdtemp(prefix="dimred-nobody-", dir="/tmp"))
+    made = [folder, folder / "its file"]
+    made[1].write_text("nobody's")
+    try:
+        for path in made:
+            os.chown(path, 65534, 65534)
+        yield made
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _passed(result) -> dict[str, bool]:
@@ -342,6 +360,7 @@ def test_a_kernel_cannot_read_its_neighbours(attacked):
 
 def test_nothing_is_left_behind(attacked):
     assert attacked["leftovers"] == []
+    assert attacked["nobodys_kept"]  # the files of an account are not a kernel's to delete
 
 
 def test_reports_state_the_guarantees_of_their_mode(attacked):

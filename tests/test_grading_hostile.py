@@ -37,7 +37,7 @@ from dimred_teach.grading.results import SubmissionResult, TestResult
 from dimred_teach.grading.sandbox import choose
 from dimred_teach.grading.scheduler import scrub
 from dimred_teach.grading.session import disk_usage
-from dimred_teach.grading.uids import FIRST_UID
+from dimred_teach.grading import uids
 
 from test_grading import EXERCISES, FIXTURES, ROOT, _answered, _code, _insert_after
 from test_grading import fixture_set  # noqa: F401  (a fixture this module uses too)
@@ -252,7 +252,15 @@ def test_a_kernels_files_in_a_shared_place_are_counted_wherever_it_could_have_pu
 
 
 def _count_a_kernels_files(folder: Path) -> None:
-    kernel, other_kernel = FIRST_UID + 7, FIRST_UID + 8
+    allocations = [uids.allocate(), uids.allocate()]  # ids the grader gave kernels: only theirs are counted
+    try:
+        _count_files_of(folder, *(allocation.uid for allocation in allocations))
+    finally:
+        for allocation in allocations:
+            uids.release(allocation)
+
+
+def _count_files_of(folder: Path, kernel: int, other_kernel: int) -> None:
 
     def make(path: Path, owner: int = 0, mode: int = 0o755, size: int = 0) -> Path:
         if size:

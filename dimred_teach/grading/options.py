@@ -90,8 +90,8 @@ class GradingOptions:
     def counts_processes(self, mode: str) -> bool:
         """Whether the process limit holds in sandbox ``mode``: RLIMIT_NPROC counts the
         processes of a real user id and root ignores it, so it is set only where the kernel
-        has a user id of its own (``bwrap``: a user namespace, or user id 64100 + slot for a
-        root grader; ``user``: 64100 + slot)."""
+        has a user id of its own (``bwrap``: a user namespace, or a kernel id of :mod:`.uids`
+        for a root grader; ``user``: a kernel id)."""
         return mode != "none"
 
     def limits_text(self, mode: str) -> str:
