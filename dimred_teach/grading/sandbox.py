@@ -124,17 +124,19 @@ def secret_folders() -> list[str]:
 
 
 def installation_paths() -> list[str]:
-    """What a sandboxed kernel may read besides its view: Python and its packages, never a
-    folder of the course's own files (the package, a checkout on ``sys.path``, ...)."""
-    course = course_folders()
+    """What a sandboxed kernel may read besides its view, however the course is installed
+    (editable, a venv whose interpreter is a link or a copy, a system or toolcache Python):
+    the venv's own folder (its interpreter link, ``pyvenv.cfg``, its packages), the base
+    installation, the folder of the interpreter's real file, and every folder the kernel's
+    Python imports from. Never a checkout of the course (its solutions and tests) or a folder
+    holding one, except a venv inside it; the installed package inside a bound folder is
+    covered by the set's view (:func:`hidden_originals`)."""
+    checkout = checkout_folder()
     prefix = os.path.realpath(sys.prefix)
 
     def allowed(path: str) -> bool:
-        if any(_inside(path, c) for c in course) and not _inside(path, prefix):  # a venv in a checkout is fine
-            return False
-        # a folder holding the course (a checkout's parent, ...) is not, unless it is the site-packages
-        # folder of an installed package (the view is bound over the package: hidden_originals)
-        return not any(_inside(c, path) for c in course) or os.path.basename(path) in ("site-packages", "dist-packages")
+        return checkout is None or not (_inside(checkout, path) or (_inside(path, checkout)
+                                                                     and not _inside(path, prefix)))
 
     paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
     paths |= set(_kernel_python_path())
@@ -144,11 +146,17 @@ def installation_paths() -> list[str]:
     return [p for p in top if p != "/" and not _inside(p, "/usr")]
 
 
-def hidden_originals(readable) -> list[str]:
-    """Course folders a kernel could otherwise read through a bound folder (an installed
-    package under site-packages or /usr): the view is bound over each."""
+def hidden_originals(readable) -> list[tuple[str, str]]:
+    """(folder of the view, original) for each course folder a kernel could otherwise read
+    through a bound folder (a package installed in a venv, under /usr, ...): the view's copy
+    is bound over the original."""
+    from .view import data_folders, package_folder
+
+    package = str(package_folder())
+    pairs = [("dimred_teach", package)] + [("dimred_teach/data", str(f)) for f in data_folders()
+                                           if not _inside(str(f), package)]
     bound = [*readable, "/usr"]
-    return [c for c in course_folders() if any(_inside(c, b) for b in bound)]
+    return [(inner, original) for inner, original in pairs if any(_inside(original, b) for b in bound)]
 
 
 def readable_by_others(path: str) -> bool:
@@ -270,8 +278,8 @@ def bwrap_arguments(readable, box: Path, view: Path, scratch_bytes: int, uid: in
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
     for path in readable:
         args += ["--ro-bind", path, path]
-    for original in hidden_originals(readable):  # the installed package: only the set's view of it
-        args += ["--ro-bind", str(view / "dimred_teach"), original]
+    for inner, original in hidden_originals(readable):  # the installed package: only the set's view of it
+        args += ["--ro-bind", str(view / inner), original]
     args += ["--ro-bind", str(view), str(view), "--ro-bind", str(box), str(box)]
     for entry in sorted(box.iterdir()):
         if entry.is_dir() and entry.name != "work":
@@ -309,14 +317,22 @@ def _probe(mode: str) -> str | None:
                           tuple(installation_paths()) if mode == "bwrap" else ())
         sandbox.prepare(box)
         os.chmod(root, 0o711)
-        script = "import os, dimred_teach; print(os.getuid())"
+        # the kernel's own interpreter imports the view, and (bwrap) finds no trace of what the
+        # view leaves out where the package is installed
+        from .view import package_folder
+
+        hidden = [str(package_folder() / name) for name in ("grading", "exercise_specs")] if mode == "bwrap" else []
+        script = f"import os, dimred_teach; print(os.getuid(), any(map(os.path.exists, {hidden!r})))"
         argv = sandbox.wrap([sys.executable, "-c", script], box, root / "view", 2**24)
         run = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd="/",
                              env=scrubbed_environment(box / "work", sandboxed=True, view=root / "view"))
         if run.returncode != 0:
             return (run.stderr.strip().splitlines() or [f"exit status {run.returncode}"])[-1]
-        if run.stdout.strip() == "0" and os.getuid() == 0:
+        uid, seen = run.stdout.split()
+        if uid == "0" and os.getuid() == 0:
             return "the kernel would still run as root"
+        if seen != "False":
+            return "the installed package (the grader, the specs) would be readable in the sandbox"
         return None
     except (OSError, subprocess.SubprocessError, RuntimeError) as error:
         return str(error)
@@ -341,6 +357,9 @@ def choose(mode: str) -> str:
         else:
             reasons[candidate] = _probe(candidate)
             if reasons[candidate] is None:
+                failed = "; ".join(f"{k} does not: {v}" for k, v in reasons.items() if v)
+                if failed:  # never a weaker mode in silence
+                    print(f"sandbox: {candidate}, the strongest that works here ({failed})", file=sys.stderr, flush=True)
                 return candidate
     raise SandboxUnavailable("no sandbox works here: " + "; ".join(f"{k}: {v}" for k, v in reasons.items())
                              + " (grade trusted notebooks only with --sandbox none)")
