@@ -409,7 +409,7 @@ def test_the_user_sandbox_or_a_clear_refusal(fixture_set, tmp_path):
     fs = fixture_set
     honest = _save(_answered(fs), tmp_path / "alice" / "99_grading_fixture.ipynb")
     forger = _save(_unit_unless(_answered(fs), FORGER + f"worked = forge({honest!r}) > 0"), tmp_path / "forger.ipynb")
-    options = dataclasses.replace(fs["options"], sandbox="user")
+    options = dataclasses.replace(fs["options"], sandbox="user", accept_readable_files=True)  # a readable checkout
     results = grade([forger, honest], tmp_path / "out", options, jobs=2)
     assert [r.sandbox for r in results] == ["user", "user"]
     assert [r.score for r in results] == [5, 5], results

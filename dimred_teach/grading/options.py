@@ -31,6 +31,8 @@ class GradingOptions:
     scratch_mb : disk space of the kernel's scratch folder (all files together)
     cpu_seconds : CPU time of each kernel process (a backstop; default ``2 * timeout + 60``)
     sandbox : isolation of the kernels, one of :data:`SANDBOXES`
+    accept_readable_files : grade in ``user`` mode although the course's files are readable by
+        other users (the reports say "not held"); otherwise such a run stops before any kernel
     specs_dir : where the grading specs are (the installed package's by default)
     extra_check_dirs : folders added to ``dimred_teach.checks`` (test fixtures)
     assignment : the exercise sets being graded (``--set``, full names); a notebook of another
@@ -56,6 +58,7 @@ class GradingOptions:
     scratch_mb: int = 1024
     cpu_seconds: int | None = None
     sandbox: str = "auto"
+    accept_readable_files: bool = False
     specs_dir: Path = SPECS_DIR
     extra_check_dirs: tuple[Path, ...] = ()
     assignment: tuple[str, ...] = ()

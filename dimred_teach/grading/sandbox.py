@@ -170,11 +170,49 @@ def readable_by_others(path: str) -> bool:
         return False
 
 
+ACCEPT_VARIABLE = "DIMRED_TEACH_ACCEPT_READABLE_FILES"
+"""Set to 1 (or pass ``--accept-readable-files``) to grade in ``user`` mode although files the
+kernels must not read are readable by other users (every report then says so)."""
+
+
+def exposed_course() -> list[str]:
+    """The course's secret folders (:func:`secret_folders`) another user can read."""
+    return [f for f in secret_folders() if os.path.exists(f) and readable_by_others(f)]
+
+
+def enterable_by_others(folder: Path) -> bool:
+    """Whether a user with no relation to the files can pass through ``folder`` (or, when it
+    does not exist yet, the folder it would be made in) and so read the 0644 files in it."""
+    folder = Path(folder).absolute()
+    while not folder.exists():
+        folder = folder.parent
+    return all(os.stat(f).st_mode & stat.S_IXOTH for f in [folder, *folder.parents])
+
+
+def require_private(submissions=(), out_dir: Path | None = None, accept: bool = False) -> None:
+    """For ``user`` mode, where permissions alone keep files from the kernels: raise
+    :class:`SandboxUnavailable`, before any kernel starts, naming the first file another
+    user could read (the course's secret folders, a submission, the reports' folder) and the
+    fix, unless the weaker guarantee is accepted (``accept``, or :data:`ACCEPT_VARIABLE` = 1)."""
+    if accept or os.environ.get(ACCEPT_VARIABLE) == "1":
+        return
+    exposed = [(f, "the checks or solutions") for f in exposed_course()]
+    exposed += [(str(p), "a classmate's submission") for p in submissions if readable_by_others(str(p))]
+    if out_dir is not None and enterable_by_others(out_dir):
+        exposed.append((str(out_dir), "its classmates' reports"))
+    if exposed:
+        path, what = exposed[0]
+        raise SandboxUnavailable(
+            f"--sandbox user: {path} is readable by other users, so a kernel could read {what}; make it private "
+            f"to root (chmod -R go-rwx {path}; the Gradescope bundle does this for the course), use bubblewrap, "
+            "or accept this with --accept-readable-files")
+
+
 def guarantees(mode: str) -> dict[str, str]:
     """What a kernel in ``mode`` cannot do, guarantee by guarantee: "held", or why not."""
     if mode == "none":
         return {name: "not held: --sandbox none runs the kernel as the grader's user" for name in GUARANTEES}
-    exposed = [f for f in secret_folders() if os.path.exists(f) and readable_by_others(f)]
+    exposed = exposed_course()
     held = dict.fromkeys(GUARANTEES, "held")
     if mode == "user":
         held["no network"] = "not held: --sandbox user has no network namespace"

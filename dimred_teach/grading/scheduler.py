@@ -171,7 +171,8 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunPla
     -------
     list of SubmissionResult, in the order of ``paths``.
 
-    Raises SandboxUnavailable when ``options.sandbox`` does not work here (nothing written).
+    Raises SandboxUnavailable when ``options.sandbox`` does not work here, or is ``user`` and
+    the course is readable by other users (nothing written).
     """
     if not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")

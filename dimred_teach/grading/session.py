@@ -278,15 +278,17 @@ class Run:
 
     def scratch_used(self, box: Path, sandbox: Sandbox, sweep: bool) -> tuple[int, int]:
         """Bytes and entries the kernel holds: its folder, open unlinked files, and (``user``
-        mode, when ``sweep``) its files in the world-writable places."""
+        mode, when ``sweep``) its files in the world-writable places and its System V
+        shared-memory segments."""
         used, entries = disk_usage(box, MAX_SCRATCH_ENTRIES)
         pgid = kernel_pgid(self.client)
         pids = uids.processes_of(sandbox.uid) if sandbox.uid is not None else descendants(pgid) if pgid else []
         used += open_unlinked_bytes(pids)
         if sweep and sandbox.mode == "user":
-            for place in uids.SWEPT:
+            for place in uids.world_writable_places():
                 more, count = disk_usage(Path(place), MAX_SCRATCH_ENTRIES, owner=sandbox.uid)
                 used, entries = used + more, entries + count
+            used += sum(size for _, _, size in uids.ipc_objects(sandbox.uid))
         return used, entries
 
     async def watch_scratch(self, box: Path, sandbox: Sandbox) -> None:

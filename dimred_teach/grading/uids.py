@@ -44,8 +44,10 @@ RANGE_VARIABLE = "DIMRED_TEACH_KERNEL_IDS"
 RESERVED = frozenset({65534, 65535, 2**32 - 1})
 """``nobody``/``nogroup``, and ``(uid_t) -1`` in 16 and 32 bits (never valid owners)."""
 LOCKS = Path("/run/dimred-teach-uids") if os.path.isdir("/run") else Path("/var/lock/dimred-teach-uids")
-SWEPT = ("/tmp", "/var/tmp", "/dev/shm")
-"""World-writable places a kernel under ``--sandbox user`` can write to; emptied of its files afterwards."""
+PSEUDO_FILESYSTEMS = frozenset({"proc", "sysfs", "cgroup", "cgroup2", "devpts", "mqueue", "debugfs", "tracefs",
+                                "securityfs", "pstore", "bpf", "configfs", "fusectl", "binfmt_misc", "autofs",
+                                "hugetlbfs", "nsfs", "efivarfs", "rpc_pipefs", "selinuxfs"})
+"""Filesystems that hold no files a kernel could leave (IPC is swept on its own: :func:`remove_ipc`)."""
 
 
 @dataclass
@@ -239,18 +241,83 @@ def kill_all(uid: int) -> None:
             return
 
 
+def _mounts() -> list[tuple[str, str, bool]]:
+    """(mount point, filesystem type, read-only) of every mount this process sees."""
+    found = []
+    for line in Path("/proc/self/mountinfo").read_text().splitlines():
+        before, _, after = line.partition(" - ")
+        fields = before.split()
+        point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m[1], 8)), fields[4])
+        found.append((point, after.split()[0], "ro" in fields[5].split(",")))
+    return found
+
+
+@functools.lru_cache(maxsize=None)
+def world_writable_places() -> tuple[str, ...]:
+    """Every folder in which any user may create files (write and search permission for
+    others, sticky or not), on every writable mounted filesystem that holds files: found by
+    walking each, not taken from a list (``/tmp``, ``/var/tmp``, ``/dev/shm``, ``/run/lock``,
+    a spool or cache folder a package left open, ...). Folders others cannot enter are not
+    walked, and below a place found nothing more is looked for (the sweep covers it). Walked
+    once per process (a run walks it in its main process, before any kernel starts: about
+    2 s here for a 26 GB root filesystem)."""
+    places = []
+    for point, kind, read_only in _mounts():
+        if read_only or kind in PSEUDO_FILESYSTEMS or not os.path.isdir(point):
+            continue
+        if not all(os.stat(parent).st_mode & 0o001 for parent in Path(point).parents):
+            continue  # no other user reaches this mount
+        run = subprocess.run(["find", point, "-xdev", "(", "-type", "d", "!", "-perm", "-0001", "-prune", ")", "-o",
+                              "(", "-type", "d", "-perm", "-0002", "-print0", "-prune", ")"],
+                             capture_output=True, timeout=600, stdin=subprocess.DEVNULL)
+        places += [os.fsdecode(p) for p in run.stdout.split(b"\0") if p]
+    places = sorted(set(places))
+    return tuple(p for p in places if not any(p != q and p.startswith(q.rstrip("/") + "/") for q in places))
+
+
 def sweep(uid: int) -> None:
-    """Delete what ``uid`` left in the world-writable places of :data:`SWEPT`."""
-    for place in SWEPT:
+    """Delete what ``uid`` left in the world-writable places (:func:`world_writable_places`)."""
+    for place in world_writable_places():
         if os.path.isdir(place):
             subprocess.run(["find", place, "-xdev", "-mindepth", "1", "-uid", str(uid), "-delete"], timeout=120,
                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+IPC_KINDS = (("shm", "-m"), ("msg", "-q"), ("sem", "-s"))
+"""System V IPC objects: (``/proc/sysvipc`` file, ``ipcrm`` option)."""
+
+
+def ipc_objects(uid: int) -> list[tuple[str, int, int]]:
+    """The System V shared-memory segments, message queues and semaphore sets that ``uid``
+    created or owns (in the grader's IPC namespace): (kind, id, bytes; 0 for all but shm)."""
+    found = []
+    for kind, _ in IPC_KINDS:
+        try:
+            header, *rows = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()
+        except OSError:
+            continue
+        names = header.split()
+        for row in rows:
+            fields = dict(zip(names, row.split()))
+            if str(uid) in (fields.get("uid"), fields.get("cuid")):
+                ident = next(v for k, v in fields.items() if k.endswith("id") and k not in ("uid", "cuid"))
+                found.append((kind, int(ident), int(fields.get("size", 0))))
+    return found
+
+
+def remove_ipc(uid: int) -> None:
+    """Remove every System V IPC object of ``uid`` (a channel to later kernels otherwise)."""
+    options = dict(IPC_KINDS)
+    for kind, ident, _ in ipc_objects(uid):
+        subprocess.run(["ipcrm", options[kind], str(ident)], timeout=30, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def clean_up(uid: int, fd: int | None = None, sweep_files: bool = True) -> None:
-    """Kill ``uid``'s processes and (``sweep_files``) delete its files in :data:`SWEPT`, holding
-    its lock (``fd`` when the caller holds it; else taken here, and skipped when another run
-    holds it now). A bubblewrap kernel needs no sweep: its /tmp and /dev/shm were its own."""
+    """Kill ``uid``'s processes and (``sweep_files``) delete its files in the world-writable places and its
+    System V IPC objects, holding its lock (``fd`` when the caller holds it; else taken here,
+    and skipped when another run holds it now). A bubblewrap kernel needs no sweep: its /tmp,
+    /dev/shm and IPC namespace were its own."""
     own = fd is None
     if own:
         try:
@@ -264,6 +331,7 @@ def clean_up(uid: int, fd: int | None = None, sweep_files: bool = True) -> None:
         kill_all(uid)
         if sweep_files:
             sweep(uid)
+            remove_ipc(uid)
     except (OSError, subprocess.SubprocessError):
         pass
     finally:
