@@ -27,7 +27,7 @@ import pytest
 import dimred_teach
 from dimred_teach.exercise_specs import SPECS_DIR
 from dimred_teach.grading import grade
-from dimred_teach.grading import uids
+from dimred_teach.grading import sandbox, uids
 from dimred_teach.grading.sandbox import SandboxUnavailable, choose, secret_folders
 
 from test_grading import FIXTURES, ROOT, _answered, _code, _insert_after
@@ -318,28 +318,39 @@ def _leftovers() -> list[str]:
     return found
 
 
-@pytest.fixture(scope="module", params=["bwrap", "user"])
+@pytest.fixture(scope="module", params=["bwrap", "user", "user-no-namespaces"])
 def attacked(request, fixture_set, tmp_path_factory):
-    mode = request.param
-    try:
-        choose(mode)
-    except SandboxUnavailable as error:
-        pytest.fail(f"--sandbox {mode} does not work on this machine: {error}")
-    folder = tmp_path_factory.mktemp(f"class-{mode}")
-    options = dataclasses.replace(fixture_set["options"], specs_dir=_specs(fixture_set, folder), sandbox=mode,
-                                  timeout=60, cell_timeout=20, scratch_mb=16)
-    open_folder = Path(tempfile.mkdtemp(prefix="dimred-open-", dir="/var/cache"))  # as a package may leave one
-    os.chmod(open_folder, 0o1777)
-    uids.world_writable_places.cache_clear()
-    paths = _class(fixture_set, folder, open_folder)
-    started = time.monotonic()
-    with _course_private(), _files_of_nobody() as nobodys:
-        results = grade(list(paths.values()), folder / "reports", options, jobs=4)
-        leftovers = _leftovers()
-        nobodys_kept = all(path.exists() for path in nobodys)
-    shutil.rmtree(open_folder)
-    uids.world_writable_places.cache_clear()
-    return {"mode": mode, "results": dict(zip(paths, results)), "out": folder / "reports",
+    """One run of the class per mode: ``user`` with the mount, PID and IPC namespaces a root
+    grader can make without user namespaces, and ``user`` where it cannot (permissions and
+    the grader's sweep alone, as in a container that forbids ``unshare``)."""
+    mode = request.param.split("-")[0]
+    with pytest.MonkeyPatch.context() as patch:
+        if request.param == "user-no-namespaces":
+            patch.setattr(sandbox, "private_namespaces", lambda: False)
+        else:
+            assert mode == "bwrap" or sandbox.private_namespaces(), "root cannot unshare here: user mode is untested"
+        sandbox.base_sandbox.cache_clear()
+        try:
+            choose(mode)
+        except SandboxUnavailable as error:
+            pytest.fail(f"--sandbox {mode} does not work on this machine: {error}")
+        folder = tmp_path_factory.mktemp(f"class-{request.param}")
+        options = dataclasses.replace(fixture_set["options"], specs_dir=_specs(fixture_set, folder), sandbox=mode,
+                                      timeout=60, cell_timeout=20, scratch_mb=16)
+        open_folder = Path(tempfile.mkdtemp(prefix="dimred-open-", dir="/var/cache"))  # as a package may leave one
+        os.chmod(open_folder, 0o1777)
+        uids.world_writable_places.cache_clear()
+        paths = _class(fixture_set, folder, open_folder)
+        started = time.monotonic()
+        with _course_private(), _files_of_nobody() as nobodys:
+            results = grade(list(paths.values()), folder / "reports", options, jobs=4)
+            leftovers = _leftovers()
+            nobodys_kept = all(path.exists() for path in nobodys)
+        shutil.rmtree(open_folder)
+        uids.world_writable_places.cache_clear()
+        private = sandbox.base_sandbox(mode).private
+        sandbox.base_sandbox.cache_clear()
+    return {"mode": mode, "private": private, "results": dict(zip(paths, results)), "out": folder / "reports",
             "wall": time.monotonic() - started, "leftovers": leftovers, "nobodys_kept": nobodys_kept}
 
 
@@ -427,6 +438,8 @@ def test_reports_state_the_guarantees_of_their_mode(attacked):
     held = report["extra_data"]["guarantees"]
     assert held["the set's forbidden code, the checks and solutions absent"] == "held"
     assert (held["no network"] == "held") == (attacked["mode"] == "bwrap")
+    if attacked["mode"] == "user":
+        assert ("IPC namespace vanish" in held["nothing left behind"]) == attacked["private"]
 
 
 def test_the_attacks_work_where_nothing_is_isolated(fixture_set, tmp_path):
@@ -528,9 +541,10 @@ def test_user_mode_grades_a_class_only_from_private_folders(fixture_set, tmp_pat
             refusal = capsys.readouterr().err.strip()
             assert refusal.count("\n") == 0 and f"{submission} is readable by other users" in refusal, refusal
             assert not (tmp_path / "refused").exists()
+            os.chmod(shared / "alice", 0o700)
             assert main([*arguments, "--out", str(shared / "out")]) == 2  # a readable --out: the same
             assert f"{shared / 'out'} is readable by other users" in capsys.readouterr().err
-            os.chmod(shared, 0o700)  # the control: private to root, graded
+            os.chmod(shared, 0o700)  # the control: all private to root, graded
             assert main([*arguments, "--out", str(tmp_path / "graded")]) == 0, capsys.readouterr()
         assert json.loads((tmp_path / "graded" / "99_grading_fixture.json").read_text())["score"] == 5
     finally:
