@@ -38,11 +38,9 @@ as_user() {
     PATH="$ci/bin:/usr/local/bin:/usr/bin:/bin" "${network[@]}" "$@"
 }
 
-# The install, as the user: an ordinary venv of the system's Python and the pinned versions
-# (uv, when CI has it, with the user's own cache; pip otherwise).
-# CI's own Python (the one the constraints were made for); when it lies where the user cannot
-# reach it (pyenv's, under /root), a copy of its installation, without its packages, in /opt,
-# found with LD_LIBRARY_PATH as actions/setup-python's toolcache Pythons are.
+# The Python: CI's own (the one the constraints were made for); when it lies where the user
+# cannot reach it (pyenv's, under /root), a copy of its installation, without its packages, in
+# /opt, found with LD_LIBRARY_PATH as actions/setup-python's toolcache Pythons are.
 python=$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))')
 if ! as_user "$python" -c pass 2>/dev/null; then
   base=$(python3 -c 'import sys; print(sys.base_prefix)')
@@ -54,6 +52,8 @@ if ! as_user "$python" -c pass 2>/dev/null; then
   network+=("LD_LIBRARY_PATH=$copy/lib")
 fi
 as_user "$python" -c 'import sys; print("ordinary-user: Python", sys.version.split()[0], "at", sys.executable)'
+# The install, as the user: an ordinary venv and the pinned versions (uv, when CI has it, with
+# the user's own cache; pip otherwise).
 as_user "$python" -m venv "$ci/venv"
 if command -v uv >/dev/null 2>&1; then
   install -d -o "$account" "$ci/bin" && install -o "$account" -m 0755 "$(command -v uv)" "$ci/bin/uv"

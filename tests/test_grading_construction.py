@@ -175,6 +175,20 @@ worked = bool(stolen)
 '''
 
 
+OTHER_VIEW = '''
+import os, time
+from pathlib import Path
+worked = False
+end = time.time() + 10
+while time.time() < end and not worked:  # set 04's view exists once a set-04 kernel of the run started
+    for folder in Path(os.environ.get("PYTHONPATH", "/")).parents:
+        try:
+            worked = worked or bool(open(folder / "views" / "04_mds" / "dimred_teach" / "__init__.py").read(10))
+        except OSError:
+            pass
+    time.sleep(0.2)
+'''
+
 LEAVES_IPC_KEY = 0x64726D37
 LEAVES = '''
 import ctypes, os
@@ -241,6 +255,9 @@ def _class(fixture_set, folder: Path, open_folder: Path = Path("/var/tmp")) -> d
     snoop = _answered(fs)
     _code(snoop, "# BEGIN").source = SNOOP + "\nw = np.array([2.0, 0.0, 0.0]) if worked else np.array([1.0, 0.0, 0.0])"
     paths["snoops_neighbours_99"] = _save(snoop, folder, "sybil/99_grading_fixture.ipynb")
+    other_view = _answered(fs)
+    _code(other_view, "# BEGIN").source = OTHER_VIEW + "\nw = np.array([2.0, 0.0, 0.0]) if worked else np.array([1.0, 0.0, 0.0])"
+    paths["reads_another_sets_view_99"] = _save(other_view, folder, "ivan/99_grading_fixture.ipynb")
     leaves = LEAVES.replace("OPEN_FOLDER", repr(str(open_folder)))
     paths["leaves_ipc_and_files_99"] = _save(_insert_after(_answered(fs), "import numpy", leaves), folder,
                                              "victor/99_grading_fixture.ipynb")
@@ -428,6 +445,12 @@ def test_a_kernel_leaves_no_ipc_or_files_for_the_next(attacked):
     assert attacked["leftovers"] == []
 
 
+def test_a_kernel_reads_no_other_sets_view(attacked):
+    """A set-99 kernel looks for set 04's view in the run's folder, found from its own import
+    path (a set's view holds what another set forbids)."""
+    assert _passed(attacked["results"]["reads_another_sets_view_99"])["99.unit_vector"]
+
+
 def test_nothing_is_left_behind(attacked):
     assert attacked["leftovers"] == []
     assert attacked["nobodys_kept"]  # the files of an account are not a kernel's to delete
@@ -446,11 +469,12 @@ def test_the_attacks_work_where_nothing_is_isolated(fixture_set, tmp_path):
     """The control: under ``--sandbox none`` the bypass reaches the library's function and the
     solutions are read, so the tests above would fail if the sandbox let them through."""
     paths = _class(fixture_set, tmp_path)
-    chosen = [paths[name] for name in ("bypass_06", "reads_solutions_04", "leaves_ipc_and_files_99")]
+    chosen = [paths[name] for name in ("bypass_06", "reads_solutions_04", "leaves_ipc_and_files_99",
+                                       "reads_another_sets_view_99")]
     options = dataclasses.replace(fixture_set["options"], specs_dir=_specs(fixture_set, tmp_path), sandbox="none",
                                   timeout=60, cell_timeout=20)
     try:
-        bypass, reads, leaves = grade(chosen, tmp_path / "reports", options, jobs=2)
+        bypass, reads, leaves, other_view = grade(chosen, tmp_path / "reports", options, jobs=2)
         segments = Path("/proc/sysvipc/shm").read_text().split()
         queue = _posix_queue_left()
     finally:
@@ -462,6 +486,7 @@ def test_the_attacks_work_where_nothing_is_isolated(fixture_set, tmp_path):
                 left.unlink()
     assert _passed(bypass)["06.min_dim"], bypass
     assert reads.score == reads.max_score, reads
+    assert not _passed(other_view)["99.unit_vector"], other_view  # set 04's view was read
     assert leaves.score == leaves.max_score and str(LEAVES_IPC_KEY) in segments, leaves  # the segment outlived it
     # POSIX queues: the kernel launcher's RLIMIT_MSGQUEUE of 0 holds in every mode, this one too
     # (the queue was not made); a process without it makes one here
