@@ -129,4 +129,4 @@ set +e
 grade "$ci/out-none" none "$ci/submissions/hostile/06_random_projections.ipynb"
 set -e
 expect "$ci/out-none" "06_random_projections 6/6 none min_dim"
-echo "ordinary-user: held"
+echo "ordinary-user: held ($SECONDS s)"
