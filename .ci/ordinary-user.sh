@@ -26,6 +26,7 @@ trap 'rm -rf "$wheels"' EXIT
 install -o "$account" -m 0644 "$wheels"/dimred_teach-*.whl constraints.txt "$ci/"
 install -o "$account" -m 0644 solutions/06_random_projections.ipynb "$ci/submissions/honest/06_random_projections.ipynb"
 install -o "$account" -m 0644 solutions/06_random_projections.ipynb "$ci/hostile-template.ipynb"
+install -o "$account" -m 0644 tests/grading_fixtures/installed_min_dim.py "$ci/"
 
 # A login-like environment of the ordinary user: nothing of root's but how this machine reaches
 # the package index (proxies, certificates, pip's and uv's settings).
@@ -64,25 +65,15 @@ fi
 echo "ordinary-user: installed in $SECONDS s"
 [ -L "$ci/venv/bin/python" ] || { echo "ordinary-user: the venv's interpreter is not a link" >&2; exit 1; }
 
-# The hostile notebook: min_dim is taken from the library's own jl_min_dim, read from wherever the
-# installation keeps it (the set forbids it; in bubblewrap the set's view covers that file).
+# The hostile notebook: min_dim is the library's own jl_min_dim, read from wherever the
+# installation keeps it (tests/grading_fixtures/installed_min_dim.py).
 as_user "$ci/venv/bin/python" - "$ci" <<'EOF'
 import sys
 import nbformat
 ci = sys.argv[1]
 notebook = nbformat.read(f"{ci}/hostile-template.ipynb", as_version=4)
 cell = next(c for c in notebook.cells if c.cell_type == "code" and c.source.startswith("def min_dim"))
-cell.source = '''import glob, sys
-def min_dim(n, eps, delta):
-    for source in glob.glob(sys.prefix + "/lib/python3*/site-packages/dimred_teach/jl.py"):
-        namespace = {"__name__": "dimred_teach.jl", "__package__": "dimred_teach"}
-        try:
-            exec(compile(open(source).read(), source, "exec"), namespace)
-            return namespace["jl_min_dim"](n, eps, delta)
-        except Exception:
-            pass
-    return -1
-'''
+cell.source = open(f"{ci}/installed_min_dim.py").read()
 nbformat.write(notebook, f"{ci}/submissions/hostile/06_random_projections.ipynb")
 EOF
 

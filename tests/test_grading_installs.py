@@ -24,21 +24,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from test_grading import ROOT
+from test_grading import FIXTURES, ROOT
 
 pytestmark = pytest.mark.skipif(not shutil.which("bwrap") or os.name != "posix", reason="needs bubblewrap")
 
-HOSTILE_MIN_DIM = '''import glob, sys
-def min_dim(n, eps, delta):
-    for source in glob.glob(sys.prefix + "/lib/python3*/site-packages/dimred_teach/jl.py"):
-        namespace = {"__name__": "dimred_teach.jl", "__package__": "dimred_teach"}
-        try:
-            exec(compile(open(source).read(), source, "exec"), namespace)
-            return namespace["jl_min_dim"](n, eps, delta)
-        except Exception:
-            pass
-    return -1
-'''
+HOSTILE_MIN_DIM = (FIXTURES / "installed_min_dim.py").read_text()
 SOLUTION = ROOT / "solutions" / "06_random_projections.ipynb"
 
 
