@@ -34,6 +34,7 @@ from dimred_teach.course.execution import read_source
 from dimred_teach.grading import (GradingOptions, find_submissions, grade, identify_set, plan_cells,
                                   report_names, scrubbed_environment)
 from dimred_teach.grading.reports import markdown_text
+from dimred_teach.grading.sandbox import ACCEPT_VARIABLE
 
 FIXTURES = Path(__file__).parent / "grading_fixtures"
 SOURCE = FIXTURES / "99_grading_fixture.py"
@@ -595,7 +596,8 @@ def gradescope(tmp_path_factory):
         (root / "submission").mkdir()
         for name in REAL_SETS:
             shutil.copy(ROOT / folder / f"{name}.ipynb", root / "submission")
-        env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable}
+        env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable,
+               ACCEPT_VARIABLE: "1"}  # user mode from a readable checkout (setup.sh makes it private)
         runs[folder] = (root, subprocess.Popen(["bash", str(root / "source" / "run_autograder")], env=env,
                                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
     results = {}

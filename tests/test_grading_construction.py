@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -26,7 +27,7 @@ import pytest
 import dimred_teach
 from dimred_teach.exercise_specs import SPECS_DIR
 from dimred_teach.grading import grade
-from dimred_teach.grading import uids
+from dimred_teach.grading import sandbox, uids
 from dimred_teach.grading.sandbox import SandboxUnavailable, choose, secret_folders
 
 from test_grading import FIXTURES, ROOT, _answered, _code, _insert_after
@@ -174,6 +175,40 @@ worked = bool(stolen)
 '''
 
 
+OTHER_VIEW = '''
+import os, time
+from pathlib import Path
+worked = False
+end = time.time() + 10
+while time.time() < end and not worked:  # set 04's view exists once a set-04 kernel of the run started
+    for folder in Path(os.environ.get("PYTHONPATH", "/")).parents:
+        try:
+            worked = worked or bool(open(folder / "views" / "04_mds" / "dimred_teach" / "__init__.py").read(10))
+        except OSError:
+            pass
+    time.sleep(0.2)
+'''
+
+LEAVES_IPC_KEY = 0x64726D37
+LEAVES = '''
+import ctypes, os
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.shmget(0x64726D37, 2**20, 0o1000 | 0o666)  # IPC_CREAT, readable and writable by every later kernel
+_libc.msgget(0x64726D38, 0o1000 | 0o666)
+try:
+    _rt = ctypes.CDLL("librt.so.1", use_errno=True)
+    _rt.mq_open(b"/dimred-leaves", os.O_CREAT | os.O_RDWR, 0o666, None)
+except OSError:
+    pass
+for _place in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", OPEN_FOLDER):
+    try:
+        with open(os.path.join(_place, "dimred-left-" + str(os.getpid())), "w") as _file:
+            _file.write("for the next kernel")
+    except OSError:
+        pass
+'''
+
+
 def _save(notebook, folder: Path, name: str) -> str:
     path = folder / name
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -196,8 +231,9 @@ def _before_checks(notebook, source: str):
     return notebook
 
 
-def _class(fixture_set, folder: Path) -> dict[str, str]:
-    """Every attack and the honest notebooks beside them: name -> path."""
+def _class(fixture_set, folder: Path, open_folder: Path = Path("/var/tmp")) -> dict[str, str]:
+    """Every attack and the honest notebooks beside them: name -> path (``open_folder``: a
+    world-writable folder of no fixed list, for an attack to leave a file in)."""
     fs = fixture_set
     paths = {"honest_99": _save(_answered(fs), folder, "alice/99_grading_fixture.ipynb"),
              "honest_04": _save(_solution("04_mds"), folder, "bob/04_mds.ipynb"),
@@ -219,18 +255,29 @@ def _class(fixture_set, folder: Path) -> dict[str, str]:
     snoop = _answered(fs)
     _code(snoop, "# BEGIN").source = SNOOP + "\nw = np.array([2.0, 0.0, 0.0]) if worked else np.array([1.0, 0.0, 0.0])"
     paths["snoops_neighbours_99"] = _save(snoop, folder, "sybil/99_grading_fixture.ipynb")
+    other_view = _answered(fs)
+    _code(other_view, "# BEGIN").source = OTHER_VIEW + "\nw = np.array([2.0, 0.0, 0.0]) if worked else np.array([1.0, 0.0, 0.0])"
+    paths["reads_another_sets_view_99"] = _save(other_view, folder, "ivan/99_grading_fixture.ipynb")
+    leaves = LEAVES.replace("OPEN_FOLDER", repr(str(open_folder)))
+    paths["leaves_ipc_and_files_99"] = _save(_insert_after(_answered(fs), "import numpy", leaves), folder,
+                                             "victor/99_grading_fixture.ipynb")
     return paths
 
 
 @contextlib.contextmanager
-def _course_private():
+def _course_private(private: bool = True):
     """The checkout's own files unreadable for other users (root keeps reading them), as a
-    Gradescope bundle installs the course; the virtual environment stays usable."""
+    Gradescope bundle installs the course; the virtual environment stays usable. With
+    ``private`` False, readable by everyone (and their folders' folders searchable), as a
+    checkout usually is."""
     folders = [Path(f) for f in secret_folders()]
+    if not private:
+        folders += sorted({p for f in folders for p in f.parents} - {Path("/")})
     modes = {f: f.stat().st_mode & 0o777 for f in folders}
     try:
         for folder in folders:
-            os.chmod(folder, modes[folder] & 0o770)
+            os.chmod(folder, modes[folder] & 0o770 if private else modes[folder] | (0o005 if folder in
+                                                                                      secret_folders() else 0o001))
         yield
     finally:
         for folder, mode in modes.items():
@@ -246,13 +293,29 @@ def _specs(fixture_set, folder: Path) -> Path:
     return specs
 
 
+def _librt():
+    import ctypes
+
+    return ctypes.CDLL("librt.so.1", use_errno=True)
+
+
+def _posix_queue_left() -> bool:
+    """Whether the POSIX message queue of ``LEAVES`` exists (in the grader's IPC namespace)."""
+    descriptor = _librt().mq_open(b"/dimred-leaves", os.O_RDONLY)
+    if descriptor >= 0:
+        _librt().mq_close(descriptor)
+    return descriptor >= 0
+
+
 def _leftovers() -> list[str]:
-    """What a finished run left: files of kernel user ids that no longer run anything (a
-    concurrent run's live kernels are not leftovers), and kernel processes whose grading
-    folder is gone."""
+    """What a finished run left: files (in every world-writable place) and System V IPC objects
+    of kernel user ids that no longer run anything (a concurrent run's live kernels are not
+    leftovers), and kernel processes whose grading folder is gone."""
     alive = uids.in_use()
-    found = []
-    for place in uids.SWEPT:
+    found = [f"{kind} {ident} of user {uid}" for uid in uids.allocated_ids() - alive
+             for kind, ident, _ in uids.ipc_objects(uid)]
+    found += ["the POSIX queue /dimred-leaves"] if _posix_queue_left() else []
+    for place in uids.world_writable_places():
         # files come and go under the feet of this walk (other test modules grade at the same time): os.walk
         # skips what vanished; a running grader's own workspace is not a leftover and is not entered
         for folder, subfolders, files in os.walk(place):
@@ -272,22 +335,55 @@ def _leftovers() -> list[str]:
     return found
 
 
-@pytest.fixture(scope="module", params=["bwrap", "user"])
+@pytest.fixture(scope="module", params=["bwrap", "user", "user-no-namespaces"])
 def attacked(request, fixture_set, tmp_path_factory):
-    mode = request.param
+    """One run of the class per mode: ``user`` with the mount, PID and IPC namespaces a root
+    grader can make without user namespaces, and ``user`` where it cannot (permissions and
+    the grader's sweep alone, as in a container that forbids ``unshare``)."""
+    mode = request.param.split("-")[0]
+    with pytest.MonkeyPatch.context() as patch:
+        if request.param == "user-no-namespaces":
+            patch.setattr(sandbox, "private_namespaces", lambda: False)
+        else:
+            assert mode == "bwrap" or sandbox.private_namespaces(), "root cannot unshare here: user mode is untested"
+        sandbox.base_sandbox.cache_clear()
+        try:
+            choose(mode)
+        except SandboxUnavailable as error:
+            pytest.fail(f"--sandbox {mode} does not work on this machine: {error}")
+        folder = tmp_path_factory.mktemp(f"class-{request.param}")
+        options = dataclasses.replace(fixture_set["options"], specs_dir=_specs(fixture_set, folder), sandbox=mode,
+                                      timeout=60, cell_timeout=20, scratch_mb=16)
+        open_folder = Path(tempfile.mkdtemp(prefix="dimred-open-", dir="/var/cache"))  # as a package may leave one
+        os.chmod(open_folder, 0o1777)
+        uids.world_writable_places.cache_clear()
+        paths = _class(fixture_set, folder, open_folder)
+        started = time.monotonic()
+        with _course_private(), _files_of_nobody() as nobodys:
+            results = grade(list(paths.values()), folder / "reports", options, jobs=4)
+            leftovers = _leftovers()
+            nobodys_kept = all(path.exists() for path in nobodys)
+        shutil.rmtree(open_folder)
+        uids.world_writable_places.cache_clear()
+        private = sandbox.base_sandbox(mode).private
+        sandbox.base_sandbox.cache_clear()
+    return {"mode": mode, "private": private, "results": dict(zip(paths, results)), "out": folder / "reports",
+            "wall": time.monotonic() - started, "leftovers": leftovers, "nobodys_kept": nobodys_kept}
+
+
+@contextlib.contextmanager
+def _files_of_nobody():
+    """A folder and a file of ``nobody`` (65534) in /tmp, as any machine where a service ran as
+    nobody has (issue 44): neither is a kernel's, so neither is a leftover or swept."""
+    folder = Path(tempfile.mkdtemp(prefix="dimred-nobody-", dir="/tmp"))
+    made = [folder, folder / "its file"]
+    made[1].write_text("nobody's")
     try:
-        choose(mode)
-    except SandboxUnavailable as error:
-        pytest.fail(f"--sandbox {mode} does not work on this machine: {error}")
-    folder = tmp_path_factory.mktemp(f"class-{mode}")
-    paths = _class(fixture_set, folder)
-    options = dataclasses.replace(fixture_set["options"], specs_dir=_specs(fixture_set, folder), sandbox=mode,
-                                  timeout=60, cell_timeout=20, scratch_mb=16)
-    started = time.monotonic()
-    with _course_private():
-        results = grade(list(paths.values()), folder / "reports", options, jobs=4)
-    return {"mode": mode, "results": dict(zip(paths, results)), "out": folder / "reports",
-            "wall": time.monotonic() - started, "leftovers": _leftovers()}
+        for path in made:
+            os.chown(path, 65534, 65534)
+        yield made
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _passed(result) -> dict[str, bool]:
@@ -340,8 +436,24 @@ def test_a_kernel_cannot_read_its_neighbours(attacked):
     assert _passed(attacked["results"]["snoops_neighbours_99"])["99.unit_vector"]
 
 
+def test_a_kernel_leaves_no_ipc_or_files_for_the_next(attacked):
+    """System V segments and queues (mode 0666), a POSIX queue, files in /run/lock and in a
+    world-writable folder of no fixed list: gone after the run (``_leftovers``), and the
+    notebook is otherwise honest."""
+    result = attacked["results"]["leaves_ipc_and_files_99"]
+    assert result.graded and result.score == result.max_score, result
+    assert attacked["leftovers"] == []
+
+
+def test_a_kernel_reads_no_other_sets_view(attacked):
+    """A set-99 kernel looks for set 04's view in the run's folder, found from its own import
+    path (a set's view holds what another set forbids)."""
+    assert _passed(attacked["results"]["reads_another_sets_view_99"])["99.unit_vector"]
+
+
 def test_nothing_is_left_behind(attacked):
     assert attacked["leftovers"] == []
+    assert attacked["nobodys_kept"]  # the files of an account are not a kernel's to delete
 
 
 def test_reports_state_the_guarantees_of_their_mode(attacked):
@@ -349,18 +461,40 @@ def test_reports_state_the_guarantees_of_their_mode(attacked):
     held = report["extra_data"]["guarantees"]
     assert held["the set's forbidden code, the checks and solutions absent"] == "held"
     assert (held["no network"] == "held") == (attacked["mode"] == "bwrap")
+    if attacked["mode"] == "user":
+        assert ("IPC namespace vanish" in held["nothing left behind"]) == attacked["private"]
 
 
 def test_the_attacks_work_where_nothing_is_isolated(fixture_set, tmp_path):
     """The control: under ``--sandbox none`` the bypass reaches the library's function and the
     solutions are read, so the tests above would fail if the sandbox let them through."""
     paths = _class(fixture_set, tmp_path)
-    chosen = [paths[name] for name in ("bypass_06", "reads_solutions_04")]
+    chosen = [paths[name] for name in ("bypass_06", "reads_solutions_04", "leaves_ipc_and_files_99",
+                                       "reads_another_sets_view_99")]
     options = dataclasses.replace(fixture_set["options"], specs_dir=_specs(fixture_set, tmp_path), sandbox="none",
                                   timeout=60, cell_timeout=20)
-    bypass, reads = grade(chosen, tmp_path / "reports", options, jobs=2)
+    try:
+        bypass, reads, leaves, other_view = grade(chosen, tmp_path / "reports", options, jobs=2)
+        segments = Path("/proc/sysvipc/shm").read_text().split()
+        queue = _posix_queue_left()
+    finally:
+        for kind in ("-M", "-Q"):  # the control's own leftovers
+            subprocess.run(["ipcrm", kind, str(LEAVES_IPC_KEY + (kind == "-Q"))], capture_output=True)
+        _librt().mq_unlink(b"/dimred-leaves")
+        for place in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock"):
+            for left in Path(place).glob("dimred-left-*"):
+                left.unlink()
     assert _passed(bypass)["06.min_dim"], bypass
     assert reads.score == reads.max_score, reads
+    assert not _passed(other_view)["99.unit_vector"], other_view  # set 04's view was read
+    assert leaves.score == leaves.max_score and str(LEAVES_IPC_KEY) in segments, leaves  # the segment outlived it
+    # POSIX queues: the kernel launcher's RLIMIT_MSGQUEUE of 0 holds in every mode, this one too
+    # (the queue was not made); a process without it makes one here
+    assert not queue
+    made = _librt().mq_open(b"/dimred-leaves", os.O_CREAT | os.O_RDWR, 0o600, None)
+    assert made >= 0 and _posix_queue_left()
+    _librt().mq_close(made)
+    _librt().mq_unlink(b"/dimred-leaves")
 
 
 @pytest.mark.parametrize("mode", ["bwrap", "user"])
@@ -381,7 +515,7 @@ def test_two_grader_runs_on_one_machine_do_not_touch_each_other(fixture_set, tmp
             "from dimred_teach import checks\nchecks.__path__.append(sys.argv[1])\n"
             "from dimred_teach.grading import GradingOptions, grade\n"
             "options = GradingOptions(sandbox=sys.argv[2], specs_dir=Path(sys.argv[3]), extra_check_dirs=(Path(sys.argv[1]),),"
-            " timeout=60, cell_timeout=20)\n"
+            " timeout=60, cell_timeout=20, accept_readable_files=True)\n"
             "grade([sys.argv[4]], Path(sys.argv[5]), options)"),
             str(FIXTURES), mode, str(fixture_set["options"].specs_dir), path, str(tmp_path / name / "out")]
         runs.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
@@ -390,3 +524,53 @@ def test_two_grader_runs_on_one_machine_do_not_touch_each_other(fixture_set, tmp
         assert run.wait(180) == 0, run.stderr.read().decode()[-2000:]
     report = json.loads((tmp_path / "slow" / "out" / "99_grading_fixture.json").read_text())
     assert report["score"] == report["max_score"] == 5, report
+
+
+def test_user_mode_stops_before_any_kernel_while_the_course_is_readable(fixture_set, tmp_path):
+    """``--sandbox user`` keeps the course from the kernels by permissions alone: from a
+    world-readable checkout the run stops before any kernel with one line naming the readable
+    folder and the fixes (issue 37). The control: accepting the weaker guarantee, a blank set-04
+    notebook that executes the solutions scores 12/12, and its report says "not held"."""
+    paths = _class(fixture_set, tmp_path)
+    options = dataclasses.replace(fixture_set["options"], specs_dir=_specs(fixture_set, tmp_path), sandbox="user",
+                                  timeout=60, cell_timeout=20)
+    with _course_private(private=False):
+        with pytest.raises(SandboxUnavailable, match=r"is readable by other users.*chmod -R go-rwx .*"
+                                                     r"--accept-readable-files") as refusal:
+            grade([paths["reads_solutions_04"]], tmp_path / "refused", options)
+        assert "\n" not in str(refusal.value) and str(refusal.value).split(" ")[2] in secret_folders()
+        assert not (tmp_path / "refused").exists()  # nothing graded, nothing written
+        accepted = dataclasses.replace(options, accept_readable_files=True)
+        [reads] = grade([paths["reads_solutions_04"]], tmp_path / "accepted", accepted)
+    assert reads.score == reads.max_score == 12, reads
+    report = json.loads(next((tmp_path / "accepted").glob("*.json")).read_text())
+    assert report["extra_data"]["guarantees"]["the set's forbidden code, the checks and solutions absent"].startswith(
+        "not held")
+
+
+def test_user_mode_grades_a_class_only_from_private_folders(fixture_set, tmp_path, capsys):
+    """``dimred-teach grade --sandbox user``: a submission or an --out folder other users can
+    read (so a kernel could read a classmate's notebook or report) stops the run before any
+    kernel, with one line naming it; the same class in a folder private to root is graded."""
+    from dimred_teach.cli import main
+
+    shared = Path(tempfile.mkdtemp(prefix="dimred-class-", dir="/tmp"))
+    try:
+        os.chmod(shared, 0o755)
+        submission = Path(_save(_answered(fixture_set), shared / "alice", "99_grading_fixture.ipynb"))
+        os.chmod(submission, 0o644)
+        arguments = ["grade", str(shared / "alice"), "--sandbox", "user", "--specs-dir",
+                     str(fixture_set["options"].specs_dir), "--extra-check-dir", str(FIXTURES)]
+        with _course_private():
+            assert main([*arguments, "--out", str(tmp_path / "refused")]) == 2
+            refusal = capsys.readouterr().err.strip()
+            assert refusal.count("\n") == 0 and f"{submission} is readable by other users" in refusal, refusal
+            assert not (tmp_path / "refused").exists()
+            os.chmod(shared / "alice", 0o700)
+            assert main([*arguments, "--out", str(shared / "out")]) == 2  # a readable --out: the same
+            assert f"{shared / 'out'} is readable by other users" in capsys.readouterr().err
+            os.chmod(shared, 0o700)  # the control: all private to root, graded
+            assert main([*arguments, "--out", str(tmp_path / "graded")]) == 0, capsys.readouterr()
+        assert json.loads((tmp_path / "graded" / "99_grading_fixture.json").read_text())["score"] == 5
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)

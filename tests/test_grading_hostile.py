@@ -37,7 +37,7 @@ from dimred_teach.grading.results import SubmissionResult, TestResult
 from dimred_teach.grading.sandbox import choose
 from dimred_teach.grading.scheduler import scrub
 from dimred_teach.grading.session import disk_usage
-from dimred_teach.grading.uids import FIRST_UID
+from dimred_teach.grading import uids
 
 from test_grading import EXERCISES, FIXTURES, ROOT, _answered, _code, _insert_after
 from test_grading import fixture_set  # noqa: F401  (a fixture this module uses too)
@@ -252,7 +252,15 @@ def test_a_kernels_files_in_a_shared_place_are_counted_wherever_it_could_have_pu
 
 
 def _count_a_kernels_files(folder: Path) -> None:
-    kernel, other_kernel = FIRST_UID + 7, FIRST_UID + 8
+    allocations = [uids.allocate(), uids.allocate()]  # ids the grader gave kernels: only theirs are counted
+    try:
+        _count_files_of(folder, *(allocation.uid for allocation in allocations))
+    finally:
+        for allocation in allocations:
+            uids.release(allocation)
+
+
+def _count_files_of(folder: Path, kernel: int, other_kernel: int) -> None:
 
     def make(path: Path, owner: int = 0, mode: int = 0o755, size: int = 0) -> Path:
         if size:
@@ -401,7 +409,7 @@ def test_the_user_sandbox_or_a_clear_refusal(fixture_set, tmp_path):
     fs = fixture_set
     honest = _save(_answered(fs), tmp_path / "alice" / "99_grading_fixture.ipynb")
     forger = _save(_unit_unless(_answered(fs), FORGER + f"worked = forge({honest!r}) > 0"), tmp_path / "forger.ipynb")
-    options = dataclasses.replace(fs["options"], sandbox="user")
+    options = dataclasses.replace(fs["options"], sandbox="user", accept_readable_files=True)  # a readable checkout
     results = grade([forger, honest], tmp_path / "out", options, jobs=2)
     assert [r.sandbox for r in results] == ["user", "user"]
     assert [r.score for r in results] == [5, 5], results

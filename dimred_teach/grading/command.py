@@ -13,7 +13,7 @@ from ..exercise_specs import SPECS_DIR
 from .options import SANDBOXES, GradingOptions
 from .results import SubmissionResult
 from .run_plan import plan_run
-from .sandbox import SandboxUnavailable
+from .sandbox import SandboxUnavailable, require_private
 from .submissions import find_submissions, load_specs, resolve_sets
 from .watchdog import grade_supervised
 
@@ -38,6 +38,9 @@ def add_grade_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sandbox", choices=SANDBOXES, default="auto",
                         help="isolation of each kernel: auto (default: the strongest that works), bwrap (bubblewrap), "
                              "user (a root grader runs kernels as an unprivileged user), none (not isolated)")
+    parser.add_argument("--accept-readable-files", action="store_true",
+                        help="with --sandbox user: grade although the course's files, the submissions or --out are "
+                             "readable by other users (kernels could read them; the reports say so)")
     parser.add_argument("--set", action="append", metavar="NN",
                         help="the exercise set being graded (04 or 04_mds; repeat or comma-separate for several): "
                              "a notebook of another set, or whose file name and metadata disagree, is not graded")
@@ -50,7 +53,7 @@ def options_from(args) -> GradingOptions:
     return GradingOptions(timeout=args.timeout, cell_timeout=min(args.cell_timeout, args.timeout),
                           call_timeout=args.call_timeout, memory_mb=args.memory_mb, sandbox=args.sandbox,
                           processes=args.processes, open_files=args.open_files, file_mb=args.file_mb,
-                          scratch_mb=args.scratch_mb,
+                          scratch_mb=args.scratch_mb, accept_readable_files=args.accept_readable_files,
                           startup_timeout=args.startup_timeout, recover_timeout=args.recover_timeout,
                           specs_dir=getattr(args, "specs_dir", None) or SPECS_DIR,
                           extra_check_dirs=tuple(Path(d).resolve() for d in getattr(args, "extra_check_dir", [])),
@@ -80,6 +83,8 @@ def command_grade(args) -> int:
         plan = plan_run(options, args.set or ())
         if not plan.specs:
             raise ValueError(f"no grading specs in {options.specs_dir}: was `dimred-teach build` run?")
+        if plan.sandbox == "user":  # a class's submissions and reports: private to the grader, or no kernel starts
+            require_private(paths, args.out, options.accept_readable_files)
         args.out.mkdir(parents=True, exist_ok=True)
     except (ValueError, OSError, SandboxUnavailable) as error:
         print(f"error: {error}", file=sys.stderr)

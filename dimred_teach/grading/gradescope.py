@@ -158,6 +158,7 @@ def run_autograder(root: Path) -> int:
     for missing in (s for s in options.assignment if s not in graded):
         results.append(not_graded(f"{missing}.ipynb", missing, missing, specs[missing],
                                   f"no notebook of exercise set {missing} was submitted"))
+    print("sandbox:", ", ".join(sorted({r.sandbox for r in results if r.sandbox})) or "none needed")  # instructors see it
     (root / "results").mkdir(parents=True, exist_ok=True)
     (root / "results" / "results.json").write_text(
         json.dumps(results_json(results, settings["visibility"], notes), indent=1))

@@ -2,10 +2,10 @@
 
 Usage: ``python kernel_launcher.py MEMORY_BYTES FILE_BYTES CPU_SECONDS PROCESSES OPEN_FILES
 -f CONNECTION_FILE`` (``PROCESSES`` 0: not limited). The limits (address space, size of one
-file, CPU time, processes and threads of the kernel's user, open files, no core dumps) are
-set before ipykernel starts and are inherited by every process it starts, so nothing the
-notebook runs escapes them (a process may only lower its hard limits). Standard library only until
-the kernel starts.
+file, CPU time, processes and threads of the kernel's user, open files, no core dumps, no
+POSIX message queues) are set before ipykernel starts and are inherited by every process it
+starts, so nothing the notebook runs escapes them (a process may only lower its hard limits).
+Standard library only until the kernel starts.
 """
 
 import resource
@@ -32,6 +32,7 @@ def main() -> None:
     _limit(resource.RLIMIT_CPU, cpu, cpu + 10)
     _limit(resource.RLIMIT_CORE, 0, 0)
     _limit(resource.RLIMIT_NOFILE, open_files, open_files)
+    _limit(resource.RLIMIT_MSGQUEUE, 0, 0)  # no POSIX message queue (a channel that outlives the kernel)
     if processes:
         _limit(resource.RLIMIT_NPROC, processes, processes)
     # No debugger: the grader sends no debug request, and importing debugpy (which ipykernel

@@ -33,6 +33,8 @@ class GradingOptions:
     scratch_mb : disk space of the kernel's scratch folder (all files together)
     cpu_seconds : CPU time of each kernel process (a backstop; default ``2 * timeout + 60``)
     sandbox : isolation of the kernels, one of :data:`SANDBOXES`
+    accept_readable_files : grade in ``user`` mode although the course's files are readable by
+        other users (the reports say "not held"); otherwise such a run stops before any kernel
     specs_dir : where the grading specs are (the installed package's by default)
     extra_check_dirs : folders added to ``dimred_teach.checks`` (test fixtures)
     assignment : the exercise sets being graded (``--set``, full names); a notebook of another
@@ -61,6 +63,7 @@ class GradingOptions:
     scratch_mb: int = 1024
     cpu_seconds: int | None = None
     sandbox: str = "auto"
+    accept_readable_files: bool = False
     specs_dir: Path = SPECS_DIR
     extra_check_dirs: tuple[Path, ...] = ()
     assignment: tuple[str, ...] = ()
@@ -104,8 +107,8 @@ class GradingOptions:
     def counts_processes(self, mode: str) -> bool:
         """Whether the process limit holds in sandbox ``mode``: RLIMIT_NPROC counts the
         processes of a real user id and root ignores it, so it is set only where the kernel
-        has a user id of its own (``bwrap``: a user namespace, or user id 64100 + slot for a
-        root grader; ``user``: 64100 + slot)."""
+        has a user id of its own (``bwrap``: a user namespace, or a kernel id of :mod:`.uids`
+        for a root grader; ``user``: a kernel id)."""
         return mode != "none"
 
     def limits_text(self, mode: str) -> str:

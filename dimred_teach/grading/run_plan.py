@@ -7,8 +7,9 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from . import uids
 from .options import GradingOptions
-from .sandbox import choose
+from .sandbox import choose, require_private
 from .submissions import load_specs, resolve_sets
 
 __all__ = ["RunPlan", "plan_run"]
@@ -38,11 +39,16 @@ def plan_run(options: GradingOptions | RunPlan = GradingOptions(), sets: Sequenc
     any set). A plan passes through unchanged.
 
     Raises ValueError for a set that names no spec, and SandboxUnavailable when
-    ``options.sandbox`` does not work here.
+    ``options.sandbox`` does not work here, or is ``user`` and the course's files are readable
+    by other users (unless ``options.accept_readable_files``).
     """
     if isinstance(options, RunPlan):
         return options
     specs = load_specs(options.specs_dir)
     if sets:
         options = dataclasses.replace(options, assignment=resolve_sets(sets, specs))
-    return RunPlan(options=options, specs=specs, sandbox=choose(options.sandbox))
+    sandbox = choose(options.sandbox)
+    if sandbox == "user":  # permissions alone keep the course from the kernels: checked before any starts
+        require_private(accept=options.accept_readable_files)
+        uids.world_writable_places()  # walked once, before the workers fork
+    return RunPlan(options=options, specs=specs, sandbox=sandbox)

@@ -13,18 +13,23 @@ Three isolations (``--sandbox``):
     No network; ``/proc`` shows only the sandbox's processes.
 ``user``
     for a root grader where user namespaces do not work (many containers): the kernel runs
-    as a user id of its own that owns only its 0700 folder; afterwards every process of that
-    id is killed and its files in ``/tmp``, ``/var/tmp`` and ``/dev/shm`` are deleted. It
-    imports the set's view, but the rest of the machine stays readable: the reports say
-    whether the course's own files are (:func:`guarantees`).
+    as a user id of its own that owns only its 0700 folder. Where root can still make mount,
+    PID and IPC namespaces (:func:`private_namespaces`), the kernel gets them, with a
+    size-limited tmpfs of its own over every world-writable folder; otherwise every process
+    of its id is killed afterwards, and its files in every world-writable folder and its
+    System V IPC objects are removed. It imports the set's view, but the rest of the machine
+    stays readable: a run stops before any kernel while the course's own files are readable
+    by other users (:func:`require_private`), and the reports state what held (:func:`guarantees`).
 ``none``
     the kernel runs as the grader's user: only for trusted notebooks; reports say "not isolated".
 
-``auto`` picks the strongest that works here, probing each once.
+``auto`` picks the strongest that works here, probing each once, and says why when it does
+not take ``bwrap``. Bubblewrap works however the course is installed (:func:`installation_paths`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import os
@@ -124,17 +129,19 @@ def secret_folders() -> list[str]:
 
 
 def installation_paths() -> list[str]:
-    """What a sandboxed kernel may read besides its view: Python and its packages, never a
-    folder of the course's own files (the package, a checkout on ``sys.path``, ...)."""
-    course = course_folders()
+    """What a sandboxed kernel may read besides its view, however the course is installed
+    (editable, a venv whose interpreter is a link or a copy, a system or toolcache Python):
+    the venv's own folder (its interpreter link, ``pyvenv.cfg``, its packages), the base
+    installation, the folder of the interpreter's real file, and every folder the kernel's
+    Python imports from. Never a checkout of the course (its solutions and tests) or a folder
+    holding one, except a venv inside it; the installed package inside a bound folder is
+    covered by the set's view (:func:`hidden_originals`)."""
+    checkout = checkout_folder()
     prefix = os.path.realpath(sys.prefix)
 
     def allowed(path: str) -> bool:
-        if any(_inside(path, c) for c in course) and not _inside(path, prefix):  # a venv in a checkout is fine
-            return False
-        # a folder holding the course (a checkout's parent, ...) is not, unless it is the site-packages
-        # folder of an installed package (the view is bound over the package: hidden_originals)
-        return not any(_inside(c, path) for c in course) or os.path.basename(path) in ("site-packages", "dist-packages")
+        return checkout is None or not (_inside(checkout, path) or (_inside(path, checkout)
+                                                                     and not _inside(path, prefix)))
 
     paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
     paths |= set(_kernel_python_path())
@@ -144,11 +151,17 @@ def installation_paths() -> list[str]:
     return [p for p in top if p != "/" and not _inside(p, "/usr")]
 
 
-def hidden_originals(readable) -> list[str]:
-    """Course folders a kernel could otherwise read through a bound folder (an installed
-    package under site-packages or /usr): the view is bound over each."""
+def hidden_originals(readable) -> list[tuple[str, str]]:
+    """(folder of the view, original) for each course folder a kernel could otherwise read
+    through a bound folder (a package installed in a venv, under /usr, ...): the view's copy
+    is bound over the original."""
+    from .view import data_folders, package_folder
+
+    package = str(package_folder())
+    pairs = [("dimred_teach", package)] + [("dimred_teach/data", str(f)) for f in data_folders()
+                                           if not _inside(str(f), package)]
     bound = [*readable, "/usr"]
-    return [c for c in course_folders() if any(_inside(c, b) for b in bound)]
+    return [(inner, original) for inner, original in pairs if any(_inside(original, b) for b in bound)]
 
 
 def readable_by_others(path: str) -> bool:
@@ -162,11 +175,49 @@ def readable_by_others(path: str) -> bool:
         return False
 
 
+ACCEPT_VARIABLE = "DIMRED_TEACH_ACCEPT_READABLE_FILES"
+"""Set to 1 (or pass ``--accept-readable-files``) to grade in ``user`` mode although files the
+kernels must not read are readable by other users (every report then says so)."""
+
+
+def exposed_course() -> list[str]:
+    """The course's secret folders (:func:`secret_folders`) another user can read."""
+    return [f for f in secret_folders() if os.path.exists(f) and readable_by_others(f)]
+
+
+def enterable_by_others(folder: Path) -> bool:
+    """Whether a user with no relation to the files can pass through ``folder`` (or, when it
+    does not exist yet, the folder it would be made in) and so read the 0644 files in it."""
+    folder = Path(folder).absolute()
+    while not folder.exists():
+        folder = folder.parent
+    return all(os.stat(f).st_mode & stat.S_IXOTH for f in [folder, *folder.parents])
+
+
+def require_private(submissions=(), out_dir: Path | None = None, accept: bool = False) -> None:
+    """For ``user`` mode, where permissions alone keep files from the kernels: raise
+    :class:`SandboxUnavailable`, before any kernel starts, naming the first file another
+    user could read (the course's secret folders, a submission, the reports' folder) and the
+    fix, unless the weaker guarantee is accepted (``accept``, or :data:`ACCEPT_VARIABLE` = 1)."""
+    if accept or os.environ.get(ACCEPT_VARIABLE) == "1":
+        return
+    exposed = [(f, "the checks or solutions") for f in exposed_course()]
+    exposed += [(str(p), "a classmate's submission") for p in submissions if readable_by_others(str(p))]
+    if out_dir is not None and enterable_by_others(out_dir):
+        exposed.append((str(out_dir), "its classmates' reports"))
+    if exposed:
+        path, what = exposed[0]
+        raise SandboxUnavailable(
+            f"--sandbox user: {path} is readable by other users, so a kernel could read {what}; make it private "
+            f"to root (chmod -R go-rwx {path}; the Gradescope bundle does this for the course), use bubblewrap, "
+            "or accept this with --accept-readable-files")
+
+
 def guarantees(mode: str) -> dict[str, str]:
     """What a kernel in ``mode`` cannot do, guarantee by guarantee: "held", or why not."""
     if mode == "none":
         return {name: "not held: --sandbox none runs the kernel as the grader's user" for name in GUARANTEES}
-    exposed = [f for f in secret_folders() if os.path.exists(f) and readable_by_others(f)]
+    exposed = exposed_course()
     held = dict.fromkeys(GUARANTEES, "held")
     if mode == "user":
         held["no network"] = "not held: --sandbox user has no network namespace"
@@ -175,8 +226,15 @@ def guarantees(mode: str) -> dict[str, str]:
             held["the set's forbidden code, the checks and solutions absent"] = (
                 "not held: the course's files are readable by the kernel's user (" + ", ".join(exposed)
                 + "); make them private to root, as the Gradescope bundle does")
-        held["every byte it writes counted"] = ("held for its folder and open unlinked files; /tmp, /var/tmp and "
-                                                "/dev/shm are emptied after it")
+        if base_sandbox("user").private:
+            held["every byte it writes counted"] = ("held: its folder and open unlinked files are measured; every "
+                                                    "world-writable folder is a size-limited tmpfs of its own")
+            held["nothing left behind"] = "held: its tmpfs and IPC namespace vanish with it, its processes are killed"
+        else:
+            held["every byte it writes counted"] = ("held for its folder, open unlinked files, its files in every "
+                                                    "world-writable folder and its System V shared memory")
+            held["nothing left behind"] = ("held: its processes are killed, its files in every world-writable "
+                                           "folder and its System V IPC objects removed")
     return held
 
 
@@ -186,14 +244,57 @@ GUARANTEES = ("the set's forbidden code, the checks and solutions absent", "othe
 """The guarantees each report states, held or not, per sandbox mode (see :func:`guarantees`)."""
 
 
+PRIVATE_PLACES = """import os, subprocess, sys
+box, size = sys.argv[1], sys.argv[2]
+end = sys.argv.index("--")
+kept = os.open(box, os.O_PATH | os.O_DIRECTORY)
+for place in sys.argv[3:end]:
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=" + size + ",mode=1777,nosuid,nodev", "tmpfs", place], check=True)
+    if box.startswith(place.rstrip("/") + "/"):
+        os.makedirs(box, mode=0o755)
+        subprocess.run(["mount", "--no-canonicalize", "--bind", "/proc/self/fd/%d" % kept, box], check=True,
+                       pass_fds=[kept])
+os.close(kept)
+os.execvp(sys.argv[end + 1], sys.argv[end + 1:])
+"""
+"""Run as root in a ``user`` kernel's new mount namespace: a private, size-limited tmpfs over
+every world-writable folder, the kernel's box (its own copy of the view inside) bound back
+where one covers it, and nothing else of the run's workspace; then the kernel's command."""
+
+
+@functools.lru_cache(maxsize=None)
+def private_namespaces() -> bool:
+    """Whether this (root) grader can give ``user`` kernels their own mount, PID and IPC
+    namespaces without user namespaces (``unshare``; many containers forbid it)."""
+    if os.name != "posix" or os.geteuid() != 0 or not shutil.which("unshare"):
+        return False
+    try:
+        run = subprocess.run([*UNSHARE, "mount", "-t", "tmpfs", "tmpfs", "/tmp"], capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return run.returncode == 0
+
+
+UNSHARE = ["unshare", "--mount", "--pid", "--ipc", "--fork", "--kill-child", "--mount-proc", "--propagation", "private",
+           "--"]
+
+
 @dataclass(frozen=True)
 class Sandbox:
     """How a worker starts its kernel (``mode`` is bwrap, user or none; ``uid`` the kernel's
-    own user id for a root grader, from :mod:`.uids`)."""
+    own user id for a root grader, from :mod:`.uids`; ``private``: a ``user`` kernel gets
+    its own mount, PID and IPC namespaces, :func:`private_namespaces`)."""
 
     mode: str
     uid: int | None = None
     readable: tuple[str, ...] = ()
+    private: bool = False
+
+    @property
+    def sweeps(self) -> bool:
+        """Whether the kernel's files in world-writable folders and its IPC objects are the
+        grader's to count and remove (``user`` mode without namespaces of its own)."""
+        return self.mode == "user" and not self.private
 
     @property
     def description(self) -> str:
@@ -214,6 +315,15 @@ class Sandbox:
                 for name in [folder] + [os.path.join(folder, n) for n in subfolders + files]:
                     os.lchown(name, self.uid, self.uid)
 
+    def own_view(self, view: Path, box: Path) -> Path:
+        """The view the kernel imports: under ``user``, a copy of the set's ``view`` in its
+        own 0700 box, so that no kernel reads another set's view (the run's views folder is
+        root's alone; bubblewrap binds the view it needs)."""
+        if self.mode != "user":
+            return view
+        shutil.copytree(view, box / "view", symlinks=True)
+        return box / "view"
+
     def grant(self, path: Path) -> None:
         """Let the kernel read a file the worker wrote into its box."""
         if self.uid is not None:
@@ -222,8 +332,14 @@ class Sandbox:
     def wrap(self, argv: list[str], box: Path, view: Path, scratch_bytes: int) -> list[str]:
         """The command starting ``argv`` inside this sandbox, seeing the course through ``view``."""
         if self.mode == "user":
-            return ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
-                    "--no-new-privs", "--pdeathsig=KILL", "--", *argv]
+            become = ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
+                      "--no-new-privs", "--pdeathsig=KILL", "--", *argv]
+            if not self.private:
+                return become
+            from . import uids
+
+            return [*UNSHARE, sys.executable, "-S", "-c", PRIVATE_PLACES, str(box), str(SMALL_TMPFS_BYTES),
+                    *uids.world_writable_places(), "--", *become]
         if self.mode == "none":
             return argv
         wrapped = [shutil.which("bwrap") or "bwrap",
@@ -270,8 +386,8 @@ def bwrap_arguments(readable, box: Path, view: Path, scratch_bytes: int, uid: in
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
     for path in readable:
         args += ["--ro-bind", path, path]
-    for original in hidden_originals(readable):  # the installed package: only the set's view of it
-        args += ["--ro-bind", str(view / "dimred_teach"), original]
+    for inner, original in hidden_originals(readable):  # the installed package: only the set's view of it
+        args += ["--ro-bind", str(view / inner), original]
     args += ["--ro-bind", str(view), str(view), "--ro-bind", str(box), str(box)]
     for entry in sorted(box.iterdir()):
         if entry.is_dir() and entry.name != "work":
@@ -297,7 +413,7 @@ def _font_caches() -> tuple[Path, ...]:
 def _probe(mode: str) -> str | None:
     """Why ``mode`` cannot start Python here (None when it can)."""
     from . import uids
-    from .view import build_view
+    from .view import build_view, package_folder
 
     root = Path(tempfile.mkdtemp(prefix="dimred-probe-"))
     allocation = uids.allocate() if mode != "none" and os.geteuid() == 0 else None
@@ -305,18 +421,27 @@ def _probe(mode: str) -> str | None:
         build_view("00_probe", root / "view")
         box = root / "box"
         (box / "work").mkdir(parents=True)
-        sandbox = Sandbox(mode, allocation.uid if allocation else None,
-                          tuple(installation_paths()) if mode == "bwrap" else ())
+        sandbox = dataclasses.replace(base_sandbox(mode), uid=allocation.uid if allocation else None)
         sandbox.prepare(box)
+        view = sandbox.own_view(root / "view", box)
         os.chmod(root, 0o711)
-        script = "import os, dimred_teach; print(os.getuid())"
-        argv = sandbox.wrap([sys.executable, "-c", script], box, root / "view", 2**24)
+        # the kernel's own interpreter imports the view, and (bwrap) finds no trace of what the
+        # view leaves out where the package is installed
+        hidden = [str(package_folder() / name) for name in ("grading", "exercise_specs")] if mode == "bwrap" else []
+        script = ("import os, dimred_teach; print(os.getuid(), any(map(os.path.exists, "
+                  f"{hidden!r})), dimred_teach.__file__.startswith({str(view)!r}))")
+        argv = sandbox.wrap([sys.executable, "-c", script], box, view, 2**24)
         run = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd="/",
-                             env=scrubbed_environment(box / "work", sandboxed=True, view=root / "view"))
+                             env=scrubbed_environment(box / "work", sandboxed=True, view=view))
         if run.returncode != 0:
             return (run.stderr.strip().splitlines() or [f"exit status {run.returncode}"])[-1]
-        if run.stdout.strip() == "0" and os.getuid() == 0:
+        uid, seen, from_view = run.stdout.split()
+        if uid == "0" and os.getuid() == 0:
             return "the kernel would still run as root"
+        if seen != "False":
+            return "the installed package (the grader, the specs) would be readable in the sandbox"
+        if from_view != "True":
+            return "the kernel would not import the exercise set's view of the course"
         return None
     except (OSError, subprocess.SubprocessError, RuntimeError) as error:
         return str(error)
@@ -341,6 +466,9 @@ def choose(mode: str) -> str:
         else:
             reasons[candidate] = _probe(candidate)
             if reasons[candidate] is None:
+                failed = "; ".join(f"{k} does not: {v}" for k, v in reasons.items() if v)
+                if failed:  # never a weaker mode in silence
+                    print(f"sandbox: {candidate}, the strongest that works here ({failed})", file=sys.stderr, flush=True)
                 return candidate
     raise SandboxUnavailable("no sandbox works here: " + "; ".join(f"{k}: {v}" for k, v in reasons.items())
                              + " (grade trusted notebooks only with --sandbox none)")
@@ -349,7 +477,8 @@ def choose(mode: str) -> str:
 @functools.lru_cache(maxsize=None)
 def base_sandbox(mode: str) -> Sandbox:
     """The sandbox of an already chosen ``mode``, before a worker gives it a user id."""
-    return Sandbox(mode, readable=tuple(installation_paths()) if mode == "bwrap" else ())
+    return Sandbox(mode, readable=tuple(installation_paths()) if mode == "bwrap" else (),
+                   private=mode == "user" and private_namespaces())
 
 
 def needs_uid(mode: str) -> bool:

@@ -171,7 +171,8 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunPla
     -------
     list of SubmissionResult, in the order of ``paths``.
 
-    Raises SandboxUnavailable when ``options.sandbox`` does not work here (nothing written).
+    Raises SandboxUnavailable when ``options.sandbox`` does not work here, or is ``user`` and
+    the course is readable by other users (nothing written).
     """
     if not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
@@ -188,8 +189,8 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunPla
     workspace = Path(tempfile.mkdtemp(prefix="dimred-run-") if own_workspace else workspace)
     views = workspace / "views"
     views.mkdir()
-    for folder in (workspace, views):
-        os.chmod(folder, 0o711)  # kernels of other user ids reach their own folders, and list nothing
+    os.chmod(workspace, 0o711)  # kernels of other user ids reach their own folders, and list nothing
+    os.chmod(views, 0o700)  # and no set's view: bubblewrap binds a kernel's, a user kernel gets its own copy
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pending = list(range(len(paths)))
     running: dict[int, _Running] = {}
@@ -204,7 +205,7 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunPla
             entry.process.join(5)
         kill_group(entry.pgid)
         if entry.uid:
-            uids.clean_up(entry.uid, sweep_files=mode == "user")  # skipped when another run holds the id by now
+            uids.clean_up(entry.uid, sweep_files=base_sandbox(mode).sweeps)  # skipped when another run holds the id by now
         cgroup.remove_stale()
         remove_tree(entry.root)
         free_slots.append(entry.slot)
@@ -255,7 +256,7 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunPla
             entry.process.kill()
             kill_group(entry.pgid)
             if entry.uid:
-                uids.clean_up(entry.uid, sweep_files=mode == "user")
+                uids.clean_up(entry.uid, sweep_files=base_sandbox(mode).sweeps)
             cgroup.remove_stale()
             remove_tree(entry.root)
         if own_workspace:

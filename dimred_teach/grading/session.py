@@ -279,16 +279,18 @@ class Run:
             kill_group(kernel_pgid(self.client))
 
     def scratch_used(self, box: Path, sandbox: Sandbox, sweep: bool) -> tuple[int, int]:
-        """Bytes and entries the kernel holds: its folder, open unlinked files, and (``user``
-        mode, when ``sweep``) its files in the world-writable places."""
+        """Bytes and entries the kernel holds: its folder, open unlinked files, and (when
+        ``sweep`` and the sandbox :attr:`~.Sandbox.sweeps`) its files in the world-writable
+        places and its System V shared-memory segments."""
         used, entries = disk_usage(box, MAX_SCRATCH_ENTRIES)
         pgid = kernel_pgid(self.client)
         pids = uids.processes_of(sandbox.uid) if sandbox.uid is not None else descendants(pgid) if pgid else []
         used += open_unlinked_bytes(pids)
-        if sweep and sandbox.mode == "user":
-            for place in uids.SWEPT:
+        if sweep and sandbox.sweeps:
+            for place in uids.world_writable_places():
                 more, count = disk_usage(Path(place), MAX_SCRATCH_ENTRIES, owner=sandbox.uid)
                 used, entries = used + more, entries + count
+            used += sum(size for _, _, size in uids.ipc_objects(sandbox.uid))
         return used, entries
 
     async def watch_scratch(self, box: Path, sandbox: Sandbox) -> None:
@@ -391,8 +393,8 @@ async def run_notebook(job: "Job", notify: Callable[[int, int], None], checker: 
     workdir, channel_dir = box / "work", box / f"channel-{secrets.token_hex(8)}"
     for folder in (workdir, channel_dir, kernel_dir):
         folder.mkdir(parents=True)
-    view = view_for(job.exercise_set, Path(job.views))
     sandbox.prepare(box)
+    view = sandbox.own_view(view_for(job.exercise_set, Path(job.views)), box)
     argv = cgroup.join_command(cgroup.create(options.processes, options.memory_mb * 2**20),
                                sandbox.wrap(kernel_argv(options, sandbox.mode, view), box, view,
                                             options.scratch_mb * 2**20))
@@ -517,7 +519,7 @@ def grade_job(job: Job, notify: Callable[[int, int], None]) -> SubmissionResult:
         finally:
             checker.stop()
             if allocation is not None:
-                uids.release(allocation, sweep_files=job.sandbox.mode == "user")
+                uids.release(allocation, sweep_files=job.sandbox.sweeps)
     except Exception as error:
         return unusable("the grader failed on this submission (not your fault; tell your instructor): "
                         f"{type(error).__name__}: {clip(error, 500)}")

@@ -1,0 +1,173 @@
+"""Bubblewrap works however the course is installed (issue 37): the built wheel in an ordinary
+venv (its interpreter a link), in a ``--copies`` venv, straight into a Python installation of
+its own (a system or toolcache interpreter), and the Gradescope bundle's layout (its venv, the
+package private to root, run by its own ``run_autograder``). In each, ``--sandbox auto`` takes
+bubblewrap without a word of falling back, and a hostile notebook that reads the library's own
+source of a function its set forbids, from wherever the installation keeps it, does not get
+that exercise while its honest ones pass; the control, ``--sandbox none``, shows the attack
+works where nothing isolates (and the solution beside it keeps full marks). The editable
+checkout is the other grader tests' layout; an ordinary user's venv is CI's
+``.ci/ordinary-user.sh``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from test_grading import FIXTURES, ROOT
+
+pytestmark = pytest.mark.skipif(not shutil.which("bwrap") or os.name != "posix", reason="needs bubblewrap")
+
+HOSTILE_MIN_DIM = (FIXTURES / "installed_min_dim.py").read_text()
+SOLUTION = ROOT / "solutions" / "06_random_projections.ipynb"
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(ROOT), "-w", str(folder)],
+                   check=True, timeout=600, capture_output=True)
+    return next(folder.glob("dimred_teach-*.whl"))
+
+
+@pytest.fixture(scope="module")
+def submissions(tmp_path_factory) -> Path:
+    """``honest/`` and ``hostile/``, each with a notebook of set 06."""
+    folder = tmp_path_factory.mktemp("submissions")
+    hostile = nbformat.read(SOLUTION, as_version=4)
+    next(c for c in hostile.cells if c.cell_type == "code" and c.source.startswith("def min_dim")).source = HOSTILE_MIN_DIM
+    for name, notebook in (("honest", nbformat.read(SOLUTION, as_version=4)), ("hostile", hostile)):
+        (folder / name).mkdir()
+        nbformat.write(notebook, folder / name / "06_random_projections.ipynb")
+    return folder
+
+
+def _install(python: Path, wheel: Path, *extra: str) -> None:
+    """The wheel and its pinned dependencies into ``python``'s environment: uv from its cache
+    where there is one (seconds), pip otherwise."""
+    uv = shutil.which("uv") or shutil.which("uv", path="/opt/uvtools/bin")
+    if uv:
+        command = [uv, "pip", "install", "--quiet", "--link-mode", "hardlink", "--python", str(python), *extra]
+    else:
+        command = [str(python), "-m", "pip", "install", "--quiet"]
+    subprocess.run([*command, "-c", str(ROOT / "constraints.txt"), str(wheel)], check=True, timeout=900,
+                   capture_output=True)
+
+
+def _own_python(folder: Path) -> tuple[Path, dict]:
+    """A Python installation of its own, as a system or toolcache one: the base installation
+    of this Python without its packages, found with LD_LIBRARY_PATH (as actions/setup-python
+    does); its interpreter and the environment to run it with."""
+    base = Path(sys.base_prefix)
+    with tarfile.open(folder / "python.tar", "w") as archive:
+        archive.add(base, ".", filter=lambda info: None if "/site-packages/" in info.name or info.name.endswith(
+            "/test") or "/test/" in info.name else info)
+    with tarfile.open(folder / "python.tar") as archive:
+        archive.extractall(folder / "python", filter="fully_trusted")
+    (folder / "python.tar").unlink()
+    interpreter = folder / "python" / "bin" / Path(os.path.realpath(sys.executable)).name
+    return interpreter, {"LD_LIBRARY_PATH": str(folder / "python" / "lib")}
+
+
+def _venv(folder: Path, wheel: Path, *options: str) -> Path:
+    """``python -m venv [options] folder`` of this Python's base interpreter, the wheel installed;
+    the venv's interpreter."""
+    base = Path(sys.base_prefix) / "bin" / Path(os.path.realpath(sys.executable)).name
+    subprocess.run([str(base), "-m", "venv", *options, str(folder)], check=True, timeout=300)
+    _install(folder / "bin" / "python", wheel)
+    return folder / "bin" / "python"
+
+
+def _layout(folder: Path, wheel: Path, layout: str) -> dict:
+    """The wheel installed in ``layout``: its interpreter and environment."""
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    if layout == "own Python":
+        python, extra = _own_python(folder)
+        env.update(extra)
+        _install(python, wheel, "--system", "--break-system-packages")
+    else:
+        python = _venv(folder / "venv", wheel, *layout.split()[1:])
+        assert python.is_symlink() == (layout == "venv")
+    where = subprocess.run([str(python), "-c", "import dimred_teach; print(dimred_teach.__file__)"], env=env, cwd="/",
+                           capture_output=True, text=True, check=True).stdout
+    assert where.startswith(str(folder)), where  # the wheel's package, not the checkout's
+    return {"layout": layout, "python": python, "env": env}
+
+
+@pytest.fixture(scope="module")
+def ordinary_venv(wheel, tmp_path_factory) -> dict:
+    """``python -m venv v && v/bin/pip install dimred_teach-*.whl``, as most lecturers install."""
+    return _layout(tmp_path_factory.mktemp("venv"), wheel, "venv")
+
+
+@pytest.fixture(scope="module", params=["venv", "venv --copies", "own Python"])
+def installed(request, wheel, ordinary_venv, tmp_path_factory) -> dict:
+    if request.param == "venv":
+        return ordinary_venv
+    return _layout(tmp_path_factory.mktemp("install"), wheel, request.param)
+
+
+def _grade(installed: dict, submissions: Path, mode: str, out: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([str(installed["python"]), "-m", "dimred_teach", "grade", str(submissions), "--out", str(out),
+                           "--sandbox", mode, "--jobs", "2", "--timeout", "120", "--cell-timeout", "60"],
+                          env=installed["env"], cwd="/", capture_output=True, text=True, timeout=600)
+
+
+def _scores(out: Path) -> dict[str, tuple[float, str, bool]]:
+    """report name -> (score, sandbox, whether 06.min_dim passed)."""
+    found = {}
+    for path in out.glob("*.json"):
+        report = json.loads(path.read_text())
+        passed = {t["name"]: t["status"] == "passed" for t in report["tests"]}
+        found[path.stem] = (report["score"], report["extra_data"]["sandbox"], passed["06.min_dim"])
+    return found
+
+
+def test_auto_takes_bubblewrap_and_the_installed_library_stays_hidden(installed, submissions, tmp_path):
+    """The hostile notebook in bubblewrap: its honest exercises pass (the kernel works), the
+    library's own jl_min_dim is nowhere to be read."""
+    run = _grade(installed, submissions / "hostile", "auto", tmp_path / "out")
+    assert run.returncode == 1, run.stdout + run.stderr  # the hostile notebook does not pass
+    assert "does not" not in run.stderr and "sandbox: bwrap" in run.stdout, run.stdout + run.stderr
+    assert _scores(tmp_path / "out") == {"06_random_projections": (5, "bwrap", False)}
+
+
+def test_the_attack_works_where_nothing_isolates(ordinary_venv, submissions, tmp_path):
+    run = _grade(ordinary_venv, submissions, "none", tmp_path / "out")
+    assert _scores(tmp_path / "out") == {"honest__06_random_projections": (6, "none", True),
+                                         "hostile__06_random_projections": (6, "none", True)}, run.stdout + run.stderr
+
+
+def test_the_gradescope_layout_grades_in_bubblewrap(wheel, submissions, tmp_path):
+    """The bundle's run_autograder with its default Python, ``$AUTOGRADER_ROOT/venv`` (made as
+    setup.sh makes it: an ordinary venv, the package private to root), and ``--sandbox auto``:
+    the instructors' output names bubblewrap."""
+    from dimred_teach.cli import main
+
+    root = tmp_path / "autograder"
+    assert main(["gradescope", "--out", str(tmp_path / "bundle.zip"), "--sandbox", "auto", "--timeout", "120"]) == 0
+    with zipfile.ZipFile(tmp_path / "bundle.zip") as archive:
+        archive.extractall(root / "source")
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    python = _venv(root / "venv", wheel)
+    package = subprocess.run([str(python), "-c", "import dimred_teach, os; print(os.path.dirname(dimred_teach.__file__))"],
+                             env=env, cwd="/", capture_output=True, text=True, check=True).stdout.strip()
+    subprocess.run(["chmod", "-R", "go-rwx", package], check=True)  # as setup.sh does
+    shutil.copytree(submissions / "hostile", root / "submission")
+    run = subprocess.run(["bash", str(root / "source" / "run_autograder")], capture_output=True, text=True,
+                         env={**env, "AUTOGRADER_ROOT": str(root)}, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "sandbox: bwrap" in run.stdout and "does not" not in run.stderr, run.stdout + run.stderr
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == 5, results
+    assert [t["status"] for t in results["tests"] if t["name"] == "06.min_dim"] == ["failed"], results
