@@ -534,19 +534,6 @@ def test_cli_usage_errors_exit_2(tmp_path, capsys):
     assert "error" in capsys.readouterr().err
 
 
-def test_ci_template(tmp_path, capsys):
-    assert main(["ci-template", "--install", "dimred-teach @ git+https://example.org/course.git"]) == 0
-    text = capsys.readouterr().out
-    assert 'pip install "dimred-teach @ git+https://example.org/course.git"' in text
-    assert "dimred-teach grade exercises --out grading-report" in text and "persist-credentials: false" in text
-    assert "apt-get install -y -q bubblewrap" in text and "--sandbox auto" in text
-    steps = yaml.safe_load(text)["jobs"]["grade"]["steps"]  # valid YAML (pyyaml comes with jupytext)
-    assert steps[-1]["if"] == "always()" and steps[-1]["with"]["path"] == "grading-report/"
-    target = tmp_path / ".github" / "workflows" / "grade.yml"
-    assert main(["ci-template", "--out", str(target)]) == 0 and "dimred-teach==" in target.read_text()
-    assert main(["ci-template", "--out", str(target)]) == 2  # no silent overwrite
-
-
 def test_cli_exit_status_and_step_summary(fixture_set, graded, tmp_path, monkeypatch):
     """Exit 0 when all pass, 1 otherwise; the summary is appended to $GITHUB_STEP_SUMMARY;
     without a sandbox, a grader killed by its submission leaves the provisional report (in a subprocess)."""

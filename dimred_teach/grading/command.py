@@ -85,13 +85,7 @@ def command_grade(args) -> int:
 
     results = grade_supervised(paths, args.out, plan, jobs=args.jobs, pass_fraction=args.pass_fraction,
                                gradebook=args.gradebook, on_result=progress)
-    summary = os.environ.get("GITHUB_STEP_SUMMARY")
-    if summary:
-        try:
-            with open(summary, "a") as file:
-                file.write((args.out / "summary.md").read_text())
-        except OSError as error:
-            print(f"warning: could not append to $GITHUB_STEP_SUMMARY ({error})", file=sys.stderr)
+    append_step_summary(args.out)
     counted = [r for r in results if not r.skipped]
     passed = sum(r.passes(args.pass_fraction) for r in counted)
     skipped = f" ({len(results) - len(counted)} skipped: not exercise notebooks)" if len(counted) < len(results) else ""
@@ -101,23 +95,35 @@ def command_grade(args) -> int:
     return 0 if passed == len(counted) else 1
 
 
-def _version() -> str:
-    from .. import __version__
-
-    return __version__
+def append_step_summary(out: Path) -> None:
+    """Append ``out/summary.md`` to the run's summary page on GitHub Actions ($GITHUB_STEP_SUMMARY)."""
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        try:
+            with open(summary, "a") as file:
+                file.write((out / "summary.md").read_text())
+        except OSError as error:
+            print(f"warning: could not append to $GITHUB_STEP_SUMMARY ({error})", file=sys.stderr)
 
 
 def workflow_template(install: str) -> str:
-    """The GitHub Actions workflow for a student's repository, installing ``install``."""
+    """The GitHub Actions workflow for a student's repository; ``install`` is what its pip installs
+    (``-e .``, or a quoted requirement)."""
     from importlib.resources import files
 
     text = files("dimred_teach.grading.templates").joinpath("grade-workflow.yml").read_text()
     return text.replace("__INSTALL__", install)
 
 
+DEFAULT_INSTALL = "-e ."
+"""What the CI workflow installs without ``--install``: the repository it runs in, at the commit
+being graded (a course repository holds the package, its data and its constraints.txt), in place
+as in a course checkout (the grader's sandbox needs the package outside the Python installation)."""
+
+
 def command_ci_template(args) -> int:
     """``dimred-teach ci-template``: print the workflow, or write it to ``--out``."""
-    text = workflow_template(args.install or f"dimred-teach=={_version()}")
+    text = workflow_template(f'"{args.install}"' if args.install else DEFAULT_INSTALL)
     if args.out is None:
         sys.stdout.write(text)
         return 0
@@ -135,4 +141,7 @@ def command_gradescope(args) -> int:
     except (ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if not options.assignment:
+        print("warning: no --set: this bundle grades every exercise set a submission holds, so a student's total "
+              "depends on what is uploaded; name the assignment's sets (--set 04, or --set 04,06)", file=sys.stderr)
     return write_new_file(args.out, data, args.force)
