@@ -180,6 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "demo-class":
         from .course.demo_class import demo_class
 
+        if not (args.root / "course.toml").is_file():
+            print(f"error: --root: {args.root.resolve()} is not the course's checkout (no course.toml); run demo-class "
+                  "in a clone of the course repository or pass --root PATH_TO_CLONE", file=sys.stderr)
+            return 2
         try:
             record = demo_class(args.root.resolve(), args.out, args.size, args.seed, args.sets)
         except ValueError as error:

@@ -609,8 +609,13 @@ def test_the_gradescope_bundle_holds_what_gradescope_needs(gradescope):
 
 
 def test_gradescope_grades_solutions_to_full_marks_and_blank_exercises_to_zero(gradescope):
+    from dimred_teach.grading.gradescope import SUBMITTED
+
     solutions, exercises = gradescope["results"]["solutions"], gradescope["results"]["exercises"]
     for results in (solutions, exercises):
+        submitted = results["tests"].pop(0)  # what was graded: visible whatever --visibility says
+        assert submitted["name"] == SUBMITTED and submitted["visibility"] == "visible"
+        assert submitted["output"].count("graded: ") == len(REAL_SETS) and submitted["max_score"] == 0
         assert {t["name"].split(".ipynb:")[0] for t in results["tests"]} == set(REAL_SETS)
         assert all(t["visibility"] == "after_published" for t in results["tests"])
     assert [t["name"] for t in solutions["tests"]] == [t["name"] for t in exercises["tests"]]

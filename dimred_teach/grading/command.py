@@ -14,7 +14,8 @@ from .options import SANDBOXES, GradingOptions
 from .results import SubmissionResult
 from .run_plan import plan_run
 from .sandbox import SandboxUnavailable
-from .submissions import find_submissions, load_specs, resolve_sets
+from .submissions import (claimed_set, display_path, find_submissions, load_specs, read_notebook, resolve_sets,
+                          set_from_file_name)
 from .watchdog import grade_supervised
 
 
@@ -56,6 +57,33 @@ def options_from(args) -> GradingOptions:
                           extra_check_dirs=tuple(Path(d).resolve() for d in getattr(args, "extra_check_dir", [])))
 
 
+def check_named_notebooks(named, specs: dict, options: GradingOptions) -> None:
+    """ValueError, naming the file and what to do, for a file named on the command line that
+    cannot be an exercise notebook of this course: not a ``.ipynb``, or naming no exercise set
+    at all (neither in its metadata nor in its file name) when ``--set`` does not say. Notebooks
+    found in folders are a class's submissions: their reports say what is wrong with them."""
+    for path in map(Path, named):
+        if path.is_dir():
+            continue
+        if path.suffix != ".ipynb":
+            raise ValueError(f"{display_path(path)} is not a notebook (.ipynb): grade takes exercise notebooks "
+                             "or folders of them")
+        try:
+            claimed = claimed_set(read_notebook(path, options.max_notebook_bytes))
+        except (OSError, ValueError):
+            continue  # its report says why it could not be read
+        if claimed not in specs and set_from_file_name(path.stem, specs) is None and len(options.assignment) != 1:
+            raise ValueError(f"{display_path(path)} names no exercise set of this course in its metadata or file "
+                             f"name: rename it NN_topic.ipynb or pass --set NN (the sets: {', '.join(sorted(specs))})")
+
+
+def make_out_folder(out: Path) -> None:
+    """Create the reports' folder ``out``; ValueError naming it when it is a file."""
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out: {display_path(out)} is a file; name a folder for the reports")
+    out.mkdir(parents=True, exist_ok=True)
+
+
 def command_grade(args) -> int:
     """``dimred-teach grade``: the exit status (0 all pass, 1 otherwise, 2 usage error)."""
     if not 0.0 <= args.pass_fraction <= 1.0:
@@ -72,7 +100,8 @@ def command_grade(args) -> int:
         plan = plan_run(options, args.set or ())
         if not plan.specs:
             raise ValueError(f"no grading specs in {options.specs_dir}: was `dimred-teach build` run?")
-        args.out.mkdir(parents=True, exist_ok=True)
+        check_named_notebooks(args.submissions, plan.specs, plan.options)
+        make_out_folder(args.out)
     except (ValueError, OSError, SandboxUnavailable) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
