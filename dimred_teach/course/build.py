@@ -17,7 +17,7 @@ from ..checks import policy
 from ..exercise_specs import SPECS_DIR, spec_path
 from .execution import notebook_text, pair_problems
 from .exercises import SolutionMarkupError, build_exercise
-from .manifest import Lecture, header_problems, read_manifest
+from .manifest import Lecture, course_repository, header_problems, read_manifest
 
 __all__ = ["START_PAGE", "WORK_FOLDER", "start_page", "course_map", "between_markers", "build"]
 
@@ -90,7 +90,7 @@ def _expected_files(root: Path, lectures: list[Lecture]) -> dict[Path, str]:
     for lecture in lectures:
         if not lecture.exercises or not lecture.solution_source.is_file():
             continue
-        notebook, text, spec = build_exercise(lecture.solution_source)
+        notebook, text, spec = build_exercise(lecture.solution_source, course_repository(root))
         missing = sorted({c["section"] for c in spec["checks"]} - set(lecture.sections))
         if missing:
             raise SolutionMarkupError(f"{lecture.solution_source}: an exercise names lecture section(s) {missing}, "

@@ -14,7 +14,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["MANIFEST", "Lecture", "ManifestError", "read_manifest", "find_lecture", "manifest_row", "header_problems"]
+__all__ = ["MANIFEST", "Lecture", "ManifestError", "read_manifest", "course_repository", "find_lecture", "manifest_row", "header_problems"]
 
 MANIFEST = "course.toml"
 NUMBER = re.compile(r"\d\d")
@@ -110,6 +110,17 @@ def read_manifest(root: Path) -> list[Lecture]:
     if numbers != [f"{n:02d}" for n in range(1, len(numbers) + 1)]:
         raise ManifestError(f"{path}: lectures must be numbered 01, 02, ... in order, got {numbers}")
     return lectures
+
+
+def course_repository(root: Path) -> str | None:
+    """``[course] repository`` of course.toml: the URL of the course's git repository, which a
+    notebook opened outside the course names in its install line (None when unset)."""
+    try:
+        table = tomllib.loads((Path(root) / MANIFEST).read_text(encoding="utf-8")).get("course", {})
+    except (FileNotFoundError, tomllib.TOMLDecodeError):
+        return None
+    repository = table.get("repository") if isinstance(table, dict) else None
+    return repository if isinstance(repository, str) and repository else None
 
 
 def find_lecture(root: Path, number: str) -> Lecture:
