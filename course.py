@@ -1,4 +1,5 @@
-"""Set up and run the course from a clean clone, with nothing but Python and pip.
+"""Set up and run the course from a clean clone, with Python 3.11 or newer and its venv module
+(Debian/Ubuntu: python3-venv); ``test`` and ``browser-test`` also need bubblewrap, and say so.
 
     python3 course.py lab                open the course in JupyterLab (your exercises: my-work/)
     python3 course.py lab --lecturer     the same, with every file visible and writable

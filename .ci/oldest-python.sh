@@ -15,8 +15,8 @@ if ! "$python" -c 'import ensurepip' 2>/dev/null; then  # Debian ships venv's pi
 fi
 copy=$(mktemp -d)
 trap 'rm -rf "$copy"' EXIT
-git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$copy"
-cd "$copy"
+git clone --quiet "$PWD" "$copy/course"  # the committed course, as a student's clone has it
+cd "$copy/course"
 "$python" course.py build --check
 [ "$(.venv/bin/python -V)" = "$("$python" -V)" ]  # the course's environment runs that very Python
 .venv/bin/dimred-teach demo-class --out demo --size 4 --seed 0 --sets 04
