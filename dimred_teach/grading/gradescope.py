@@ -9,10 +9,12 @@ The bundle (a zip, unpacked by Gradescope into ``/autograder/source``):
 ``run_autograder``
     grades ``$AUTOGRADER_ROOT/submission/*.ipynb`` (``AUTOGRADER_ROOT`` defaults to
     ``/autograder``) into ``$AUTOGRADER_ROOT/results/results.json``, one test per exercise
-    with the configured ``visibility``; ``AUTOGRADER_PYTHON`` picks the Python (default:
-    the one ``setup.sh`` installed).
+    with the configured ``visibility`` after the always visible test "What was graded", and
+    prints the instructor's log (assignment, sandbox, points and seconds per notebook);
+    ``AUTOGRADER_PYTHON`` picks the Python (default: the one ``setup.sh`` installed).
 ``requirements.txt``, ``constraints.txt``
-    the package's dependencies, pinned to the course's known-good versions.
+    the package's core dependencies (what grading needs: no JupyterLab), pinned to the
+    course's known-good versions.
 ``settings.json``
     the grader's options (limits, sandbox, jobs, visibility) and the assignment's exercise
     sets: one notebook per set is graded (named ``NN_slug.ipynb`` if there is one, else the
@@ -34,7 +36,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from .options import GradingOptions
-from .results import PASSED, FAILED, SubmissionResult, not_graded
+from .results import FAILED, PASSED, SubmissionResult, not_graded
 from .submissions import display_path, identify_set, load_specs, read_notebook
 from .watchdog import grade_supervised
 
