@@ -9,6 +9,7 @@ docs/grading.md quote these rows. Like every benchmark this reports and never fa
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -29,6 +30,7 @@ def _timed(command: list[str]) -> tuple[float, str]:
 
 
 def main() -> int:
+    print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} at the start (other work slows every row)\n")
     print("| class | notebooks | grade --jobs 2 (s) | notebooks per minute | sandbox | class-report (s) |")
     print("|---|---|---|---|---|---|", flush=True)
     for name, arguments in ROWS.items():
