@@ -46,6 +46,10 @@ from pathlib import Path
 
 from . import _fast_start  # noqa: F401  (first: before anything imports nbformat)
 
+FOLDER_OUT = ("grade", "classroom-grade", "demo-class", "class-report", "site", "slides")
+"""The commands whose ``--out`` is a folder: a file there is refused before anything is written."""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="dimred-teach", description="The dimred-teach course tools.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -130,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     demo_parser.add_argument("--sets", nargs="+", help="exercise set numbers, e.g. 04 (default: every set)")
     demo_parser.add_argument("--root", type=Path, default=Path.cwd(), help="the course's checkout")
     args = parser.parse_args(argv)
+    if args.command in FOLDER_OUT and args.out.exists() and not args.out.is_dir():
+        print(f"error: --out: {args.out} is a file; name a folder (new or existing) for the output", file=sys.stderr)
+        return 2
 
     if args.command == "ci-template" and args.site:
         from .course.site import command_site_template

@@ -53,7 +53,7 @@ def command_classroom_grade(args) -> int:
     assignment (``--set``; default every set), write the reports, ``DIR/classroom-result.json``
     and the step output ``result``. Exit 0 once written (the reporter turns a failed exercise
     into a red check), 2 for a usage error or a sandbox that does not work."""
-    from .command import append_step_summary, make_out_folder, options_from
+    from .command import append_step_summary, options_from
     from .gradescope import grade_one_per_set
     from .reports import write_reports
     from .run_plan import plan_run
@@ -64,7 +64,7 @@ def command_classroom_grade(args) -> int:
         options = options_from(args)
         plan = plan_run(options, args.set or sorted(load_specs(options.specs_dir)))
         paths = find_submissions(args.submissions)
-        make_out_folder(args.out)
+        args.out.mkdir(parents=True, exist_ok=True)
     except (ValueError, OSError, SandboxUnavailable) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

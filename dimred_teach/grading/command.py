@@ -77,13 +77,6 @@ def check_named_notebooks(named, specs: dict, options: GradingOptions) -> None:
                              f"name: rename it NN_topic.ipynb or pass --set NN (the sets: {', '.join(sorted(specs))})")
 
 
-def make_out_folder(out: Path) -> None:
-    """Create the reports' folder ``out``; ValueError naming it when it is a file."""
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"--out: {display_path(out)} is a file; name a folder for the reports")
-    out.mkdir(parents=True, exist_ok=True)
-
-
 def command_grade(args) -> int:
     """``dimred-teach grade``: the exit status (0 all pass, 1 otherwise, 2 usage error)."""
     if not 0.0 <= args.pass_fraction <= 1.0:
@@ -101,7 +94,7 @@ def command_grade(args) -> int:
         if not plan.specs:
             raise ValueError(f"no grading specs in {options.specs_dir}: was `dimred-teach build` run?")
         check_named_notebooks(args.submissions, plan.specs, plan.options)
-        make_out_folder(args.out)
+        args.out.mkdir(parents=True, exist_ok=True)
     except (ValueError, OSError, SandboxUnavailable) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
