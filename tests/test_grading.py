@@ -24,7 +24,6 @@ from pathlib import Path
 import nbformat
 import numpy as np
 import pytest
-import yaml
 
 from dimred_teach import checks
 from dimred_teach.cli import main
