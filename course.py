@@ -1,4 +1,5 @@
-"""Set up and run the course from a clean clone, with nothing but Python and pip.
+"""Set up and run the course from a clean clone, with Python 3.11 or newer and its venv module
+(Debian/Ubuntu: python3-venv); ``test`` and ``browser-test`` also need bubblewrap, and say so.
 
     python3 course.py lab                open the course in JupyterLab (your exercises: my-work/)
     python3 course.py lab --lecturer     the same, with every file visible and writable
@@ -32,7 +33,24 @@ WORK_FOLDER = "my-work"
 PINNED_THREADS = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                   "VECLIB_MAXIMUM_THREADS": "1", "NUMEXPR_NUM_THREADS": "1"}
 UNSET = ("MPLBACKEND",)  # the stored figures come from the kernels' inline backend
-EXTRAS = {"lab": "", "grade": "", "build": "", "execute": "", "test": "test", "browser-test": "test,browser"}
+EXTRAS = {"lab": "lab", "grade": "", "build": "", "execute": "lab", "test": "test", "browser-test": "test,browser"}
+"""The package's extra each command installs: grading and building need only the core; JupyterLab,
+RISE and the lectures' widgets are the ``lab`` extra (``execute`` runs lectures that use widgets)."""
+SYSTEM_NEEDS = {"test": ("bwrap", "bubblewrap"), "browser-test": ("bwrap", "bubblewrap")}
+"""Programs a command needs from the system (the grader's tests sandbox kernels with bubblewrap),
+with the Debian/Ubuntu package that installs each."""
+
+
+def missing_system_program(command: str, which=shutil.which) -> str | None:
+    """One line saying how to install the program ``command`` needs and lacks, or None."""
+    if command not in SYSTEM_NEEDS:
+        return None
+    program, package = SYSTEM_NEEDS[command]
+    if which(program):
+        return None
+    return (f"error: `course.py {command}` needs {package} ({program}, the grader's sandbox), which is not on PATH; "
+            f"install it (Debian/Ubuntu: sudo apt-get install {package}; Fedora: sudo dnf install {package}) "
+            f"and run the command again")
 
 
 def course_environment(base: dict | None = None) -> dict:
@@ -75,8 +93,7 @@ def run(*command: str | Path, env: dict | None = None) -> None:
 def install(extra: str) -> None:
     """Install the package (with ``extra``) into .venv, unless this very install was done already."""
     if not (BIN / "python").exists() and not (BIN / "python.exe").exists():
-        print(f"creating {VENV}", flush=True)
-        venv.EnvBuilder(with_pip=True).create(VENV)
+        create_venv(shutil.which("uv"))
     target = f".[{extra}]" if extra else "."
     stamp = VENV / f"course-installed-{extra.replace(',', '-') or 'base'}"
     recipe = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + (ROOT / "constraints.txt").read_bytes()).hexdigest()
@@ -84,6 +101,25 @@ def install(extra: str) -> None:
         return
     run(*install_command(target, shutil.which("uv")))
     stamp.write_text(recipe)
+
+
+class MissingVenv(Exception):
+    """This Python cannot create a virtual environment with pip (Debian's python3 without python3-venv)."""
+
+
+def create_venv(uv: str | None) -> None:
+    """Create .venv with pip in it: with this Python's venv, or where it lacks ensurepip (Debian's
+    python3 without python3-venv) with ``uv venv --seed`` when uv is on the PATH."""
+    print(f"creating {VENV}", flush=True)
+    try:
+        import ensurepip  # noqa: F401  (Debian and Ubuntu ship it in python3-venv)
+    except ImportError:
+        if not uv:
+            raise MissingVenv(f"error: this Python ({sys.executable}) cannot create a virtual environment: install "
+                              f"python3-venv (Debian/Ubuntu: sudo apt-get install python3-venv) and run the command again")
+        run(uv, "venv", "--quiet", "--seed", "--python", sys.executable, VENV)
+        return
+    venv.EnvBuilder(with_pip=True).create(VENV)
 
 
 def install_command(target: str, uv: str | None) -> list[str | Path]:
@@ -160,6 +196,10 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     command, args = argv[0], argv[1:]
+    missing = missing_system_program(command)
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
     env = course_environment()
     try:
         install(EXTRAS[command])
@@ -179,6 +219,9 @@ def main(argv: list[str]) -> int:
         else:
             run(BIN / "python", "-m", "pytest", "tests/browser", "--browser", *browser_parallel(args), *args,
                 env=test_environment(env))
+    except MissingVenv as error:
+        print(error, file=sys.stderr)
+        return 2
     except subprocess.CalledProcessError as error:
         return error.returncode or 1
     except KeyboardInterrupt:

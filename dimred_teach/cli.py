@@ -17,6 +17,13 @@ gradescope --out BUNDLE.zip
                     requirements, the grader's settings, the course package's source)
 ci-template         print (or --out FILE: write) the GitHub Actions grading workflow;
                     with --site, the workflow publishing the course website instead
+classroom --out DIR --grader SOURCE [--set NN...]
+                    write the starter repository a lecturer uploads as a GitHub Classroom
+                    template (lectures, exercise notebooks, the library, a students' README
+                    and a workflow installing the grader from SOURCE and reporting points)
+classroom-grade NB.ipynb... --out DIR [--set NN...]
+                    what that workflow runs: grade one notebook per set, write the reports
+                    and the step output `result` that Classroom's grading reporter reads
 site [--out DIR]    build the course website from the executed notebooks (site extra)
 class-report REPORTS... --out DIR
                     what a class got wrong: mistakes.csv, exercises.csv and index.html from the
@@ -47,6 +54,10 @@ import sys
 from pathlib import Path
 
 from . import _fast_start  # noqa: F401  (first: before anything imports nbformat)
+
+FOLDER_OUT = ("grade", "classroom-grade", "demo-class", "class-report", "site", "slides")
+"""The commands whose ``--out`` is a folder: a file there is refused before anything is written."""
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="dimred-teach", description="The dimred-teach course tools.")
@@ -82,11 +93,26 @@ def main(argv: list[str] | None = None) -> int:
     gradescope_parser.add_argument("--source", type=Path, help="the course checkout to bundle (default: this package's)")
     gradescope_parser.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     ci_parser = sub.add_parser("ci-template", help="the GitHub Actions workflow grading a student's repository")
-    ci_parser.add_argument("--install", help="pip requirement installing the course package "
-                                             "(default: dimred-teach==<this version>)")
+    ci_parser.add_argument("--install", help="pip requirement installing the course package, with the "
+                                             "repository's constraints.txt (default: the repository itself, "
+                                             "at the commit being graded)")
     ci_parser.add_argument("--out", type=Path, help="write the workflow here (e.g. .github/workflows/grade.yml)")
     ci_parser.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     ci_parser.add_argument("--site", action="store_true", help="the GitHub Pages workflow publishing the course website")
+    classroom_parser = sub.add_parser("classroom", help="the starter repository of a GitHub Classroom assignment")
+    classroom_parser.add_argument("--out", type=Path, required=True, help="a new folder for the repository")
+    classroom_parser.add_argument("--grader", required=True,
+                                  help="where the workflow installs the grader from, pinned: a git URL at a tag "
+                                       "(git+https://github.com/ORG/REPO@v1.0) or a wheel's URL")
+    classroom_parser.add_argument("--set", action="append", metavar="NN",
+                                  help="the exercise sets of the assignment (default: every set)")
+    classroom_parser.add_argument("--root", type=Path, default=Path.cwd(), help="the course's checkout")
+    classroom_grade_parser = sub.add_parser("classroom-grade", help="grade a Classroom repository's notebooks "
+                                                                    "and write the reporter's `result`")
+    classroom_grade_parser.add_argument("submissions", nargs="+", type=Path, help="exercise notebooks or folders")
+    classroom_grade_parser.add_argument("--out", type=Path, required=True, help="folder for the reports")
+    add_grade_arguments(classroom_grade_parser)
+    classroom_grade_parser.add_argument("--jobs", type=int, default=2, help="notebooks graded at once (default 2)")
     site_parser = sub.add_parser("site", help="build the course website (needs the site extra)")
     site_parser.add_argument("--out", type=Path, default=Path("_site"), help="folder of the site (default _site)")
     site_parser.add_argument("--root", type=Path, default=Path.cwd(), help="the course's root folder")
@@ -157,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     demo_parser.add_argument("--sets", nargs="+", help="exercise set numbers, e.g. 04 (default: every set)")
     demo_parser.add_argument("--root", type=Path, default=Path.cwd(), help="the course's checkout")
     args = parser.parse_args(argv)
+    if args.command in FOLDER_OUT and args.out.exists() and not args.out.is_dir():
+        print(f"error: --out: {args.out} is a file; name a folder (new or existing) for the output", file=sys.stderr)
+        return 2
 
     if args.command == "ci-template" and args.site:
         from .course.site import command_site_template
@@ -167,6 +196,20 @@ def main(argv: list[str] | None = None) -> int:
 
         return {"grade": command.command_grade, "gradescope": command.command_gradescope,
                 "ci-template": command.command_ci_template}[args.command](args)
+    if args.command == "classroom-grade":
+        from .grading.classroom import command_classroom_grade
+
+        return command_classroom_grade(args)
+    if args.command == "classroom":
+        from .course.classroom import classroom_template
+
+        try:
+            out = classroom_template(args.root.resolve(), args.out, args.grader, args.set or ())
+        except (ValueError, OSError) as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        print(f"wrote the Classroom template repository {out}: push it to GitHub as a template repository")
+        return 0
     if args.command == "site":
         from .course.site import command_site
 
@@ -215,6 +258,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "demo-class":
         from .course.demo_class import demo_class
 
+        if not (args.root / "course.toml").is_file():
+            print(f"error: --root: {args.root.resolve()} is not the course's checkout (no course.toml); run demo-class "
+                  "in a clone of the course repository or pass --root PATH_TO_CLONE", file=sys.stderr)
+            return 2
         try:
             record = demo_class(args.root.resolve(), args.out, args.size, args.seed, args.sets)
         except ValueError as error:

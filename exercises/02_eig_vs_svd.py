@@ -23,6 +23,12 @@
 # **Notes.** Oxford SC4/SM4 §1.2.4; WashU A2 §3.4-4.2 (the pseudo-inverse $D^\dagger$ and use [U1]).
 
 # %%
+import importlib.util
+
+if importlib.util.find_spec("dimred_teach") is None:  # opened outside the course (Colab, a download)
+    raise ModuleNotFoundError('the course package is not installed; run this in a cell, then restart the kernel: '
+                              '%pip install "dimred-teach @ git+<the course\'s repository URL>"')
+
 import numpy as np
 
 import dimred_teach as dr

@@ -23,6 +23,12 @@
 # $S = \mathbf X_c^\top \mathbf X_c/(n-1)$, $\mathbf X_c = U D V^\top$ is the thin SVD of the centred data.
 
 # %%
+import importlib.util
+
+if importlib.util.find_spec("dimred_teach") is None:  # opened outside the course (Colab, a download)
+    raise ModuleNotFoundError('the course package is not installed; run this in a cell, then restart the kernel: '
+                              '%pip install "dimred-teach @ git+<the course\'s repository URL>"')
+
 import numpy as np
 
 import dimred_teach as dr
@@ -182,7 +188,7 @@ check("03.bootstrap_angle", bootstrap_angle)
 
 # %%
 # YOUR CODE HERE
-...
+pass
 
 # %% [markdown]
 # **Your answer:** *(write it here)*

@@ -22,6 +22,12 @@
 # \mathbf D^2 \mathbf H$).
 
 # %%
+import importlib.util
+
+if importlib.util.find_spec("dimred_teach") is None:  # opened outside the course (Colab, a download)
+    raise ModuleNotFoundError('the course package is not installed; run this in a cell, then restart the kernel: '
+                              '%pip install "dimred-teach @ git+<the course\'s repository URL>"')
+
 import numpy as np
 
 import dimred_teach as dr
@@ -120,7 +126,7 @@ check("04.eurodist_spectrum", relative_eigenvalues)
 
 # %%
 # YOUR CODE HERE
-...
+pass
 
 
 # %% [markdown]

@@ -20,6 +20,12 @@
 # Johnson-Lindenstrauss section. Points are rows here, so a projection is $\mathbf Y = \mathbf X\mathbf U^\top$.
 
 # %%
+import importlib.util
+
+if importlib.util.find_spec("dimred_teach") is None:  # opened outside the course (Colab, a download)
+    raise ModuleNotFoundError('the course package is not installed; run this in a cell, then restart the kernel: '
+                              '%pip install "dimred-teach @ git+<the course\'s repository URL>"')
+
 import math
 
 import numpy as np

@@ -21,6 +21,12 @@
 # eq. 17-20). Rows are points here; the notes use columns.
 
 # %%
+import importlib.util
+
+if importlib.util.find_spec("dimred_teach") is None:  # opened outside the course (Colab, a download)
+    raise ModuleNotFoundError('the course package is not installed; run this in a cell, then restart the kernel: '
+                              '%pip install "dimred-teach @ git+<the course\'s repository URL>"')
+
 import numpy as np
 
 import dimred_teach as dr

@@ -26,6 +26,12 @@
 # `recursive_feature_elimination`) are refused inside your answers by the checks and the grader.
 
 # %%
+import importlib.util
+
+if importlib.util.find_spec("dimred_teach") is None:  # opened outside the course (Colab, a download)
+    raise ModuleNotFoundError('the course package is not installed; run this in a cell, then restart the kernel: '
+                              '%pip install "dimred-teach @ git+<the course\'s repository URL>"')
+
 import itertools
 
 import numpy as np
@@ -112,7 +118,7 @@ X = demo.drop(columns="label").to_numpy()
 y = demo["label"].to_numpy()
 info = selection.select_incremental_mi(X, y, k=1, beta=0.0)
 # YOUR CODE HERE
-...
+pass
 
 
 # %% [markdown]

@@ -20,6 +20,12 @@
 # pairs of points); Oxford SC4/SM4 §1.4 (classical MDS, used by Isomap).
 
 # %%
+import importlib.util
+
+if importlib.util.find_spec("dimred_teach") is None:  # opened outside the course (Colab, a download)
+    raise ModuleNotFoundError('the course package is not installed; run this in a cell, then restart the kernel: '
+                              '%pip install "dimred-teach @ git+<the course\'s repository URL>"')
+
 import numpy as np
 import scipy.linalg
 from scipy.sparse.csgraph import connected_components, shortest_path
@@ -70,7 +76,7 @@ check("11.smallest_connected", smallest_connected)
 # %%
 X_roll, sheet_roll = make_swiss_roll(300, noise=0.5, seed=11)  # a sparser, noisier roll than the lecture's
 # YOUR CODE HERE
-...
+pass
 
 
 # %% [markdown]
@@ -99,7 +105,7 @@ check("11.isomap", my_isomap)
 X_clean, sheet_clean = make_swiss_roll(800, seed=5)
 
 # YOUR CODE HERE
-...
+pass
 
 
 # %% [markdown]

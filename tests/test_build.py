@@ -22,8 +22,32 @@ def test_top_level_block_becomes_named_ellipses():
     assert strip_solutions(code) == "x = 1\n# YOUR CODE HERE\na = ...\nb = ...\nc = ...\nd = ...\ny = 2"
 
 
-def test_block_without_assignment_becomes_ellipsis():
-    assert strip_solutions("# BEGIN SOLUTION\nprint(1)\n# END SOLUTION") == "# YOUR CODE HERE\n..."
+def test_block_without_assignment_becomes_pass():
+    """Issue 39: a bare ``...`` as a cell's last line printed ``Ellipsis``; ``pass`` prints nothing."""
+    assert strip_solutions("# BEGIN SOLUTION\nprint(1)\n# END SOLUTION") == "# YOUR CODE HERE\npass"
+
+
+def test_an_exercise_notebook_opened_alone_says_how_to_install_the_package(tmp_path):
+    """Issue 39: outside the course (Colab, a downloaded file) the set-up cell stops with a
+    `%pip install` line naming the course's repository (course.toml's [course] repository)."""
+    import json
+    import subprocess
+    import sys
+
+    from dimred_teach.course.exercises import build_exercise, install_guard
+
+    notebook, _, _ = build_exercise(ROOT / "solutions" / "04_mds.py", "https://example.org/course.git")
+    setup = next(cell for cell in notebook.cells if cell.cell_type == "code")
+    assert setup.source.startswith(install_guard("https://example.org/course.git"))
+    script = tmp_path / "setup.py"
+    script.write_text(setup.source)
+    alone = subprocess.run([sys.executable, "-I", "-S", str(script)], capture_output=True, text=True, timeout=60)
+    (last,) = alone.stderr.strip().splitlines()[-1:]
+    assert last == ("ModuleNotFoundError: the course package is not installed; run this in a cell, then restart the "
+                    "kernel: %pip install 'dimred-teach @ git+https://example.org/course.git'"), alone.stderr
+    committed = json.loads((ROOT / "exercises" / "04_mds.ipynb").read_text())
+    first = next(c for c in committed["cells"] if c["cell_type"] == "code")
+    assert "".join(first["source"]).startswith("import importlib.util")
 
 
 def test_indented_block_raises_not_implemented():

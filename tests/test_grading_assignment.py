@@ -96,7 +96,8 @@ def test_gradescope_grades_one_notebook_per_set_of_the_assignment(tmp_path):
     total is never more than the assignment's points, and the extras are reported."""
     bundle = tmp_path / "autograder.zip"
     sandbox = "user" if os.geteuid() == 0 else "auto"
-    assert main(["gradescope", "--out", str(bundle), "--set", "04,06", "--sandbox", sandbox, "--timeout", "300"]) == 0
+    assert main(["gradescope", "--out", str(bundle), "--set", "04,06", "--sandbox", sandbox, "--timeout", "300",
+                 "--visibility", "after_published"]) == 0
     root = tmp_path / "autograder"
     with zipfile.ZipFile(bundle) as archive:
         archive.extractall(root / "source")
@@ -119,3 +120,17 @@ def test_gradescope_grades_one_notebook_per_set_of_the_assignment(tmp_path):
     assert results["output"].count("another notebook of exercise set 06_random_projections") == 2
     assert "01_pca_lagrangian.ipynb: not graded: 01_pca_lagrangian.ipynb is exercise set 01_pca_lagrangian" in results["output"]
     assert "no notebook of exercise set 04_mds was submitted" in results["output"]
+    submitted = results["tests"][0]  # issue 39: the notes stay visible when the tests are not yet
+    assert submitted["visibility"] == "visible" and submitted["status"] == "failed"
+    assert "06_random_projections (1).ipynb: another notebook of exercise set 06_random_projections" in submitted["output"]
+    log = run.stdout  # the instructor's log (Gradescope keeps stdout from the student)
+    assert "assignment 04_mds, 06_random_projections; sandbox" in log and "06_random_projections.ipynb: 6 / " in log
+    assert log.strip().splitlines()[-1].startswith(f"total 6 / {assignment_points:g} in ")
+
+
+def test_a_gradescope_bundle_without_sets_is_built_with_a_warning(tmp_path, capsys):
+    """Issue 39: without --set a student's total depends on what is uploaded; say so at build time."""
+    assert main(["gradescope", "--out", str(tmp_path / "any.zip")]) == 0
+    assert "warning: no --set" in capsys.readouterr().err
+    assert main(["gradescope", "--out", str(tmp_path / "set.zip"), "--set", "04"]) == 0
+    assert "warning" not in capsys.readouterr().err

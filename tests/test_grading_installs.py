@@ -167,7 +167,7 @@ def test_the_gradescope_layout_grades_in_bubblewrap(wheel, submissions, tmp_path
     run = subprocess.run(["bash", str(root / "source" / "run_autograder")], capture_output=True, text=True,
                          env={**env, "AUTOGRADER_ROOT": str(root)}, timeout=600)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "sandbox: bwrap" in run.stdout and "does not" not in run.stderr, run.stdout + run.stderr
+    assert ", sandbox bwrap, " in run.stdout and "does not" not in run.stderr, run.stdout + run.stderr
     results = json.loads((root / "results" / "results.json").read_text())
     assert results["score"] == 5, results
     assert [t["status"] for t in results["tests"] if t["name"] == "06.min_dim"] == ["failed"], results

@@ -24,7 +24,7 @@ from .answer_leaks import answer_leaks
 from .execution import notebook_text, pair_problems
 from .exercises import EXERCISE_HEADING, GOING_FURTHER, SolutionMarkupError, build_exercise
 from .lecture_files import orphans
-from .manifest import MANIFEST, Lecture, header_problems, read_manifest
+from .manifest import MANIFEST, Lecture, course_repository, header_problems, read_manifest
 
 __all__ = ["START_PAGE", "WORK_FOLDER", "start_page", "course_map", "between_markers", "lecture_sections",
            "heading_problems", "build"]
@@ -144,7 +144,7 @@ def _expected_files(root: Path, lectures: list[Lecture]) -> dict[Path, str]:
     for lecture in lectures:
         if not lecture.exercises or not lecture.solution_source.is_file():
             continue
-        notebook, text, spec = build_exercise(lecture.solution_source)
+        notebook, text, spec = build_exercise(lecture.solution_source, course_repository(root))
         problems = heading_problems(lecture.solution_source, lecture.lecture_source)
         if problems:
             raise SolutionMarkupError("; ".join(problems))

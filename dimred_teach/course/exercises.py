@@ -6,7 +6,9 @@ a single line ending in ``# SOLUTION``. Generating the exercise:
 
 * a solution inside a function (indented) becomes ``raise NotImplementedError(...)``;
 * a top-level solution becomes ``name = ...`` for every name it assigns (so the check
-  cells still run and report "not yet"), or a bare ``...``;
+  cells still run and report "not yet"), or ``pass`` (a blank cell that prints nothing);
+* the set-up cell (the first code cell) starts with :func:`install_guard`: opened outside the
+  course (Colab, a downloaded file), its error says how to install the package;
 * a markdown cell tagged ``solution`` becomes an empty answer cell;
 * outputs are cleared, and the notebook is tagged with its exercise set.
 
@@ -35,7 +37,7 @@ import nbformat
 from ..checks import get_check
 from .execution import KERNELSPEC
 
-__all__ = ["strip_solutions", "build_exercise", "check_header", "CHECK_CALL", "GOING_FURTHER"]
+__all__ = ["strip_solutions", "install_guard", "build_exercise", "check_header", "CHECK_CALL", "GOING_FURTHER"]
 
 BEGIN, END, LINE = "# BEGIN SOLUTION", "# END SOLUTION", "# SOLUTION"
 CHECK_CALL = re.compile(r"""^\s*check\(\s*["'](?P<id>\d\d\.\w+)["']\s*,""")
@@ -82,7 +84,18 @@ def _stub(block_lines: list[str], indent: str) -> list[str]:
     if indent:
         return [f'{indent}raise NotImplementedError("exercise: replace this line with your code")']
     names = _assigned_names("\n".join(block_lines))
-    return ["# YOUR CODE HERE"] + ([f"{name} = ..." for name in names] or ["..."])
+    return ["# YOUR CODE HERE"] + ([f"{name} = ..." for name in names] or ["pass"])
+
+
+def install_guard(repository: str | None) -> str:
+    """The lines that open an exercise notebook's set-up cell: where the course's package is not
+    installed, stop with a ``%pip install`` line for the course's repository (``[course]
+    repository`` in course.toml), instead of a bare ModuleNotFoundError."""
+    url = repository or "<the course's repository URL>"
+    return ("import importlib.util\n\n"
+            'if importlib.util.find_spec("dimred_teach") is None:  # opened outside the course (Colab, a download)\n'
+            f"    raise ModuleNotFoundError({'the course package is not installed; run this in a cell, then restart the kernel: '!r}\n"
+            f"                              {'%pip install ' + repr('dimred-teach @ git+' + url)!r})\n")
 
 
 def strip_solutions(code: str) -> str:
@@ -163,13 +176,15 @@ def check_header(header: str, markdown_cells: list[str], where: str) -> None:
                                   f"exercise ({len(numbers)}); it has {len(items)}")
 
 
-def build_exercise(solution: Path) -> tuple[nbformat.NotebookNode, str, dict]:
+def build_exercise(solution: Path, repository: str | None = None) -> tuple[nbformat.NotebookNode, str, dict]:
     """Generate the exercise notebook, its py:percent text and its grading spec.
 
     Parameters
     ----------
     solution : Path
         ``solutions/NN_topic.py``.
+    repository : str, optional
+        The course's repository URL, for the install line of :func:`install_guard`.
 
     Returns
     -------
@@ -187,6 +202,7 @@ def build_exercise(solution: Path) -> tuple[nbformat.NotebookNode, str, dict]:
     cells = []
     checks: list[CheckCell] = []
     section = None  # the lecture section of the exercise being read
+    guarded = False
     for index, cell in enumerate(source_nb.cells):
         where = f"{solution.name}, cell {index}"
         if index == 0:  # "# Solutions 04 · Title" in the source, "# Exercises 04 · Title" for the student
@@ -204,6 +220,8 @@ def build_exercise(solution: Path) -> tuple[nbformat.NotebookNode, str, dict]:
                 code = strip_solutions(cell.source)
             except SolutionMarkupError as error:
                 raise SolutionMarkupError(f"{where}: {error}") from None
+            if not guarded:
+                code, guarded = install_guard(repository) + "\n" + code, True
             new = nbformat.v4.new_code_cell(code)
             exercise_id = _check_id(cell.source, where)
             if exercise_id is not None:

@@ -14,7 +14,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["MANIFEST", "Lecture", "ManifestError", "read_manifest", "check_new_slug", "find_lecture", "manifest_row", "header_problems"]
+__all__ = ["MANIFEST", "Lecture", "ManifestError", "read_manifest", "course_repository", "check_new_slug", "find_lecture",
+           "manifest_row", "header_problems"]
 
 MANIFEST = "course.toml"
 NUMBER = re.compile(r"\d\d")
@@ -128,6 +129,17 @@ def check_new_slug(lectures: list[Lecture], slug: str) -> None:
     taken = {lecture.slug: lecture.number for lecture in lectures}
     if slug in taken:
         raise ValueError(f"slug: {slug!r} is lecture {taken[slug]}'s already; choose another")
+
+
+def course_repository(root: Path) -> str | None:
+    """``[course] repository`` of course.toml: the URL of the course's git repository, which a
+    notebook opened outside the course names in its install line (None when unset)."""
+    try:
+        table = tomllib.loads((Path(root) / MANIFEST).read_text(encoding="utf-8")).get("course", {})
+    except (FileNotFoundError, tomllib.TOMLDecodeError):
+        return None
+    repository = table.get("repository") if isinstance(table, dict) else None
+    return repository if isinstance(repository, str) and repository else None
 
 
 def find_lecture(root: Path, number: str) -> Lecture:

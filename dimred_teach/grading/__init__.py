@@ -19,6 +19,7 @@ Modules, one job each:
 ``reports``      report names, JSON per submission, junit.xml, summary.md, gradebook
 ``command``      the ``grade``, ``gradescope`` and ``ci-template`` commands
 ``gradescope``   the Gradescope autograder bundle and its ``run_autograder``
+``classroom``    ``classroom-grade``: the points GitHub Classroom's grading reporter reads
 
 How a submission is graded
 --------------------------

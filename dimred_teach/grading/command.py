@@ -14,7 +14,8 @@ from .options import SANDBOXES, GradingOptions
 from .results import SubmissionResult
 from .run_plan import plan_run
 from .sandbox import SandboxUnavailable, require_private
-from .submissions import find_submissions, load_specs, resolve_sets
+from .submissions import (claimed_set, display_path, find_submissions, load_specs, read_notebook, resolve_sets,
+                          set_from_file_name)
 from .watchdog import grade_supervised
 
 
@@ -60,6 +61,26 @@ def options_from(args) -> GradingOptions:
                           seed_key=os.environ.get("DIMRED_TEACH_SEED_KEY", ""))
 
 
+def check_named_notebooks(named, specs: dict, options: GradingOptions) -> None:
+    """ValueError, naming the file and what to do, for a file named on the command line that
+    cannot be an exercise notebook of this course: not a ``.ipynb``, or naming no exercise set
+    at all (neither in its metadata nor in its file name) when ``--set`` does not say. Notebooks
+    found in folders are a class's submissions: their reports say what is wrong with them."""
+    for path in map(Path, named):
+        if path.is_dir():
+            continue
+        if path.suffix != ".ipynb":
+            raise ValueError(f"{display_path(path)} is not a notebook (.ipynb): grade takes exercise notebooks "
+                             "or folders of them")
+        try:
+            claimed = claimed_set(read_notebook(path, options.max_notebook_bytes))
+        except (OSError, ValueError):
+            continue  # its report says why it could not be read
+        if claimed not in specs and set_from_file_name(path.stem, specs) is None and len(options.assignment) != 1:
+            raise ValueError(f"{display_path(path)} names no exercise set of this course in its metadata or file "
+                             f"name: rename it NN_topic.ipynb or pass --set NN (the sets: {', '.join(sorted(specs))})")
+
+
 def command_grade(args) -> int:
     """``dimred-teach grade``: the exit status (0 all pass, 1 otherwise, 2 usage error)."""
     if not 0.0 <= args.pass_fraction <= 1.0:
@@ -85,6 +106,7 @@ def command_grade(args) -> int:
             raise ValueError(f"no grading specs in {options.specs_dir}: was `dimred-teach build` run?")
         if plan.sandbox == "user":  # a class's submissions and reports: private to the grader, or no kernel starts
             require_private(paths, args.out, options.accept_readable_files)
+        check_named_notebooks(args.submissions, plan.specs, plan.options)
         args.out.mkdir(parents=True, exist_ok=True)
     except (ValueError, OSError, SandboxUnavailable) as error:
         print(f"error: {error}", file=sys.stderr)
@@ -105,13 +127,7 @@ def command_grade(args) -> int:
 
     results = grade_supervised(paths, args.out, plan, jobs=args.jobs, pass_fraction=args.pass_fraction,
                                gradebook=args.gradebook, on_result=progress)
-    summary = os.environ.get("GITHUB_STEP_SUMMARY")
-    if summary:
-        try:
-            with open(summary, "a") as file:
-                file.write((args.out / "summary.md").read_text())
-        except OSError as error:
-            print(f"warning: could not append to $GITHUB_STEP_SUMMARY ({error})", file=sys.stderr)
+    append_step_summary(args.out)
     counted = [r for r in results if not r.skipped]
     passed = sum(r.passes(args.pass_fraction) for r in counted)
     skipped = f" ({len(results) - len(counted)} skipped: not exercise notebooks)" if len(counted) < len(results) else ""
@@ -121,23 +137,35 @@ def command_grade(args) -> int:
     return 0 if passed == len(counted) else 1
 
 
-def _version() -> str:
-    from .. import __version__
-
-    return __version__
+def append_step_summary(out: Path) -> None:
+    """Append ``out/summary.md`` to the run's summary page on GitHub Actions ($GITHUB_STEP_SUMMARY)."""
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        try:
+            with open(summary, "a") as file:
+                file.write((out / "summary.md").read_text())
+        except OSError as error:
+            print(f"warning: could not append to $GITHUB_STEP_SUMMARY ({error})", file=sys.stderr)
 
 
 def workflow_template(install: str) -> str:
-    """The GitHub Actions workflow for a student's repository, installing ``install``."""
+    """The GitHub Actions workflow for a student's repository; ``install`` is what its pip installs
+    (``-e .``, or a quoted requirement)."""
     from importlib.resources import files
 
     text = files("dimred_teach.grading.templates").joinpath("grade-workflow.yml").read_text()
     return text.replace("__INSTALL__", install)
 
 
+DEFAULT_INSTALL = "-e ."
+"""What the CI workflow installs without ``--install``: the repository it runs in, at the commit
+being graded (a course repository holds the package, its data and its constraints.txt), in place
+as in a course checkout (the grader's sandbox needs the package outside the Python installation)."""
+
+
 def command_ci_template(args) -> int:
     """``dimred-teach ci-template``: print the workflow, or write it to ``--out``."""
-    text = workflow_template(args.install or f"dimred-teach=={_version()}")
+    text = workflow_template(f'"{args.install}"' if args.install else DEFAULT_INSTALL)
     if args.out is None:
         sys.stdout.write(text)
         return 0
@@ -155,4 +183,7 @@ def command_gradescope(args) -> int:
     except (ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if not options.assignment:
+        print("warning: no --set: this bundle grades every exercise set a submission holds, so a student's total "
+              "depends on what is uploaded; name the assignment's sets (--set 04, or --set 04,06)", file=sys.stderr)
     return write_new_file(args.out, data, args.force)

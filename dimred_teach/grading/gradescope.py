@@ -9,10 +9,12 @@ The bundle (a zip, unpacked by Gradescope into ``/autograder/source``):
 ``run_autograder``
     grades ``$AUTOGRADER_ROOT/submission/*.ipynb`` (``AUTOGRADER_ROOT`` defaults to
     ``/autograder``) into ``$AUTOGRADER_ROOT/results/results.json``, one test per exercise
-    with the configured ``visibility``; ``AUTOGRADER_PYTHON`` picks the Python (default:
-    the one ``setup.sh`` installed).
+    with the configured ``visibility`` after the always visible test "What was graded", and
+    prints the instructor's log (assignment, sandbox, points and seconds per notebook);
+    ``AUTOGRADER_PYTHON`` picks the Python (default: the one ``setup.sh`` installed).
 ``requirements.txt``, ``constraints.txt``
-    the package's dependencies, pinned to the course's known-good versions.
+    the package's core dependencies (what grading needs: no JupyterLab), pinned to the
+    course's known-good versions.
 ``settings.json``
     the grader's options (limits, sandbox, jobs, visibility) and the assignment's exercise
     sets: one notebook per set is graded (named ``NN_slug.ipynb`` if there is one, else the
@@ -28,12 +30,13 @@ import json
 import re
 import sys
 import tempfile
+import time
 import zipfile
 from importlib.resources import files
 from pathlib import Path
 
 from .options import GradingOptions
-from .results import SubmissionResult, not_graded
+from .results import FAILED, PASSED, SubmissionResult, not_graded
 from .submissions import display_path, identify_set, load_specs, read_notebook
 from .watchdog import grade_supervised
 
@@ -101,9 +104,14 @@ def build_bundle(options: GradingOptions, jobs: int = 2, visibility: str = "visi
     return buffer.getvalue()
 
 
+SUBMITTED = "What was graded"
+"""The test that lists what the submission held and which notebook of each set was graded: always
+visible, whatever ``--visibility`` hides, so a student whose work is in another file sees why."""
+
+
 def results_json(results: list[SubmissionResult], visibility: str, notes: list[str] = ()) -> dict:
     """Gradescope's ``results.json`` for the graded notebooks of one submission, with ``notes``
-    (duplicates, other sets) in its output."""
+    (duplicates, other sets) in its output and, always visible, in the test :data:`SUBMITTED`."""
     several = len(results) > 1
     tests, outputs = [], []
     for result in results:
@@ -114,6 +122,10 @@ def results_json(results: list[SubmissionResult], visibility: str, notes: list[s
             tests.append(test)
         outputs.append(f"{name}: {result.score:g} / {result.max_score:g}" + (f"\n{result.output}" if result.output else ""))
     outputs += list(notes)
+    graded = [f"graded: {display_path(Path(r.submission).name)}" for r in results if r.graded]
+    submitted = "\n".join(graded + list(notes)) or "no notebook (*.ipynb) was submitted"
+    tests.insert(0, {"name": SUBMITTED, "score": 0, "max_score": 0, "status": PASSED if graded and not notes else FAILED,
+                     "output": submitted, "visibility": "visible"})
     return {"score": sum(r.score for r in results), "execution_time": round(sum(r.execution_time for r in results), 1),
             "output": "\n\n".join(outputs) or "no notebook (*.ipynb) was submitted", "visibility": visibility,
             "stdout_visibility": "hidden", "tests": tests}
@@ -143,25 +155,50 @@ def one_per_set(paths: list[Path], specs: dict, options: GradingOptions) -> tupl
     return graded, notes
 
 
-def run_autograder(root: Path) -> int:
-    """Grade ``root/submission/*.ipynb`` into ``root/results/results.json`` with the
-    bundle's settings (``root/source/settings.json``); the exit status is 0 once written."""
-    settings = json.loads((root / "source" / "settings.json").read_text())
-    options = GradingOptions(**{name: settings[name] for name in SETTINGS},
-                             assignment=tuple(settings.get("assignment", ())))
+def grade_one_per_set(paths: list[Path], reports: Path, options: GradingOptions,
+                      jobs: int) -> tuple[list[SubmissionResult], list[str]]:
+    """Grade one notebook of each exercise set among ``paths`` (:func:`one_per_set`) into
+    ``reports``; every set of the assignment without a notebook scores 0, not graded. Returns the
+    results (the assignment's sets in order, then the others) and the notes on the other notebooks."""
     specs = load_specs(options.specs_dir)
-    paths = sorted(p for p in (root / "submission").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
     graded, notes = one_per_set(paths, specs, options)
-    with tempfile.TemporaryDirectory(prefix="dimred-gradescope-") as reports:
-        results = grade_supervised(list(graded.values()), Path(reports), options,
-                                   jobs=int(settings["jobs"])) if graded else []
+    results = grade_supervised(list(graded.values()), reports, options, jobs=jobs) if graded else []
     for missing in (s for s in options.assignment if s not in graded):
         results.append(not_graded(f"{missing}.ipynb", missing, missing, specs[missing],
                                   f"no notebook of exercise set {missing} was submitted"))
-    print("sandbox:", ", ".join(sorted({r.sandbox for r in results if r.sandbox})) or "none needed")  # instructors see it
+    return results, notes
+
+
+def instructor_log(options: GradingOptions, results: list[SubmissionResult], notes: list[str],
+                   seconds: float) -> str:
+    """The lines ``run_autograder`` prints for the instructor (Gradescope keeps them, hidden from
+    the student): the assignment, the sandbox, each notebook's points and time, the notes."""
+    lines = [f"dimred-teach autograder: assignment {', '.join(options.assignment) or 'any exercise set (no --set)'}; "
+             f"sandbox {options.sandbox}"]
+    for result in results:
+        lines.append(f"{result.submission}: {result.score:g} / {result.max_score:g}, "
+                     f"{'graded' if result.graded else 'not graded'}, sandbox {result.sandbox or '-'}, "
+                     f"{result.execution_time:.1f} s")
+    lines += [f"note: {note}" for note in notes]
+    lines.append(f"total {sum(r.score for r in results):g} / {sum(r.max_score for r in results):g} in {seconds:.1f} s")
+    return "\n".join(lines)
+
+
+def run_autograder(root: Path) -> int:
+    """Grade ``root/submission/*.ipynb`` into ``root/results/results.json`` with the
+    bundle's settings (``root/source/settings.json``) and print the instructor's log; the
+    exit status is 0 once written."""
+    started = time.monotonic()
+    settings = json.loads((root / "source" / "settings.json").read_text())
+    options = GradingOptions(**{name: settings[name] for name in SETTINGS},
+                             assignment=tuple(settings.get("assignment", ())))
+    paths = sorted(p for p in (root / "submission").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    with tempfile.TemporaryDirectory(prefix="dimred-gradescope-") as reports:
+        results, notes = grade_one_per_set(paths, Path(reports), options, int(settings["jobs"]))
     (root / "results").mkdir(parents=True, exist_ok=True)
     (root / "results" / "results.json").write_text(
         json.dumps(results_json(results, settings["visibility"], notes), indent=1))
+    print(instructor_log(options, results, notes, time.monotonic() - started), flush=True)
     return 0
 
 
