@@ -69,7 +69,7 @@ def load_cocktail_party() -> pd.DataFrame:
     made from stated formulas (data/README.md): ``voice`` (a vowel-like harmonic sound in
     three syllables), ``music`` (four decaying sine notes) and ``hum`` (a 50 Hz sawtooth).
     They are not recordings: each is deterministic and independent of the others in the
-    sense ICA needs (different frequencies and envelopes, correlations below 0.05).
+    sense ICA needs (different frequencies and envelopes, correlations below 0.01).
     """
     with data_path("cocktail_party.csv").open() as handle:
         return pd.read_csv(handle)

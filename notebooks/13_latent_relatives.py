@@ -76,8 +76,8 @@ dr.setup_notebook()
 # $$z\sim N(0,I_q),\qquad x\mid z\sim N(Wz+\mu,\ \Psi),\qquad x\sim N(\mu,\ WW^\top+\Psi).$$
 #
 # There is no closed form any more: the eigenvectors of $S$ solved PPCA because $\sigma^2 I$ commutes with every
-# rotation, and $\Psi$ does not. EM still works, with the same E step as PPCA's (the posterior of $z$ given $x$)
-# and an M step that updates $W$ and then each $\psi_j$ as the variance of variable $j$ that $W$ leaves
+# rotation, and $\Psi$ does not. EM still works: an E step like PPCA's (the Gaussian posterior of $z$ given $x$, with $\Psi$ in place of
+# $\sigma^2 I$) and an M step that updates $W$ and then each $\psi_j$ as the variance of variable $j$ that $W$ leaves
 # unexplained (Rubin and Thayer 1982; Bishop §12.2.4). We simulate six variables from two factors with very
 # different noise levels: the first factor loads mainly on $x_1$-$x_3$, the second on $x_4$-$x_6$.
 
@@ -214,7 +214,7 @@ assert best_match(white.whitened).min() < 0.9
 # among all rotations of the whitened data, the one whose components are *least* Gaussian should undo the mixing.
 # FastICA measures non-Gaussianity by an approximation of *negentropy*,
 # $J(y)\approx\big(\mathbb E\,G(y)-\mathbb E\,G(\nu)\big)^2$ with $G(y)=\log\cosh y$ and $\nu\sim N(0,1)$, which is
-# zero for a Gaussian and positive otherwise. First a picture in two dimensions: rotate whitened mixtures of two
+# zero for a Gaussian and positive for the non-Gaussian signals met here. First a picture in two dimensions: rotate whitened mixtures of two
 # sounds by an angle and measure the total negentropy; do the same for two Gaussian sources.
 
 # %% alt="Line plot of total negentropy against the rotation angle of two whitened signals, from 0 to 90 degrees. For two mixed sounds the curve swings from about 0.002 to about 0.02 with a clear peak; for two mixed Gaussian signals it stays flat near zero at every angle." slideshow={"slide_type": "fragment"}
@@ -374,7 +374,7 @@ plt.show()
 # ## Summary
 #
 # * Factor analysis is PPCA with a noise variance per variable: fitted by EM, it recovers unequal noise levels that
-#   PPCA averages away; constrained to equal noise it is PPCA. It is unchanged by the units of each variable.
+#   PPCA averages away; constrained to equal noise it is PPCA. Its fit does not depend on the units of each variable.
 # * The likelihood of PPCA and factor analysis cannot tell $W$ from $WR$: the rotation problem.
 # * Whitening decorrelates but does not unmix; ICA chooses the rotation of the whitened data whose components are
 #   least Gaussian, which works only because the sources are not Gaussian. FastICA's fixed point does it in a few
