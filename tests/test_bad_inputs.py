@@ -506,10 +506,80 @@ def _datasets_table():
     ]
 
 
+def _factor_analysis_table():
+    from dimred_teach.factor_analysis import fa_em, log_likelihood
+
+    rng, X, _ = _data()
+    W, mean, psi = rng.standard_normal((4, 1)), X.mean(axis=0), np.full(4, 0.5)
+    constant = X.copy()
+    constant[:, 2] = 3.0
+    return _common_matrix_cases(lambda X: fa_em(X, 1)) + [
+        ("fa_em q=4 (not below d)", lambda: fa_em(X, 4), error(ValueError, "q")),
+        ("fa_em q=1.0", lambda: fa_em(X, 1.0), error(TypeError, "q")),
+        ("fa_em seed=1.5", lambda: fa_em(X, 1, seed=1.5), error(TypeError, "seed")),
+        ("fa_em tol=0", lambda: fa_em(X, 1, tol=0.0), error(ValueError, "tol")),
+        ("fa_em max_iter=0", lambda: fa_em(X, 1, max_iter=0), error(ValueError, "max_iter")),
+        ("fa_em isotropic='yes'", lambda: fa_em(X, 1, isotropic="yes"), error(TypeError, "isotropic")),
+        ("fa_em a constant column", lambda: fa_em(constant, 1), error(ValueError, "column")),
+        ("fa_em X float32", lambda: fa_em(X.astype(np.float32), 1, max_iter=5),
+         answer(lambda r: r.W.dtype == np.float64 and r.n_iter == 5)),
+        ("log_likelihood psi=0", lambda: log_likelihood(X, W, mean, np.zeros(4)), error(ValueError, "psi")),
+        ("log_likelihood psi of wrong length", lambda: log_likelihood(X, W, mean, psi[:3]), error(ValueError, "psi")),
+        ("log_likelihood W of wrong size", lambda: log_likelihood(X, np.ones((5, 1)), mean, psi),
+         error(ValueError, "W")),
+        ("log_likelihood psi=1e-320", lambda: log_likelihood(X, W, mean, np.full(4, 1e-320)),
+         error(ValueError, "psi")),
+    ]
+
+
+def _ica_table():
+    from dimred_teach.ica import fastica, negentropy
+
+    rng, X, _ = _data()
+    return _common_matrix_cases(lambda X: fastica(X)) + [
+        ("fastica k=5 (above d)", lambda: fastica(X, k=5), error(ValueError, "k")),
+        ("fastica k=0", lambda: fastica(X, k=0), error(ValueError, "k")),
+        ("fastica fun='tanh'", lambda: fastica(X, fun="tanh"), error(ValueError, "fun")),
+        ("fastica seed=None", lambda: fastica(X, seed=None), error(TypeError, "seed")),
+        ("fastica tol=-1", lambda: fastica(X, tol=-1.0), error(ValueError, "tol")),
+        ("fastica n <= d", lambda: fastica(X[:4]), error(ValueError, "X")),
+        ("fastica k=np.int64(2)", lambda: fastica(X, k=np.int64(2)), answer(lambda r: r.sources.shape == (12, 2))),
+        ("transform Y of wrong width", lambda: fastica(X).transform(X[:, :3]), error(ValueError, "Y")),
+        ("negentropy Y 1-D", lambda: negentropy(X[:, 0]), error(ValueError, "Y")),
+    ]
+
+
+def _gplvm_table():
+    from dimred_teach.gplvm import fit_gplvm, gplvm_linear, log_marginal_likelihood
+
+    rng, X, _ = _data()
+    latent = rng.standard_normal((12, 1))
+    return _common_matrix_cases(lambda Y: gplvm_linear(Y, 1), name="Y") + [
+        ("gplvm_linear q=12 (not below n)", lambda: gplvm_linear(X, 12), error(ValueError, "q")),
+        ("gplvm_linear q=5 (above D)", lambda: gplvm_linear(X, 5), error(ValueError, "q")),
+        ("gplvm_linear rank-1 Y", lambda: gplvm_linear(np.outer(X[:, 0], [1.0, 2.0, 3.0]), 1), error(ValueError, "q")),
+        ("fit_gplvm kernel='poly'", lambda: fit_gplvm(X, 1, kernel="poly"), error(ValueError, "kernel")),
+        ("fit_gplvm max_iter=0", lambda: fit_gplvm(X, 1, max_iter=0), error(ValueError, "max_iter")),
+        ("fit_gplvm Y float32", lambda: fit_gplvm(X.astype(np.float32), 1, max_iter=3),
+         answer(lambda r: r.latent.shape == (12, 1))),
+        ("log_marginal_likelihood noise=0", lambda: log_marginal_likelihood(X, latent, noise=0.0),
+         error(ValueError, "noise")),
+        ("log_marginal_likelihood variance=-1", lambda: log_marginal_likelihood(X, latent, "rbf", variance=-1.0),
+         error(ValueError, "variance")),
+        ("log_marginal_likelihood latent of wrong length",
+         lambda: log_marginal_likelihood(X, latent[:5]), error(ValueError, "latent")),
+        ("log_marginal_likelihood latent with NaN",
+         lambda: log_marginal_likelihood(X, np.full((12, 1), np.nan)), error(ValueError, "latent")),
+        ("log_marginal_likelihood noise=1e-300 with a duplicate latent",
+         lambda: log_marginal_likelihood(X, np.zeros((12, 1)), "rbf", noise=1e-300), error(ValueError, "noise")),
+    ]
+
+
 TABLES = {
     "pca": _pca_table, "biplot": _biplot_table, "mds": _mds_table, "lsi": _lsi_table, "jl": _jl_table,
     "ppca": _ppca_table, "kernel": _kernel_table, "selection": _selection_table, "autoencoder": _autoencoder_table,
     "datasets": _datasets_table, "imputation": _imputation_table, "manifold": _manifold_table,
+    "factor_analysis": _factor_analysis_table, "ica": _ica_table, "gplvm": _gplvm_table,
 }
 
 
