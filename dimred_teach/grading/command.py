@@ -14,6 +14,7 @@ from .options import SANDBOXES, GradingOptions
 from .results import SubmissionResult
 from .run_plan import plan_run
 from .sandbox import SandboxUnavailable
+from .scheduler import grader_errors
 from .submissions import find_submissions, load_specs, resolve_sets
 from .watchdog import grade_supervised
 
@@ -57,7 +58,8 @@ def options_from(args) -> GradingOptions:
 
 
 def command_grade(args) -> int:
-    """``dimred-teach grade``: the exit status (0 all pass, 1 otherwise, 2 usage error)."""
+    """``dimred-teach grade``: the exit status (0 all pass, 1 otherwise, 2 usage error, 3 when
+    the grader's own trouble left a submission not graded)."""
     if not 0.0 <= args.pass_fraction <= 1.0:
         print(f"error: --pass-fraction must be between 0 and 1, got {args.pass_fraction}", file=sys.stderr)
         return 2
@@ -98,6 +100,11 @@ def command_grade(args) -> int:
     print(f"{passed} of {len(counted)} submission(s) reach {args.pass_fraction:.0%} of the points{skipped}; "
           f"sandbox: {plan.sandbox}; "
           f"reports in {args.out}")
+    troubled = grader_errors(results)
+    if troubled:
+        print(f"{troubled} submission(s) not graded because of the grader's own trouble (exit status 3): grade them "
+              "again", file=sys.stderr)
+        return 3
     return 0 if passed == len(counted) else 1
 
 

@@ -37,7 +37,7 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from .. import checks as _checks
 from . import cgroup, uids
 from .channel import Channel
-from .checker import Checker
+from .checker import GRADER_ERROR, Checker
 from .options import GradingOptions
 from .plan import plan_cells
 from .results import SubmissionResult, TestResult, clip, known_mistake, not_graded, not_graded_test
@@ -513,5 +513,5 @@ def grade_job(job: Job, notify: Callable[[int, int], None]) -> SubmissionResult:
             if allocation is not None:
                 uids.release(allocation, sweep_files=job.sandbox.mode == "user")
     except Exception as error:
-        return unusable("the grader failed on this submission (not your fault; tell your instructor): "
-                        f"{type(error).__name__}: {clip(error, 500)}")
+        return unusable(f"{GRADER_ERROR}: the grader failed on this submission (not your fault; tell your "
+                        f"instructor): {type(error).__name__}: {clip(error, 500)}")
