@@ -14,8 +14,8 @@
 #
 # Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
 # on fresh random ratings matrices) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells:
-# the grader restores them. Use NumPy only in Exercises 1-3 (not `dimred_teach.imputation`, which solves them);
-# Exercise 4 uses it for speed.
+# the grader restores them. Use NumPy and your own functions (not `dimred_teach.imputation`, which solves these
+# exercises; the grader's kernel does not have it).
 #
 # **Notes.** CMU 36-467/667 "Linear Dimension Reduction", "Netflix and recommender systems" (the three questions
 # before using PCA: which are the features, how to predict from scores, how to handle missing values).
@@ -92,15 +92,12 @@ check("12.hard_impute", my_low_rank_impute)
 #
 # This exercise has its own ratings, `ratings_4` below (200 users, 80 items, 70% missing; its rank is for you to
 # find). Hide a random tenth of the observed ratings, fit on the rest, and measure the root mean squared error on
-# the hidden ones. Do this for $k = 1, \dots, 6$ with
-# `low_rank_impute(train, k, max_iter=100, tol=1e-5)` (the method of Exercise 3, stopped
-# once the error settles; its `.history[-1]` is the training RMSE) and store the rank with the smallest held-out
-# RMSE as `best_rank`. Then say in the markdown cell how the training error behaves with $k$, and why it cannot
+# the hidden ones. Do this for $k = 1, \dots, 6$ with 100 steps of your `impute_step` from the item means (the
+# method of Exercise 3; the RMSE of the final fit on the training ratings is the training error) and store the rank
+# with the smallest held-out RMSE as `best_rank`. Then say in the markdown cell how the training error behaves with $k$, and why it cannot
 # choose $k$.
 
 # %%
-from dimred_teach.imputation import low_rank_impute
-
 ratings_4, _ = make_ratings(n_users=200, n_items=80, rank=4, observed=0.3, noise=0.4, seed=4)
 rows, cols = np.nonzero(~np.isnan(ratings_4))
 held = np.random.default_rng(2).permutation(rows.size)[: int(0.1 * rows.size)]
@@ -109,6 +106,7 @@ train[rows[held], cols[held]] = np.nan
 
 # YOUR CODE HERE
 held_out = ...
+observed = ...
 best_rank = ...
 
 # %% tags=["check"] points=1

@@ -32,6 +32,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 
+from ..checks.policy import library_needs
 from ..checks import get_check
 from .execution import KERNELSPEC
 
@@ -235,6 +236,7 @@ def build_exercise(solution: Path) -> tuple[nbformat.NotebookNode, str, dict]:
         "source": f"solutions/{solution.name}",
         "max_score": sum(c.points for c in checks),
         "checks": [c.__dict__ for c in checks],
+        "library": library_needs([c.source for c in source_nb.cells if c.cell_type == "code"]),
     }
     readable = nbformat.from_dict(notebook)
     readable.metadata = {"jupytext": {"notebook_metadata_filter": "-all"}}

@@ -389,7 +389,7 @@ async def run_notebook(job: "Job", notify: Callable[[int, int], None], checker: 
     workdir, channel_dir = box / "work", box / f"channel-{secrets.token_hex(8)}"
     for folder in (workdir, channel_dir, kernel_dir):
         folder.mkdir(parents=True)
-    view = view_for(job.exercise_set, Path(job.views))
+    view = view_for(job.exercise_set, Path(job.views), spec.get("library"))
     sandbox.prepare(box)
     argv = cgroup.join_command(cgroup.create(options.processes, options.memory_mb * 2**20),
                                sandbox.wrap(kernel_argv(options, sandbox.mode, view), box, view,

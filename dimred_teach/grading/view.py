@@ -1,23 +1,30 @@
-"""The course as one exercise set's kernel sees it: a per-set copy of the teaching library.
+"""The course as one exercise set's kernel sees it: a per-set copy of the teaching library
+that holds only what the set's own cells use (an allowlist, not a list of what is forbidden).
 
 The grader never enforces an exercise set's rules with code inside the student's kernel
 (the student's code could undo it). Instead each set gets its own copy of the package,
 built by the grader before any kernel starts, and the sandbox shows the kernel that copy
-in place of the real package (:mod:`.sandbox`). In the copy:
+in place of the real package (:mod:`.sandbox`). The copy holds:
 
-* the checks are a stand-in holding only ``check`` (which says the grader checks the
-  answers): no set module, no reference code, no policy, no properties;
-* the grader, the grading specs and the course tooling (build, site, slides, command line)
-  are absent;
-* every module the set forbids is a stand-in raising the policy's ImportError;
-* every function the set forbids is a stub raising the policy's message, and so is every
-  library function that uses it (found from the source, across modules, until nothing
-  changes), except those the set declares it needs (``KEEPS`` in its checks module), which
-  keep a private copy of what they use, named in the reports.
+* the library objects the set's cells name (``library`` in its grading spec, written by
+  ``dimred-teach build`` from the solution's cells, the answers' bodies left out:
+  :func:`dimred_teach.checks.policy.library_needs`), and what those use, found from the
+  source across modules until nothing changes; of a class, only the methods some kept code
+  or cell reads by name (and the special ones);
+* nothing else of the library: every other module is a stand-in raising the policy's
+  ImportError, every other function of a kept module is gone (reading it raises the policy's
+  AttributeError);
+* of the checks, a stand-in holding only ``check`` (which says the grader checks the
+  answers); no grader, grading specs or course tooling;
+* nothing a set's declaration (``FORBIDS``) names, even if a kept object uses it: a kept
+  object that needs a forbidden one is an error of the set, found when the view is built.
 
-The original files are not in the kernel's view at all (bubblewrap binds the copy over
-them; ``user`` mode checks they are unreadable for the kernel's user), so no reference,
-closure, ``gc`` walk, frame trick or import hook reaches them.
+Whatever remains in the view must not answer one of the set's exercises: the test
+``tests/test_policy_scan.py`` runs every function exercise's check against adapted calls of
+every callable of the view and fails on any hit. The original files are not in the kernel's
+view at all (bubblewrap binds the copy over them; ``user`` mode checks they are unreadable
+for the kernel's user), so no reference, closure, ``gc`` walk, frame trick or import hook
+reaches them.
 """
 
 from __future__ import annotations
@@ -31,10 +38,7 @@ import tempfile
 from pathlib import Path
 
 from ..checks import policy
-
-NOT_IN_VIEW = frozenset({"checks", "grading", "exercise_specs", "course", "cli.py", "__main__.py", "_files.py",
-                         "__pycache__"})
-"""Entries of the package folder that no kernel sees (besides what its set forbids)."""
+from ..checks.policy import NOT_IN_VIEW, Closure, library_closure
 
 CHECKS_STAND_IN = '''"""The grader's stand-in for dimred_teach.checks: the grader runs the checks, not this kernel."""
 
@@ -61,6 +65,105 @@ def data_folders() -> list[Path]:
     import dimred_teach.data
 
     return [Path(os.path.realpath(path)) for path in dimred_teach.data.__path__]
+
+
+def _pruned(info: _Module, closure: Closure, exercise_set: str) -> str:
+    """The source of a kept module without what the view leaves out."""
+    kept, tree = closure.kept[info.name], ast.parse(ast.unparse(info.tree))
+    removed = sorted(set(info.definitions) - kept)
+    body = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if node.name not in kept:
+                continue
+            if isinstance(node, ast.ClassDef):
+                methods = closure.methods[(info.name, node.name)]
+                node.body = [item for item in node.body if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+                             or item.name in methods] or [ast.Pass()]
+        elif isinstance(node, ast.ImportFrom) and node.level:
+            node.names = [alias for alias in node.names if (alias.asname or alias.name) in closure.locals[info.name]]
+            if not node.names:
+                continue
+        elif (isinstance(node, ast.Assign) and [getattr(t, "id", "") for t in node.targets] == ["__all__"]
+              and isinstance(node.value, (ast.List, ast.Tuple))):
+            node.value.elts = [e for e in node.value.elts if getattr(e, "value", None) in kept]
+        body.append(node)
+    tree.body = body
+    text = ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+    if removed:
+        messages = {name: policy.message(exercise_set, f"{info.name}.{name}") for name in removed}
+        text += (f"\n\ndef __getattr__(name, _removed={messages!r}):\n    if name in _removed:\n"
+                 "        raise AttributeError(_removed[name], name=name)\n"
+                 f"    raise AttributeError('module {info.name} has no attribute ' + repr(name), name=name)\n")
+    return text
+
+
+def build_view(exercise_set: str, folder: Path, library: dict | None = None) -> Path:
+    """Write ``folder/dimred_teach``, the package as exercise set ``exercise_set`` sees it
+    (``library``: its spec's, see :func:`library_closure`; ``folder`` must not exist yet or
+    be empty); returns ``folder``. Every file is world-readable and nothing in it is writable
+    by the kernel. ValueError when the set's cells need something its rules forbid."""
+    folder = Path(folder)
+    source = package_folder()
+    target = folder / "dimred_teach"
+    closure = library_closure(library)
+    forbidden(exercise_set, closure)
+    shutil.copytree(source, target, ignore=lambda where, names: [
+        name for name in names if (Path(where) == source and name in NOT_IN_VIEW) or name == "__pycache__"
+        or name.endswith((".py", ".pyc"))])
+    for name, info in closure.modules.items():
+        text = (_pruned(info, closure, exercise_set) if name in closure.kept else
+                f"raise ImportError({policy.message(exercise_set, name)!r}, name={name!r})\n")
+        (target / info.path).parent.mkdir(parents=True, exist_ok=True)
+        (target / info.path).write_text(text)
+    if "dimred_teach.datasets" in closure.kept:
+        data = target / "data"
+        for origin in data_folders():
+            if not data.exists() or origin == source / "data":
+                shutil.rmtree(data, ignore_errors=True)
+                shutil.copytree(origin, data, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    rules = policy.rules(exercise_set)
+    if rules.functions:
+        _stub_functions(target, exercise_set, rules)
+    (target / "checks").mkdir(exist_ok=True)
+    (target / "checks" / "__init__.py").write_text(CHECKS_STAND_IN)
+    shutil.copy(Path(__file__).with_name("kernel_launcher.py"), folder / "kernel_launcher.py")
+    # compiled once here, from the view's own sources: a kernel (which writes no bytecode) then
+    # does not compile the library again at every start
+    compileall.compile_dir(str(target), quiet=1, workers=1)
+    for path in [folder, *folder.rglob("*")]:
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+    return folder
+
+
+def forbidden(exercise_set: str, closure: Closure) -> None:
+    """ValueError when the view of ``exercise_set`` would hold what the set forbids."""
+    rules = policy.rules(exercise_set)
+    held = [module for module in rules.modules if any(k == module or k.startswith(module + ".") for k in closure.kept)]
+    for name in rules.functions:
+        module, _, attribute = name.rpartition(".")
+        owner, _, cls = module.rpartition(".")
+        kept = attribute in closure.kept.get(module, ()) or attribute in closure.methods.get((owner, cls), ())
+        if kept and not any(keeper.startswith(module + ".") or keeper.startswith(owner + ".") for keeper in rules.keeps):
+            held.append(name)
+    if held:
+        raise ValueError(f"exercise set {exercise_set}: its own cells need {', '.join(held)}, which it forbids: "
+                         "give the cells the data instead, or change the exercise")
+
+
+def view_for(exercise_set: str, views: Path, library: dict | None = None) -> Path:
+    """The view of ``exercise_set`` inside the run's folder ``views``, built once per run
+    (workers building the same view at once wait for one another)."""
+    target = Path(views) / exercise_set
+    if not target.is_dir():
+        with open(Path(views) / ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not target.is_dir():
+                partial = Path(tempfile.mkdtemp(dir=views))
+                build_view(exercise_set, partial / "view", library)
+                os.rename(partial / "view", target)
+                os.rmdir(partial)
+    return target
 
 
 def _stub(function: ast.FunctionDef | ast.AsyncFunctionDef, message: str) -> None:
@@ -99,66 +202,6 @@ def _uses(function: ast.AST, name: str, method: bool) -> bool:
 def _module_name(path: Path, root: Path) -> str:
     parts = list(path.relative_to(root.parent).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def build_view(exercise_set: str, folder: Path) -> Path:
-    """Write ``folder/dimred_teach``, the package as exercise set ``exercise_set`` sees it
-    (``folder`` must not exist yet or be empty); returns ``folder``. Every file is
-    world-readable and nothing in it is writable by the kernel."""
-    folder = Path(folder)
-    source = package_folder()
-    target = folder / "dimred_teach"
-    shutil.copytree(source, target, ignore=lambda where, names: [
-        name for name in names if (Path(where) == source and name in NOT_IN_VIEW) or name == "__pycache__"
-        or name.endswith(".pyc")])
-    data = target / "data"
-    for origin in data_folders():
-        if data.exists() and origin != source / "data":
-            continue
-        if not data.exists():
-            shutil.copytree(origin, data, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    (target / "checks").mkdir()
-    (target / "checks" / "__init__.py").write_text(CHECKS_STAND_IN)
-    rules = policy.rules(exercise_set)
-    for module in rules.modules:
-        _block_module(target, module, policy.message(exercise_set, module))
-    if rules.functions:
-        _stub_functions(target, exercise_set, rules)
-    shutil.copy(Path(__file__).with_name("kernel_launcher.py"), folder / "kernel_launcher.py")
-    # compiled once here, from the view's own sources: a kernel (which writes no bytecode) then
-    # does not compile the library again at every start
-    compileall.compile_dir(str(target), quiet=1, workers=1)
-    for path in [folder, *folder.rglob("*")]:
-        os.chmod(path, 0o755 if path.is_dir() else 0o644)
-    return folder
-
-
-def view_for(exercise_set: str, views: Path) -> Path:
-    """The view of ``exercise_set`` inside the run's folder ``views``, built once per run
-    (workers building the same view at once wait for one another)."""
-    target = Path(views) / exercise_set
-    if not target.is_dir():
-        with open(Path(views) / ".lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if not target.is_dir():
-                partial = Path(tempfile.mkdtemp(dir=views))
-                build_view(exercise_set, partial / "view")
-                os.rename(partial / "view", target)
-                os.rmdir(partial)
-    return target
-
-
-def _block_module(target: Path, module: str, message: str) -> None:
-    """Replace ``module`` (``dimred_teach.x``, a file or a package) in the view by a stand-in."""
-    relative = Path(*module.split(".")[1:])
-    package, single = target / relative, (target / relative).with_suffix(".py")
-    if package.is_dir():
-        shutil.rmtree(package)
-        package.mkdir()
-        package = package / "__init__.py"
-    else:
-        package = single
-    package.write_text(f"raise ImportError({message!r}, name={module!r})\n")
 
 
 def _stub_functions(target: Path, exercise_set: str, rules) -> None:
