@@ -15,11 +15,14 @@ import ast
 import functools
 import importlib
 import importlib.util
+import inspect
 import sys
 import types
 from dataclasses import dataclass
 from pathlib import Path
 
+WRAPPERS = 3
+"""How many frames of decorators' wrappers may sit between a student's call and a forbidden function."""
 CHECKS_INTERNALS = "dimred_teach.checks.*"
 """Every submodule of ``dimred_teach.checks`` (the set modules with their ``_reference_*``
 helpers, the property helpers, this policy); the package itself (``check``) stays usable."""
@@ -358,12 +361,20 @@ def _function_codes(exercise: str) -> dict[types.CodeType, str]:
     codes = {}
     for name in rules(exercise).functions + absent(exercise)[1]:
         try:
-            code = getattr(resolve_function(name), "__code__", None)
+            code = _code(resolve_function(name))
         except (AttributeError, ValueError):  # a method a subclass inherits, say
             continue
         if code is not None:
             codes[code] = name
     return codes
+
+
+def _code(value) -> types.CodeType | None:
+    """The code a function runs, below its decorators' wrappers (SciPy wraps many of its own)."""
+    try:
+        return getattr(inspect.unwrap(value), "__code__", None) if callable(value) else None
+    except (ValueError, TypeError):  # a cycle of __wrapped__, or an object that refuses attributes
+        return None
 
 
 def _code_names(code: types.CodeType) -> set[str]:
@@ -431,7 +442,7 @@ class Watch:
         self._previous = None
 
     def _rule(self, value) -> str | None:
-        function = self.functions.get(getattr(value, "__code__", None))
+        function = self.functions.get(_code(value))
         if function:
             return function
         name = _module_of(value)
@@ -445,18 +456,18 @@ class Watch:
             modules = [m for m in reachable if isinstance(m, types.ModuleType)]
             reachable += [getattr(m, n) for m in modules for n in names if isinstance(getattr(m, n, None), types.ModuleType)]
             reachable += [getattr(m, n) for m in modules for n in names
-                          if getattr(getattr(m, n, None), "__code__", None) in self.functions]
+                          if _code(getattr(m, n, None)) in self.functions]
             for cell in answer.__closure__ or ():
                 try:
                     reachable.append(cell.cell_contents)
                 except ValueError:  # an empty cell
                     pass
         for value in reachable:  # a forbidden function the answer's own code names
-            if getattr(value, "__code__", None) in self.functions:
-                return message(self.exercise_id, self.functions[value.__code__])
+            if _code(value) in self.functions:
+                return message(self.exercise_id, self.functions[_code(value)])
         if isinstance(namespace, dict):
             reachable += [value for key, value in namespace.items() if not str(key).startswith("_")
-                          and getattr(value, "__code__", None) not in self.functions]  # the set may hold them
+                          and _code(value) not in self.functions]  # the set may hold them
             for name in _imports_in(namespace.get("In")):
                 rule = rule_of(name, self.entries)
                 if rule:
@@ -498,9 +509,14 @@ class Watch:
             if event != "call" or self.violation:
                 return
             function = self.functions.get(frame.f_code)
-            if function and frame.f_back is not None and frame.f_back.f_globals is student:
-                self.violation = message(self.exercise_id, function)
-                return
+            caller = frame.f_back
+            for _ in range(WRAPPERS if function else 0):  # called by the student, maybe through wrappers
+                if caller is None or caller is boundary:
+                    break
+                if caller.f_globals is student:
+                    self.violation = message(self.exercise_id, function)
+                    return
+                caller = caller.f_back
             rule = files.get(frame.f_code.co_filename)
             caller = frame.f_back
             while rule and caller is not None and caller is not boundary:

@@ -32,14 +32,22 @@ from __future__ import annotations
 import ast
 import compileall
 import fcntl
+import importlib
+import importlib.util
+import inspect
+import json
 import os
+import py_compile
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
 from ..checks import policy
 from ..checks.policy import NOT_IN_VIEW, Closure, library_closure
 
+SHADOWS = "shadows.json"
+"""The file of a view listing the third-party files its kernel sees stand-ins for."""
 CHECKS_STAND_IN = '''"""The grader's stand-in for dimred_teach.checks: the grader runs the checks, not this kernel."""
 
 
@@ -125,6 +133,7 @@ def build_view(exercise_set: str, folder: Path, library: dict | None = None) -> 
     rules = policy.rules(exercise_set)
     if rules.functions:
         _stub_functions(target, exercise_set, rules)
+    _shadow_third_party(folder, exercise_set, rules)
     (target / "checks").mkdir(exist_ok=True)
     (target / "checks" / "__init__.py").write_text(CHECKS_STAND_IN)
     shutil.copy(Path(__file__).with_name("kernel_launcher.py"), folder / "kernel_launcher.py")
@@ -134,6 +143,62 @@ def build_view(exercise_set: str, folder: Path, library: dict | None = None) -> 
     for path in [folder, *folder.rglob("*")]:
         os.chmod(path, 0o755 if path.is_dir() else 0o644)
     return folder
+
+
+def _shadow_third_party(folder: Path, exercise_set: str, rules) -> None:
+    """Write the stand-ins of the third-party modules and functions the set forbids
+    (``scipy.linalg.orthogonal_procrustes``): for each, a copy of its defining file with the
+    function's body replaced by the policy's error (a module: a file raising the policy's
+    ImportError) and that copy compiled, listed in ``folder/shadows.json`` as (stand-in, the
+    original file it covers) pairs, the stand-in's path relative to ``folder`` (the view is moved
+    once built), for the sandbox to bind over the originals (:func:`shadows`)."""
+    pairs = []
+    for declared in rules.declared:
+        if declared.split(".")[0] == "dimred_teach":
+            continue
+        if declared in rules.modules:
+            original = Path(os.path.realpath(importlib.import_module(declared).__file__))
+            text = f"raise ImportError({policy.message(exercise_set, declared)!r}, name={declared!r})\n"
+        else:
+            function = inspect.unwrap(policy.resolve_function(declared))
+            original = Path(os.path.realpath(sys.modules[function.__module__].__file__))
+            tree = ast.parse(original.read_text())
+            node = _definition(tree, function.__qualname__)
+            if node is None:
+                raise ValueError(f"exercise set {exercise_set}: {declared} is not defined in {original} by that name")
+            _stub(node, policy.message(exercise_set, policy.defined_name(function)))
+            text = ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+        copy = folder / "shadows" / str(len(pairs)) / original.name
+        copy.parent.mkdir(parents=True)
+        copy.write_text(text)
+        pairs.append((str(copy.relative_to(folder)), str(original)))
+        cache = Path(importlib.util.cache_from_source(str(original)))
+        if cache.exists():  # the original's bytecode would be taken for the stand-in's: cover it too
+            compiled = copy.with_suffix(".pyc")
+            py_compile.compile(str(copy), cfile=str(compiled), doraise=True)
+            pairs.append((str(compiled.relative_to(folder)), str(cache)))
+    (folder / SHADOWS).write_text(json.dumps(pairs))
+
+
+def _definition(tree: ast.Module, qualname: str) -> ast.FunctionDef | None:
+    """The top-level function or class method ``qualname`` names in ``tree``."""
+    body, node = tree.body, None
+    for part in qualname.split("."):
+        node = next((n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                     and n.name == part), None)
+        if node is None:
+            return None
+        body = node.body
+    return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+
+def shadows(view: Path) -> list[tuple[str, str]]:
+    """(stand-in, original file) pairs that the sandbox binds over the originals in a kernel of
+    this view (the third-party modules and functions its set forbids)."""
+    try:
+        return [(str(Path(view) / a), str(b)) for a, b in json.loads((Path(view) / SHADOWS).read_text())]
+    except FileNotFoundError:
+        return []
 
 
 def forbidden(exercise_set: str, closure: Closure) -> None:
