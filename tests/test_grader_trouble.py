@@ -19,7 +19,9 @@ import tempfile
 import time
 from pathlib import Path
 
+import nbformat
 import pytest
+from test_grading import FIXTURES, SOURCE, _answered
 
 from dimred_teach import checks
 from dimred_teach.cli import main
@@ -30,11 +32,7 @@ from dimred_teach.grading import checker as checker_module
 from dimred_teach.grading import wire
 from dimred_teach.grading.checker import GRADER_ERROR, TOO_BIG, Checker
 
-FIXTURES = Path(__file__).parent / "grading_fixtures"
-SOURCE = FIXTURES / "99_grading_fixture.py"
-if str(FIXTURES) not in checks.__path__:
-    checks.__path__.append(str(FIXTURES))  # dimred_teach.checks.set99
-checks.get_check("99.column_means")
+checks.get_check("99.column_means")  # test_grading put set 99 on the checks' path
 
 
 def _verify_with(monkeypatch, exercise_id: str, verify) -> None:
@@ -98,25 +96,25 @@ def test_expensive_references_are_computed_once_before_the_checks_fork(monkeypat
     assert calls == []
 
 
+def answered_set99(root: Path) -> tuple[Path, dict, nbformat.NotebookNode]:
+    """Set 99's specs folder (made under ``root``), its spec, and its exercise notebook as an
+    honest student fills it in (test_grading's fixture, for a run of one's own)."""
+    exercise, _, spec = build_exercise(SOURCE)
+    (root / "specs").mkdir()
+    (root / "specs" / "99_grading_fixture.json").write_text(json.dumps(spec))
+    return root / "specs", spec, _answered({"exercise": exercise, "solution": read_source(SOURCE)})
+
+
 @pytest.fixture(scope="module")
 def fixture_run(tmp_path_factory):
     """Set 99's specs and three honest submissions."""
     root = tmp_path_factory.mktemp("trouble")
-    exercise, _, spec = build_exercise(SOURCE)
-    (root / "specs").mkdir()
-    (root / "specs" / "99_grading_fixture.json").write_text(json.dumps(spec))
-    solution = read_source(SOURCE)
-    for cell, solved in zip(exercise.cells, solution.cells):
-        if cell.cell_type == "code":
-            cell.source = solved.source
-    import nbformat
-
-    paths = []
-    for name in ("ann", "ben", "cat"):
-        paths.append(root / f"99_grading_fixture-{name}.ipynb")
-        nbformat.write(exercise, paths[-1])
+    specs, spec, notebook = answered_set99(root)
+    paths = [root / f"99_grading_fixture-{name}.ipynb" for name in ("ann", "ben", "cat")]
+    for path in paths:
+        nbformat.write(notebook, path)
     options = GradingOptions(timeout=60, cell_timeout=20, call_timeout=10, recover_timeout=4, memory_mb=2048,
-                             specs_dir=root / "specs", extra_check_dirs=(FIXTURES,))
+                             specs_dir=specs, extra_check_dirs=(FIXTURES,))
     return {"root": root, "paths": paths, "options": options, "max": float(spec["max_score"])}
 
 

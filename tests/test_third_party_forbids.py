@@ -7,25 +7,16 @@ submission scores."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import nbformat
 import pytest
+from test_grader_trouble import FIXTURES, answered_set99
 
-from dimred_teach import checks
 from dimred_teach.checks import evaluate, policy
-from dimred_teach.course.exercises import build_exercise
-from dimred_teach.course.execution import read_source
 from dimred_teach.grading import GradingOptions, grade
 
-FIXTURES = Path(__file__).parent / "grading_fixtures"
-SOURCE = FIXTURES / "99_grading_fixture.py"
 FORBIDDEN = "scipy.linalg.orthogonal_procrustes"
 USES_IT = ("import scipy.linalg\n"
            "w = scipy.linalg.orthogonal_procrustes(np.eye(3), np.eye(3))[0][:, 0]\n")
-if str(FIXTURES) not in checks.__path__:
-    checks.__path__.append(str(FIXTURES))  # dimred_teach.checks.set99
 
 
 @pytest.fixture
@@ -40,19 +31,13 @@ def forbidding(monkeypatch):
 
 
 def _graded_unit_vector(tmp_path) -> tuple[bool, str]:
-    exercise, _, spec = build_exercise(SOURCE)
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "specs" / "99_grading_fixture.json").write_text(json.dumps(spec))
-    solution = read_source(SOURCE)
-    for cell, solved in zip(exercise.cells, solution.cells):
-        if cell.cell_type == "code":
-            cell.source = solved.source
+    specs, _, exercise = answered_set99(tmp_path)
     answer = next(c for c in exercise.cells if c.cell_type == "code" and "w = w / np.linalg.norm(w)" in c.source)
     answer.source = USES_IT
     path = tmp_path / "99_grading_fixture-procrustes.ipynb"
     nbformat.write(exercise, path)
     options = GradingOptions(timeout=60, cell_timeout=20, call_timeout=10, sandbox="bwrap",
-                             specs_dir=tmp_path / "specs", extra_check_dirs=(FIXTURES,))
+                             specs_dir=specs, extra_check_dirs=(FIXTURES,))
     result = grade([path], tmp_path / "out", options)[0]
     test = next(t for t in result.tests if t.name == "99.unit_vector")
     return test.passed, result.output + "\n" + test.output
