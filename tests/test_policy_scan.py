@@ -4,10 +4,15 @@ A set's grading kernel sees a copy of the library that holds only what the set's
 use (:mod:`dimred_teach.grading.view`). What remains there is searched by generation, not by
 a hand-kept list: for every function exercise, the check is run against adapted calls of
 every function and class the view defines, private ones included (the kernel reaches those
-too): the exercise's arguments in every order and subset, missing required arguments filled
-with 0, tolerances set to 0; of each result, the result itself, its attributes and what its
-methods without arguments return; and, for a scalar answer, a helper inverted by bisection
-over an integer argument (the smallest one at which it crosses the answer's bound). Any
+too): the exercise's arguments in every order and subset, a required parameter left over
+filled with 0 or a zero vector (the others keep their defaults), tolerances set to 0; of each
+result, the result itself, its entries, its attributes and what its methods without arguments
+return; and, for a scalar answer, a helper inverted by bisection over an integer argument (the
+smallest one at which it crosses the answer's bound). On main's library this finds
+``ppca.ppca_mle(X, q).sigma2`` (07.noise_variance), ``ppca.PPCAModel(W, zeros, s2).covariance()``
+(07.marginal_covariance), ``imputation.low_rank_impute(R, k, n).completed`` (12.hard_impute) and
+``jl.jl_delta`` inverted (06.min_dim); compositions such as "fill the holes, then call" are not
+generated (``mean_plus_rank_k`` for 12.impute_step is kept out by the allowlist). Any
 adapted call the check passes is a leak.
 
 To keep the search cheap, each candidate is first compared with the solution's own outputs on
@@ -125,13 +130,26 @@ def placements(value, n_args: int):
                 if any(i > max(slots) for i in required):
                     continue
                 for tolerance in ({}, untied) if untied else ({},):
-                    def adapt(args, chosen=chosen, slots=slots, tolerance=tolerance):
-                        call = [0] * (max(slots) + 1)  # a parameter left out before the last placed gets 0
-                        for slot, index in zip(slots, chosen):
-                            call[slot] = args[index]
-                        placed = {positional[s].name for s in range(len(call))}
-                        return call, {k: v for k, v in tolerance.items() if k not in placed}
-                    yield f"args {chosen} at {slots}" + (" tol 0" if tolerance else ""), adapt
+                    for filler in FILLERS:
+                        def adapt(args, chosen=chosen, slots=slots, tolerance=tolerance, filler=filler):
+                            call = [positional[i].default if positional[i].default is not positional[i].empty
+                                    else filler(args) for i in range(max(slots) + 1)]
+                            for slot, index in zip(slots, chosen):
+                                call[slot] = args[index]
+                            placed = {positional[s].name for s in range(len(call))}
+                            return call, {k: v for k, v in tolerance.items() if k not in placed}
+                        yield f"args {chosen} at {slots}" + (" tol 0" if tolerance else ""), adapt
+
+
+def _zeros_like_rows(args):
+    """A zero vector as long as the first array argument has rows (a mean, say)."""
+    first = next((a for a in args if isinstance(a, np.ndarray) and a.ndim >= 1), None)
+    return 0 if first is None else np.zeros(first.shape[0])
+
+
+FILLERS = (lambda args: 0, _zeros_like_rows)
+"""What a required parameter no exercise argument fills gets (one adapted call each); a
+parameter with a default keeps it."""
 
 
 def readings(result):
