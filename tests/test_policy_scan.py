@@ -51,6 +51,32 @@ CHEAP_SECONDS = 0.2
 """A bisection stops when one evaluation of the helper takes longer."""
 
 
+LEAKS = [  # issue 37: library code that answered an exercise of its set, and how
+    ("05_lsi", "05.tfidf", "from dimred_teach import lsi", "lsi._kept_dimred_teach_lsi_tfidf(counts).matrix",
+     "dimred_teach.lsi._kept_dimred_teach_lsi_tfidf"),
+    ("07_ppca", "07.noise_variance", "from dimred_teach import ppca", "ppca.ppca_mle(X, q).sigma2",
+     "dimred_teach.ppca.ppca_mle"),
+    ("07_ppca", "07.marginal_covariance", "from dimred_teach import ppca",
+     "ppca.PPCAModel(W, numpy.zeros(W.shape[0]), sigma2).covariance()", "dimred_teach.ppca.PPCAModel.covariance"),
+    ("09_feature_selection", "09.mi_from_counts", "from dimred_teach.selection import mutual_information as mi",
+     "mi._kept_dimred_teach_selection_mutual_information_discrete_mutual_information(counts)",
+     "dimred_teach.selection.mutual_information._kept_dimred_teach_selection_mutual_information_"
+     "discrete_mutual_information"),
+    ("09_feature_selection", "09.nearest_centroid", "from dimred_teach.selection import wrappers",
+     "wrappers._kept_dimred_teach_selection_wrappers_fit_nearest_centroid(X_train, y_train).predict(X_test)",
+     "dimred_teach.selection.wrappers._kept_dimred_teach_selection_wrappers_fit_nearest_centroid"),
+    ("12_missing_values_recommenders", "12.impute_step", "from dimred_teach import imputation",
+     "imputation.mean_plus_rank_k(numpy.where(numpy.isnan(R), fit, R), k)", "dimred_teach.imputation.mean_plus_rank_k"),
+    ("12_missing_values_recommenders", "12.hard_impute", "from dimred_teach import imputation",
+     "imputation.low_rank_impute(R, k, max_iter=n_iter, tol=0).completed", "dimred_teach.imputation.low_rank_impute"),
+    ("06_random_projections", "06.min_dim", "from dimred_teach import jl", None, "dimred_teach.jl.jl_delta"),
+]
+OPEN = {"05.tfidf": "set 05's set-up builds its LSI space with tf-idf in the kernel (lsi.lsi): not restructured yet",
+        "09.mi_from_counts": "set 09's set-up runs selection.select_incremental_mi in the kernel: not restructured yet",
+        "09.nearest_centroid": "set 09's best pair is scored with selection.cross_val_accuracy in the kernel: "
+                               "not restructured yet"}
+
+
 def _spec(exercise_set: str) -> dict:
     return json.loads((SPECS_DIR / f"{exercise_set}.json").read_text())
 
@@ -152,8 +178,10 @@ FILLERS = (lambda args: 0, _zeros_like_rows)
 parameter with a default keeps it."""
 
 
-def readings(result):
-    """(description, value) of what an answer could take from ``result``."""
+def readings(result, rest=()):
+    """(description, value) of what an answer could take from ``result``: itself, its entries,
+    its attributes, and what its methods return given no argument or the exercise's arguments
+    the call did not use (``rest``)."""
     yield "", result
     if isinstance(result, tuple) and len(result) <= 8:  # a pair of results, a NamedTuple
         for index, item in enumerate(result):
@@ -168,25 +196,26 @@ def readings(result):
         except Exception:
             continue
         if inspect.ismethod(value):
-            if any(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-                   for p in _parameters(value)):
+            needs = sum(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                        for p in _parameters(value))
+            if needs not in (0, len(rest)):
                 continue
             try:
-                value = value()
+                value = value(*rest[:needs])
             except Exception:
                 continue
-            yield f".{name}()", value
+            yield f".{name}({'rest' if needs else ''})", value
         elif not callable(value):
             yield f".{name}", value
 
 
-def _take(result, reading: str):
+def _take(result, reading: str, rest=()):
     if not reading:
         return result
     if reading.startswith("["):
         return result[int(reading[1:-1])]
-    value = getattr(result, reading.strip(".()"))
-    return value() if reading.endswith("()") else value
+    value = getattr(result, reading.split("(")[0].strip("."))
+    return value(*(rest if reading.endswith("(rest)") else ())) if reading.endswith(")") else value
 
 
 def agrees(candidate, expected) -> bool:
@@ -195,6 +224,8 @@ def agrees(candidate, expected) -> bool:
     if isinstance(expected, tuple):
         return (isinstance(candidate, (tuple, list)) and len(candidate) == len(expected)
                 and all(agrees(c, e) for c, e in zip(candidate, expected)))
+    if hasattr(candidate, "toarray"):  # a SciPy sparse matrix
+        candidate = candidate.toarray()
     try:
         a = np.asarray(candidate, dtype=float)
         b = np.asarray(expected, dtype=float)
@@ -223,16 +254,21 @@ def direct_candidates(value, calls):
             result = _quietly(value, *positional, **keywords)
         except Exception:
             continue
-        for reading, taken in readings(result):
+        for reading, taken in readings(result, _rest(first_args, adapt)):
             if not agrees(taken, first_expected):
                 continue
 
             def candidate(*args, adapt=adapt, reading=reading):
                 positional, keywords = adapt(args)
-                return _take(value(*positional, **keywords), reading)
+                return _take(value(*positional, **keywords), reading, _rest(args, adapt))
 
             if all(_agrees_on(candidate, args, expected) for args, expected in calls[1:]):
                 yield f"{description}{reading}", candidate
+
+
+def _rest(args, adapt) -> list:
+    """The exercise's arguments an adapted call leaves out, in order."""
+    return [args[i] for i in range(len(args)) if i not in adapt.__defaults__[0]]
 
 
 def inverse_candidates(value, calls):
@@ -300,7 +336,14 @@ def views_folder(tmp_path_factory):
     return tmp_path_factory.mktemp("views")
 
 
-@pytest.mark.parametrize("exercise_set, exercise_id", list(function_exercises()))
+def _scanned():
+    for case in function_exercises():
+        exercise_id = case.values[1]
+        marks = [pytest.mark.xfail(strict=True, reason=OPEN[exercise_id])] if exercise_id in OPEN else []
+        yield pytest.param(*case.values, marks=marks, id=exercise_id)
+
+
+@pytest.mark.parametrize("exercise_set, exercise_id", list(_scanned()))
 def test_nothing_in_the_view_answers_a_function_exercise(exercise_set, exercise_id, views_folder):
     folder = views_folder / exercise_set
     folder.mkdir(exist_ok=True)
@@ -316,27 +359,6 @@ def test_every_exercise_answered_by_a_function_is_scanned():
     assert scanned == answered_by_functions
 
 
-LEAKS = [  # issue 37: library code that answered an exercise of its set, and how
-    ("05_lsi", "05.tfidf", "from dimred_teach import lsi", "lsi._kept_dimred_teach_lsi_tfidf(counts).matrix",
-     "dimred_teach.lsi._kept_dimred_teach_lsi_tfidf"),
-    ("07_ppca", "07.noise_variance", "from dimred_teach import ppca", "ppca.ppca_mle(X, q).sigma2",
-     "dimred_teach.ppca.ppca_mle"),
-    ("07_ppca", "07.marginal_covariance", "from dimred_teach import ppca",
-     "ppca.PPCAModel(W, 0, sigma2).covariance()", "dimred_teach.ppca.PPCAModel.covariance"),
-    ("09_feature_selection", "09.mi_from_counts", "from dimred_teach.selection import mutual_information as mi",
-     "mi._kept_dimred_teach_selection_mutual_information_discrete_mutual_information(counts)",
-     "dimred_teach.selection.mutual_information._kept_dimred_teach_selection_mutual_information_"
-     "discrete_mutual_information"),
-    ("12_missing_values_recommenders", "12.impute_step", "from dimred_teach import imputation",
-     "imputation.mean_plus_rank_k(numpy.where(numpy.isnan(R), fit, R), k)", "dimred_teach.imputation.mean_plus_rank_k"),
-    ("12_missing_values_recommenders", "12.hard_impute", "from dimred_teach import imputation",
-     "imputation.low_rank_impute(R, k, max_iter=n_iter, tol=0).completed", "dimred_teach.imputation.low_rank_impute"),
-    ("06_random_projections", "06.min_dim", "from dimred_teach import jl", None, "dimred_teach.jl.jl_delta"),
-]
-OPEN = {"05.tfidf": "set 05's set-up builds its LSI space with tf-idf in the kernel (lsi.lsi): not restructured yet",
-        "09.mi_from_counts": "set 09's set-up runs selection.select_incremental_mi in the kernel: not restructured yet"}
-
-
 def _leak_cases():
     for exercise_set, exercise_id, imports, expression, name in LEAKS:
         marks = [pytest.mark.xfail(strict=True, reason=OPEN[exercise_id])] if exercise_id in OPEN else []
@@ -346,7 +368,7 @@ def _leak_cases():
 @pytest.mark.parametrize("exercise_set, exercise_id, imports, expression, name", list(_leak_cases()))
 def test_a_known_leak_is_not_in_the_kernel_and_check_refuses_it(exercise_set, exercise_id, imports, expression, name,
                                                                 tmp_path):
-    """The grading kernel of the set has no such object (reading it raises the policy's message),
+    """The grading kernel of the set has no such object (calling its stand-in raises the policy's message),
     and ``check()`` in a notebook fails an answer that uses it, with the same message."""
     folder = view.build_view(exercise_set, tmp_path / "view", _spec(exercise_set).get("library"))
     module, attribute = name.rsplit(".", 1)
@@ -354,7 +376,7 @@ def test_a_known_leak_is_not_in_the_kernel_and_check_refuses_it(exercise_set, ex
         module, cls = module.rsplit(".", 1)
         attribute = f"{cls}.{attribute}"
     probe = (f"import importlib, functools\nm = importlib.import_module({module!r})\n"
-             f"functools.reduce(getattr, {attribute!r}.split('.'), m)\n")
+             f"functools.reduce(getattr, {attribute!r}.split('.'), m)()\n")
     ran = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(folder)!r})\n{probe}"],
                          capture_output=True, text=True, cwd=tmp_path)
     said = (f"has no attribute '{attribute.split('.')[1]}'" if "." in attribute  # a method left out of its class

@@ -12,8 +12,8 @@ in place of the real package (:mod:`.sandbox`). The copy holds:
   source across modules until nothing changes; of a class, only the methods some kept code
   or cell reads by name (and the special ones);
 * nothing else of the library: every other module is a stand-in raising the policy's
-  ImportError, every other function of a kept module is gone (reading it raises the policy's
-  AttributeError);
+  ImportError, every other function or class of a kept module a stand-in raising the policy's
+  RuntimeError when called (so that importing it still works, as in the student's notebook);
 * of the checks, a stand-in holding only ``check`` (which says the grader checks the
   answers); no grader, grading specs or course tooling;
 * nothing a set's declaration (``FORBIDS``) names, even if a kept object uses it: a kept
@@ -89,6 +89,11 @@ def _pruned(info: _Module, closure: Closure, exercise_set: str) -> str:
                 node.body = [item for item in node.body if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
                              or item.name in methods] or [ast.Pass()]
         elif isinstance(node, ast.ImportFrom) and node.level:
+            for alias in node.names:  # a function a package re-exports: a stand-in in its place
+                origin, attribute = info.imports[alias.asname or alias.name]
+                if (alias.asname or alias.name) not in closure.locals[info.name] and attribute in getattr(
+                        closure.modules.get(origin), "definitions", {}):
+                    removed.append(alias.asname or alias.name)
             node.names = [alias for alias in node.names if (alias.asname or alias.name) in closure.locals[info.name]]
             if not node.names:
                 continue
@@ -97,12 +102,11 @@ def _pruned(info: _Module, closure: Closure, exercise_set: str) -> str:
             node.value.elts = [e for e in node.value.elts if getattr(e, "value", None) in kept]
         body.append(node)
     tree.body = body
+    for name in removed:  # a name the set's code may import, holding no code of the library's
+        stand_in = ast.parse(f"def {name}(*args, **kwargs):\n    pass\n").body[0]
+        _stub(stand_in, policy.message(exercise_set, f"{info.name}.{name}"))
+        tree.body.append(stand_in)
     text = ast.unparse(ast.fix_missing_locations(tree)) + "\n"
-    if removed:
-        messages = {name: policy.message(exercise_set, f"{info.name}.{name}") for name in removed}
-        text += (f"\n\ndef __getattr__(name, _removed={messages!r}):\n    if name in _removed:\n"
-                 "        raise AttributeError(_removed[name], name=name)\n"
-                 f"    raise AttributeError('module {info.name} has no attribute ' + repr(name), name=name)\n")
     return text
 
 
