@@ -260,7 +260,8 @@ def direct_candidates(value, calls):
 
             def candidate(*args, adapt=adapt, reading=reading):
                 positional, keywords = adapt(args)
-                return _take(value(*positional, **keywords), reading, _rest(args, adapt))
+                taken = _take(value(*positional, **keywords), reading, _rest(args, adapt))
+                return taken.toarray() if hasattr(taken, "toarray") else taken  # sparse: as a student would
 
             if all(_agrees_on(candidate, args, expected) for args, expected in calls[1:]):
                 yield f"{description}{reading}", candidate
@@ -339,7 +340,8 @@ def views_folder(tmp_path_factory):
 def _scanned():
     for case in function_exercises():
         exercise_id = case.values[1]
-        marks = [pytest.mark.xfail(strict=True, reason=OPEN[exercise_id])] if exercise_id in OPEN else []
+        found = exercise_id in OPEN and exercise_id != "09.mi_from_counts"  # that copy takes labels, not a table
+        marks = [pytest.mark.xfail(strict=True, reason=OPEN[exercise_id])] if found else []
         yield pytest.param(*case.values, marks=marks, id=exercise_id)
 
 

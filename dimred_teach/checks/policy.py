@@ -239,6 +239,12 @@ class Closure:
             elif isinstance(child, ast.Name):
                 if child.id in info.definitions or child.id in info.imports:
                     self.need(module, child.id)
+            elif isinstance(child, ast.ImportFrom) and child.level:  # an import inside a function
+                base = module.split(".") if info.path.name == "__init__.py" else module.split(".")[:-1]
+                origin = ".".join(base[:len(base) - child.level + 1] + ([child.module] if child.module else []))
+                for alias in child.names:
+                    self.need(f"{origin}.{alias.name}" if f"{origin}.{alias.name}" in self.modules else origin,
+                              None if f"{origin}.{alias.name}" in self.modules else alias.name)
 
     def _more_methods(self) -> None:
         for (module, cls), kept in list(self.methods.items()):
