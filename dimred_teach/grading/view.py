@@ -10,10 +10,10 @@ in place of the real package (:mod:`.sandbox`). The copy holds:
   ``dimred-teach build`` from the solution's cells, the answers' bodies left out:
   :func:`dimred_teach.checks.policy.library_needs`), and what those use, found from the
   source across modules until nothing changes; of a class, only the methods some kept code
-  or cell reads by name (and the special ones);
+  or cell reads by name (and the special ones) keep their code;
 * nothing else of the library: every other module is a stand-in raising the policy's
-  ImportError, every other function or class of a kept module a stand-in raising the policy's
-  RuntimeError when called (so that importing it still works, as in the student's notebook);
+  ImportError, every other function, class or method of a kept module a stand-in raising the
+  policy's RuntimeError when called (so that importing it still works, as in the notebook);
 * of the checks, a stand-in holding only ``check`` (which says the grader checks the
   answers); no grader, grading specs or course tooling;
 * nothing a set's declaration (``FORBIDS``) names, even if a kept object uses it: a kept
@@ -84,10 +84,11 @@ def _pruned(info: _Module, closure: Closure, exercise_set: str) -> str:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if node.name not in kept:
                 continue
-            if isinstance(node, ast.ClassDef):
+            if isinstance(node, ast.ClassDef):  # a method left out: a stand-in raising the policy's message
                 methods = closure.methods[(info.name, node.name)]
-                node.body = [item for item in node.body if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
-                             or item.name in methods] or [ast.Pass()]
+                for item in node.body:
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name not in methods:
+                        _stub(item, policy.message(exercise_set, f"{info.name}.{node.name}.{item.name}"))
         elif isinstance(node, ast.ImportFrom) and node.level:
             for alias in node.names:  # a function a package re-exports: a stand-in in its place
                 origin, attribute = info.imports[alias.asname or alias.name]
