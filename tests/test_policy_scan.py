@@ -391,3 +391,19 @@ def test_a_known_leak_is_not_in_the_kernel_and_check_refuses_it(exercise_set, ex
     verdict = evaluate(exercise_id, namespace["answer"], seed=1, namespace=namespace)
     assert not verdict.passed and verdict.mistake == "policy", verdict
     assert f"exercise set {exercise_set[:2]} may not use" in verdict.message
+
+
+@pytest.mark.parametrize("exercise_set", sorted(path.stem for path in SPECS_DIR.glob("*.json")))
+def test_the_solutions_code_runs_in_its_sets_view(exercise_set, tmp_path):
+    """What a set's view leaves out is nothing its own cells need: the solution's code cells
+    (check calls aside) run with the view as the library (display.setup_notebook's plotting,
+    a numpy subclass's methods called by numpy, ...)."""
+    folder = view.build_view(exercise_set, tmp_path / "view", _spec(exercise_set).get("library"))
+    notebook = jupytext.read(ROOT / "solutions" / f"{exercise_set}.py")
+    code = "\n".join(line for cell in notebook.cells if cell.cell_type == "code"
+                     for line in cell.source.splitlines() if not line.startswith("check("))
+    (tmp_path / "cells.py").write_text(code)
+    ran = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(folder)!r})\n"
+                          f"exec(compile(open('cells.py').read(), 'cells.py', 'exec'))"],
+                         capture_output=True, text=True, cwd=tmp_path, env={"MPLBACKEND": "agg", "HOME": str(tmp_path)})
+    assert ran.returncode == 0, ran.stderr[-1500:]

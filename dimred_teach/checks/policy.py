@@ -212,6 +212,12 @@ class Closure:
             node = info.definitions[name]
             if isinstance(node, ast.ClassDef):
                 self.methods[(module, name)] = set()
+                outside = [base for base in node.bases if not (isinstance(base, ast.Name) and (
+                    base.id in info.definitions or base.id in info.imports))]
+                if outside:  # a subclass of another package's class: code there calls its methods by name
+                    self.methods[(module, name)] = set(_methods(node))
+                    for method in _methods(node).values():
+                        self._scan(module, method)
                 for part in [*node.bases, *node.keywords, *node.decorator_list,
                              *(item for item in node.body if item not in _methods(node).values())]:
                     self._scan(module, part)
