@@ -79,12 +79,11 @@ def em_step(X, W, sigma2):
 check("07.em_step", em_step)
 
 # %% [markdown]
-# Twenty steps of your `em_step` on the crabs with $q=2$, from the library's closed form perturbed: the
-# log-likelihood climbs back towards the maximum.
+# Twenty steps of your `em_step` on the crabs with $q=2$, from a random start (`ppca.log_likelihood` gives the
+# log-likelihood, with the column means as $\mu$): it climbs and never goes down.
 
 # %%
 # YOUR CODE HERE
-best = ...
 W = ...
 sigma2 = ...
 climb = ...
@@ -134,12 +133,14 @@ def projector_distance(A, B):
 check("07.projector_distance", projector_distance)
 
 # %% [markdown]
-# Use it: after 20 EM steps from a random start (the library's `ppca_em` with `max_iter=20`), how far is the fitted
-# subspace of the crabs from the principal subspace of the closed form?
+# Use it: after 20 steps of your `em_step` from a random start, how far is the fitted subspace of the crabs from
+# the principal subspace (the two leading eigenvectors of $S$), which the maximum likelihood spans?
 
 # %%
 # YOUR CODE HERE
-early = ...
+W = ...
+sigma2 = ...
+leading = ...
 
 # %% [markdown]
 # ## Exercise 5 · The posterior mean shrinks the PCA projection *(10 min, lecture §7)*
@@ -147,12 +148,11 @@ early = ...
 # For the crabs with $q=2$, the reconstruction from the posterior mean, $\hat x = \mu + W\,\mathbb E[z\mid x]
 # = \mu + W M^{-1} W^\top (x-\mu)$, equals $\mu + V_2 \operatorname{diag}(f_1, f_2) V_2^\top (x-\mu)$ where $V_2$
 # holds the first two principal directions. Find the two shrinkage factors `shrink` $=(f_1, f_2)$ from the
-# eigenvalues of $S$ (with $1/n$) and the maximum-likelihood $\sigma^2$, then explain in the markdown cell why they
+# eigenvalues of $S$ (with $1/n$) and the maximum-likelihood $\sigma^2$ (your `noise_variance`), then explain in the markdown cell why they
 # take that form and what happens as $\sigma^2\to 0$.
 
 # %%
 # YOUR CODE HERE
-fit = ...
 lam = ...
 shrink = ...
 print(shrink)

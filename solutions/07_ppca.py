@@ -85,20 +85,18 @@ def em_step(X, W, sigma2):
 check("07.em_step", em_step)
 
 # %% [markdown]
-# Twenty steps of your `em_step` on the crabs with $q=2$, from the library's closed form perturbed: the
-# log-likelihood climbs back towards the maximum.
+# Twenty steps of your `em_step` on the crabs with $q=2$, from a random start (`ppca.log_likelihood` gives the
+# log-likelihood, with the column means as $\mu$): it climbs and never goes down.
 
 # %%
 # BEGIN SOLUTION
-best = ppca.ppca_mle(X, 2)
-W, sigma2 = best.W + 0.5, 2 * best.sigma2
-climb = [ppca.log_likelihood(X, W, best.mean, sigma2)]
+W, sigma2 = np.random.default_rng(0).normal(size=(X.shape[1], 2)), 1.0
+climb = [ppca.log_likelihood(X, W, X.mean(axis=0), sigma2)]
 for _ in range(20):
     W, sigma2 = em_step(X, W, sigma2)
-    climb.append(ppca.log_likelihood(X, W, best.mean, sigma2))
+    climb.append(ppca.log_likelihood(X, W, X.mean(axis=0), sigma2))
 print("never decreases:", bool(np.all(np.diff(climb) >= 0)))
-print("gap to the maximum: start", dr.rounded(best.log_likelihood - climb[0]), "| after 20 steps",
-      dr.rounded(best.log_likelihood - climb[-1]))
+print("log-likelihood: start", dr.rounded(climb[0]), "| after 20 steps", dr.rounded(climb[-1]))
 # END SOLUTION
 
 # %% [markdown]
@@ -151,13 +149,16 @@ def projector_distance(A, B):
 check("07.projector_distance", projector_distance)
 
 # %% [markdown]
-# Use it: after 20 EM steps from a random start (the library's `ppca_em` with `max_iter=20`), how far is the fitted
-# subspace of the crabs from the principal subspace of the closed form?
+# Use it: after 20 steps of your `em_step` from a random start, how far is the fitted subspace of the crabs from
+# the principal subspace (the two leading eigenvectors of $S$), which the maximum likelihood spans?
 
 # %%
 # BEGIN SOLUTION
-early = ppca.ppca_em(X, 2, seed=0, max_iter=20)
-print("distance after 20 steps:", dr.rounded(projector_distance(early.W, ppca.ppca_mle(X, 2).W)))
+W, sigma2 = np.random.default_rng(0).normal(size=(X.shape[1], 2)), 1.0
+for _ in range(20):
+    W, sigma2 = em_step(X, W, sigma2)
+leading = np.linalg.eigh(np.cov(X, rowvar=False, ddof=0))[1][:, ::-1][:, :2]
+print("distance after 20 steps:", dr.rounded(projector_distance(W, leading)))
 # END SOLUTION
 
 # %% [markdown]
@@ -166,14 +167,13 @@ print("distance after 20 steps:", dr.rounded(projector_distance(early.W, ppca.pp
 # For the crabs with $q=2$, the reconstruction from the posterior mean, $\hat x = \mu + W\,\mathbb E[z\mid x]
 # = \mu + W M^{-1} W^\top (x-\mu)$, equals $\mu + V_2 \operatorname{diag}(f_1, f_2) V_2^\top (x-\mu)$ where $V_2$
 # holds the first two principal directions. Find the two shrinkage factors `shrink` $=(f_1, f_2)$ from the
-# eigenvalues of $S$ (with $1/n$) and the maximum-likelihood $\sigma^2$, then explain in the markdown cell why they
+# eigenvalues of $S$ (with $1/n$) and the maximum-likelihood $\sigma^2$ (your `noise_variance`), then explain in the markdown cell why they
 # take that form and what happens as $\sigma^2\to 0$.
 
 # %%
 # BEGIN SOLUTION
-fit = ppca.ppca_mle(X, 2)
 lam = np.linalg.eigvalsh(np.cov(X, rowvar=False, ddof=0))[::-1][:2]
-shrink = (lam - fit.sigma2) / lam
+shrink = (lam - noise_variance(X, 2)) / lam
 # END SOLUTION
 print(shrink)
 

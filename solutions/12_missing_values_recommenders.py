@@ -14,8 +14,8 @@
 #
 # Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
 # on fresh random ratings matrices) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells:
-# the grader restores them. Use NumPy only in Exercises 1-3 (not `dimred_teach.imputation`, which solves them);
-# Exercise 4 uses it for speed.
+# the grader restores them. Use NumPy and your own functions (not `dimred_teach.imputation`, which solves these
+# exercises; the grader's kernel does not have it).
 #
 # **Notes.** CMU 36-467/667 "Linear Dimension Reduction", "Netflix and recommender systems" (the three questions
 # before using PCA: which are the features, how to predict from scores, how to handle missing values).
@@ -101,10 +101,9 @@ check("12.hard_impute", my_low_rank_impute)
 #
 # Write `choose_rank(train, rows, cols, values, ranks)`. `train` is a ratings matrix from which some observed
 # ratings were hidden (set to `NaN`): the hidden ones sit at `(rows[i], cols[i])` and were `values[i]`. For each
-# $k$ in `ranks`, fit `low_rank_impute(train, k, max_iter=100, tol=1e-5)` (the method of Exercise 3, stopped once
-# the error settles; its `.history[-1]` is the training RMSE), measure the root mean squared error of its
-# `.completed` matrix on the hidden entries, and return the $k$ with the smallest. The check calls your function on
-# fresh ratings matrices of other ranks.
+# $k$ in `ranks`, complete `train` with your `my_low_rank_impute(train, k, 100)` (Exercise 3), measure the root
+# mean squared error of the completed matrix on the hidden entries, and return the $k$ with the smallest. The check
+# calls your function on fresh ratings matrices of other ranks.
 #
 # Then use it on `ratings_4` below (200 users, 80 items, 70% missing, made from a rank-4 model): the cell hides a
 # tenth of the observed ratings as a **validation** set, to choose $k$, and another tenth as a **test** set, to
@@ -112,14 +111,11 @@ check("12.hard_impute", my_low_rank_impute)
 # cannot choose $k$, and why the test error, not the smallest validation error, is the one to report.
 
 # %%
-from dimred_teach.imputation import low_rank_impute
-
-
 def choose_rank(train, rows, cols, values, ranks):
-    """The k in ranks whose low_rank_impute fit of train has the smallest RMSE on the hidden entries (an int)."""
+    """The k in ranks whose hard-impute completion of train has the smallest RMSE on the hidden entries (an int)."""
     # BEGIN SOLUTION
     def held_out_rmse(k):
-        completed = low_rank_impute(train, k, max_iter=100, tol=1e-5).completed
+        completed = my_low_rank_impute(train, k, 100)
         return np.sqrt(np.mean((completed[rows, cols] - values) ** 2))
     return min(ranks, key=held_out_rmse)
     # END SOLUTION
@@ -139,15 +135,19 @@ train[rows[order[: 2 * tenth]], cols[order[: 2 * tenth]]] = np.nan  # both hidde
 
 # BEGIN SOLUTION
 validation_rmse = {}
+observed = ~np.isnan(train)
 for k in range(1, 7):
-    result = low_rank_impute(train, k, max_iter=100, tol=1e-5)
-    validation_rmse[k], _ = errors = [np.sqrt(np.mean((result.completed[rows[part], cols[part]] - ratings_4[rows[part], cols[part]]) ** 2))
-              for part in (validation, test)]
-    print(f"k = {k}: training RMSE {result.history[-1]:.4f}, validation RMSE {errors[0]:.4f}, "
-          f"test RMSE {errors[1]:.4f}")
+    completed = my_low_rank_impute(train, k, 100)
+    refit = impute_step(train, completed, k)  # the converged fit, seen on the training ratings
+    training = np.sqrt(np.mean((refit[observed] - train[observed]) ** 2))
+    validation_rmse[k], test_error = [
+        np.sqrt(np.mean((completed[rows[part], cols[part]] - ratings_4[rows[part], cols[part]]) ** 2))
+        for part in (validation, test)]
+    print(f"k = {k}: training RMSE {training:.4f}, validation RMSE {validation_rmse[k]:.4f}, "
+          f"test RMSE {test_error:.4f}")
 best_k = choose_rank(train, rows[validation], cols[validation], ratings_4[rows[validation], cols[validation]],
                      range(1, 7))
-chosen = low_rank_impute(train, best_k, max_iter=100, tol=1e-5).completed
+chosen = my_low_rank_impute(train, best_k, 100)
 test_rmse = np.sqrt(np.mean((chosen[rows[test], cols[test]] - ratings_4[rows[test], cols[test]]) ** 2))
 print("chosen rank:", best_k, "| its validation RMSE:", dr.rounded(validation_rmse[best_k]), "| its test RMSE:",
       dr.rounded(test_rmse))

@@ -18,6 +18,11 @@ from .properties import answer_array, expect
 from ..imputation import low_rank_impute, mean_plus_rank_k
 from .set11 import in_random_order, whole_number
 
+FORBIDS = ("dimred_teach.imputation",)  # hard impute by hand; its own cells use the students' functions
+"""What this set's answers may not use (modules or functions of the library): the grader's
+kernel for this set does not have them, and ``check()`` fails an answer that uses them
+(:mod:`dimred_teach.checks.policy`)."""
+
 MISTAKES = {
     "observed-replaced": "observed ratings replaced by the fit",
     "no-centring": "no centring: the item means were not subtracted",

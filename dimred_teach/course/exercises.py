@@ -34,6 +34,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 
+from ..checks.policy import library_needs
 from ..checks import get_check
 from .execution import KERNELSPEC
 
@@ -258,6 +259,7 @@ def build_exercise(solution: Path, repository: str | None = None) -> tuple[nbfor
         "source": f"solutions/{solution.name}",
         "max_score": sum(c.points for c in checks),
         "checks": [c.__dict__ for c in checks],
+        "library": library_needs([c.source for c in source_nb.cells if c.cell_type == "code"]),
     }
     readable = nbformat.from_dict(notebook)
     readable.metadata = {"jupytext": {"notebook_metadata_filter": "-all"}}

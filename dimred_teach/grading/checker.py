@@ -6,13 +6,25 @@ answer over as the bytes the kernel wrote, untouched; the checker decodes them a
 (:mod:`.wire`, every limit checked before anything is built), runs the check, and answers
 with the verdict. When the check calls a student's function, the checker asks the worker to
 run it in the kernel and waits. The checker has an address-space limit and a CPU limit, and
-the worker stops it when one check computes longer than ``check_timeout``: that exercise is
-"not graded: answer too large or too slow for the checks" and the next one gets a new checker.
+the worker stops it when one check uses more than ``check_timeout`` seconds of the checker's
+own CPU time (not wall-clock time: a loaded machine slows a check down without making it
+the student's fault, and the time the student's function runs in the kernel is the
+kernel's): that exercise is "not graded: answer too large or too slow for the checks" and
+the next one gets a new checker. A checker that dies otherwise (killed from outside, a crash)
+is the grader's trouble: the verdict says ``GRADER_ERROR`` and the scheduler grades the
+submission again.
+
+A set's expensive reference values (every cached function of its checks module that takes no
+argument, such as set 12's held-out errors) are computed once per run by :func:`warm_references`
+in the main process, before any worker or checker forks, so no checker spends its time limit
+recomputing them.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import inspect
 import json
 import multiprocessing
 import os
@@ -21,11 +33,46 @@ import signal
 import sys
 import time
 
+from threadpoolctl import threadpool_limits
+
 from .. import checks as _checks
 from . import wire
 from .results import clip
 
 TOO_BIG = "not graded: the answer is too large or too slow for the checks"
+GRADER_ERROR = "not graded (grader error)"
+"""How a result the grader's own machinery spoiled begins (never the student's zero)."""
+SLOW_SIGNALS = (signal.SIGXCPU,)
+"""How a checker ends when it ran out of CPU time (its RLIMIT_CPU's soft limit)."""
+POLL_SECONDS = 0.2
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process ``pid`` so far (from ``/proc/<pid>/stat``)."""
+    with open(f"/proc/{pid}/stat", "rb") as stat:
+        fields = stat.read().rsplit(b")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def warm_references(exercise_sets) -> None:
+    """Compute the cached reference values of each exercise set's checks module (its
+    module-level ``functools.lru_cache`` functions without parameters) in this process, so
+    that the processes forked later inherit them; with one BLAS thread, as the checks run
+    (set 12's: 0.6 s of CPU, against 12 s with a thread per core on a loaded machine)."""
+    with threadpool_limits(1):
+        _warm(exercise_sets)
+
+
+def _warm(exercise_sets) -> None:
+    for exercise_set in exercise_sets:
+        try:
+            module = importlib.import_module(f"{_checks.__name__}.set{str(exercise_set)[:2]}")
+        except ImportError:
+            continue
+        for value in vars(module).values():
+            if (callable(getattr(value, "cache_info", None)) and getattr(value, "__module__", "") == module.__name__
+                    and not inspect.signature(value).parameters):
+                value()
 
 
 def resolve_result(module: str, qualname: str):
@@ -106,10 +153,13 @@ class _Function:
 def _serve(connection, memory_bytes: int, cpu_seconds: int, max_bytes: int) -> None:
     """The checker process: limits first, then one verdict per request until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for kind, value in ((resource.RLIMIT_AS, memory_bytes), (resource.RLIMIT_CPU, cpu_seconds),
-                        (resource.RLIMIT_CORE, 0)):
+    threadpool_limits(1)  # one BLAS thread: a check's CPU time and its numbers do not depend on the machine
+    # the CPU limit's hard limit lies beyond its soft one, so that running out of CPU ends the
+    # checker with SIGXCPU (the answer's cost) and a SIGKILL means something else killed it
+    for kind, soft, hard in ((resource.RLIMIT_AS, memory_bytes, memory_bytes),
+                             (resource.RLIMIT_CPU, cpu_seconds, cpu_seconds + 5), (resource.RLIMIT_CORE, 0, 0)):
         try:
-            resource.setrlimit(kind, (value, value))
+            resource.setrlimit(kind, (soft, hard))
         except (ValueError, OSError):
             pass
     while True:
@@ -164,32 +214,44 @@ class Checker:
         child.close()
         self.pid = pid
 
-    def stop(self) -> None:
+    def stop(self, wait: float = 0.0) -> int | None:
+        """End the checks process, after ``wait`` seconds for it to end by itself (it is
+        exiting when its pipe closed); the signal that ended it by itself, if one did."""
+        ending = None
         if self.pid is not None:
             try:
-                os.kill(self.pid, signal.SIGKILL)
-                os.waitpid(self.pid, 0)
+                done, status = os.waitpid(self.pid, os.WNOHANG)
+                deadline = time.monotonic() + wait
+                while not done and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                    done, status = os.waitpid(self.pid, os.WNOHANG)
+                if done and os.WIFSIGNALED(status):
+                    ending = os.WTERMSIG(status)
+                if not done:
+                    os.kill(self.pid, signal.SIGKILL)
+                    os.waitpid(self.pid, 0)
             except (ProcessLookupError, ChildProcessError):
                 pass
             self.connection.close()
             self.pid = None
+        return ending
 
     def check(self, exercise_id: str, payload: bytes, seed: int, call) -> dict:
         """The verdict fields of the answer a kernel wrote (``payload``, undecoded);
         ``call(exercise_id, argument_bytes)`` runs the
         student's function in the kernel and returns the bytes it wrote (or raises
         CheckFailure). Stops the checker and returns a "too big" verdict when the check
-        needs more than ``timeout`` seconds of its own or dies."""
+        needs more than ``timeout`` seconds of the checker's CPU time or runs out of CPU, and a
+        :data:`GRADER_ERROR` verdict when the checker dies otherwise."""
         if self.pid is None:
             self.start()
         try:
             _send(self.connection, {"op": "check", "exercise": exercise_id, "seed": seed}, payload)
-            budget = self.timeout
+            limit = cpu_seconds(self.pid) + self.timeout
             while True:
-                started = time.monotonic()
-                if not self.connection.poll(budget):
-                    raise TimeoutError
-                budget -= time.monotonic() - started
+                while not self.connection.poll(POLL_SECONDS):
+                    if cpu_seconds(self.pid) > limit:
+                        raise TimeoutError
                 header, data = _receive(self.connection)
                 if header.get("op") == "verdict":
                     if header.get("too_big"):
@@ -199,6 +261,13 @@ class Checker:
                     _send(self.connection, {"op": "result"}, call(exercise_id, data))
                 except _checks.CheckFailure as failure:
                     _send(self.connection, {"op": "failed", "message": str(failure), "mistake": failure.mistake})
-        except (TimeoutError, EOFError, OSError, ValueError):
+        except TimeoutError:
             self.stop()
             return {"passed": False, "message": TOO_BIG, "mistake": "not-graded"}
+        except (EOFError, OSError, ValueError):
+            ending = self.stop(wait=1.0)
+            if ending in SLOW_SIGNALS:
+                return {"passed": False, "message": TOO_BIG, "mistake": "not-graded"}
+            how = f"killed by signal {ending}" if ending else "it ended"
+            return {"passed": False, "message": f"{GRADER_ERROR}: the process running the checks died ({how})",
+                    "mistake": "grader", "grader_error": True}

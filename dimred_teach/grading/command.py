@@ -14,6 +14,7 @@ from .options import SANDBOXES, GradingOptions
 from .results import SubmissionResult
 from .run_plan import plan_run
 from .sandbox import SandboxUnavailable, require_private
+from .scheduler import grader_errors
 from .submissions import (claimed_set, display_path, find_submissions, load_specs, read_notebook, resolve_sets,
                           set_from_file_name)
 from .watchdog import grade_supervised
@@ -82,7 +83,8 @@ def check_named_notebooks(named, specs: dict, options: GradingOptions) -> None:
 
 
 def command_grade(args) -> int:
-    """``dimred-teach grade``: the exit status (0 all pass, 1 otherwise, 2 usage error)."""
+    """``dimred-teach grade``: the exit status (0 all pass, 1 otherwise, 2 usage error, 3 when
+    the grader's own trouble left a submission not graded)."""
     if not 0.0 <= args.pass_fraction <= 1.0:
         print(f"error: --pass-fraction must be between 0 and 1, got {args.pass_fraction}", file=sys.stderr)
         return 2
@@ -134,6 +136,11 @@ def command_grade(args) -> int:
     print(f"{passed} of {len(counted)} submission(s) reach {args.pass_fraction:.0%} of the points{skipped}; "
           f"sandbox: {plan.sandbox}; "
           f"reports in {args.out}")
+    troubled = grader_errors(results)
+    if troubled:
+        print(f"{troubled} submission(s) not graded because of the grader's own trouble (exit status 3): grade them "
+              "again", file=sys.stderr)
+        return 3
     return 0 if passed == len(counted) else 1
 
 

@@ -359,6 +359,7 @@ def bwrap_arguments(readable, box: Path, view: Path, scratch_bytes: int, uid: in
     capabilities ``setpriv`` needs to become ``uid`` (and to start in its private folder),
     and gives them up doing so.
     """
+    from .view import shadows  # here: the view module imports the checks
     # JPY_PARENT_PID names a process the kernel cannot see here (it would think its parent
     # gone and quit); --die-with-parent does that job instead
     if uid is None:
@@ -388,6 +389,8 @@ def bwrap_arguments(readable, box: Path, view: Path, scratch_bytes: int, uid: in
         args += ["--ro-bind", path, path]
     for inner, original in hidden_originals(readable):  # the installed package: only the set's view of it
         args += ["--ro-bind", str(view / inner), original]
+    for stand_in, original in shadows(view):  # third-party functions the set forbids
+        args += ["--ro-bind", stand_in, original]
     args += ["--ro-bind", str(view), str(view), "--ro-bind", str(box), str(box)]
     for entry in sorted(box.iterdir()):
         if entry.is_dir() and entry.name != "work":

@@ -1,6 +1,11 @@
 """The main process of a grading run: provisional reports first, then one worker process
 per submission (``jobs`` at once), each with its own sandbox slot, temporary folder and
 hard deadline; a worker's message is checked against the spec before it becomes a result.
+
+Trouble of the grader's own (its workspace lost, a worker or checks process that died, an
+exception in the grader's code) is never the student's: that submission is graded once more
+in a fresh worker and kernel, and if the trouble comes back it ends "not graded (grader
+error)" (:data:`.checker.GRADER_ERROR`), counted by :func:`grader_errors`; the run goes on.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from jupyter_client.provisioning import KernelProvisionerFactory
 
 from .. import checks as _checks
 from . import cgroup, uids
+from .checker import GRADER_ERROR, warm_references
 from .options import GradingOptions
 from .reports import report_names, write_report, write_reports
 from .results import SubmissionResult, TestResult, clip, known_mistake, not_graded, not_graded_test
@@ -37,8 +43,9 @@ NOT_ISOLATED = "not isolated: graded with --sandbox none, the kernel ran as the 
 NOT_FINISHED = "grading did not finish: the grader was stopped or killed while this submission was graded"
 
 
-def preload(options: GradingOptions, specs: dict) -> None:
-    """Import every check and every course module, and compile nbformat's schema, before any
+def preload(options: GradingOptions, specs: dict, exercise_sets=None) -> None:
+    """Import every check and every course module, compile nbformat's schema, and compute the
+    expensive reference values of ``exercise_sets`` (default: every set of ``specs``), before any
     submission runs (each worker is a fork of this process)."""
     for directory in options.extra_check_dirs:
         if str(directory) not in _checks.__path__:
@@ -64,6 +71,21 @@ def preload(options: GradingOptions, specs: dict) -> None:
     for minor in range(4, nbformat.v4.nbformat_minor + 1):
         nbformat.validator.get_validator(4, minor)
     KernelProvisionerFactory.instance()
+    warm_references(sorted(specs if exercise_sets is None else exercise_sets))
+
+
+def grader_error(result: SubmissionResult) -> str:
+    """What of the grader's own went wrong while ``result`` was graded ("" when nothing did):
+    a :data:`GRADER_ERROR` message of the submission or of one of its checks."""
+    for text in (result.output, *(test.output for test in result.tests if test.mistake == "grader")):
+        if GRADER_ERROR in text:
+            return text[text.index(GRADER_ERROR):].splitlines()[0]
+    return ""
+
+
+def grader_errors(results: Sequence[SubmissionResult]) -> int:
+    """How many submissions ended "not graded (grader error)"."""
+    return sum(not result.graded and result.output.startswith(GRADER_ERROR) for result in results)
 
 
 def scrub(text: str, environment: dict[str, str] | None = None) -> str:
@@ -137,8 +159,8 @@ def marked(result: SubmissionResult) -> SubmissionResult:
 class _Running:
     """A worker at work: its process, the end of its pipe, folder, slot and deadline."""
 
-    process: multiprocessing.Process
-    connection: multiprocessing.connection.Connection
+    process: multiprocessing.Process | None
+    connection: multiprocessing.connection.Connection | None
     root: str
     slot: int
     started: float
@@ -184,31 +206,51 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunPla
     names = report_names(paths)
     results = [provisional(path, name, specs, mode, limits) for path, name in zip(paths, names)]
     write_reports(results, out_dir, pass_fraction, gradebook)
-    preload(options, specs)
+    named = {result.exercise_set for result in results}
+    preload(options, specs, None if None in named else named | set(options.assignment))
     own_workspace = workspace is None
     workspace = Path(tempfile.mkdtemp(prefix="dimred-run-") if own_workspace else workspace)
     views = workspace / "views"
-    views.mkdir()
-    os.chmod(workspace, 0o711)  # kernels of other user ids reach their own folders, and list nothing
-    os.chmod(views, 0o700)  # and no set's view: bubblewrap binds a kernel's, a user kernel gets its own copy
+
+    def make_workspace() -> None:
+        """The run's folders, made again when something outside the run removed them."""
+        workspace.mkdir(exist_ok=True)
+        views.mkdir(exist_ok=True)
+        os.chmod(workspace, 0o711)  # kernels of other user ids reach their own folders, and list nothing
+        os.chmod(views, 0o700)  # and no set's view: bubblewrap binds a kernel's, a user kernel gets its own copy
+
+    make_workspace()
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pending = list(range(len(paths)))
     running: dict[int, _Running] = {}
     free_slots = list(range(jobs))
+    retried: set[int] = set()
 
     def finish(index: int, result: SubmissionResult) -> None:
         entry = running.pop(index)
-        entry.connection.close()
-        entry.process.join(5)
-        if entry.process.is_alive():
-            entry.process.kill()
+        if entry.process is not None:  # None: the worker never started
+            entry.connection.close()
             entry.process.join(5)
+            if entry.process.is_alive():
+                entry.process.kill()
+                entry.process.join(5)
         kill_group(entry.pgid)
         if entry.uid:
             uids.clean_up(entry.uid, sweep_files=base_sandbox(mode).sweeps)  # skipped when another run holds the id by now
         cgroup.remove_stale()
-        remove_tree(entry.root)
+        if entry.root:
+            remove_tree(entry.root)
         free_slots.append(entry.slot)
+        trouble = grader_error(result)
+        if trouble and index not in retried:  # once more, in a fresh worker and kernel
+            retried.add(index)
+            pending.insert(0, index)
+            return
+        if trouble:
+            base = results[index]
+            result = not_graded(base.submission, base.report_name, base.exercise_set, specs.get(base.exercise_set),
+                                f"{trouble} (twice; the submission was graded again in a fresh kernel)",
+                                result.execution_time, mode)
         results[index] = result = marked(dataclasses.replace(result, limits=limits))
         write_report(result, out_dir)
         if on_result is not None:
@@ -223,14 +265,21 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunPla
         while pending or running:
             while pending and free_slots:
                 index, slot = pending.pop(0), free_slots.pop(0)
-                root = tempfile.mkdtemp(prefix="dimred-grade-", dir=workspace)
+                now = time.monotonic()
+                try:
+                    make_workspace()
+                    root = tempfile.mkdtemp(prefix="dimred-grade-", dir=workspace)
+                except OSError as error:  # the grader's, not the submission's
+                    running[index] = _Running(None, None, "", slot, now, now)
+                    finish(index, broken(index, f"{GRADER_ERROR}: the grader could not make this submission's "
+                                                f"folder ({type(error).__name__}: {clip(error, 300)})"))
+                    continue
                 receiver, sender = context.Pipe(duplex=False)
                 job = Job(os.fspath(paths[index]), results[index].submission, names[index], root, options, specs,
                           base_sandbox(mode), str(views))
                 process = context.Process(target=worker, args=(job, sender), daemon=True)
                 process.start()
                 sender.close()
-                now = time.monotonic()
                 running[index] = _Running(process, receiver, root, slot, now, now + options.hard_limit)
             waitables = {entry.connection: index for index, entry in running.items()}
             for connection in multiprocessing.connection.wait(list(waitables), timeout=1.0):
@@ -246,8 +295,8 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunPla
                     process.join(1)
                     code = process.exitcode
                     how = f"killed by signal {-code}" if code and code < 0 else f"exit status {code}"
-                    finish(index, broken(index, f"the grading process of this submission died ({how}); "
-                                                "the submission may have killed it"))
+                    finish(index, broken(index, f"{GRADER_ERROR}: the grading process of this submission died "
+                                                f"({how}); the submission may have killed it"))
             for index in [i for i, entry in running.items() if time.monotonic() > entry.deadline]:
                 running[index].process.kill()
                 finish(index, broken(index, f"grading took longer than {options.hard_limit:g} s and was stopped"))

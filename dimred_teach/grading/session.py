@@ -38,7 +38,7 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from .. import checks as _checks
 from . import cgroup, uids
 from .channel import Channel
-from .checker import Checker
+from .checker import GRADER_ERROR, Checker
 from .options import GradingOptions
 from .plan import plan_cells
 from .results import SubmissionResult, TestResult, clip, known_mistake, not_graded, not_graded_test
@@ -394,7 +394,7 @@ async def run_notebook(job: "Job", notify: Callable[[int, int], None], checker: 
     for folder in (workdir, channel_dir, kernel_dir):
         folder.mkdir(parents=True)
     sandbox.prepare(box)
-    view = sandbox.own_view(view_for(job.exercise_set, Path(job.views)), box)
+    view = sandbox.own_view(view_for(job.exercise_set, Path(job.views), spec.get("library")), box)
     argv = cgroup.join_command(cgroup.create(options.processes, options.memory_mb * 2**20),
                                sandbox.wrap(kernel_argv(options, sandbox.mode, view), box, view,
                                             options.scratch_mb * 2**20))
@@ -521,5 +521,5 @@ def grade_job(job: Job, notify: Callable[[int, int], None]) -> SubmissionResult:
             if allocation is not None:
                 uids.release(allocation, sweep_files=job.sandbox.sweeps)
     except Exception as error:
-        return unusable("the grader failed on this submission (not your fault; tell your instructor): "
-                        f"{type(error).__name__}: {clip(error, 500)}")
+        return unusable(f"{GRADER_ERROR}: the grader failed on this submission (not your fault; tell your "
+                        f"instructor): {type(error).__name__}: {clip(error, 500)}")
