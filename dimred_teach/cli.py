@@ -160,8 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     engine_parser = sub.add_parser("class-template", help="grade a class in shards on GitHub Actions, Slurm or Kubernetes")
     engine_parser.add_argument("engine", choices=["github", "slurm", "kubernetes"], help="the engine")
     engine_parser.add_argument("--shards", type=int, default=4, help="shards graded at once (default 4)")
-    engine_parser.add_argument("--install", help="pip requirement installing the course package "
-                                                 "(default: dimred-teach==<this version>)")
+    engine_parser.add_argument("--install", required=True,
+                               help="pip requirement installing the course's grader, pinned: a git URL at a tag "
+                                    "('dimred-teach @ git+https://.../dimred-teach@v1') or a wheel's URL")
     engine_parser.add_argument("--submissions", default="submissions",
                                help="the folder of the class's notebooks (default submissions)")
     engine_parser.add_argument("--image", default="registry.example.org/dimred-teach:latest",

@@ -291,12 +291,15 @@ def test_check_biplot_factors(seed):
     assert not stub.passed and "NotImplementedError" in stub.message
 
 
-def test_check_scaled_scores(crabs_X):
-    X = crabs_X.to_numpy(dtype=float)
+def test_check_scaled_scores():
+    from dimred_teach.checks.set03 import _female_crabs
+
+    X = _female_crabs()  # the exercise's own crabs (the lecture analyses all 200)
     U = biplot_coordinates(X, 1.0, k=5).scores
     assert evaluate("03.scaled_scores", U, seed=0).passed
     assert evaluate("03.scaled_scores", -U, seed=0).passed
     wrong = {
+        "the lecture's 200 crabs": biplot_coordinates(load_crabs()[list(CRABS_MEASUREMENTS)].to_numpy(float), 1.0, k=5).scores,
         "unscaled scores": biplot_coordinates(X, 0.0, k=5).scores,
         "unit-variance scores": U * np.sqrt(X.shape[0] - 1),
         "two components": U[:, :2],

@@ -21,8 +21,13 @@ BIN = Path(sys.executable).parent
 SHARDS = 2
 
 
+PINNED = "dimred-teach @ git+https://example.org/course/dimred-teach@v1"
+
+
 def template(tmp_path: Path, engine: str, *options: str) -> Path:
     out = tmp_path / f"{engine}.{'sh' if engine == 'slurm' else 'yml'}"
+    if "--install" not in options:
+        options = ("--install", PINNED, *options)
     assert main(["class-template", engine, "--shards", str(SHARDS), "--out", str(out), *options]) == 0
     return out
 
@@ -106,5 +111,6 @@ def test_the_slurm_script_submits_an_array_and_a_dependent_merge(tmp_path):
     (["slurm", "--submissions", "$(reboot)"], "--submissions"),
 ])
 def test_bad_template_arguments_are_named(tmp_path, capsys, arguments, named):
-    assert main(["class-template", *arguments, "--out", str(tmp_path / "x")]) == 2
+    install = [] if "--install" in arguments else ["--install", PINNED]
+    assert main(["class-template", *arguments, *install, "--out", str(tmp_path / "x")]) == 2
     assert named in capsys.readouterr().err and not (tmp_path / "x").exists()

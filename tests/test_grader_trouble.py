@@ -82,18 +82,27 @@ def test_a_checks_process_out_of_cpu_is_too_slow(monkeypatch):
     assert verdict["message"] == TOO_BIG, verdict
 
 
-def test_expensive_references_are_computed_once_before_the_checks_fork(monkeypatch):
-    """Set 12's held-out errors (six low_rank_impute fits) are in the main process's cache
-    before grading starts, so no checks process computes them against its time limit."""
-    from dimred_teach.checks import set12
+def test_expensive_references_are_computed_once_before_the_checks_fork():
+    """Every argument-free cached reference of a set's checks (set 05's LSI space of the corpus, set
+    09's accuracies of every pair, ...) is in the main process's cache before grading starts, so no
+    checks process computes one against its time limit."""
+    import importlib
+    import inspect
 
-    set12.held_out_errors.cache_clear()
-    checker_module.warm_references(["12_missing_values_recommenders"])
-    assert set12.held_out_errors.cache_info().currsize == 1
-    calls = []
-    monkeypatch.setattr(set12, "low_rank_impute", lambda *a, **k: calls.append(a))
-    checks.evaluate("12.best_rank", 3, seed=1)
-    assert calls == []
+    from dimred_teach.exercise_specs import SPECS_DIR
+
+    sets = sorted(path.stem for path in SPECS_DIR.glob("*.json"))
+    references = []
+    for exercise_set in sets:
+        module = importlib.import_module(f"dimred_teach.checks.set{exercise_set[:2]}")
+        references += [value for value in vars(module).values() if callable(getattr(value, "cache_info", None))
+                       and getattr(value, "__module__", "") == module.__name__
+                       and not inspect.signature(value).parameters]
+    assert len(references) >= 3, "the course's checks have expensive references to warm"
+    for reference in references:
+        reference.cache_clear()
+    checker_module.warm_references(sets)
+    assert [reference.cache_info().currsize for reference in references] == [1] * len(references)
 
 
 def answered_set99(root: Path) -> tuple[Path, dict, nbformat.NotebookNode]:

@@ -141,6 +141,7 @@ def heading_problems(solution: Path, lecture_source: Path) -> list[str]:
 def _expected_files(root: Path, lectures: list[Lecture]) -> dict[Path, str]:
     """Every generated file with the text it must hold."""
     files: dict[Path, str] = {}
+    specs: dict[str, dict] = {}
     for lecture in lectures:
         if not lecture.exercises or not lecture.solution_source.is_file():
             continue
@@ -151,12 +152,13 @@ def _expected_files(root: Path, lectures: list[Lecture]) -> dict[Path, str]:
         files[lecture.exercise_notebook] = notebook_text(notebook)
         files[lecture.exercise_notebook.with_suffix(".py")] = text
         files[spec_path(lecture.stem)] = json.dumps(spec, indent=1) + "\n"
+        specs[lecture.number] = spec
     files[root / START_PAGE] = start_page(lectures)
     readme, grading_guide = root / "README.md", root / GRADING_GUIDE
     if readme.is_file():
         files[readme] = between_markers(readme.read_text(), "course-map", course_map(lectures))
     if grading_guide.is_file():
-        files[grading_guide] = between_markers(grading_guide.read_text(), "rules", policy.rules_markdown())
+        files[grading_guide] = between_markers(grading_guide.read_text(), "rules", policy.rules_markdown(specs))
     return files
 
 

@@ -37,11 +37,8 @@ def class_template(engine: str, shards: int, install: str, submissions: str = "s
 
 def command_class_template(args) -> int:
     """Print the template, or write it to ``--out``."""
-    from .command import _version
-
     try:
-        text = class_template(args.engine, args.shards, args.install or f"dimred-teach=={_version()}",
-                              args.submissions, args.image)
+        text = class_template(args.engine, args.shards, args.install, args.submissions, args.image)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -222,7 +222,7 @@ CASES = {
                    "wrong-size"),
             Mutant("no centring", lambda: lambda X, j, b, s: boot_angle(X, j, b, s, centre=False), r"centre",
                    "no-centring"),
-            Mutant("unseeded", lambda: lambda X, j, b, s: boot_angle(X, j, b, int(np.random.default_rng().integers(99))),
+            Mutant("unseeded", lambda: lambda X, j, b, s: boot_angle(X, j, b, int(np.random.default_rng().integers(2**62))),
                    r"default_rng\(seed\)", "unseeded"),
             Mutant("zero-based j", lambda: lambda X, j, b, s: boot_angle(X, j + 1 if j < 3 else 1, b, s),
                    r"count the components from 1|draw for draw", ("zero-based", "wrong-angles")),
