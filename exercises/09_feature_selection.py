@@ -150,6 +150,9 @@ def best_pair(X, y):
     raise NotImplementedError("exercise: replace this line with your code")
 
 
+# %% tags=["check"] points=2
+check("09.best_pair", best_pair)
+
 # %%
 pairs_demo = datasets.make_selection_demo(n=250, seed=3)
 X_pairs = pairs_demo[["pair_a", "strong_copy", "noise", "strong", "pair_b"]].to_numpy()

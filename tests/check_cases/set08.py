@@ -125,7 +125,7 @@ CASES = {
             Variant("float32 kernel", lambda: lambda X, labels, gammas: separating_gammas(
                 X.astype(np.float32), labels, [np.float32(g) for g in gammas])),
             Variant("scores from an SVD of the centred kernel", lambda: lambda X, labels, gammas: [
-                g for g in gammas if separated(np.linalg.svd(center(rbf(X, g)))[0][:, 0], labels)]),
+                g for g in gammas if separated(np.linalg.svd(center(rbf_matrix(X, g)))[0][:, 0], labels)]),
             Variant("a mask applied to the gammas", lambda: lambda X, labels, gammas: np.asarray(gammas)[
                 [separated(first_component(X, g), labels) for g in gammas]]),
         ],
@@ -209,12 +209,12 @@ CASES["08.dual_normalisation"] = (
 )
 
 
-def rbf(X, gamma, distances=lambda d2: d2):
+def rbf_matrix(X, gamma, distances=lambda d2: d2):
     return np.exp(-gamma * distances(np.sum((X[:, None, :] - X[None, :, :]) ** 2, axis=2)))
 
 
 def first_component(X, gamma, centre=True, column=-1, distances=lambda d2: d2):
-    K = rbf(X, gamma, distances)
+    K = rbf_matrix(X, gamma, distances)
     return np.linalg.eigh(center(K) if centre else K)[1][:, column]
 
 
