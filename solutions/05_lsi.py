@@ -81,9 +81,9 @@ check("05.fold_in", fold_in)
 # Write `top_words(term_coordinates, vocabulary, component, n)`: given the term coordinates of an LSI space (shape
 # $(p, k)$, one row per word), its vocabulary ($p$ words, in the rows' order), a component index (counting from 0)
 # and a number $n$, return the list of the $n$ words with the largest weights on that component, largest first.
-# Use NumPy (not `lsi.top_terms`, which expects an `LSIResult`). Then read the component with index 2 of `space`
-# (the corpus, `k=10`, English stop words removed; built in the first cell) from its five top words: which topic is
-# this end of the component about?
+# (`lsi.top_terms` does this for an `LSIResult`; here you get only the arrays.) Then read the component with
+# index 2 of `space` (the corpus, `k=10`, English stop words removed; built in the first cell) from its five top
+# words: which topic is this end of the component about?
 
 # %%
 def top_words(term_coordinates, vocabulary, component, n):
