@@ -26,7 +26,7 @@ trap 'rm -rf "$wheels"' EXIT
 install -o "$account" -m 0644 "$wheels"/dimred_teach-*.whl constraints.txt "$ci/"
 install -o "$account" -m 0644 solutions/06_random_projections.ipynb "$ci/submissions/honest/06_random_projections.ipynb"
 install -o "$account" -m 0644 solutions/06_random_projections.ipynb "$ci/hostile-template.ipynb"
-install -o "$account" -m 0644 tests/grading_fixtures/installed_min_dim.py "$ci/"
+install -o "$account" -m 0644 tests/grading_fixtures/installed_jl_epsilon.py "$ci/"
 
 # A login-like environment of the ordinary user: nothing of root's but how this machine reaches
 # the package index (proxies, certificates, pip's and uv's settings).
@@ -65,19 +65,19 @@ fi
 echo "ordinary-user: installed in $SECONDS s"
 [ -L "$ci/venv/bin/python" ] || { echo "ordinary-user: the venv's interpreter is not a link" >&2; exit 1; }
 
-# The hostile notebook: min_dim is the library's own jl_min_dim, read from wherever the
-# installation keeps it (tests/grading_fixtures/installed_min_dim.py).
+# The hostile notebook: epsilon_for is the library's own jl_epsilon, read from wherever the
+# installation keeps it (tests/grading_fixtures/installed_jl_epsilon.py).
 as_user "$ci/venv/bin/python" - "$ci" <<'EOF'
 import sys
 import nbformat
 ci = sys.argv[1]
 notebook = nbformat.read(f"{ci}/hostile-template.ipynb", as_version=4)
-cell = next(c for c in notebook.cells if c.cell_type == "code" and c.source.startswith("def min_dim"))
-cell.source = open(f"{ci}/installed_min_dim.py").read()
+cell = next(c for c in notebook.cells if c.cell_type == "code" and c.source.startswith("def epsilon_for"))
+cell.source = open(f"{ci}/installed_jl_epsilon.py").read()
 nbformat.write(notebook, f"{ci}/submissions/hostile/06_random_projections.ipynb")
 EOF
 
-# Scores of a run's reports: "name score/max sandbox min_dim-passed", one line per report.
+# Scores of a run's reports: "name score/max sandbox epsilon_for-passed", one line per report.
 scores() {
   as_user "$ci/venv/bin/python" -c '
 import json, pathlib, sys
@@ -85,7 +85,7 @@ for path in sorted(pathlib.Path(sys.argv[1]).glob("*.json")):
     report = json.loads(path.read_text())
     passed = {t["name"]: t["status"] == "passed" for t in report["tests"]}
     score = "{score:g}/{max_score:g}".format(**report)
-    print(path.stem, score, report["extra_data"]["sandbox"], "min_dim" if passed.get("06.min_dim") else "-")' "$1"
+    print(path.stem, score, report["extra_data"]["sandbox"], "epsilon_for" if passed.get("06.epsilon_for") else "-")' "$1"
 }
 expect() {  # expect OUT EXPECTED-LINES
   local found
@@ -106,18 +106,18 @@ grade "$ci/out-bwrap" bwrap
 status=$?
 set -e
 if as_user bwrap --unshare-user --unshare-pid --ro-bind / / true 2>/dev/null; then
-  # the solution passes, the hostile notebook fails (exit status 1) and loses min_dim only
+  # the solution passes, the hostile notebook fails (exit status 1) and loses epsilon_for only
   [ "$status" -eq 1 ] || { echo "ordinary-user: grade --sandbox bwrap exited $status, expected 1" >&2; exit 1; }
-  expect "$ci/out-bwrap" "honest__06_random_projections 6/6 bwrap min_dim
+  expect "$ci/out-bwrap" "honest__06_random_projections 6/6 bwrap epsilon_for
 hostile__06_random_projections 5/6 bwrap -"
 else
   echo "ordinary-user: NOT TESTED HERE: this machine gives an ordinary user no user namespaces, so bubblewrap" \
        "cannot run for $account; checking only that --sandbox bwrap refuses to grade (exit status 2)"
   [ "$status" -eq 2 ] || { echo "ordinary-user: grade --sandbox bwrap exited $status, expected 2" >&2; exit 1; }
 fi
-# The control: nothing isolates the kernel, and the hostile notebook earns min_dim.
+# The control: nothing isolates the kernel, and the hostile notebook earns epsilon_for.
 set +e
 grade "$ci/out-none" none "$ci/submissions/hostile/06_random_projections.ipynb"
 set -e
-expect "$ci/out-none" "06_random_projections 6/6 none min_dim"
+expect "$ci/out-none" "06_random_projections 6/6 none epsilon_for"
 echo "ordinary-user: held ($SECONDS s)"

@@ -7,12 +7,12 @@
 # 1. compute tf-idf weights by hand;
 # 2. fold a query into the latent space;
 # 3. read a component from its top words;
-# 4. find a document that latent search retrieves although it shares no word with the query;
+# 4. find the documents that latent search retrieves although they share no word with the query;
 # 5. explain what the first uncentred component is.
 #
 # Goes with `notebooks/05_lsi.ipynb`.
 #
-# Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (a function you write is called
+# Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (each function you write is called
 # on fresh random toy corpora) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the
 # grader restores them. The set-up uses `dimred_teach.lsi`, but `lsi.tfidf` and `LSIResult.transform` answer the
 # tf-idf and fold-in exercises, so the checks and the grader refuse them in your answers.
@@ -75,19 +75,30 @@ def fold_in(space, counts):
 # %% tags=["check"] points=2
 check("05.fold_in", fold_in)
 
+
 # %% [markdown]
 # ## Exercise 3 · Read a component *(5 min, lecture §6)*
 #
-# For `space` (the corpus, `k=10`, English stop words removed; built in the first cell), find the five words with
-# the largest weights on the component with index 2 (the third component, counting from 0). Store them in a list
-# `top_words`. Which topic is this end of the component about?
+# Write `top_words(term_coordinates, vocabulary, component, n)`: given the term coordinates of an LSI space (shape
+# $(p, k)$, one row per word), its vocabulary ($p$ words, in the rows' order), a component index (counting from 0)
+# and a number $n$, return the list of the $n$ words with the largest weights on that component, largest first.
+# (`lsi.top_terms` does this for an `LSIResult`; here you get only the arrays.) Then read the component with
+# index 2 of `space` (the corpus, `k=10`, English stop words removed; built in the first cell) from its five top
+# words: which topic is this end of the component about?
 
 # %%
-# YOUR CODE HERE
-top_words = ...
+def top_words(term_coordinates, vocabulary, component, n):
+    """The n words with the largest weights on column `component` of term_coordinates (p x k), largest first."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
 
 # %% tags=["check"] points=1
 check("05.top_words", top_words)
+
+# %%
+# YOUR CODE HERE
+...
+
 
 # %% [markdown]
 # **Your answer:** *(write it here)*
@@ -95,17 +106,24 @@ check("05.top_words", top_words)
 # %% [markdown]
 # ## Exercise 4 · A match without a shared word *(10 min, lecture §7)*
 #
-# Search `space` for the query `"picture"`. Find the row number `hidden_match` of a document that is among the top
-# 10 latent-search results although neither "picture" nor "pictures" occurs in it. Then print its text: why does
-# latent search rank it so high?
+# Write `hidden_matches(space, texts, query, n)`: the row numbers of the documents among the top `n` latent-search
+# results for `query` (`lsi.search(space, query, n=n)`) in which no word of the query occurs (compare the words
+# `lsi.tokenize` finds), in the order of the search. `texts` are the documents `space` was built from. Then search
+# `space` for `"picture"` among the top 10 and print the text of the first hidden match: why does latent search rank
+# it so high?
+
+# %%
+def hidden_matches(space, texts, query, n):
+    """Rows of the top n latent-search results for query that share no word with it, best first."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
+
+# %% tags=["check"] points=1
+check("05.hidden_match", hidden_matches)
 
 # %%
 # YOUR CODE HERE
-hits = ...
-hidden_match = ...
-
-# %% tags=["check"] points=1
-check("05.hidden_match", hidden_match)
+...
 
 # %% [markdown]
 # **Your answer:** *(write it here)*

@@ -4,8 +4,8 @@
 # *Time: about 40 minutes.*
 #
 # **Objectives.** After this set you can
-# 1. compute the JL dimension $q \ge \frac{8}{\epsilon^2}\log\frac{n}{\sqrt\delta}$;
-# 2. invert it for the $\epsilon$ a budget of $q$ dimensions buys;
+# 1. compute the dimension a union bound with the Dasgupta-Gupta tail certifies (a search: no closed form);
+# 2. invert the notes' bound for the $\epsilon$ a budget of $q$ dimensions buys;
 # 3. verify $\mathbb E\|\mathbf U\vec x\|^2 = \|\vec x\|^2$ by simulation;
 # 4. estimate the probability that a random projection fails to be an $\epsilon$-isometry.
 #
@@ -14,7 +14,7 @@
 # Every exercise asks for a function; its `check(...)` cell calls your function on fresh random inputs and prints
 # `[passed]` or `[not yet]` with a hint. Simulations are checked statistically (within a few standard errors), so
 # use the seed you are given for every random draw. Do not edit the check cells. Work `min_dim` and `epsilon_for`
-# out from the bound: `dimred_teach.jl.jl_min_dim` and `jl_epsilon` answer them, so the checks refuse them.
+# out from the bounds: the checks refuse `dimred_teach.jl.jl_min_dim` and `jl_epsilon`.
 #
 # **Notes.** CMU 36-467/667 "Linear Dimension Reduction", the random projection and
 # Johnson-Lindenstrauss section. Points are rows here, so a projection is $\mathbf Y = \mathbf X\mathbf U^\top$.
@@ -40,13 +40,22 @@ dr.setup_notebook()
 # %% [markdown]
 # ## Exercise 1 · How many dimensions? *(10 min, lecture §4)*
 #
-# Write `min_dim(n, eps, delta)`: the smallest **integer** $q$ with $q \ge \frac{8}{\epsilon^2}\log\frac{n}{\sqrt\delta}$
-# (natural logarithm). With $n = 205$, $\epsilon = 0.2$, $\delta = 0.05$ the notes get 1365. Do not call the
-# library's `jl_min_dim`: this is the exercise that writes it.
+# The notes' bound $q \ge \frac{8}{\epsilon^2}\log\frac{n}{\sqrt\delta}$ (lecture §4) bounds both tails of
+# $\|\mathbf U\vec x\|^2/\|\vec x\|^2$ by $e^{-q\epsilon^2/4}$; Dasgupta and Gupta (2002) prove that bound for the
+# lower tail only, and $e^{-q(\epsilon^2/4 - \epsilon^3/6)}$ for the upper one (the lecture's optional section). Write
+# `min_dim(n, eps, delta)`: the smallest integer $q$ at which the union bound over the $n(n-1)/2$ pairs with these
+# two tails holds,
+#
+# $$\frac{n(n-1)}{2}\Big(e^{-q\epsilon^2/4} + e^{-q(\epsilon^2/4 - \epsilon^3/6)}\Big) \le \delta .$$
+#
+# There is no closed form, but the left side falls as $q$ grows, and putting both tails at the heavier one gives a
+# $q$ that is certified: search below it (bisection, or counting; the notes' $q$ is usually too small). With
+# $n = 205$, $\epsilon = 0.2$, $\delta = 0.05$ the answer lies between the notes' 1365 and 1574. Do not call the
+# library's `jl_min_dim`.
 
 # %%
 def min_dim(n, eps, delta):
-    """Smallest integer q with q >= 8 / eps**2 * log(n / sqrt(delta))."""
+    """Smallest integer q with n (n - 1) / 2 (exp(-q eps^2 / 4) + exp(-q (eps^2 / 4 - eps^3 / 6))) <= delta."""
     raise NotImplementedError("exercise: replace this line with your code")
 
 

@@ -155,10 +155,12 @@ check("08.dual_normalisation", dual_coefficients)
 # ## Exercise 6 · An RBF width that separates the circles *(15 min, lecture §6)*
 #
 # `X_circles` (300 points, `labels` 0 for the outer and 1 for the inner circle) cannot be separated by PCA. They are
-# rings like the lecture's, but three times larger (radii 3 and 0.9), so the lecture's width need not work. Find a
-# value `gamma_circles` of the RBF parameter $\gamma$ for which the **first** kernel PCA component separates the two
-# circles perfectly: every inner point's score lies above every outer point's, or below. Try a few values with your
-# functions from Exercises 2-3 and look at the first column of the scores.
+# rings like the lecture's, but three times larger (radii 3 and 0.9), so the lecture's width need not work. Write
+# `separating_gammas(X, labels, gammas)`: the values of the list `gammas` (in their order) at which the **first**
+# RBF kernel PCA component of `X` separates the two classes perfectly, every score of one class above every score
+# of the other (either class may lie above). Use your functions from Exercises 2-3 (`first_kernel_component` below
+# gives the scores). The check calls it on fresh rings of other sizes. Then find which of 0.02, 0.1, 0.25, 0.5, 1,
+# 2, 10 and 50 separate `X_circles`.
 
 # %%
 def first_kernel_component(X, gamma):
@@ -166,12 +168,17 @@ def first_kernel_component(X, gamma):
     raise NotImplementedError("exercise: replace this line with your code")
 
 
-# YOUR CODE HERE
-separated = ...
-gamma_circles = ...
+def separating_gammas(X, labels, gammas):
+    """The gammas (a list, in the given order) at which the first RBF kernel PCA component separates the classes."""
+    raise NotImplementedError("exercise: replace this line with your code")
+
 
 # %% tags=["check"] points=1
-check("08.circle_gamma", gamma_circles)
+check("08.circle_gamma", separating_gammas)
+
+# %%
+# YOUR CODE HERE
+...
 
 # %% [markdown]
 # **Explain** what goes wrong with a much larger $\gamma$ (try 50) and with a much smaller one (try 0.02), and why

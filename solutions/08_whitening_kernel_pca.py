@@ -175,10 +175,12 @@ check("08.dual_normalisation", dual_coefficients)
 # ## Exercise 6 · An RBF width that separates the circles *(15 min, lecture §6)*
 #
 # `X_circles` (300 points, `labels` 0 for the outer and 1 for the inner circle) cannot be separated by PCA. They are
-# rings like the lecture's, but three times larger (radii 3 and 0.9), so the lecture's width need not work. Find a
-# value `gamma_circles` of the RBF parameter $\gamma$ for which the **first** kernel PCA component separates the two
-# circles perfectly: every inner point's score lies above every outer point's, or below. Try a few values with your
-# functions from Exercises 2-3 and look at the first column of the scores.
+# rings like the lecture's, but three times larger (radii 3 and 0.9), so the lecture's width need not work. Write
+# `separating_gammas(X, labels, gammas)`: the values of the list `gammas` (in their order) at which the **first**
+# RBF kernel PCA component of `X` separates the two classes perfectly, every score of one class above every score
+# of the other (either class may lie above). Use your functions from Exercises 2-3 (`first_kernel_component` below
+# gives the scores). The check calls it on fresh rings of other sizes. Then find which of 0.02, 0.1, 0.25, 0.5, 1,
+# 2, 10 and 50 separate `X_circles`.
 
 # %%
 def first_kernel_component(X, gamma):
@@ -189,25 +191,34 @@ def first_kernel_component(X, gamma):
     # END SOLUTION
 
 
-# BEGIN SOLUTION
-separated = []
-for gamma in [0.02, 0.1, 0.25, 0.5, 1.0, 2.0, 10.0]:
-    z = first_kernel_component(X_circles, gamma)
-    inner, outer = z[labels == 1], z[labels == 0]
-    separated.append((gamma, bool(inner.min() > outer.max() or inner.max() < outer.min())))
-print(separated)
-gamma_circles = 0.25  # sigma = 1/sqrt(2 gamma) = 1.4, comparable to the gap of 2.1 between the rings
-# END SOLUTION
+def separating_gammas(X, labels, gammas):
+    """The gammas (a list, in the given order) at which the first RBF kernel PCA component separates the classes."""
+    # BEGIN SOLUTION
+    separating = []
+    for gamma in gammas:
+        z = first_kernel_component(X, gamma)
+        one, other = z[labels == 1], z[labels == 0]
+        if one.min() > other.max() or one.max() < other.min():
+            separating.append(gamma)
+    return separating
+    # END SOLUTION
+
 
 # %% points=1
-check("08.circle_gamma", gamma_circles)
+check("08.circle_gamma", separating_gammas)
+
+# %%
+# BEGIN SOLUTION
+print(separating_gammas(X_circles, labels, [0.02, 0.1, 0.25, 0.5, 1.0, 2.0, 10.0, 50.0]))
+# END SOLUTION
 
 # %% [markdown]
 # **Explain** what goes wrong with a much larger $\gamma$ (try 50) and with a much smaller one (try 0.02), and why
 # the lecture's $\gamma = 2$ does not work here.
 
 # %% [markdown] tags=["solution"]
-# Multiplying the data by 3 multiplies every squared distance by 9, so the width that worked in the lecture's units
+# Of the eight values, 0.25 and 0.5 separate `X_circles`: widths $\sigma = 1/\sqrt{2\gamma}$ of 1.4 and 1, comparable to
+# the gap of 2.1 between the rings. Multiplying the data by 3 multiplies every squared distance by 9, so the width that worked in the lecture's units
 # must shrink by the same factor: $\gamma = 2$ there corresponds to $2/9 \approx 0.22$ here, and $\gamma = 2$ here
 # is as narrow as $\gamma = 18$ was on the lecture's rings. With $\gamma = 0.02$ the kernel is much wider than the
 # data ($\sigma = 5$ against an outer radius of 3); $\exp(-\gamma d^2)\approx 1-\gamma d^2$

@@ -155,24 +155,34 @@ check("09.nearest_centroid", nearest_centroid_predict)
 # %% [markdown]
 # ## Exercise 5 · The best pair of features *(10 min, lecture §3)*
 #
-# `X_pairs`, `y_pairs` below are a new sample of the demo data, with the columns in
-# another order and their names hidden. Find the pair of columns `(i, j)` whose
-# nearest-centroid classifier has the highest cross-validated accuracy,
-# `selection.cross_val_accuracy(X_pairs[:, [i, j]], y_pairs)` (5 folds, seed 0). Assign
-# it to `best_pair`. Is it the pair of the two best single features (by $|t|$)?
+# Write `best_pair(X, y)`: the pair of columns `(i, j)` of `X` whose nearest-centroid
+# classifier has the highest cross-validated accuracy,
+# `selection.cross_val_accuracy(X[:, [i, j]], y)` (5 folds, seed 0). The check calls it on
+# fresh samples of the demo data with the columns in a random order. Then apply it to
+# `X_pairs`, `y_pairs` below, a new sample of the demo data with the columns in another
+# order and their names hidden. Is the best pair the pair of the two best single features
+# (by $|t|$)?
+
+# %%
+def best_pair(X, y):
+    """The pair (i, j), i < j, of columns of X (n x p) with the best cross-validated accuracy."""
+    # BEGIN SOLUTION
+    accuracy = {pair: selection.cross_val_accuracy(X[:, list(pair)], y)
+                for pair in itertools.combinations(range(X.shape[1]), 2)}
+    return max(accuracy, key=accuracy.get)
+    # END SOLUTION
+
+
+# %% points=2
+check("09.best_pair", best_pair)
 
 # %%
 pairs_demo = datasets.make_selection_demo(n=250, seed=3)
 X_pairs = pairs_demo[["pair_a", "strong_copy", "noise", "strong", "pair_b"]].to_numpy()
 y_pairs = pairs_demo["label"].to_numpy()
 # BEGIN SOLUTION
-accuracy = {pair: selection.cross_val_accuracy(X_pairs[:, list(pair)], y_pairs)
-            for pair in itertools.combinations(range(X_pairs.shape[1]), 2)}
-best_pair = max(accuracy, key=accuracy.get)
+print(best_pair(X_pairs, y_pairs), dr.rounded(selection.cross_val_accuracy(X_pairs[:, [0, 4]], y_pairs)))
 # END SOLUTION
-
-# %% points=2
-check("09.best_pair", best_pair)
 
 # %% [markdown] tags=["solution"]
 # The best pair is `(0, 4)`, with accuracy 0.956. It is not the pair of the two best

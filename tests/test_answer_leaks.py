@@ -10,24 +10,17 @@ import nbformat
 import numpy as np
 import pytest
 
-from check_cases import solution_answer
 
 from dimred_teach import cli
 from dimred_teach.checks import _REGISTRY, evaluate, get_check
 from dimred_teach.checks.set01 import covariance, crab_matrix
 from dimred_teach.checks.set04 import eurodist_without, relative_spectrum
-from dimred_teach.course.answer_leaks import (MANY_RIGHT_ANSWERS, UNREGISTERED_ANSWERS, answer_leaks, shows,
-                                              value_exercises)
+from dimred_teach.course.answer_leaks import MANY_RIGHT_ANSWERS, answer_leaks, shows, value_exercises
 from dimred_teach.course.manifest import read_manifest
 from dimred_teach.mds import double_center
 
 ROOT = Path(__file__).resolve().parents[1]
 LECTURES = read_manifest(ROOT)
-
-SHOWN_BY_THE_COURSE_05_12 = {"12.best_rank"}
-"""Value exercises of sets 05-12 in UNREGISTERED_ANSWERS whose solution's answer the course shows
-(issue 38, checks of sets 05-12): empty this as they are fixed."""
-
 
 def notebook(path: str) -> nbformat.NotebookNode:
     return nbformat.read(ROOT / path, as_version=4)
@@ -44,24 +37,12 @@ def test_the_course_shows_no_answer():
 
 def test_every_value_exercise_registers_its_answer_or_is_listed():
     unregistered = {e for e in all_value_exercises() if get_check(e).answer is None}
-    assert unregistered == UNREGISTERED_ANSWERS | set(MANY_RIGHT_ANSWERS)
-    assert all(e[:2] >= "05" for e in UNREGISTERED_ANSWERS)
+    assert unregistered == set(MANY_RIGHT_ANSWERS)
 
 
 @pytest.mark.parametrize("exercise_id", sorted(e for e in _REGISTRY if _REGISTRY[e].answer is not None))
 def test_a_registered_answer_passes_its_check(exercise_id):
     assert evaluate(exercise_id, get_check(exercise_id).answer(), seed=0).passed
-
-
-def test_the_unregistered_answers_the_course_shows_are_known():
-    shown = set()
-    for exercise_id in UNREGISTERED_ANSWERS:
-        lecture = next(lecture for lecture in LECTURES if lecture.number == exercise_id[:2])
-        answer = solution_answer(exercise_id)
-        places = [(lecture.lecture_notebook, False), (lecture.exercise_notebook, True)]
-        if any(shows(nbformat.read(path, as_version=4), answer, setup) for path, setup in places):
-            shown.add(exercise_id)
-    assert shown == SHOWN_BY_THE_COURSE_05_12
 
 
 def test_the_answers_the_course_showed_are_found():

@@ -37,18 +37,19 @@ PACKAGE = Path(dimred_teach.__file__).resolve().parent
 ROOT_ONLY = os.name == "posix" and os.geteuid() == 0
 pytestmark = pytest.mark.skipif(not ROOT_ONLY, reason="both sandbox modes with their own user ids need a root grader")
 
-# Every way a notebook can reach the library's own jl_min_dim besides calling it: its closure, the
+# Every way a notebook can reach the library's own jl_epsilon besides calling it: its closure, the
 # garbage collector, the module's source or compiled file wherever Python or the installation says
-# it is, a fresh import, an exec in the module's namespace. The answer is right only if one works.
+# it is, a fresh import, an exec in the module's namespace. The answer to 06.epsilon_for is right
+# only if one works.
 BYPASS = f'''
 import gc, glob, importlib, importlib.util, marshal, sys, types
 import dimred_teach.jl as jl
 
 def _routes():
-    stub = jl.jl_min_dim
+    stub = jl.jl_epsilon
     yield lambda: [c.cell_contents for c in (stub.__closure__ or ())][0]
     yield from (lambda o=o: o for o in gc.get_objects()
-                if isinstance(o, types.FunctionType) and o.__name__ == "jl_min_dim" and o is not stub)
+                if isinstance(o, types.FunctionType) and o.__name__ == "jl_epsilon" and o is not stub)
     sources = {{jl.__file__, importlib.util.find_spec("dimred_teach.jl").origin, {str(PACKAGE / "jl.py")!r}}}
     for finder in [m for n, m in sys.modules.items() if "editable" in n]:
         sources |= {{p + "/jl.py" for p in getattr(finder, "MAPPING", {{}}).values()}}
@@ -56,22 +57,22 @@ def _routes():
         def run(source=source):
             namespace = {{"__name__": "dimred_teach.jl", "__package__": "dimred_teach"}}
             exec(compile(open(source).read(), source, "exec"), namespace)
-            return namespace["jl_min_dim"]
+            return namespace["jl_epsilon"]
         yield run
     for compiled in glob.glob({str(PACKAGE / "__pycache__" / "jl*.pyc")!r}):
         def run(compiled=compiled):
             namespace = {{"__name__": "dimred_teach.jl", "__package__": "dimred_teach"}}
             exec(marshal.loads(open(compiled, "rb").read()[16:]), namespace)
-            return namespace["jl_min_dim"]
+            return namespace["jl_epsilon"]
         yield run
-    yield lambda: importlib.reload(jl).jl_min_dim
+    yield lambda: importlib.reload(jl).jl_epsilon
     sys.meta_path[:] = [f for f in sys.meta_path if "Forbidden" not in type(f).__name__]
-    yield lambda: importlib.import_module("dimred_teach.jl").jl_min_dim
+    yield lambda: importlib.import_module("dimred_teach.jl").jl_epsilon
 
-def min_dim(n, eps, delta):
+def epsilon_for(n, q, delta):
     for route in _routes():
         try:
-            return route()(n, eps, delta)
+            return route()(n, q, delta)
         except Exception:
             continue
     return -1
@@ -239,7 +240,7 @@ def _class(fixture_set, folder: Path, open_folder: Path = Path("/var/tmp")) -> d
              "honest_04": _save(_solution("04_mds"), folder, "bob/04_mds.ipynb"),
              "honest_06": _save(_solution("06_random_projections"), folder, "carol/06_random_projections.ipynb")}
     bypass = _solution("06_random_projections")
-    _code(bypass, "def min_dim").source = BYPASS
+    _code(bypass, "def epsilon_for").source = BYPASS
     paths["bypass_06"] = _save(bypass, folder, "mallory/06_random_projections.ipynb")
     blank = nbformat.read(ROOT / "exercises" / "04_mds.ipynb", as_version=4)
     paths["reads_solutions_04"] = _save(_before_checks(blank, READ_SOLUTIONS), folder, "eve/04_mds.ipynb")
@@ -398,8 +399,8 @@ def test_honest_notebooks_keep_full_marks(attacked):
 
 def test_no_route_reaches_a_function_the_set_forbids(attacked):
     passed = _passed(attacked["results"]["bypass_06"])
-    assert not passed["06.min_dim"], attacked["results"]["bypass_06"]
-    assert all(ok for name, ok in passed.items() if name != "06.min_dim")  # the rest of the notebook is honest
+    assert not passed["06.epsilon_for"], attacked["results"]["bypass_06"]
+    assert all(ok for name, ok in passed.items() if name != "06.epsilon_for")  # the rest of the notebook is honest
 
 
 def test_solutions_checks_and_cases_are_not_readable(attacked):
@@ -484,7 +485,7 @@ def test_the_attacks_work_where_nothing_is_isolated(fixture_set, tmp_path):
         for place in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock"):
             for left in Path(place).glob("dimred-left-*"):
                 left.unlink()
-    assert _passed(bypass)["06.min_dim"], bypass
+    assert _passed(bypass)["06.epsilon_for"], bypass
     assert reads.score == reads.max_score, reads
     assert not _passed(other_view)["99.unit_vector"], other_view  # set 04's view was read
     assert leaves.score == leaves.max_score and str(LEAVES_IPC_KEY) in segments, leaves  # the segment outlived it

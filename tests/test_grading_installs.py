@@ -28,7 +28,7 @@ from test_grading import FIXTURES, ROOT
 
 pytestmark = pytest.mark.skipif(not shutil.which("bwrap") or os.name != "posix", reason="needs bubblewrap")
 
-HOSTILE_MIN_DIM = (FIXTURES / "installed_min_dim.py").read_text()
+HOSTILE_EPSILON = (FIXTURES / "installed_jl_epsilon.py").read_text()
 SOLUTION = ROOT / "solutions" / "06_random_projections.ipynb"
 
 
@@ -45,7 +45,7 @@ def submissions(tmp_path_factory) -> Path:
     """``honest/`` and ``hostile/``, each with a notebook of set 06."""
     folder = tmp_path_factory.mktemp("submissions")
     hostile = nbformat.read(SOLUTION, as_version=4)
-    next(c for c in hostile.cells if c.cell_type == "code" and c.source.startswith("def min_dim")).source = HOSTILE_MIN_DIM
+    next(c for c in hostile.cells if c.cell_type == "code" and c.source.startswith("def epsilon_for")).source = HOSTILE_EPSILON
     for name, notebook in (("honest", nbformat.read(SOLUTION, as_version=4)), ("hostile", hostile)):
         (folder / name).mkdir()
         nbformat.write(notebook, folder / name / "06_random_projections.ipynb")
@@ -124,18 +124,18 @@ def _grade(installed: dict, submissions: Path, mode: str, out: Path) -> subproce
 
 
 def _scores(out: Path) -> dict[str, tuple[float, str, bool]]:
-    """report name -> (score, sandbox, whether 06.min_dim passed)."""
+    """report name -> (score, sandbox, whether 06.epsilon_for passed)."""
     found = {}
     for path in out.glob("*.json"):
         report = json.loads(path.read_text())
         passed = {t["name"]: t["status"] == "passed" for t in report["tests"]}
-        found[path.stem] = (report["score"], report["extra_data"]["sandbox"], passed["06.min_dim"])
+        found[path.stem] = (report["score"], report["extra_data"]["sandbox"], passed["06.epsilon_for"])
     return found
 
 
 def test_auto_takes_bubblewrap_and_the_installed_library_stays_hidden(installed, submissions, tmp_path):
     """The hostile notebook in bubblewrap: its honest exercises pass (the kernel works), the
-    library's own jl_min_dim is nowhere to be read."""
+    library's own jl_epsilon is nowhere to be read."""
     run = _grade(installed, submissions / "hostile", "auto", tmp_path / "out")
     assert run.returncode == 1, run.stdout + run.stderr  # the hostile notebook does not pass
     assert "does not" not in run.stderr and "sandbox: bwrap" in run.stdout, run.stdout + run.stderr
@@ -170,4 +170,4 @@ def test_the_gradescope_layout_grades_in_bubblewrap(wheel, submissions, tmp_path
     assert ", sandbox bwrap, " in run.stdout and "does not" not in run.stderr, run.stdout + run.stderr
     results = json.loads((root / "results" / "results.json").read_text())
     assert results["score"] == 5, results
-    assert [t["status"] for t in results["tests"] if t["name"] == "06.min_dim"] == ["failed"], results
+    assert [t["status"] for t in results["tests"] if t["name"] == "06.epsilon_for"] == ["failed"], results

@@ -1,8 +1,8 @@
 """Checks of exercise set 05, latent semantic indexing.
 
-Function exercises are called on fresh random toy corpora; value exercises are checked
-against the course corpus analysed exactly as the exercise notebook does it
-(:func:`corpus_space`).
+Every exercise asks for a function, called on fresh random toy corpora or term coordinates
+(a list of words or of rows of the course corpus, once known, could be typed in).
+:func:`corpus_space` is the course corpus analysed as the exercise notebook's set-up does it.
 """
 
 from __future__ import annotations
@@ -29,8 +29,11 @@ MISTAKES = {
     "repeated-word": "a word twice",
     "wrong-component": "the words of another component",
     "most-negative": "the most negative weights, the other end of the component",
-    "says-picture": "a document that contains the word",
+    "largest-size": "the largest weights in size, from both ends",
+    "wrong-order": "the right words, not largest first",
+    "says-picture": "a document that contains a word of the query",
     "not-retrieved": "a document latent search does not retrieve",
+    "missed-match": "a hidden match left out",
 }
 """The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
 short name. A failure no named mistake explains is ``other``."""
@@ -159,42 +162,102 @@ def _word_list(answer, what: str, length: int) -> list[str]:
     return words
 
 
-@register("05.top_words", hint="sort space.term_coordinates[:, 2] (the third component, counting from 0) and take "
-                               "the words of the 5 largest weights, or use lsi.top_terms")
+def random_term_coordinates(rng: np.random.Generator) -> tuple[np.ndarray, tuple[str, ...], int]:
+    """Fresh term coordinates, shape (p, k), their vocabulary (p toy words) and a component index whose column's
+    two weights largest in size are its most negative and its largest (so ranking by size is told apart from
+    either end); every column's sorted weights lie at least 1e-3 apart (no near ties, in float32 too)."""
+    while True:
+        p, k = int(rng.integers(8, len(TOY_WORDS) + 1)), int(rng.integers(3, 7))
+        coordinates = rng.standard_normal((p, k)) / np.sqrt(p)
+        component = int(rng.integers(k))
+        column, size = coordinates[:, component], np.abs(coordinates[:, component]).max()
+        column[np.argmax(column)], column[np.argmin(column)] = 1.2 * size, -1.5 * size
+        if np.all(np.diff(np.sort(coordinates, axis=0), axis=0) > 1e-3):
+            return coordinates, tuple(rng.permutation(TOY_WORDS[:p]).tolist()), component
+
+
+@register("05.top_words", hint="np.argsort(term_coordinates[:, component]) sorts the weights from the smallest: "
+                               "take the last n indices, largest first, and look their words up in vocabulary")
 def _top_words(answer, rng):
-    space, _ = corpus_space()
-    words = _word_list(answer, "top_words", 5)
-    column = {word: j for j, word in enumerate(space.vocabulary)}
-    unknown = [word for word in words if word not in column]
-    expect(not unknown, f"these are not words of the corpus's vocabulary: {unknown}")
-    rows = [column[word] for word in words]
-    for component in range(space.k):
-        weights = space.term_coordinates[:, component]
-        largest = np.sort(weights)[-5:]
-        if component != 2 and np.allclose(np.sort(weights[rows]), largest):
-            raise CheckFailure(f"these are the top words of component index {component}; "
-                               "the exercise asks for index 2 (the third component, counting from 0)",
-                               mistake="wrong-component")
-    weights = space.term_coordinates[:, 2]
-    expect(not np.allclose(np.sort(weights[rows]), np.sort(weights)[:5]),
-           "these are the five most negative weights: the other end of the component", mistake="most-negative")
-    others = np.delete(weights, rows)
-    expect(weights[rows].min() >= others.max() - 1e-12 * np.abs(weights).max(),
-           "some word outside your list has a larger weight on component index 2 than a word in it")
+    cases = [random_term_coordinates(rng) for _ in range(int(rng.integers(4, 7)))]
+    ambiguous = None
+    for coordinates, vocabulary, component in in_random_order(rng, cases):
+        n = int(rng.integers(2, 6))
+        call = f"top_words(term_coordinates, vocabulary, component={component}, n={n}) for {coordinates.shape[1]} " \
+               f"components of {len(vocabulary)} words"
+        words = _word_list(answer(coordinates.copy(), vocabulary, component, n), call, n)
+        unknown = [word for word in words if word not in vocabulary]
+        expect(not unknown, f"{call}: these are not words of the vocabulary: {unknown}")
+
+        def ranked(weights):
+            return [vocabulary[j] for j in np.argsort(weights)[::-1][:n]]
+
+        weights = coordinates[:, component]
+        right = ranked(weights)
+        others = [coordinates[:, j % coordinates.shape[1]] for j in (component - 1, component + 1)]
+        explained = [(message, mistake) for mistaken, message, mistake in (
+            ([-weights], "gives the words of the most negative weights: the other end of the component",
+             "most-negative"),
+            ([np.abs(weights)], "ranks the words by the size of their weights; the largest weights (most positive) "
+                                "are asked for, one end of the component", "largest-size"),
+            (others, f"gives the top words of another column of term_coordinates: column {component} (counting "
+                     "from 0) is asked for", "wrong-component"))
+            if any(set(words) == set(ranked(w)) != set(right) for w in mistaken)]
+        if len(explained) == 1:
+            raise CheckFailure(f"{call} {explained[0][0]}", mistake=explained[0][1])
+        unexplained = CheckFailure(f"{call}: some word outside your list has a larger weight on component "
+                                   f"{component} than a word in it")
+        if explained:  # two mistakes give these words here: another instance tells them apart
+            ambiguous = ambiguous or unexplained
+            continue
+        if set(words) != set(right):
+            raise unexplained
+        expect(words == right, f"{call} holds the right words in another order: largest weight first",
+               mistake="wrong-order")
+    if ambiguous:
+        raise ambiguous
 
 
-@register("05.hidden_match", hint="go through lsi.search(space, 'picture', n=10) and test each document's words "
-                                  "(lsi.tokenize) for 'picture' and 'pictures'")
+def random_search_case(rng: np.random.Generator, hidden: int = 0):
+    """A fresh LSI space (k = 3) of a toy corpus, its texts, a query of one or two of its words and a number n of
+    results whose n-th and (n+1)-th latent-search scores lie at least 1e-6 apart, with at least ``hidden``
+    hidden matches (documents among the top n that contain no word of the query)."""
+    from ..lsi import lsi, search, tokenize
+
+    while True:
+        texts = random_texts(rng)
+        space = lsi(texts, k=3)
+        query = " ".join(rng.choice(space.vocabulary, size=int(rng.integers(1, 3)), replace=False))
+        n = int(rng.integers(3, len(texts) // 2 + 1))
+        results = search(space, query, n=len(texts))
+        scores = results["score"].to_numpy()
+        words = set(tokenize(query))
+        matches = sum(not words & set(tokenize(texts[row])) for row in results["document"][:n])
+        if scores[n - 1] - scores[n] > 1e-6 and matches >= hidden:
+            return space, texts, query, n
+
+
+@register("05.hidden_match", hint="go through lsi.search(space, query, n=n)['document'] and keep the rows whose words "
+                                  "(lsi.tokenize(texts[row])) include none of the query's words")
 def _hidden_match(answer, rng):
     from ..lsi import search, tokenize
 
-    space, corpus = corpus_space()
-    row = answer_integer(answer, "hidden_match (a row number)")
-    expect(0 <= row < len(corpus), f"hidden_match should be a row number between 0 and {len(corpus) - 1}, got {row}")
-    words = set(tokenize(corpus["text"][row]))
-    expect(not words & {"picture", "pictures"},
-           f"document {row} contains the word 'picture' or 'pictures'; look for one that contains neither",
-           mistake="says-picture")
-    top = search(space, "picture", n=10)["document"].tolist()
-    expect(row in top, f"document {row} is not among the top 10 latent-search results for 'picture'",
-           mistake="not-retrieved")
+    cases = [random_search_case(rng, hidden=2)] + [random_search_case(rng) for _ in range(int(rng.integers(3, 6)))]
+    for space, texts, query, n in in_random_order(rng, cases):
+        call = f"hidden_matches(space, texts, {query!r}, n={n}) for {len(texts)} texts"
+        found = answer(space, list(texts), query, n)
+        expect(not isinstance(found, str) and hasattr(found, "__iter__"),
+               f"{call} should return a list of row numbers, got {type(found).__name__}", mistake="wrong-form")
+        rows = [answer_integer(row, f"each row number of {call}") for row in found]
+        expect(len(set(rows)) == len(rows), f"{call} names a row twice")
+        top = search(space, query, n=n)["document"].tolist()
+        words = set(tokenize(query))
+        saying = [row for row in rows if 0 <= row < len(texts) and words & set(tokenize(texts[row]))]
+        expect(not saying, f"{call}: row {saying[0] if saying else ''} contains a word of the query; keep only the "
+                           "documents that contain none", mistake="says-picture")
+        outside = [row for row in rows if row not in top]
+        expect(not outside, f"{call}: row {outside[0] if outside else ''} is not among the top {n} latent-search "
+                            "results", mistake="not-retrieved")
+        missed = [row for row in top if not words & set(tokenize(texts[row])) and row not in rows]
+        expect(not missed, f"{call} leaves out a document of the top {n} results that contains no word of the query",
+               mistake="missed-match")

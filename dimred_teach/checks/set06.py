@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from . import register
+from . import CheckFailure, register
 from .properties import (answer_array, answer_integer, answer_number, distinct, expect, expect_unlike, in_random_order,
                          is_close)
 from ..jl import random_projection
@@ -25,7 +25,10 @@ kernel for this set does not have them, and ``check()`` fails an answer that use
 (:mod:`dimred_teach.checks.policy`)."""
 
 MISTAKES = {
-    "below-bound": "q below the bound (rounded or floored)",
+    "below-bound": "q where the union bound is still above delta",
+    "notes-form": "the notes' bound (its upper tail is too light)",
+    "both-tails-heavy": "both tails at the heavier one (not the smallest q)",
+    "pairs-miscounted": "n^2 or n^2/2 pairs instead of n(n-1)/2",
     "too-many": "not the smallest q",
     "no-square-root": "eps squared: no square root",
     "wrong-epsilon": "an eps that does not give back q (log10 instead of the natural log?)",
@@ -50,28 +53,64 @@ def _bound(n: int, eps: float, delta: float) -> float:
     return 8.0 / eps**2 * math.log(n / math.sqrt(delta))
 
 
+def union_log_bound(n: int, eps: float, delta: float, q: int, pairs: float | None = None) -> float:
+    """log of the union bound of exercise 06.min_dim minus log delta: n(n-1)/2 pairs (or ``pairs``), each
+    failing with probability at most e^(-q eps^2/4) (lower tail) + e^(-q (eps^2/4 - eps^3/6)) (upper tail,
+    Dasgupta and Gupta). The bound certifies q when this is at most 0."""
+    pairs = n * (n - 1) / 2 if pairs is None else pairs
+    return math.log(pairs) + float(np.logaddexp(-q * eps**2 / 4, -q * (eps**2 / 4 - eps**3 / 6))) - math.log(delta)
+
+
+def smallest_certified(n: int, eps: float, delta: float, pairs: float | None = None) -> int:
+    """The smallest q whose :func:`union_log_bound` is at most 0 (bisection: the bound falls as q grows)."""
+    low, high = 0, math.ceil(math.log(2 * (n * (n - 1) / 2 if pairs is None else pairs) / delta)
+                             / (eps**2 / 4 - eps**3 / 6))  # both tails at the heavier one: certified
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if union_log_bound(n, eps, delta, middle, pairs) <= 0 else (middle, high)
+    return high
+
+
 def _fresh_n_eps_delta(rng: np.random.Generator):
-    """An (n, eps, delta) whose bound is not within 1e-6 of an integer (no rounding ties)."""
+    """An (n, eps, delta) and its answer q, whose bound at q and q - 1 is not within 1e-9 of delta (no ties)."""
     while True:
-        n = int(rng.choice([rng.integers(2, 100), rng.integers(100, 10**7)]))
+        n = int(rng.choice([rng.integers(3, 100), rng.integers(100, 10**7)]))
         eps = float(rng.uniform(0.05, 0.95))
         delta = float(rng.uniform(0.001, 0.5))
-        bound = _bound(n, eps, delta)
-        if abs(bound - round(bound)) > 1e-6:
-            return n, eps, delta, bound
+        q = smallest_certified(n, eps, delta)
+        if union_log_bound(n, eps, delta, q) < -1e-9 and union_log_bound(n, eps, delta, q - 1) > 1e-9:
+            return n, eps, delta, q
 
 
-@register("06.min_dim", hint="q is the smallest integer with q >= 8 / eps**2 * log(n / sqrt(delta)) "
-                             "(natural log; round up with math.ceil)")
+@register("06.min_dim", hint="the left side n(n-1)/2 (exp(-q eps^2/4) + exp(-q (eps^2/4 - eps^3/6))) falls as q "
+                             "grows: start from a q that is certified (both tails at the heavier one) and bisect, "
+                             "or count up from the notes' bound")
 def _min_dim(answer, rng):
+    one_too_many = None  # q = right + 1 where a miscount of the pairs gives it too: named only if nothing else is
     for _ in range(int(rng.integers(20, 30))):
-        n, eps, delta, bound = _fresh_n_eps_delta(rng)
+        n, eps, delta, right = _fresh_n_eps_delta(rng)
         call = f"min_dim({n}, {eps:.17g}, {delta:.17g})"
         q = answer_integer(answer(n, eps, delta), call)
-        expect(q >= bound, f"{call} = {q} is below the bound {bound:.10g}: it does not satisfy the inequality "
-                           "(round up, with math.ceil)", mistake="below-bound")
-        expect(q - 1 < bound, f"{call} = {q}, but {q - 1} already satisfies q >= {bound:.10g}: "
-                              "q is not the smallest such integer", mistake="too-many")
+        if q == right:
+            continue
+        too_many = CheckFailure(f"{call} = {q}: the union bound holds there, but also at a smaller q: q is not the "
+                                "smallest such integer", mistake="too-many")
+        expect(q != math.ceil(_bound(n, eps, delta)), f"{call} = {q} is the notes' bound, whose upper tail "
+               "exp(-q eps^2/4) is too light: use the Dasgupta-Gupta tail for the upper side", mistake="notes-form")
+        expect(q != math.ceil(math.log(n * (n - 1) / delta) / (eps**2 / 4 - eps**3 / 6)),
+               f"{call} = {q} puts both tails at the heavier one: certified, but not the smallest q the two tails "
+               "certify together", mistake="both-tails-heavy")
+        miscounted = {smallest_certified(n, eps, delta, n**2 / 2), smallest_certified(n, eps, delta, n**2)}
+        if q == right + 1 and q in miscounted:
+            one_too_many = one_too_many or too_many
+            continue
+        expect(q not in miscounted, f"{call} = {q} counts the pairs wrongly: n points have n (n - 1) / 2 pairs",
+               mistake="pairs-miscounted")
+        expect(union_log_bound(n, eps, delta, q) <= 0, f"{call} = {q}, but at that q the union bound is still above "
+               "delta", mistake="below-bound")
+        raise too_many
+    if one_too_many:
+        raise one_too_many
 
 
 @register("06.epsilon_for", hint="solve q = 8 / eps**2 * log(n / sqrt(delta)) for eps")

@@ -225,8 +225,19 @@ def _projector_distance(answer, rng):
                      mistake="wrong-distance")
 
 
+def _crab_shrinkage() -> np.ndarray:
+    """The answer of 07.shrinkage, as the solution computes it: (lambda_j - sigma2) / lambda_j for the two largest
+    eigenvalues of the crabs' 1/n covariance and the maximum-likelihood sigma2 with q = 2, shape (2,)."""
+    from ..ppca import ppca_mle
+
+    X = crab_matrix()
+    lam = _eigenvalues_1_over_n(X)[:2]
+    return (lam - ppca_mle(X, 2).sigma2) / lam
+
+
 @register("07.shrinkage",
-          hint="for the MLE, M = W'W + sigma2 I = Lambda_q, so W M^-1 W' = V_q diag((lambda_j - sigma2)/lambda_j) V_q'")
+          hint="for the MLE, M = W'W + sigma2 I = Lambda_q, so W M^-1 W' = V_q diag((lambda_j - sigma2)/lambda_j) V_q'",
+          answer=_crab_shrinkage)
 def _shrinkage(answer, rng):
     from ..pca import pca
     from ..ppca import ppca_mle

@@ -1,8 +1,8 @@
 """Checks of exercise set 08, standardising, whitening and kernel PCA.
 
-Function exercises are called on fresh random data; value exercises are checked against
-the data the exercise notebook builds (a seeded pair of circles). Linear kernel PCA receives only the
-kernel matrix, never the data, so the PCA of the data is not at hand.
+Every exercise asks for a function, called on fresh random data (fresh rings for the RBF width:
+a width that separates the notebook's rings, once known, could be typed in). Linear kernel PCA
+receives only the kernel matrix, never the data, so the PCA of the data is not at hand.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ MISTAKES = {
     "eigenvectors-only": "the eigenvectors, not the scores",
     "wrong-order": "columns in the wrong order",
     "wrong-scores": "not the PCA scores (K not centred, or divided by sqrt(n - 1))",
-    "negative": "a negative gamma",
-    "not-separating": "a gamma that does not separate the circles",
+    "not-separating": "not the gammas at which the first component separates the classes",
+    "one-direction": "one class above the other only (an eigenvector's sign is arbitrary)",
     "unit-eigenvectors": "unit-length eigenvectors, not scaled",
     "scores": "the scores, not the coefficients",
     "wrong-eigenvalue-scale": "divided by the eigenvalues of K / n or K / (n - 1)",
@@ -44,12 +44,6 @@ MISTAKES = {
 }
 """The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
 short name. A failure no named mistake explains is ``other``."""
-
-
-CIRCLES = dict(n=300, noise=0.05, factor=0.3, seed=21)
-CIRCLES_SCALE = 3.0
-"""The circles of the exercise notebook: ``3 * make_circles(300, noise=0.05, factor=0.3, seed=21)``, the lecture's
-rings in another unit (radii 3 and 0.9), so that the lecture's width does not carry over."""
 
 
 @register("08.whiten", hint="with Xc = U D V' (np.linalg.svd(Xc, full_matrices=False)) the whitened data are "
@@ -162,31 +156,103 @@ def _linear_kpca_scores(answer, rng):
                          "centre K?", rtol=1e-6, scale=scale, mistake="wrong-scores")
 
 
-def _circles():
+def random_rings(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, float]:
+    """Two fresh noisy concentric rings in some unit: X of shape (n, 2), labels (1 on the inner ring, 0 on the
+    outer, or the other way round) and the outer radius."""
     from ..datasets import make_circles
 
-    X, labels = make_circles(**CIRCLES)
-    return CIRCLES_SCALE * X, labels
+    radius = float(10 ** rng.uniform(-1.0, 1.0))
+    X, labels = make_circles(int(rng.integers(20, 40)) * 2, noise=float(rng.uniform(0.02, 0.08)),
+                             factor=float(rng.uniform(0.2, 0.5)), seed=int(rng.integers(2**31)))
+    return radius * X, labels if rng.random() < 0.5 else 1 - labels, radius
 
 
-@register("08.circle_gamma", hint="try gamma between 0.01 and 50 and look at the first column of the RBF kernel PCA "
-                                  "scores: a kernel width sigma = 1/sqrt(2 gamma) comparable to the gap between the "
-                                  "rings works (measure the gap in these data's units)")
+def first_component_separates(X: np.ndarray, labels: np.ndarray, gamma: float, half: bool = False,
+                              centre: bool = True) -> bool | None:
+    """Whether the scores on the first RBF kernel PCA component (exp(-gamma ||x - y||^2), K centred) of the two
+    classes do not overlap; None where that is too close to call (an overlap within 1e-3 of the scores' range, or
+    the first two eigenvalues within 1e-3 of each other). The keywords make typical mistakes:
+    exp(-gamma ||x - y||^2 / 2), K not centred."""
+    K = np.exp(-gamma * np.sum((X[:, None, :] - X[None, :, :]) ** 2, axis=2) / (2.0 if half else 1.0))
+    values, vectors = np.linalg.eigh(_centred_kernel(K) if centre else K)
+    if values[-1] - values[-2] < 1e-3 * abs(values[-1]):
+        return None
+    z = vectors[:, -1]
+    a, b = z[labels == 1], z[labels == 0]
+    gaps = [a.min() - b.max(), b.min() - a.max()]
+    if min(abs(gap) for gap in gaps) < 1e-3 * (z.max() - z.min()):
+        return None
+    return bool(max(gaps) > 0)
+
+
+CIRCLE_MISTAKES = (
+    (dict(centre=False), "uses K without centring it (centre the kernel matrix first: the first eigenvector of an "
+                         "uncentred RBF kernel is positive everywhere and larger on the denser ring, whatever "
+                         "gamma)", "not-centred"),
+    (dict(half=True), "uses another kernel than exp(-gamma ||x - y||^2) (exp(-gamma ||x - y||^2 / 2) gives your "
+                      "list)", "wrong-kernel"),
+)
+"""The typical mistakes of 08.circle_gamma: keywords of :func:`first_component_separates`, message, mistake id."""
+
+
+def _rings_case(rng: np.random.Generator, telling: bool = False):
+    """Fresh rings, their labels and 6 gammas at which the first component's verdict is clear (right and under
+    every mistake of :data:`CIRCLE_MISTAKES`), some separating and some not, with the verdicts; if ``telling``,
+    the right list and each mistake's differ from each other and are not empty."""
+    while True:
+        X, labels, radius = random_rings(rng)
+        gammas = np.unique(np.round(10 ** rng.uniform(-2.0, 2.5, 12) / radius**2, 4 - int(np.floor(np.log10(
+            1.0 / radius**2)))))
+        verdicts = {}
+        for gamma in rng.permutation(gammas):
+            found = [first_component_separates(X, labels, gamma, **keywords) for keywords, _, _ in
+                     ((dict(), "", ""), *CIRCLE_MISTAKES)]
+            if None not in found:
+                verdicts[float(gamma)] = found
+            if len(verdicts) == 6:
+                break
+        lists = [[found[j] for found in verdicts.values()] for j in range(len(CIRCLE_MISTAKES) + 1)]
+        told = all(any(found) and lists.count(found) == 1 for found in lists)
+        if len(verdicts) == 6 and 0 < sum(lists[0]) < 6 and (told or not telling):
+            return X, labels, radius, dict(sorted(verdicts.items()))
+
+
+def _picked_gammas(found, gammas: list[float], call: str) -> set[float]:
+    """The gammas of ``gammas`` a separating_gammas answer returns (at 1e-6: float32 values pass)."""
+    expect(not isinstance(found, str) and hasattr(found, "__iter__"),
+           f"{call} should return a list of gammas, got {type(found).__name__}", mistake="wrong-form")
+    values = [answer_number(value, f"each gamma of {call}") for value in found]
+    picked = [[gamma for gamma in gammas if is_close(value, gamma, 1e-6)] for value in values]
+    expect(all(picked), f"{call} returns numbers that are not among the gammas given")
+    return {match[0] for match in picked}
+
+
+@register("08.circle_gamma", hint="for each gamma, centre the RBF kernel matrix, take the eigenvector of its "
+                                  "largest eigenvalue and compare the two classes' ranges of scores: separated when "
+                                  "one class lies entirely above the other, either way round")
 def _circle_gamma(answer, rng):
-    from ..kernel import kernel_pca
-
-    gamma = answer_number(answer, "gamma_circles")
-    expect(gamma > 0, f"gamma_circles should be one positive number, got {answer!r}", mistake="negative")
-    X, labels = _circles()
-    try:
-        first = kernel_pca(X, k=1, kernel="rbf", gamma=gamma).scores[:, 0]
-    except ValueError as error:
-        raise CheckFailure(f"kernel PCA with gamma={gamma} failed: {error}") from None
-    inner, outer = first[labels == 1], first[labels == 0]
-    overlap = min(outer.max() - inner.min(), inner.max() - outer.min())
-    expect(overlap < 0,
-           f"with gamma={gamma:.6g} the first kernel component does not separate the circles: the ranges of the "
-           "two classes' scores overlap", mistake="not-separating")
+    cases = [_rings_case(rng, telling=True)] + [_rings_case(rng) for _ in range(int(rng.integers(2, 4)))]
+    failures = []
+    for X, labels, radius, verdicts in in_random_order(rng, cases):
+        gammas = list(verdicts)
+        call = f"separating_gammas(X, labels, gammas) for {len(X)} points on rings of outer radius {radius:.3g}, " \
+               f"gammas {gammas}"
+        mine, swapped = (_picked_gammas(answer(X.copy(), given, list(gammas)), gammas, call)
+                         for given in (labels.copy(), 1 - labels))
+        expect(mine == swapped, f"{call} changes when the labels 0 and 1 are swapped: it counts only one class above "
+                                "the other, but the sign of an eigenvector is arbitrary, so either class may lie "
+                                "above", mistake="one-direction")
+        right = {gamma for gamma in gammas if verdicts[gamma][0]}
+        if mine == right:
+            continue
+        explained = [(message, mistake) for number, (_, message, mistake) in enumerate(CIRCLE_MISTAKES, start=1)
+                     if mine == {gamma for gamma in gammas if verdicts[gamma][number]} and mine]
+        failures.append(CheckFailure(f"{call} {explained[0][0]}", mistake=explained[0][1]) if len(explained) == 1 else
+                        CheckFailure(f"{call}: for some of these gammas your function says the first kernel component "
+                                     "separates the classes when it does not, or the other way round",
+                                     mistake="not-separating"))
+    if failures:  # a mistake one instance names is told apart from the others there
+        raise next((failure for failure in failures if failure.mistake != "not-separating"), failures[0])
 
 
 def _random_kernel_matrix(rng: np.random.Generator, k: int) -> tuple[np.ndarray, str]:

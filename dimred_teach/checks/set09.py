@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 import itertools
 
 import numpy as np
 
 from .. import datasets, selection
-from . import register
+from . import CheckFailure, register
 from .properties import (WRONG_FORM, answer_array, answer_integer, answer_number, expect, expect_close,
                          in_random_order, is_close, tolerance)
 
@@ -45,6 +44,7 @@ MISTAKES = {
     "column-twice": "one column twice",
     "counted-from-1": "columns counted from 1",
     "not-best-pair": "not the best pair",
+    "best-singles": "the two best single features, not the best pair",
     "not-zeroed": "not set to 0 below the threshold",
     "wrong-step": "not the coordinate-descent update",
     "ranks-from-0": "ranks counted from 0",
@@ -188,42 +188,57 @@ def _mi_from_counts(answer, rng):
         expect_close(value, expected, f"{call}:", scale=max(1.0, expected), mistake="wrong-mi")
 
 
-@functools.lru_cache(maxsize=1)
-def _pair_accuracies() -> dict[tuple[int, int], float]:
-    X, y = selection_demo_data()
-    return {pair: selection.cross_val_accuracy(X[:, list(pair)], y)
-            for pair in itertools.combinations(range(X.shape[1]), 2)}
+def random_pairs_data(rng: np.random.Generator, pair_last: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """A fresh sample of the lecture's demo data (:func:`dimred_teach.datasets.make_selection_demo`), its five
+    columns in a random order (with a column of the best pair last if ``pair_last``): X of shape (n, 5) and the
+    labels, shape (n,)."""
+    frame = datasets.make_selection_demo(n=2 * int(rng.integers(50, 120)), seed=int(rng.integers(2**31)))
+    order = list(rng.permutation(["strong", "strong_copy", "pair_a", "noise"])) + ["pair_b"]
+    X = frame[order if pair_last else rng.permutation(order)].to_numpy()
+    return X, frame["label"].to_numpy()
 
 
-PAIRS_DEMO = dict(n=250, seed=3)
-PAIRS_COLUMNS = ["pair_a", "strong_copy", "noise", "strong", "pair_b"]
-"""Exercise 09.best_pair's data: a new sample of the lecture's demo data with its columns in this order (the
-lecture prints the best pair of its own sample and order)."""
+def _answer_pair(found, call: str) -> tuple[int, int]:
+    is_pair = isinstance(found, (tuple, list)) or (isinstance(found, np.ndarray) and found.ndim == 1)
+    expect(is_pair and len(found) == 2, f"{call} should return a pair of two column indices like (0, 4), got "
+                                        f"{found!r}", WRONG_FORM)
+    return tuple(answer_integer(j, f"each entry of {call} (a column index)") for j in found)
 
 
-def selection_demo_data() -> tuple[np.ndarray, np.ndarray]:
-    """The data of exercise 09.best_pair: X of shape (250, 5) and the labels, shape (250,)."""
-    frame = datasets.make_selection_demo(**PAIRS_DEMO)
-    return frame[PAIRS_COLUMNS].to_numpy(), frame["label"].to_numpy()
-
-
-@register("09.best_pair", hint="loop over itertools.combinations(range(5), 2) and keep the pair with the largest "
-          "selection.cross_val_accuracy(X[:, list(pair)], y)")
+@register("09.best_pair", hint="loop over itertools.combinations(range(X.shape[1]), 2) and keep the pair with the "
+          "largest selection.cross_val_accuracy(X[:, list(pair)], y)")
 def _best_pair(answer, rng):
-    is_pair = isinstance(answer, (tuple, list)) or (isinstance(answer, np.ndarray) and answer.ndim == 1)
-    expect(is_pair and len(answer) == 2, f"best_pair should be a pair of two column indices like (0, 4), "
-                                         f"got {answer!r}", WRONG_FORM)
-    pair = [answer_integer(j, "each entry of best_pair (a column index)") for j in answer]
-    accuracy = _pair_accuracies()
-    p = max(max(key) for key in accuracy) + 1
-    expect(pair[0] != pair[1], f"best_pair should be two different column indices, got {pair}", mistake="column-twice")
-    expect(all(0 <= j < p for j in pair), f"column indices run from 0 to {p - 1} (count from 0), got {pair}",
-           mistake="counted-from-1")
-    best = max(accuracy.values())
-    mine = accuracy[tuple(sorted(pair))]
-    expect(mine >= best - 1e-12, f"the pair {tuple(pair)} reaches accuracy {mine:.6g}, but another pair reaches a "
-                                 "higher one (columns count from 0)", mistake="not-best-pair")
+    cases = [random_pairs_data(rng, pair_last=True)] + [random_pairs_data(rng) for _ in range(int(rng.integers(2, 4)))]
+    failures = []
+    for X, y in in_random_order(rng, cases):
+        try:
+            _best_pair_on(answer, X, y)
+        except CheckFailure as failure:
+            failures.append(failure)
+    if failures:  # a mistake one instance names (columns counted from 1 show where an index reaches p)
+        raise min(failures, key=lambda failure: ["counted-from-1", "best-singles", "not-best-pair"].index(
+            failure.mistake) if failure.mistake in ("counted-from-1", "best-singles", "not-best-pair") else -1)
 
+
+def _best_pair_on(answer, X: np.ndarray, y: np.ndarray) -> None:
+    call = f"best_pair(X, y) for X of shape {X.shape}"
+    pair = _answer_pair(answer(X.copy(), y.copy()), call)
+    p = X.shape[1]
+    expect(pair[0] != pair[1], f"{call} should be two different column indices, got {pair}", mistake="column-twice")
+    accuracy = {key: selection.cross_val_accuracy(X[:, list(key)], y) for key in itertools.combinations(range(p), 2)}
+    best = max(accuracy.values())
+    shifted = tuple(sorted(j - 1 for j in pair))
+    expect(not (max(pair) == p and accuracy.get(shifted, 0) >= best - 1e-12),
+           f"{call} = {pair}: column indices run from 0 to {p - 1} (count from 0)", mistake="counted-from-1")
+    expect(all(0 <= j < p for j in pair), f"{call} = {pair}: column indices run from 0 to {p - 1}")
+    a, b = X[y == 1], X[y == 0]
+    t = np.abs(a.mean(axis=0) - b.mean(axis=0)) / np.sqrt(a.var(axis=0, ddof=1) + b.var(axis=0, ddof=1))
+    singles = tuple(sorted(np.argsort(t)[-2:].tolist()))  # classes of equal size: |t| up to a common factor
+    mine = tuple(sorted(pair))
+    expect(mine != singles or accuracy[mine] >= best - 1e-12, f"{call} = {pair} are the two best single features "
+           "(largest |t|); another pair reaches a higher accuracy together", mistake="best-singles")
+    expect(accuracy[mine] >= best - 1e-12, f"{call} = {pair} reaches accuracy {accuracy[mine]:.6g}, but another "
+                                           "pair reaches a higher one", mistake="not-best-pair")
 
 
 def _soft(z: float, threshold: float) -> float:

@@ -27,15 +27,10 @@ import numpy as np
 from ..checks import get_check
 from ..exercise_specs import load_spec
 
-__all__ = ["RUN", "UNREGISTERED_ANSWERS", "MANY_RIGHT_ANSWERS", "Leak", "value_exercises", "shows", "answer_leaks"]
+__all__ = ["RUN", "MANY_RIGHT_ANSWERS", "Leak", "value_exercises", "shows", "answer_leaks"]
 
 RUN = 4
 """Entries of an array answer that must appear in a row, as printed, for it to count as shown."""
-
-UNREGISTERED_ANSWERS = {"05.hidden_match", "05.top_words", "07.shrinkage", "08.circle_gamma", "08.linear_kpca_scores",
-                        "09.best_pair", "10.digits_m90", "11.smallest_connected", "12.best_rank"}
-"""Value exercises of sets 05-12 whose checks do not register their answer yet, so the build
-cannot look for it (issue 38, checks of sets 05-12): empty this as they do."""
 
 MANY_RIGHT_ANSWERS = {
     "04.non_euclidean_metric": "any metric with room in every triangle inequality and a negative eigenvalue of B "
@@ -142,7 +137,7 @@ def shows(notebook: nbformat.NotebookNode, answer, setup: bool) -> str | None:
 
 def answer_leaks(lectures) -> list[Leak]:
     """The value exercises whose answer a lecture or exercise notebook shows, and those whose
-    check registers no answer to look for (beyond :data:`UNREGISTERED_ANSWERS`)."""
+    check registers no answer to look for (beyond :data:`MANY_RIGHT_ANSWERS`)."""
     notebooks = [(lecture.lecture_notebook, False) for lecture in lectures if lecture.lecture_notebook.is_file()]
     notebooks += [(lecture.exercise_notebook, True) for lecture in lectures
                   if lecture.exercises and lecture.exercise_notebook.is_file()]
@@ -154,7 +149,7 @@ def answer_leaks(lectures) -> list[Leak]:
         for exercise_id in value_exercises(lecture.stem, lecture.solution_source):
             reference = get_check(exercise_id).answer
             if reference is None:
-                if exercise_id not in UNREGISTERED_ANSWERS | set(MANY_RIGHT_ANSWERS):
+                if exercise_id not in MANY_RIGHT_ANSWERS:
                     leaks.append(Leak(exercise_id, "a value exercise whose check registers no answer "
                                                    "(register(..., answer=...)), so the build cannot look for it"))
                 continue

@@ -22,19 +22,16 @@ def fold_in(space, counts, weight=True, normalise=True):
     return q @ space.term_coordinates
 
 
-def hits():
-    space, corpus = corpus_space()
-    return [int(row) for row in lsi.search(space, "picture", n=10)["document"]]
+def top_words(coordinates, vocabulary, component, n, key=lambda w: w, reverse=False):
+    order = np.argsort(key(coordinates[:, component]))
+    order = order[:n] if reverse else order[::-1][:n]
+    return [vocabulary[j] for j in order]
 
 
-def hidden_rows():
-    _, corpus = corpus_space()
-    return [row for row in hits() if not {"picture", "pictures"} & set(lsi.tokenize(corpus["text"][row]))]
-
-
-def top(component, n=5, end="positive"):
-    space, _ = corpus_space()
-    return list(lsi.top_terms(space, component=component, n=n)[end])
+def hidden_matches(space, texts, query, n, space_kind="latent", keep=lambda shares: not shares):
+    words = set(lsi.tokenize(query))
+    top = lsi.search(space, query, n=n, space=space_kind)["document"]
+    return [int(row) for row in top if keep(words & set(lsi.tokenize(texts[row])))]
 
 
 CASES = {
@@ -77,32 +74,56 @@ CASES = {
     ),
     "05.top_words": (
         [
-            Variant("tuple", lambda: tuple(solution("05.top_words")())),
-            Variant("numpy array", lambda: np.array(solution("05.top_words")())),
-            Variant("pandas Series", lambda: pd.Series(solution("05.top_words")())),
-            Variant("another order", lambda: sorted(solution("05.top_words")())),
+            Variant("tuple", lambda: returning(top_words, tuple)),
+            Variant("numpy array of words", lambda: lambda c, v, k, n: np.asarray(v)[np.argsort(-c[:, k])[:n]]),
+            Variant("pandas Series", lambda: lambda c, v, k, n: pd.Series(c[:, k], index=list(v)).nlargest(n).index),
+            Variant("float32 weights", lambda: lambda c, v, k, n: top_words(c.astype(np.float32), v, k, n)),
+            Variant("sorted in Python", lambda: lambda c, v, k, n: [w for _, w in sorted(zip(c[:, k], v))[::-1][:n]]),
         ],
         [
-            Mutant("most negative", lambda: top(2, end="negative"), r"other end", "most-negative"),
-            Mutant("component index 3", lambda: top(3), r"index 3", "wrong-component"),
-            Mutant("four words", lambda: top(2, n=4), r"5 words", "wrong-count"),
-            Mutant("one string", lambda: " ".join(top(2)), r"list of 5 words", "wrong-form"),
-            Mutant("a word twice", lambda: top(2)[:4] + top(2)[:1], r"twice", "repeated-word"),
+            Mutant("most negative", lambda: lambda c, v, k, n: top_words(c, v, k, n, reverse=True), r"other end",
+                   "most-negative"),
+            Mutant("largest in size", lambda: lambda c, v, k, n: top_words(c, v, k, n, key=np.abs), r"size",
+                   "largest-size"),
+            Mutant("the next column", lambda: lambda c, v, k, n: top_words(c, v, (k + 1) % c.shape[1], n),
+                   r"another column", "wrong-component"),
+            Mutant("columns counted from 1", lambda: lambda c, v, k, n: top_words(c, v, k - 1, n),
+                   r"another column", "wrong-component"),
+            Mutant("smallest of the top words first", lambda: lambda c, v, k, n: top_words(c, v, k, n)[::-1],
+                   r"largest weight first", "wrong-order"),
+            Mutant("one word too few", lambda: lambda c, v, k, n: top_words(c, v, k, n - 1), r"words, got",
+                   "wrong-count"),
+            Mutant("one string", lambda: lambda c, v, k, n: " ".join(top_words(c, v, k, n)), r"list of",
+                   "wrong-form"),
+            Mutant("a word twice", lambda: lambda c, v, k, n: top_words(c, v, k, n - 1) + top_words(c, v, k, 1),
+                   r"twice", "repeated-word"),
+            Mutant("the words of the course corpus, typed", lambda: lambda c, v, k, n: [
+                "singer", "album", "audience", "tune", "festival"][:n], r"not words of the vocabulary", "other"),
         ],
     ),
     "05.hidden_match": (
         [
-            Variant("numpy integer", lambda: np.int64(solution("05.hidden_match")())),
-            Variant("another hidden match", lambda: hidden_rows()[-1]),
+            Variant("numpy array", lambda: returning(hidden_matches, np.array)),
+            Variant("pandas Series of numpy integers", lambda: lambda s, t, q, n: (lambda top: top[[
+                not set(lsi.tokenize(q)) & set(lsi.tokenize(t[r])) for r in top]])(
+                lsi.search(s, q, n=n)["document"])),
+            Variant("another order", lambda: returning(hidden_matches, sorted)),
         ],
         [
-            Mutant("a document that says picture", lambda: next(r for r in hits() if r not in hidden_rows()),
-                   r"contains the word", "says-picture"),
-            Mutant("not retrieved", lambda: next(r for r in range(174) if r not in hits()), r"not among",
-                    "not-retrieved"),
-            Mutant("float", lambda: float(hidden_rows()[0]), r"whole number", "wrong-form"),
-            Mutant("the document text", lambda: corpus_space()[1]["text"][hidden_rows()[0]], r"whole number",
-                    "wrong-form"),
+            Mutant("every result", lambda: lambda s, t, q, n: hidden_matches(s, t, q, n, keep=lambda shares: True),
+                   r"contains a word of the query", "says-picture"),
+            Mutant("keyword search", lambda: lambda s, t, q, n: hidden_matches(s, t, q, n, space_kind="terms"),
+                   r"not among the top|leaves out", ("not-retrieved", "missed-match")),
+            Mutant("every document without the words", lambda: lambda s, t, q, n: hidden_matches(s, t, q, len(t)),
+                   r"not among the top", "not-retrieved"),
+            Mutant("the first match only", lambda: lambda s, t, q, n: hidden_matches(s, t, q, n)[:1],
+                   r"leaves out", "missed-match"),
+            Mutant("the results that contain the words", lambda: lambda s, t, q, n: hidden_matches(
+                s, t, q, n, keep=bool), r"contains a word of the query|leaves out", ("says-picture", "missed-match")),
+            Mutant("floats", lambda: lambda s, t, q, n: [float(r) for r in hidden_matches(s, t, q, n)],
+                   r"integer", "wrong-form"),
+            Mutant("the course corpus's row, typed", lambda: lambda s, t, q, n: [19], r"not among the top|contains",
+                   ("not-retrieved", "says-picture")),
         ],
     ),
 }

@@ -13,8 +13,34 @@ def bound(n, eps, delta):
     return 8 / eps**2 * math.log(n / math.sqrt(delta))
 
 
-def min_dim(n, eps, delta):
+def notes_min_dim(n, eps, delta):
     return math.ceil(bound(n, eps, delta))
+
+
+def certified(n, eps, delta, q, pairs=None):
+    pairs = n * (n - 1) / 2 if pairs is None else pairs
+    return pairs * (math.exp(-q * eps**2 / 4) + math.exp(-q * (eps**2 / 4 - eps**3 / 6))) <= delta
+
+
+def min_dim_by_counting(n, eps, delta, pairs=None):
+    """Count up from half the notes' bound (which the answer never falls below for n >= 3)."""
+    q = notes_min_dim(n, eps, delta) // 2
+    while not certified(n, eps, delta, q, pairs):
+        q += 1
+    return q
+
+
+def min_dim_by_log_bisection(n, eps, delta):
+    """Bisection on the logarithm of the bound, with NumPy, a numpy integer out."""
+    def log_excess(q):
+        return np.log(n * (n - 1) / 2) + np.logaddexp(-q * eps**2 / 4, -q * (eps**2 / 4 - eps**3 / 6)) - np.log(delta)
+    low, high = 0, 1
+    while log_excess(high) > 0:
+        low, high = high, 2 * high
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if log_excess(middle) <= 0 else (middle, high)
+    return np.int64(high)
 
 
 def epsilon_for(n, q, delta):
@@ -72,20 +98,22 @@ def failure_rate_own_rng(X, q, eps, n_trials, seed):  # statistically right, but
 CASES = {
     "06.min_dim": (
         [
-            Variant("numpy integer", lambda: lambda n, e, d: np.int64(np.ceil(bound(n, e, d)))),
-            Variant("log of a quotient split", lambda: lambda n, e, d: math.ceil(8 / e**2 * (math.log(n)
-                                                                                           - 0.5 * math.log(d)))),
+            Variant("count up from half the notes' bound", lambda: min_dim_by_counting),
+            Variant("bisection on the log, numpy integer", lambda: min_dim_by_log_bisection),
         ],
         [
-            Mutant("rounded", lambda: lambda n, e, d: round(bound(n, e, d)), r"below the bound|not the smallest",
-                    "below-bound"),
-            Mutant("floor", lambda: lambda n, e, d: math.floor(bound(n, e, d)), r"below the bound", "below-bound"),
-            Mutant("one too many", lambda: lambda n, e, d: min_dim(n, e, d) + 1, r"not the smallest", "too-many"),
-            Mutant("float", lambda: lambda n, e, d: float(min_dim(n, e, d)), r"whole number", "wrong-form"),
-            Mutant("delta without the square root", lambda: lambda n, e, d: math.ceil(8 / e**2 * math.log(n / d)),
-                   r"not the smallest", "too-many"),
-            Mutant("right for three calls, then 1", first_calls_then(min_dim, 3, lambda n, e, d: 1), r"below",
-                    "below-bound"),
+            Mutant("the notes' bound", lambda: notes_min_dim, r"notes' bound", "notes-form"),
+            Mutant("both tails at the heavier one", lambda: lambda n, e, d: math.ceil(
+                math.log(n * (n - 1) / d) / (e**2 / 4 - e**3 / 6)), r"heavier one", "both-tails-heavy"),
+            Mutant("n^2 / 2 pairs", lambda: lambda n, e, d: min_dim_by_counting(n, e, d, pairs=n**2 / 2),
+                   r"pairs wrongly", "pairs-miscounted"),
+            Mutant("one too few", lambda: lambda n, e, d: min_dim_by_counting(n, e, d) - 1, r"still above delta",
+                   "below-bound"),
+            Mutant("one too many", lambda: lambda n, e, d: min_dim_by_counting(n, e, d) + 1, r"not the smallest",
+                   "too-many"),
+            Mutant("float", lambda: lambda n, e, d: float(min_dim_by_counting(n, e, d)), r"integer", "wrong-form"),
+            Mutant("right for three calls, then 1", first_calls_then(min_dim_by_counting, 3, lambda n, e, d: 1),
+                   r"still above delta", "below-bound"),
         ],
     ),
     "06.epsilon_for": (

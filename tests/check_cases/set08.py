@@ -121,16 +121,34 @@ CASES = {
     ),
     "08.circle_gamma": (
         [
-            Variant("numpy float", lambda: np.float64(solution("08.circle_gamma")())),
-            Variant("another width", lambda: 0.8),
-            Variant("a fraction", lambda: __import__("fractions").Fraction(1, 4)),
+            Variant("a numpy array", lambda: returning(separating_gammas, np.array)),
+            Variant("float32 kernel", lambda: lambda X, labels, gammas: separating_gammas(
+                X.astype(np.float32), labels, [np.float32(g) for g in gammas])),
+            Variant("scores from an SVD of the centred kernel", lambda: lambda X, labels, gammas: [
+                g for g in gammas if separated(np.linalg.svd(center(rbf_matrix(X, g)))[0][:, 0], labels)]),
+            Variant("a mask applied to the gammas", lambda: lambda X, labels, gammas: np.asarray(gammas)[
+                [separated(first_component(X, g), labels) for g in gammas]]),
         ],
         [
-            Mutant("too wide", lambda: 0.05, r"does not separate", "not-separating"),
-            Mutant("too narrow", lambda: 50.0, r"does not separate", "not-separating"),
-            Mutant("the lecture's width, in the lecture's units", lambda: 2, r"does not separate", "not-separating"),
-            Mutant("negative", lambda: -2.0, r"positive", "negative"),
-            Mutant("a string", lambda: "2", r"number", "wrong-form"),
+            Mutant("one class above the other only", lambda: lambda X, labels, gammas: [
+                g for g in gammas if separated(first_component(X, g), labels, both_ways=False)],
+                   r"either class", "one-direction"),
+            Mutant("kernel not centred", lambda: lambda X, labels, gammas: [
+                g for g in gammas if separated(first_component(X, g, centre=False), labels)], r"without centring",
+                   "not-centred"),
+            Mutant("eigh's first column", lambda: lambda X, labels, gammas: [
+                g for g in gammas if separated(first_component(X, g, column=0), labels)], r"separates the classes when",
+                   "not-separating"),
+            Mutant("unsquared distances", lambda: lambda X, labels, gammas: [
+                g for g in gammas if separated(first_component(X, g, distances=np.sqrt), labels)],
+                   r"separates the classes when|another kernel", ("not-separating", "wrong-kernel")),
+            Mutant("exp(-gamma d^2 / 2)", lambda: lambda X, labels, gammas: [
+                g for g in gammas if separated(first_component(X, g / 2), labels)], r"another kernel", "wrong-kernel"),
+            Mutant("every gamma", lambda: lambda X, labels, gammas: list(gammas),
+                   r"separates the classes when|without centring", ("not-separating", "not-centred")),
+            Mutant("the notebook's rings' answer, typed", lambda: lambda X, labels, gammas: [0.25],
+                   r"not among the gammas", "other"),
+            Mutant("a string", lambda: lambda X, labels, gammas: "0.25", r"list of gammas", "wrong-form"),
         ],
     ),
 }
@@ -189,3 +207,21 @@ CASES["08.dual_normalisation"] = (
                first_calls_then(dual, 3, lambda K, k: np.zeros((len(K), k))), r"scores K_c", "wrong-normalisation"),
     ],
 )
+
+
+def rbf_matrix(X, gamma, distances=lambda d2: d2):
+    return np.exp(-gamma * distances(np.sum((X[:, None, :] - X[None, :, :]) ** 2, axis=2)))
+
+
+def first_component(X, gamma, centre=True, column=-1, distances=lambda d2: d2):
+    K = rbf_matrix(X, gamma, distances)
+    return np.linalg.eigh(center(K) if centre else K)[1][:, column]
+
+
+def separated(z, labels, both_ways=True):
+    one, other = z[labels == 1], z[labels == 0]
+    return one.min() > other.max() or (both_ways and one.max() < other.min())
+
+
+def separating_gammas(X, labels, gammas):
+    return [g for g in gammas if separated(first_component(X, g), labels)]

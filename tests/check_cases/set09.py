@@ -1,5 +1,7 @@
 """Variants and mutants of exercise set 09, feature selection versus feature extraction."""
 
+import itertools
+
 import numpy as np
 import scipy.stats
 
@@ -177,21 +179,26 @@ CASES = {
     ),
     "09.best_pair": (
         [
-            Variant("list", lambda: list(solution("09.best_pair")())),
-            Variant("reversed", lambda: tuple(solution("09.best_pair")())[::-1]),
-            Variant("numpy array", lambda: np.array(solution("09.best_pair")())),
-            Variant("numpy integers", lambda: tuple(np.int64(j) for j in solution("09.best_pair")())),
+            Variant("list", lambda: returning(best_pair, list)),
+            Variant("reversed", lambda: returning(best_pair, lambda pair: tuple(pair)[::-1])),
+            Variant("numpy array of numpy integers", lambda: returning(best_pair, np.array)),
+            Variant("float32 data", lambda: lambda X, y: best_pair(X.astype(np.float32), y)),
         ],
         [
-            Mutant("a string", lambda: "23", r"pair of two column indices", "wrong-form"),
-            Mutant("floats", lambda: (2.9, 3.4), r"whole number", "wrong-form"),
-            Mutant("the two best single features", lambda: (1, 3), r"another pair reaches", "not-best-pair"),
-            Mutant("the lecture's pair, in the lecture's column order", lambda: (2, 3), r"another pair reaches",
-                    "not-best-pair"),
-            Mutant("counted from 1", lambda: tuple(j + 1 for j in solution("09.best_pair")()), r"count from 0",
-                    "counted-from-1"),
-            Mutant("three columns", lambda: (2, 3, 4), r"pair", "wrong-form"),
-            Mutant("one column twice", lambda: (2, 2), r"different", "column-twice"),
+            Mutant("a string", lambda: lambda X, y: "".join(map(str, best_pair(X, y))), r"pair of two column indices",
+                   "wrong-form"),
+            Mutant("floats", lambda: lambda X, y: tuple(float(j) for j in best_pair(X, y)), r"whole number",
+                   "wrong-form"),
+            Mutant("the two best single features", lambda: lambda X, y: tuple(np.argsort(np.abs(
+                scipy.stats.ttest_ind(X[y == 1], X[y == 0]).statistic))[-2:]), r"best single features", "best-singles"),
+            Mutant("the worst pair", lambda: lambda X, y: best_pair(X, y, worst=True), r"another pair reaches",
+                   "not-best-pair"),
+            Mutant("the notebook's pair, typed", lambda: lambda X, y: (0, 4), r"another pair reaches|single",
+                   ("not-best-pair", "best-singles")),
+            Mutant("counted from 1", lambda: lambda X, y: tuple(j + 1 for j in best_pair(X, y)), r"count from 0",
+                   "counted-from-1"),
+            Mutant("three columns", lambda: lambda X, y: best_pair(X, y) + (0,), r"pair", "wrong-form"),
+            Mutant("one column twice", lambda: lambda X, y: (best_pair(X, y)[0],) * 2, r"different", "column-twice"),
         ],
     ),
     "09.lasso_coordinate_step": (
@@ -243,3 +250,9 @@ CASES = {
         ],
     ),
 }
+
+
+def best_pair(X, y, worst=False):
+    accuracy = {pair: selection.cross_val_accuracy(X[:, list(pair)], y)
+                for pair in itertools.combinations(range(X.shape[1]), 2)}
+    return (min if worst else max)(accuracy, key=accuracy.get)
