@@ -28,8 +28,8 @@ sum_{i<j} w_ij log(w_ij / v_ij) + (1 - w_ij) log((1 - w_ij) / (1 - v_ij))
 (:func:`umap_loss_gradient`). This module minimises it by full-batch gradient descent from a
 PCA start, deterministic for a given seed. umap-learn instead samples edges and a few
 "negative" pairs per edge (stochastic gradient descent, compiled with numba), which weights the
-repulsion far less than the full sum does; its pictures are therefore more compact than this
-module's, and it is the tool for real data. umap-learn is not a dependency of this course
+repulsion far less than the full sum does, so its pictures need not match this module's in detail;
+it is the tool for real data. umap-learn is not a dependency of this course
 (it brings numba and a compile on first call).
 
 Rows are points; every result is read-only. ``n`` is limited to :data:`MAX_POINTS`.

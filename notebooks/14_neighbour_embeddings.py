@@ -306,15 +306,19 @@ assert abs(np.mean(final_recall[12.0]) - np.mean(final_recall[1.0])) < 0.05
 # so each point's nearest neighbour has strength 1 (every point is connected, however isolated), and $\sigma_i$ is
 # found by bisection, the counterpart of t-SNE's perplexity. The two directions are merged by the **fuzzy union**
 # $w_{ij}=w_{i\to j}+w_{j\to i}-w_{i\to j}w_{j\to i}$, the probability that at least one of two independent edges
-# exists.
+# exists. The graph stays sparse: $n$ points choose $nk$ directed edges, so the union has at most $nk$ edges, an
+# average of at most $2k$ per point (a "hub" that many points choose can have more).
 
 # %% slideshow={"slide_type": "fragment"}
 graph = fuzzy_simplicial_set(D64, 10)
 row_sums = np.exp(-(graph.distances - graph.rho[:, None]) / graph.sigma[:, None]).sum(axis=1)
 print("every point's nearest neighbour has strength 1:", bool(np.all(graph.directed.max(axis=1) == 1.0)))
 print("every row of strengths sums to log2(10):", bool(np.allclose(row_sums, np.log2(10))))
+degree = (graph.graph > 0).sum(axis=1)
+print(f"edges per point after the union: {degree.mean():.1f} on average (at most 2k = 20), {degree.max()} at most")
 A = graph.directed
 assert np.allclose(row_sums, np.log2(10)) and np.allclose(graph.graph, A + A.T - A * A.T)
+assert degree.mean() <= 20
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # The layout gives a pair at distance $d$ in the map the similarity $v=1/(1+a\,d^{2b})$, a Student-t-like curve
@@ -326,7 +330,8 @@ assert np.allclose(row_sums, np.log2(10)) and np.allclose(graph.graph, A + A.T -
 # whose first term attracts neighbours and second repels non-neighbours. Unlike t-SNE's $Q$, the $v_{ij}$ are not
 # normalised over all pairs. umap-learn samples a few non-neighbour pairs per edge instead of summing all of them
 # (stochastic gradient descent), which weakens the repulsion; the library sums all pairs (full-batch gradient
-# descent, deterministic), which is affordable only for small $n$ and gives more spread-out maps.
+# descent, deterministic), which is affordable only for small $n$; its pictures need not match umap-learn's in
+# detail.
 
 # %% slideshow={"slide_type": "fragment"}
 a, b = fit_ab(0.1)
@@ -368,8 +373,8 @@ plt.show()
 # coordinates to carry a global structure (geodesic distances, or the smoothest functions on the graph), and ten
 # digits do not fit in two such coordinates. t-SNE and UMAP only promise neighbourhoods, and keep far more of them.
 # The price is the one section 4 measured: sizes, gaps and the arrangement of groups carry no promise. UMAP's graph
-# is sparse ($k$ edges per point) and its layout is usually faster at scale; on these 200 points the two pictures
-# say the same thing.
+# is sparse (on average at most $2k$ edges per point, section 5), which is what lets umap-learn's sampled layout scale to large
+# $n$; on these 200 points the two pictures say the same thing.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## Summary
