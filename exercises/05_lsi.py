@@ -97,7 +97,7 @@ check("05.top_words", top_words)
 
 # %%
 # YOUR CODE HERE
-...
+pass
 
 
 # %% [markdown]
@@ -123,7 +123,7 @@ check("05.hidden_match", hidden_matches)
 
 # %%
 # YOUR CODE HERE
-...
+pass
 
 # %% [markdown]
 # **Your answer:** *(write it here)*

@@ -178,7 +178,7 @@ check("08.circle_gamma", separating_gammas)
 
 # %%
 # YOUR CODE HERE
-...
+pass
 
 # %% [markdown]
 # **Explain** what goes wrong with a much larger $\gamma$ (try 50) and with a much smaller one (try 0.02), and why

@@ -164,7 +164,7 @@ pairs_demo = datasets.make_selection_demo(n=250, seed=3)
 X_pairs = pairs_demo[["pair_a", "strong_copy", "noise", "strong", "pair_b"]].to_numpy()
 y_pairs = pairs_demo["label"].to_numpy()
 # YOUR CODE HERE
-...
+pass
 
 
 # %% [markdown]

@@ -575,11 +575,62 @@ def _gplvm_table():
     ]
 
 
+def _neighbour_embedding_table():
+    from dimred_teach.neighbour_embedding import (conditional_probabilities, fit_ab, fuzzy_simplicial_set, tsne,
+                                                  tsne_kl_gradient, umap, umap_loss_gradient)
+
+    rng, X, D = _data()
+    P = np.full((12, 12), 1 / 132)
+    np.fill_diagonal(P, 0.0)
+    Y = rng.standard_normal((12, 2))
+    return _common_matrix_cases(lambda X: tsne(X, 3.0, max_iter=5, exaggeration_iter=2)) + [
+        ("tsne perplexity=11 (not below n - 1)", lambda: tsne(X, 11.0), error(ValueError, "perplexity")),
+        ("tsne perplexity='30'", lambda: tsne(X, "30"), error(TypeError, "perplexity")),
+        ("tsne n_components=4", lambda: tsne(X, 3.0, n_components=4), error(ValueError, "n_components")),
+        ("tsne early_exaggeration=0.5", lambda: tsne(X, 3.0, early_exaggeration=0.5),
+         error(ValueError, "early_exaggeration")),
+        ("tsne learning_rate='fast'", lambda: tsne(X, 3.0, learning_rate="fast"), error(ValueError, "learning_rate")),
+        ("tsne learning_rate=0", lambda: tsne(X, 3.0, learning_rate=0.0), error(ValueError, "learning_rate")),
+        ("tsne exaggeration_iter above max_iter", lambda: tsne(X, 3.0, max_iter=10, exaggeration_iter=20),
+         error(ValueError, "exaggeration_iter")),
+        ("tsne init='spectral'", lambda: tsne(X, 3.0, init="spectral"), error(ValueError, "init")),
+        ("tsne init of wrong shape", lambda: tsne(X, 3.0, init=np.zeros((12, 3))), error(ValueError, "init")),
+        ("tsne seed=None", lambda: tsne(X, 3.0, init="random", seed=None), error(TypeError, "seed")),
+        ("tsne 3001 points", lambda: tsne(np.zeros((3001, 2))), error(ValueError, "X")),
+        ("tsne X float32", lambda: tsne(X.astype(np.float32), 3.0, max_iter=5, exaggeration_iter=2),
+         answer(lambda r: r.embedding.dtype == np.float64 and r.embedding.shape == (12, 2))),
+        ("conditional_probabilities negative distances", lambda: conditional_probabilities(-D, 3.0),
+         error(ValueError, "sq_distances")),
+        ("conditional_probabilities not square", lambda: conditional_probabilities(D[:5], 3.0),
+         error(ValueError, "sq_distances")),
+        ("conditional_probabilities perplexity=1", lambda: conditional_probabilities(D, 1.0),
+         error(ValueError, "perplexity")),
+        ("tsne_kl_gradient P of wrong size", lambda: tsne_kl_gradient(Y, P[:5, :5]), error(ValueError, "P")),
+        ("tsne_kl_gradient P negative", lambda: tsne_kl_gradient(Y, -P), error(ValueError, "P")),
+        ("tsne_kl_gradient Y with NaN", lambda: tsne_kl_gradient(np.full((12, 2), np.nan), P), error(ValueError, "Y")),
+        ("fuzzy_simplicial_set n_neighbors=12 (not below n)", lambda: fuzzy_simplicial_set(X, 12),
+         error(ValueError, "n_neighbors")),
+        ("fuzzy_simplicial_set n_neighbors=1", lambda: fuzzy_simplicial_set(X, 1), error(ValueError, "n_neighbors")),
+        ("fuzzy_simplicial_set n_neighbors=np.int64(4)", lambda: fuzzy_simplicial_set(X, np.int64(4)),
+         answer(lambda g: g.neighbors.shape == (12, 4))),
+        ("fit_ab min_dist=1 (not below spread)", lambda: fit_ab(1.0), error(ValueError, "min_dist")),
+        ("fit_ab spread=0", lambda: fit_ab(0.1, spread=0.0), error(ValueError, "spread")),
+        ("umap_loss_gradient W above 1", lambda: umap_loss_gradient(Y, 2 * np.ones((12, 12)), 1.0, 1.0),
+         error(ValueError, "W")),
+        ("umap_loss_gradient b=0", lambda: umap_loss_gradient(Y, P, 1.0, 0.0), error(ValueError, "b")),
+        ("umap_loss_gradient coincident points", lambda: umap_loss_gradient(np.zeros((12, 2)), P, 1.0, 1.0),
+         error(ValueError, "Y")),
+        ("umap n_epochs=0", lambda: umap(X, 4, n_epochs=0), error(ValueError, "n_epochs")),
+        ("umap min_dist=-0.1", lambda: umap(X, 4, -0.1), error(ValueError, "min_dist")),
+    ]
+
+
 TABLES = {
     "pca": _pca_table, "biplot": _biplot_table, "mds": _mds_table, "lsi": _lsi_table, "jl": _jl_table,
     "ppca": _ppca_table, "kernel": _kernel_table, "selection": _selection_table, "autoencoder": _autoencoder_table,
     "datasets": _datasets_table, "imputation": _imputation_table, "manifold": _manifold_table,
     "factor_analysis": _factor_analysis_table, "ica": _ica_table, "gplvm": _gplvm_table,
+    "neighbour_embedding": _neighbour_embedding_table,
 }
 
 
