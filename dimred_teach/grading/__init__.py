@@ -4,7 +4,9 @@ sandboxed kernels, score them with the course's checks, and always write a repor
 Modules, one job each:
 
 ``submissions``  which notebooks, which exercise set each is, reading one safely
-``plan``         the cells to run, every check cell restored from the grading spec
+``submission_cells``
+                 the cells of one submission to run, every check cell restored from the grading spec
+``run_settings`` the options, the sets' specs and the sandbox of a whole run, settled once
 ``sandbox``      where and as whom a kernel runs (bubblewrap, an unprivileged user, none)
 ``kernel_helper``, ``kernel_launcher``
                  the code that runs in the kernel (real files, sent or executed as is)
@@ -20,6 +22,8 @@ Modules, one job each:
 ``command``      the ``grade``, ``gradescope`` and ``ci-template`` commands
 ``gradescope``   the Gradescope autograder bundle and its ``run_autograder``
 ``classroom``    ``classroom-grade``: the points GitHub Classroom's grading reporter reads
+``shards``       ``grade --shard K/N``: a stable share of a class, and the checks of ``merge``
+``engines``      ``class-template``: a class in shards on GitHub Actions, Slurm or Kubernetes
 
 How a submission is graded
 --------------------------
@@ -47,7 +51,7 @@ from .. import _fast_start  # noqa: F401  (first: before anything imports nbform
 from .command import workflow_template
 from .wire import WireError, decode, encode
 from .options import SANDBOXES, GradingOptions
-from .plan import plan_cells
+from .submission_cells import plan_cells
 from .reports import report_names, write_gradebook, write_reports
 from .results import SubmissionResult, TestResult
 from .sandbox import SandboxUnavailable, scrubbed_environment

@@ -56,13 +56,13 @@ def command_classroom_grade(args) -> int:
     from .command import append_step_summary, options_from
     from .gradescope import grade_one_per_set
     from .reports import write_reports
-    from .run_plan import plan_run
+    from .run_settings import settle_run
     from .sandbox import SandboxUnavailable
     from .submissions import find_submissions, load_specs
 
     try:
         options = options_from(args)
-        plan = plan_run(options, args.set or sorted(load_specs(options.specs_dir)))
+        plan = settle_run(options, args.set or sorted(load_specs(options.specs_dir)))
         paths = find_submissions(args.submissions)
         args.out.mkdir(parents=True, exist_ok=True)
     except (ValueError, OSError, SandboxUnavailable) as error:

@@ -12,7 +12,7 @@ from .._files import write_new_file
 from ..exercise_specs import SPECS_DIR
 from .options import SANDBOXES, GradingOptions
 from .results import SubmissionResult
-from .run_plan import plan_run
+from .run_settings import settle_run
 from .sandbox import SandboxUnavailable, require_private
 from .scheduler import grader_errors
 from .submissions import (claimed_set, display_path, find_submissions, load_specs, read_notebook, resolve_sets,
@@ -103,7 +103,7 @@ def command_grade(args) -> int:
             shard = plan_shard(args.submissions, paths, *(parse_shard(args.shard) if args.shard
                                                          else shard_from_environment()), args.pass_fraction)
             paths = shard.paths
-        plan = plan_run(options, args.set or ())
+        plan = settle_run(options, args.set or ())
         if not plan.specs:
             raise ValueError(f"no grading specs in {options.specs_dir}: was `dimred-teach build` run?")
         if plan.sandbox == "user":  # a class's submissions and reports: private to the grader, or no kernel starts

@@ -33,7 +33,7 @@ from .checker import GRADER_ERROR, warm_references
 from .options import GradingOptions
 from .reports import report_names, write_report, write_reports
 from .results import SubmissionResult, TestResult, clip, known_mistake, not_graded, not_graded_test
-from .run_plan import RunPlan, plan_run
+from .run_settings import RunSettings, settle_run
 from .sandbox import base_sandbox, kill_group, remove_tree
 from .session import Job, grade_job
 from .submissions import display_path, set_from_file_name
@@ -169,7 +169,7 @@ class _Running:
     uid: int | None = field(default=None)
 
 
-def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunPlan = GradingOptions(), jobs: int = 1,
+def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunSettings = GradingOptions(), jobs: int = 1,
           pass_fraction: float = 1.0, gradebook: Path | None = None,
           on_result: Callable[[SubmissionResult], None] | None = None,
           workspace: Path | None = None) -> list[SubmissionResult]:
@@ -180,7 +180,7 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunPla
     paths : notebook files (folders are not expanded here; see :func:`find_submissions`)
     out_dir : receives ``<name>.json`` per submission, ``junit.xml`` and ``summary.md``
     options : limits, sources and sandbox (see :class:`GradingOptions`), or the run's plan
-        (:class:`.run_plan.RunPlan`) when the caller computed it
+        (:class:`.run_settings.RunSettings`) when the caller computed it
     jobs : submissions graded at once, each in its own worker process and kernel
     pass_fraction : used for the pass/fail column of the summary
     gradebook : optional CSV file with one row per submission
@@ -199,7 +199,7 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunPla
     if not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
     paths = [Path(p) for p in paths]
-    plan = plan_run(options)
+    plan = settle_run(options)
     options, specs, mode, limits = plan.options, plan.specs, plan.sandbox, plan.limits
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)

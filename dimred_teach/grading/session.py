@@ -40,7 +40,7 @@ from . import cgroup, uids
 from .channel import Channel
 from .checker import GRADER_ERROR, Checker
 from .options import GradingOptions
-from .plan import plan_cells
+from .submission_cells import plan_cells
 from .results import SubmissionResult, TestResult, clip, known_mistake, not_graded, not_graded_test
 from .sandbox import Sandbox, kill_group, needs_uid, scrubbed_environment
 from .submissions import display_path, identify_set, is_exercise_notebook, read_notebook

@@ -23,7 +23,7 @@ from .options import GradingOptions
 from .reports import report_names, report_path, write_reports
 from .results import SubmissionResult
 from .scheduler import grade, provisional
-from .run_plan import RunPlan, plan_run
+from .run_settings import RunSettings, settle_run
 from .sandbox import remove_tree
 
 
@@ -36,18 +36,18 @@ def _finished(out_dir: Path, fallback: SubmissionResult) -> SubmissionResult:
         return fallback
 
 
-def grade_supervised(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunPlan, jobs: int = 1,
+def grade_supervised(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunSettings, jobs: int = 1,
                      pass_fraction: float = 1.0, gradebook: Path | None = None,
                      on_result: Callable[[SubmissionResult], None] | None = None,
                      patience: float | None = None) -> list[SubmissionResult]:
     """:func:`grade` in a child process, stopped when no submission finishes for
     ``patience`` seconds (default ``options.hard_limit + 30``, after the grading process's
     own deadline for each worker); always returns every submission's result. ``options`` may
-    be the run's :class:`.run_plan.RunPlan`, computed once by the caller."""
+    be the run's :class:`.run_settings.RunSettings`, computed once by the caller."""
     if not hasattr(os, "fork"):
         return grade(paths, out_dir, options, jobs, pass_fraction, gradebook, on_result)
     paths = [Path(p) for p in paths]
-    plan = plan_run(options)
+    plan = settle_run(options)
     names = report_names(paths)
     fallbacks = [provisional(path, name, plan.specs, plan.sandbox, plan.limits) for path, name in zip(paths, names)]
     Path(out_dir).mkdir(parents=True, exist_ok=True)

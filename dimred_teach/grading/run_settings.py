@@ -1,4 +1,4 @@
-"""A grading run's plan, computed once and passed down: the options, the exercise sets'
+"""A grading run's settings, settled once and passed down: the options, the exercise sets'
 specs and the sandbox that works on this machine."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from .options import GradingOptions
 from .sandbox import choose, require_private
 from .submissions import load_specs, resolve_sets
 
-__all__ = ["RunPlan", "plan_run"]
+__all__ = ["RunSettings", "settle_run"]
 
 
 @dataclass(frozen=True)
-class RunPlan:
+class RunSettings:
     """What every part of a grading run works from.
 
     options : the limits and sources (``assignment`` resolved to full set names)
@@ -34,15 +34,15 @@ class RunPlan:
         return self.options.limits_text(self.sandbox)
 
 
-def plan_run(options: GradingOptions | RunPlan = GradingOptions(), sets: Sequence[str] = ()) -> RunPlan:
-    """The plan of a run with ``options`` grading the exercise sets ``sets`` (``--set``; empty:
-    any set). A plan passes through unchanged.
+def settle_run(options: GradingOptions | RunSettings = GradingOptions(), sets: Sequence[str] = ()) -> RunSettings:
+    """The settings of a run with ``options`` grading the exercise sets ``sets`` (``--set``; empty:
+    any set). Settings pass through unchanged.
 
     Raises ValueError for a set that names no spec, and SandboxUnavailable when
     ``options.sandbox`` does not work here, or is ``user`` and the course's files are readable
     by other users (unless ``options.accept_readable_files``).
     """
-    if isinstance(options, RunPlan):
+    if isinstance(options, RunSettings):
         return options
     specs = load_specs(options.specs_dir)
     if sets:
@@ -51,4 +51,4 @@ def plan_run(options: GradingOptions | RunPlan = GradingOptions(), sets: Sequenc
     if sandbox == "user":  # permissions alone keep the course from the kernels: checked before any starts
         require_private(accept=options.accept_readable_files)
         uids.world_writable_places()  # walked once, before the workers fork
-    return RunPlan(options=options, specs=specs, sandbox=sandbox)
+    return RunSettings(options=options, specs=specs, sandbox=sandbox)
