@@ -31,6 +31,12 @@
 # lecture A2, §4.2; Georgia Tech ECE 6254 course notes, "Multidimensional Scaling".
 
 # %% slideshow={"slide_type": "subslide"}
+import importlib.util
+
+if importlib.util.find_spec("dimred_teach") is None:  # opened outside the course (Colab, a download)
+    raise ModuleNotFoundError('the course package is not installed; run this in a cell, then restart the kernel: '
+                              '%pip install "dimred-teach @ git+<the course\'s repository URL>"')
+
 import time
 
 import numpy as np

@@ -26,6 +26,12 @@
 # column per word. The notes run PCA, which centres the columns; classic LSI does not. Section 5 compares them.
 
 # %% slideshow={"slide_type": "subslide"}
+import importlib.util
+
+if importlib.util.find_spec("dimred_teach") is None:  # opened outside the course (Colab, a download)
+    raise ModuleNotFoundError('the course package is not installed; run this in a cell, then restart the kernel: '
+                              '%pip install "dimred-teach @ git+<the course\'s repository URL>"')
+
 import time
 
 import numpy as np

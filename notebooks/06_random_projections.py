@@ -26,6 +26,12 @@
 # the theorem gives the constants used here. Sparse projections: Achlioptas (2003); Li, Hastie and Church (2006).
 
 # %% slideshow={"slide_type": "subslide"}
+import importlib.util
+
+if importlib.util.find_spec("dimred_teach") is None:  # opened outside the course (Colab, a download)
+    raise ModuleNotFoundError('the course package is not installed; run this in a cell, then restart the kernel: '
+                              '%pip install "dimred-teach @ git+<the course\'s repository URL>"')
+
 import time
 
 import ipywidgets as widgets

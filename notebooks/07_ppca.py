@@ -33,6 +33,12 @@
 # Figure 12.12 (EM drawn for a line in the plane, which the optional section redraws in its own way).
 
 # %% slideshow={"slide_type": "subslide"}
+import importlib.util
+
+if importlib.util.find_spec("dimred_teach") is None:  # opened outside the course (Colab, a download)
+    raise ModuleNotFoundError('the course package is not installed; run this in a cell, then restart the kernel: '
+                              '%pip install "dimred-teach @ git+<the course\'s repository URL>"')
+
 import numpy as np
 import matplotlib.pyplot as plt
 import pandas as pd

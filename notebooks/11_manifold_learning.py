@@ -36,6 +36,12 @@
 # programming*.
 
 # %% slideshow={"slide_type": "subslide"}
+import importlib.util
+
+if importlib.util.find_spec("dimred_teach") is None:  # opened outside the course (Colab, a download)
+    raise ModuleNotFoundError('the course package is not installed; run this in a cell, then restart the kernel: '
+                              '%pip install "dimred-teach @ git+<the course\'s repository URL>"')
+
 import numpy as np
 import matplotlib.pyplot as plt
 from scipy.stats import spearmanr

@@ -278,3 +278,19 @@ def test_an_exercise_on_the_optional_section_says_so_and_the_class_report_names_
         assert words == f"lecture {exercise_set[:2]}, Going further (optional)"
         assert page == f"notebooks/{exercise_set}.html#going-further-optional"
     assert _revisit("04_mds", course_lectures(ROOT))["04.recover_b"][0].startswith("lecture 04 §2 ")
+
+
+def test_every_lecture_opens_with_the_install_guard(tmp_path):
+    """Issue 39: a lecture opened alone (Colab, a download) says how to install the course's package;
+    build --check refuses a lecture whose first code cell lost the guard."""
+    from dimred_teach.course.build import install_guard_problems
+    from dimred_teach.course.manifest import course_repository
+
+    lectures = read_manifest(ROOT)
+    assert install_guard_problems(lectures, course_repository(ROOT)) == []
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "course.toml").write_text((ROOT / "course.toml").read_text())
+    source = read_manifest(tmp_path)[0].lecture_source
+    source.write_text(lectures[0].lecture_source.read_text().replace("import importlib.util\n", "", 1))
+    assert [problem.split(":")[0] for problem in install_guard_problems(read_manifest(tmp_path)[:1], None)] == [
+        str(source)]

@@ -22,7 +22,7 @@ from ..checks import policy
 from ..exercise_specs import SPECS_DIR, spec_path
 from .answer_leaks import answer_leaks
 from .execution import notebook_text, pair_problems
-from .exercises import EXERCISE_HEADING, GOING_FURTHER, SolutionMarkupError, build_exercise
+from .exercises import EXERCISE_HEADING, GOING_FURTHER, SolutionMarkupError, build_exercise, install_guard
 from .lecture_files import orphans
 from .manifest import MANIFEST, Lecture, course_repository, header_problems, read_manifest
 
@@ -180,6 +180,22 @@ def syntax_problems(sources: list[Path]) -> list[str]:
     return problems
 
 
+def install_guard_problems(lectures: list[Lecture], repository: str | None) -> list[str]:
+    """Each lecture whose first code cell does not open with the install guard the exercise
+    notebooks get (a lecture opened alone, in Colab or as a download, then says how to install
+    the course's package instead of failing on its first import)."""
+    guard = install_guard(repository).rstrip("\n")
+    problems = []
+    for lecture in lectures:
+        if not lecture.lecture_source.is_file():
+            continue
+        first = next((cell for cell in jupytext.read(lecture.lecture_source).cells if cell.cell_type == "code"), None)
+        if first is None or not first.source.startswith(guard):
+            problems.append(f"{lecture.lecture_source}: its first code cell must open with the install guard of "
+                            "exercises/*.py's set-up cell (for the repository in course.toml's [course] table)")
+    return problems
+
+
 def build(root: Path, check: bool) -> int:
     """Generate (or, with ``check``, verify) the course's generated files; returns an exit status."""
     try:
@@ -210,6 +226,7 @@ def build(root: Path, check: bool) -> int:
     problems = [f"{path} is out of date: run `dimred-teach build`"
                 for path, text in expected.items() if not path.is_file() or path.read_text() != text]
     problems += [f"{path} is not generated from any solution: run `dimred-teach build`" for path in stale]
+    problems += install_guard_problems(lectures, course_repository(root))
     problems += [f"{path} belongs to no lecture of {MANIFEST}: delete it, or use `dimred-teach remove` or `rename`, "
                  "which move a lecture's files with its row" for path in orphans(root, lectures)
                  if path not in stale]

@@ -14,7 +14,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .manifest import MANIFEST, NUMBER, Lecture, check_new_slug, manifest_row, read_manifest
+from .exercises import install_guard
+from .manifest import MANIFEST, NUMBER, Lecture, check_new_slug, course_repository, manifest_row, read_manifest
 
 __all__ = ["scaffold", "command_new"]
 
@@ -130,6 +131,7 @@ check("{n}.column_means", column_means)
 
 
 def _lecture_source(lecture: Lecture) -> str:
+    guard = install_guard(course_repository(lecture.root))  # build --check requires it in the first code cell
     return f'''# %% [markdown]
 # # {lecture.number} · {lecture.title}
 #
@@ -146,6 +148,7 @@ def _lecture_source(lecture: Lecture) -> str:
 # **Conventions.** Rows are points: $\\mathbf X$ is $n \\times p$.
 
 # %%
+{guard}
 import numpy as np
 
 import dimred_teach as dr
