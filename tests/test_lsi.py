@@ -437,33 +437,14 @@ def test_check_fold_in():
     assert not unscaled.passed
 
 
-def test_check_top_words():
-    space, _ = corpus_space()
-    table = lsi.top_terms(space, 2, n=5)
-    assert evaluate("05.top_words", list(table["positive"])).passed
-    assert evaluate("05.top_words", list(table["positive"])[::-1]).passed  # order does not matter
-    negative = evaluate("05.top_words", list(table["negative"]))
-    assert not negative.passed and "other end" in negative.message
-    wrong_component = evaluate("05.top_words", list(lsi.top_terms(space, 1, n=5)["positive"]))
-    assert not wrong_component.passed and "index 1" in wrong_component.message
-    assert not evaluate("05.top_words", list(table["positive"])[:4]).passed
-    assert not evaluate("05.top_words", ["album", "audience", "singer", "vocalist", "unicorn"]).passed
-    assert not evaluate("05.top_words", "album").passed
-
-
-def test_check_hidden_match():
+def test_choices_typed_from_the_corpus_no_longer_pass():
+    """Issue 38: 05.top_words and 05.hidden_match ask for the functions that find them on fresh
+    corpora (proven in tests/check_cases/set05.py); the corpus's own words and row, typed in, fail."""
     space, corpus = corpus_space()
+    assert not evaluate("05.top_words", list(lsi.top_terms(space, 2, n=5)["positive"]), seed=0).passed
     hits = lsi.search(space, "picture", n=10)["document"]
-    tokens = [set(lsi.tokenize(corpus["text"][d])) for d in hits]
-    good = [int(d) for d, t in zip(hits, tokens) if not t & {"picture", "pictures"}]
-    with_word = [int(d) for d, t in zip(hits, tokens) if "picture" in t]
-    assert good and with_word
-    assert evaluate("05.hidden_match", good[0]).passed
-    assert not evaluate("05.hidden_match", with_word[0]).passed
-    music = int(np.flatnonzero(corpus["topic"] == "music")[0])
-    assert "not among the top 10" in evaluate("05.hidden_match", music).message
-    assert not evaluate("05.hidden_match", float(good[0])).passed
-    assert not evaluate("05.hidden_match", len(corpus)).passed
+    good = [int(d) for d in hits if not set(lsi.tokenize(corpus["text"][d])) & {"picture", "pictures"}]
+    assert good and not evaluate("05.hidden_match", good[0], seed=0).passed
 
 
 @pytest.mark.parametrize("center", [False, True])

@@ -80,8 +80,10 @@ def library_needs(sources) -> dict[str, list[str]]:
     name (``dimred_teach.ppca.sample``, a module when they use it whole) through their imports,
     and ``attributes``, every attribute name they read (the methods and fields of results).
 
-    ``sources`` are the code cells of the set's solution; the body of every function a check
-    cell hands over (the students' answers) does not count. ``dimred-teach build`` writes the
+    ``sources`` are the code cells of the set's solution, the model answers included: what a
+    model answer uses of the library is the set's to offer (a search to filter, a scorer to
+    compare pairs with), and the generation audit (tests/test_policy_scan.py) proves that
+    nothing the view holds answers an exercise by itself. ``dimred-teach build`` writes the
     result into the set's grading spec; the set's kernel view holds only these objects and what
     they use (:mod:`dimred_teach.grading.view`).
     """
@@ -91,9 +93,6 @@ def library_needs(sources) -> dict[str, list[str]]:
             trees.append(ast.parse(source))
         except SyntaxError:
             continue
-    answers = {node.args[1].id for tree in trees for node in ast.walk(tree)
-               if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "check" and len(node.args) == 2
-               and isinstance(node.args[1], ast.Name)}
     aliases: dict[str, str] = {}
     for tree in trees:
         for node in ast.walk(tree):
@@ -108,8 +107,6 @@ def library_needs(sources) -> dict[str, list[str]]:
     attributes = set()
 
     def visit(node) -> None:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in answers:
-            return
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             return
         if isinstance(node, ast.Attribute):
@@ -386,6 +383,20 @@ def _function_codes(exercise: str) -> dict[types.CodeType, str]:
     return codes
 
 
+def _kept_codes(exercise: str) -> set[types.CodeType]:
+    """The code of each library function the exercise's set keeps (``KEEPS``): what it calls
+    on the way is its own business, not the answer's, in the notebook as in the kernel."""
+    codes = set()
+    for name in rules(exercise).keeps:
+        try:
+            code = _code(resolve_function(name))
+        except (AttributeError, ValueError):
+            continue
+        if code is not None:
+            codes.add(code)
+    return codes
+
+
 def _code(value) -> types.CodeType | None:
     """The code a function runs, below its decorators' wrappers (SciPy wraps many of its own)."""
     try:
@@ -453,6 +464,7 @@ class Watch:
         self.exercise_id = exercise_id
         self.entries = forbidden_entries(exercise_id) if namespace is not None else ()
         self.functions = _function_codes(exercise_id) if namespace is not None else {}
+        self.kept = _kept_codes(exercise_id) if namespace is not None else set()
         watched = isinstance(answer, types.FunctionType) and namespace is not None
         self.answer_globals = answer.__globals__ if watched else None
         self.violation = self._static(answer, namespace) if namespace is not None else None
@@ -528,7 +540,7 @@ class Watch:
             function = self.functions.get(frame.f_code)
             caller = frame.f_back
             for _ in range(WRAPPERS if function else 0):  # called by the student, maybe through wrappers
-                if caller is None or caller is boundary:
+                if caller is None or caller is boundary or caller.f_code in self.kept:
                     break
                 if caller.f_globals is student:
                     self.violation = message(self.exercise_id, function)
@@ -536,7 +548,7 @@ class Watch:
                 caller = caller.f_back
             rule = files.get(frame.f_code.co_filename)
             caller = frame.f_back
-            while rule and caller is not None and caller is not boundary:
+            while rule and caller is not None and caller is not boundary and caller.f_code not in self.kept:
                 if caller.f_globals is student:
                     self.violation = message(self.exercise_id, rule)
                     return

@@ -245,21 +245,23 @@ GUARANTEES = ("the set's forbidden code, the checks and solutions absent", "othe
 
 
 PRIVATE_PLACES = """import os, subprocess, sys
-box, size = sys.argv[1], sys.argv[2]
-end = sys.argv.index("--")
-kept = os.open(box, os.O_PATH | os.O_DIRECTORY)
-for place in sys.argv[3:end]:
+size = sys.argv[1]
+keep, end = sys.argv.index("--keep"), sys.argv.index("--")
+places, kept = sys.argv[2:keep], [(path, os.open(path, os.O_PATH | os.O_DIRECTORY)) for path in sys.argv[keep + 1:end]]
+for place in places:
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=" + size + ",mode=1777,nosuid,nodev", "tmpfs", place], check=True)
-    if box.startswith(place.rstrip("/") + "/"):
-        os.makedirs(box, mode=0o755)
-        subprocess.run(["mount", "--no-canonicalize", "--bind", "/proc/self/fd/%d" % kept, box], check=True,
-                       pass_fds=[kept])
-os.close(kept)
+for path, fd in kept:
+    if any(path.startswith(place.rstrip("/") + "/") for place in places):
+        os.makedirs(path, mode=0o755)
+        subprocess.run(["mount", "--no-canonicalize", "--bind", "/proc/self/fd/%d" % fd, path], check=True,
+                       pass_fds=[fd])
+    os.close(fd)
 os.execvp(sys.argv[end + 1], sys.argv[end + 1:])
 """
 """Run as root in a ``user`` kernel's new mount namespace: a private, size-limited tmpfs over
-every world-writable folder, the kernel's box (its own copy of the view inside) bound back
-where one covers it, and nothing else of the run's workspace; then the kernel's command."""
+every world-writable folder, with bound back where one covers them the kernel's box (its own
+copy of the view inside) and the installation the kernel runs from (a venv under /tmp, as a CI
+clone has); nothing else of the run's workspace. Then the kernel's command."""
 
 
 @functools.lru_cache(maxsize=None)
@@ -338,8 +340,8 @@ class Sandbox:
                 return become
             from . import uids
 
-            return [*UNSHARE, sys.executable, "-S", "-c", PRIVATE_PLACES, str(box), str(SMALL_TMPFS_BYTES),
-                    *uids.world_writable_places(), "--", *become]
+            return [*UNSHARE, sys.executable, "-S", "-c", PRIVATE_PLACES, str(SMALL_TMPFS_BYTES),
+                    *uids.world_writable_places(), "--keep", str(box), *self.readable, "--", *become]
         if self.mode == "none":
             return argv
         wrapped = [shutil.which("bwrap") or "bwrap",
@@ -480,7 +482,7 @@ def choose(mode: str) -> str:
 @functools.lru_cache(maxsize=None)
 def base_sandbox(mode: str) -> Sandbox:
     """The sandbox of an already chosen ``mode``, before a worker gives it a user id."""
-    return Sandbox(mode, readable=tuple(installation_paths()) if mode == "bwrap" else (),
+    return Sandbox(mode, readable=tuple(installation_paths()) if mode in ("bwrap", "user") else (),
                    private=mode == "user" and private_namespaces())
 
 
