@@ -10,13 +10,17 @@ pytest-xdist hands out one file at a time in collection order (``--no-loadscope-
 see course.py), so the longest files come first: the grader's, which mostly wait on
 sandboxed kernels, start beside the CPU-bound proofs and the run does not end on a long
 file started last. The browser tests' files are ordered the same way: the lab's lectures
-and the site's pages start first, on one worker each."""
+and the site's pages start first, on one worker each. A test of a file that starts grading
+kernels holds the checkout lock shared, against a test changing the checkout's permissions
+(tests/checkout_lock.py)."""
 
+import functools
 import os
 from pathlib import Path
 
 import pytest
 
+from checkout_lock import checkout_in_use
 from dimred_teach._environment import PINNED_THREADS, UNSET_FOR_KERNELS
 
 os.environ.update(PINNED_THREADS)
@@ -32,13 +36,15 @@ settings.load_profile("course")
 BROWSER_TESTS = Path(__file__).parent / "browser"
 SLURM_TESTS = Path(__file__).parent / "slurm"
 
-LONGEST_FIRST = ("tests/test_grading_construction.py", "tests/test_grading.py", "tests/test_check_proofs.py",
+LONGEST_FIRST = ("tests/test_grading_construction.py", "tests/test_check_proofs.py", "tests/test_grading.py",
                  "tests/test_grading_hostile.py", "tests/test_class_report.py", "tests/test_manifest.py",
                  "tests/test_exercise_sets.py", "tests/test_grading_assignment.py", "tests/test_policy_scan.py",
                  "tests/browser/test_lab.py", "tests/browser/test_site.py", "tests/browser/test_slides.py",
                  "tests/browser/test_exercises.py", "tests/browser/test_rise.py")
 """The files that take longest (most of it, for the grader's, waiting on kernels; for the browser
-tests, on JupyterLab and Chromium), in the order to start them."""
+tests, on JupyterLab and Chromium), in the order to start them. The first two start together:
+the one that makes the checkout private at times beside one that starts no kernel, so neither
+waits on the checkout lock (tests/checkout_lock.py)."""
 
 
 def pytest_addoption(parser):
@@ -86,3 +92,25 @@ def pytest_collection_modifyitems(config, items):
             return 0, LONGEST_FIRST.index(path)
         return (1, 0) if path.endswith(".ipynb") else (2, 0)
     items.sort(key=rank)
+
+
+GRADER_ENTRY_POINTS = ('"grade"', "grade(", "run_autograder", "sandbox")
+"""What a test file names when it starts grading kernels (the CLI's ``grade``, the scheduler's
+``grade()``, the Gradescope bundle, a sandbox mode)."""
+
+
+@functools.cache
+def _starts_kernels(path: Path) -> bool:
+    return path.suffix == ".py" and any(name in path.read_text() for name in GRADER_ENTRY_POINTS)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """A test of a file that starts grading kernels runs (with its module's fixtures, set up
+    and torn down inside its protocol) holding the checkout lock shared: no other worker
+    changes the checkout's permissions meanwhile (tests/checkout_lock.py)."""
+    if not _starts_kernels(Path(item.fspath)):
+        yield
+        return
+    with checkout_in_use():
+        yield

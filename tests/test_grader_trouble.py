@@ -11,6 +11,7 @@ patched in this process, and every worker and checks process of the run is a for
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -184,3 +185,27 @@ def test_a_checks_process_killed_every_time_is_not_graded_grader_error(fixture_r
         assert report["extra_data"]["graded"] is False and report["output"].startswith(GRADER_ERROR), report
         assert report["score"] == 0 and all(t["output"].startswith(GRADER_ERROR) and
                                             t["extra_data"]["mistake"] == "not-graded" for t in report["tests"])
+
+
+def test_a_world_writable_folder_removed_after_the_scan_costs_no_kernel(fixture_run, tmp_path):
+    """A ``user`` kernel with namespaces of its own gets a private tmpfs over every world-writable
+    folder the run found before its first kernel. Another program's open folder (here in
+    /var/cache, as a package may leave one) removed after that scan is left out, and every
+    submission is graded (before, each kernel's mount failed and the run ended in grader
+    errors: the Gradescope fixture's kernels beside test_grading_construction's class)."""
+    from dimred_teach.grading import sandbox, uids
+
+    assert sandbox.private_namespaces(), "root cannot unshare here: user mode with namespaces is untested"
+    gone = Path(tempfile.mkdtemp(prefix="dimred-gone-", dir="/var/cache"))
+    try:
+        os.chmod(gone, 0o1777)
+        uids.world_writable_places.cache_clear()
+        assert str(gone) in uids.world_writable_places()  # the run's scan, kept for the run
+    finally:
+        gone.rmdir()
+    options = dataclasses.replace(fixture_run["options"], sandbox="user", accept_readable_files=True)
+    try:
+        results = grade(fixture_run["paths"][:2], tmp_path / "out", options)
+    finally:
+        uids.world_writable_places.cache_clear()
+    assert [(r.graded, r.score) for r in results] == [(True, fixture_run["max"])] * 2, [r.output for r in results]

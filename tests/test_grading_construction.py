@@ -30,6 +30,7 @@ from dimred_teach.grading import grade
 from dimred_teach.grading import sandbox, uids
 from dimred_teach.grading.sandbox import SandboxUnavailable, choose, secret_folders
 
+from checkout_lock import checkout_permissions_changing
 from test_grading import FIXTURES, ROOT, _answered, _code, _insert_after
 from test_grading import fixture_set  # noqa: F401  (a fixture this module uses too)
 
@@ -274,15 +275,16 @@ def _course_private(private: bool = True):
     folders = [Path(f) for f in secret_folders()]
     if not private:
         folders += sorted({p for f in folders for p in f.parents} - {Path("/")})
-    modes = {f: f.stat().st_mode & 0o777 for f in folders}
-    try:
-        for folder in folders:
-            os.chmod(folder, modes[folder] & 0o770 if private else modes[folder] | (0o005 if folder in
-                                                                                      secret_folders() else 0o001))
-        yield
-    finally:
-        for folder, mode in modes.items():
-            os.chmod(folder, mode)
+    with checkout_permissions_changing():  # no other worker's kernel reads the checkout meanwhile
+        modes = {f: f.stat().st_mode & 0o777 for f in folders}
+        try:
+            for folder in folders:
+                os.chmod(folder, modes[folder] & 0o770 if private else modes[folder] | (0o005 if folder in
+                                                                                          secret_folders() else 0o001))
+            yield
+        finally:
+            for folder, mode in modes.items():
+                os.chmod(folder, mode)
 
 
 def _specs(fixture_set, folder: Path) -> Path:

@@ -248,6 +248,7 @@ PRIVATE_PLACES = """import os, subprocess, sys
 size = sys.argv[1]
 keep, end = sys.argv.index("--keep"), sys.argv.index("--")
 places, kept = sys.argv[2:keep], [(path, os.open(path, os.O_PATH | os.O_DIRECTORY)) for path in sys.argv[keep + 1:end]]
+places = [place for place in places if os.path.isdir(place)]  # one removed since the run's scan hides nothing
 for place in places:
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=" + size + ",mode=1777,nosuid,nodev", "tmpfs", place], check=True)
 for path, fd in kept:
@@ -259,9 +260,11 @@ for path, fd in kept:
 os.execvp(sys.argv[end + 1], sys.argv[end + 1:])
 """
 """Run as root in a ``user`` kernel's new mount namespace: a private, size-limited tmpfs over
-every world-writable folder, with bound back where one covers them the kernel's box (its own
-copy of the view inside) and the installation the kernel runs from (a venv under /tmp, as a CI
-clone has); nothing else of the run's workspace. Then the kernel's command."""
+every world-writable folder of the run's scan (one removed since is left out: another
+program's temporary folder that comes and goes must not stop the kernels), with bound back
+where one covers them the kernel's box (its own copy of the view inside) and the
+installation the kernel runs from (a venv under /tmp, as a CI clone has); nothing else of
+the run's workspace. Then the kernel's command."""
 
 
 @functools.lru_cache(maxsize=None)
