@@ -182,10 +182,23 @@ def as_distance_matrix(D, name: str = "D", min_points: int = 2) -> np.ndarray:
     return array
 
 
+def _shown(value) -> str:
+    """``value`` as an error message names it: its type and its repr, or for an array or a
+    container its shape or length (a whole array in a message is unreadable, and formatting
+    one costs more than the call that failed)."""
+    shape = getattr(value, "shape", None)
+    if isinstance(shape, tuple) and shape != ():
+        return f"{type(value).__name__} of shape {shape}"
+    if isinstance(value, (list, tuple, dict, set, frozenset)):
+        return f"{type(value).__name__} of length {len(value)}"
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
+
+
 def check_int(value, name: str, minimum: int | None = None, maximum: int | None = None) -> int:
     """Validate an integer (Python or NumPy, not a bool) in [minimum, maximum]."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
+        raise TypeError(f"{name} must be an integer, got {_shown(value)}")
     value = int(value)
     if minimum is not None and value < minimum:
         raise ValueError(f"{name} must be at least {minimum}, got {value}")
@@ -197,7 +210,7 @@ def check_int(value, name: str, minimum: int | None = None, maximum: int | None 
 def check_k(k, upper: int, name: str = "k", why: str = "") -> int:
     """Validate a number of components 1 <= k <= upper; ``why`` explains the upper bound."""
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
-        raise TypeError(f"{name} must be a positive integer, got {type(k).__name__} {k!r}")
+        raise TypeError(f"{name} must be a positive integer, got {_shown(k)}")
     k = int(k)
     if k < 1 or k > upper:
         reason = f" ({why})" if why else ""
@@ -209,7 +222,8 @@ def check_choice(value, choices: Sequence[str], name: str) -> str:
     """Validate that ``value`` is one of ``choices``."""
     if not isinstance(value, str) or value not in choices:
         options = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"{name} must be one of {options}; got {value!r}")
+        got = repr(value) if isinstance(value, str) else _shown(value)
+        raise ValueError(f"{name} must be one of {options}; got {got}")
     return value
 
 
@@ -218,7 +232,7 @@ def check_seed(seed, name: str = "seed") -> int:
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
         raise TypeError(
             f"{name} must be an integer (every random draw in this course takes an explicit "
-            f"seed), got {type(seed).__name__} {seed!r}"
+            f"seed), got {_shown(seed)}"
         )
     if seed < 0:
         raise ValueError(f"{name} must be non-negative, got {seed}")
@@ -229,7 +243,7 @@ def check_bool(value, name: str) -> bool:
     """Validate a flag: ``True``/``False`` or a NumPy bool. A truthy string such as "no"
     is refused rather than read as True."""
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+        raise TypeError(f"{name} must be True or False, got {_shown(value)}")
     return bool(value)
 
 
@@ -276,7 +290,7 @@ def check_real(value, name: str, interval: Interval = Interval(-math.inf, math.i
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number in {interval}, got {type(value).__name__} {value!r}")
+        raise TypeError(f"{name} must be a real number in {interval}, got {_shown(value)}")
     value = float(value)
     if value not in interval:
         reason = f" ({why})" if why else ""

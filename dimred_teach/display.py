@@ -11,10 +11,16 @@ from __future__ import annotations
 import numpy as np
 from numpy._core import arrayprint as _arrayprint
 
+from ._validation import check_int
+
 __all__ = ["PRECISION", "rounded", "setup_notebook", "figure_with_sliders"]
 
 PRECISION = 4
 """Decimals printed everywhere in the course."""
+MAX_DECIMALS = 15
+"""The most decimals :func:`rounded` takes either way. A float64 keeps about 16 significant
+digits, so more change nothing a printout shows, while NumPy scales by 10^decimals (inf or NaN
+for a number above 1 at 309 decimals) and takes seconds for a million."""
 
 
 def rounded(value, decimals: int = PRECISION):
@@ -23,6 +29,7 @@ def rounded(value, decimals: int = PRECISION):
     Scalars come back as Python floats (their repr is short and stable), arrays as
     float arrays of the same shape.
     """
+    decimals = check_int(decimals, "decimals", -MAX_DECIMALS, MAX_DECIMALS)
     array = np.round(np.asarray(value, dtype=float), decimals) + 0.0  # + 0.0 maps -0.0 to 0.0
     return float(array) if array.ndim == 0 else array
 

@@ -69,3 +69,15 @@ def test_figure_with_sliders_redraws_on_every_move(capsys):
     assert plt.get_fignums() == [], "every figure is closed after it is shown"
     with pytest.raises(ValueError, match="sliders"):
         dr.display.figure_with_sliders(draw)
+
+
+def test_rounded_names_a_number_of_decimals_it_cannot_honour():
+    """``rounded`` takes -15 to 15 decimals: beyond, NumPy's scaling by 10^decimals gives inf or
+    NaN in silence (and a million decimals took 0.3 s per call in the policy scan)."""
+    assert dr.rounded(1234.5678, 15) == 1234.5678 and dr.rounded(1234.5, -2) == 1200.0
+    with np.errstate(all="ignore"):
+        assert np.isnan(np.round(1e10, 309))  # what an unchecked call gives
+    with pytest.raises(ValueError, match="decimals must be at most 15, got 309"):
+        dr.rounded(1e10, 309)
+    with pytest.raises(TypeError, match="decimals must be an integer, got float 2.0"):
+        dr.rounded(1.0, 2.0)

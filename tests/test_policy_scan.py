@@ -240,7 +240,9 @@ def agrees(candidate, expected) -> bool:
 
 
 def _quietly(function, *args, **kwargs):
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
+    """``function(*args, **kwargs)`` with no warnings, and arrays in messages shortened: most
+    adapted calls fail, and their messages may print the arrays they were given."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"), np.printoptions(threshold=16, edgeitems=2):
         warnings.simplefilter("ignore")
         return function(*args, **kwargs)
 
