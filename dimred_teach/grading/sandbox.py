@@ -425,11 +425,11 @@ def _probe(mode: str) -> str | None:
 
     root = Path(tempfile.mkdtemp(prefix="dimred-probe-"))
     allocation = uids.allocate() if mode != "none" and os.geteuid() == 0 else None
+    sandbox = dataclasses.replace(base_sandbox(mode), uid=allocation.uid if allocation else None)
     try:
         build_view("00_probe", root / "view")
         box = root / "box"
         (box / "work").mkdir(parents=True)
-        sandbox = dataclasses.replace(base_sandbox(mode), uid=allocation.uid if allocation else None)
         sandbox.prepare(box)
         view = sandbox.own_view(root / "view", box)
         os.chmod(root, 0o711)
@@ -455,7 +455,7 @@ def _probe(mode: str) -> str | None:
         return str(error)
     finally:
         if allocation is not None:
-            uids.release(allocation)
+            uids.release(allocation, sweep_files=sandbox.sweeps)  # a bwrap or namespaced probe left nothing outside
         remove_tree(root)
 
 
