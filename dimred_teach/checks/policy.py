@@ -12,6 +12,7 @@ same plain message (:func:`message`).
 from __future__ import annotations
 
 import ast
+import dis
 import functools
 import importlib
 import importlib.util
@@ -81,8 +82,8 @@ def library_needs(sources) -> dict[str, list[str]]:
     and ``attributes``, every attribute name they read (the methods and fields of results).
 
     ``sources`` are the code cells of the set's solution, the model answers included: what a
-    model answer uses of the library is the set's to offer (a search to filter, a scorer to
-    compare pairs with), and the generation audit (tests/test_policy_scan.py) proves that
+    model answer uses of the library is the set's to offer (a tokeniser to compare words with,
+    a cross-validation to score pairs with), and the generation audit (tests/test_policy_scan.py) proves that
     nothing the view holds answers an exercise by itself. ``dimred-teach build`` writes the
     result into the set's grading spec; the set's kernel view holds only these objects and what
     they use (:mod:`dimred_teach.grading.view`).
@@ -405,11 +406,21 @@ def _code(value) -> types.CodeType | None:
         return None
 
 
-def _code_names(code: types.CodeType) -> set[str]:
-    names = set(code.co_names)
+ATTRIBUTE_OPS = frozenset({"LOAD_ATTR", "LOAD_METHOD", "LOAD_SUPER_ATTR", "STORE_ATTR", "DELETE_ATTR", "IMPORT_FROM"})
+"""The bytecode instructions that name an attribute (``module.name``, ``from module import name``)."""
+
+
+def _code_names(code: types.CodeType, attributes: bool = False) -> set[str]:
+    """The names ``code`` and the functions defined in it use (globals and attributes), or with
+    ``attributes`` only the names they read as attributes: ``lsi.tokenize`` reads ``tokenize``
+    from the module ``lsi``, not the module's function ``lsi.lsi``."""
+    if attributes:
+        names = {instruction.argval for instruction in dis.get_instructions(code) if instruction.opname in ATTRIBUTE_OPS}
+    else:
+        names = set(code.co_names)
     for constant in code.co_consts:
         if isinstance(constant, types.CodeType):
-            names |= _code_names(constant)
+            names |= _code_names(constant, attributes)
     return names
 
 
@@ -483,8 +494,10 @@ class Watch:
             names = _code_names(answer.__code__)
             reachable += [answer.__globals__[n] for n in names if n in answer.__globals__]
             modules = [m for m in reachable if isinstance(m, types.ModuleType)]
-            reachable += [getattr(m, n) for m in modules for n in names if isinstance(getattr(m, n, None), types.ModuleType)]
-            reachable += [getattr(m, n) for m in modules for n in names
+            attributes = _code_names(answer.__code__, attributes=True)
+            reachable += [getattr(m, n) for m in modules for n in attributes
+                          if isinstance(getattr(m, n, None), types.ModuleType)]
+            reachable += [getattr(m, n) for m in modules for n in attributes
                           if _code(getattr(m, n, None)) in self.functions]
             for cell in answer.__closure__ or ():
                 try:
