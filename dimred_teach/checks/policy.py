@@ -36,14 +36,11 @@ class Rules:
     modules : forbidden modules (``dimred_teach.mds``), each with its submodules
     functions : forbidden functions and methods by the name they are defined under
         (``dimred_teach.lsi.tfidf``, ``dimred_teach.lsi.LSIResult.transform``)
-    keeps : library functions the set's own cells need although they use a forbidden
-        function; in the grading kernel they keep a private copy of it
     declared : the entries as the set declares them (for messages and documentation)
     """
 
     modules: tuple[str, ...] = ()
     functions: tuple[str, ...] = ()
-    keeps: tuple[str, ...] = ()
     declared: tuple[str, ...] = ()
 
 
@@ -72,8 +69,7 @@ def rules(exercise: str) -> Rules:
             modules.append(entry)
         except ModuleNotFoundError:
             functions.append(defined_name(resolve_function(entry)))
-    keeps = tuple(defined_name(resolve_function(entry)) for entry in getattr(module, "KEEPS", ()))
-    return Rules(tuple(modules), tuple(functions), keeps, tuple(getattr(module, "FORBIDS", ())))
+    return Rules(tuple(modules), tuple(functions), tuple(getattr(module, "FORBIDS", ())))
 
 
 def library_needs(sources) -> dict[str, list[str]]:
@@ -384,20 +380,6 @@ def _function_codes(exercise: str) -> dict[types.CodeType, str]:
     return codes
 
 
-def _kept_codes(exercise: str) -> set[types.CodeType]:
-    """The code of each library function the exercise's set keeps (``KEEPS``): what it calls
-    on the way is its own business, not the answer's, in the notebook as in the kernel."""
-    codes = set()
-    for name in rules(exercise).keeps:
-        try:
-            code = _code(resolve_function(name))
-        except (AttributeError, ValueError):
-            continue
-        if code is not None:
-            codes.add(code)
-    return codes
-
-
 def _code(value) -> types.CodeType | None:
     """The code a function runs, below its decorators' wrappers (SciPy wraps many of its own)."""
     try:
@@ -475,7 +457,6 @@ class Watch:
         self.exercise_id = exercise_id
         self.entries = forbidden_entries(exercise_id) if namespace is not None else ()
         self.functions = _function_codes(exercise_id) if namespace is not None else {}
-        self.kept = _kept_codes(exercise_id) if namespace is not None else set()
         watched = isinstance(answer, types.FunctionType) and namespace is not None
         self.answer_globals = answer.__globals__ if watched else None
         self.violation = self._static(answer, namespace) if namespace is not None else None
@@ -553,7 +534,7 @@ class Watch:
             function = self.functions.get(frame.f_code)
             caller = frame.f_back
             for _ in range(WRAPPERS if function else 0):  # called by the student, maybe through wrappers
-                if caller is None or caller is boundary or caller.f_code in self.kept:
+                if caller is None or caller is boundary:
                     break
                 if caller.f_globals is student:
                     self.violation = message(self.exercise_id, function)
@@ -561,7 +542,7 @@ class Watch:
                 caller = caller.f_back
             rule = files.get(frame.f_code.co_filename)
             caller = frame.f_back
-            while rule and caller is not None and caller is not boundary and caller.f_code not in self.kept:
+            while rule and caller is not None and caller is not boundary:
                 if caller.f_globals is student:
                     self.violation = message(self.exercise_id, rule)
                     return
