@@ -7,6 +7,7 @@ Provenance, licences and column meanings: ``data/README.md``.
 from __future__ import annotations
 
 import functools
+import json
 from importlib import resources
 
 import numpy as np
@@ -16,7 +17,8 @@ from ._results import read_only
 from ._validation import NONNEGATIVE, OPEN_UNIT, POSITIVE, check_int, check_real, check_seed, check_size
 
 __all__ = ["data_path", "load_crabs", "load_eurodist", "load_digits", "CRABS_MEASUREMENTS", "make_crabs_like", "make_selection_demo", "make_spiral", "make_circles",
-           "CORPUS_TOPICS", "load_corpus", "load_stdlib_docstrings", "load_cocktail_party"]
+           "CORPUS_TOPICS", "load_corpus", "CORPUS_SPACE_FILE", "load_corpus_space", "load_stdlib_docstrings",
+           "load_cocktail_party"]
 
 
 def data_path(filename: str):
@@ -289,6 +291,45 @@ def load_corpus() -> pd.DataFrame:
         frame = pd.read_csv(handle)
     frame["topic"] = pd.Categorical(frame["topic"], categories=list(CORPUS_TOPICS))
     return frame
+
+
+CORPUS_SPACE_FILE = "corpus_lsi.json"
+"""The shipped LSI space of the course corpus (written by ``dimred-teach build``, see data/README.md)."""
+
+
+def load_corpus_space():
+    """The LSI space of the course corpus, as ``dimred-teach build`` computed it.
+
+    It is ``lsi.lsi(load_corpus()["text"], k=10, stop_words="english")`` (uncentred, 10
+    components), stored in ``data/corpus_lsi.json``: exercise set 05 loads it instead of
+    computing it, because its tf-idf weighting is one of the set's exercises. ``build --check``
+    computes it again and fails when a number differs by more than 1e-9.
+
+    Returns
+    -------
+    dimred_teach.lsi.LSIResult
+        ``document_coordinates`` shape (174, 10), ``term_coordinates`` (947, 10),
+        ``singular_values`` (10,), ``vocabulary`` (947 words, alphabetical), ``idf`` (947,),
+        ``matrix`` (the tf-idf matrix, sparse, 174 x 947), ``mean`` None, ``stop_words``
+        (the English stop words) and ``total_sum_of_squares``.
+    """
+    import scipy.sparse
+
+    from .lsi import LSIResult  # here: a notebook that only loads other data need not import LSI
+
+    with data_path(CORPUS_SPACE_FILE).open() as handle:
+        stored = json.load(handle)
+    columns = [np.asarray(row[0], dtype=np.int64) for row in stored["matrix"]]
+    matrix = scipy.sparse.csr_array(
+        (np.concatenate([row[1] for row in stored["matrix"]]), np.concatenate(columns),
+         np.concatenate(([0], np.cumsum([len(c) for c in columns])))),
+        shape=(len(stored["matrix"]), len(stored["vocabulary"])))
+    arrays = {name: np.array(stored[name], dtype=float)
+              for name in ("document_coordinates", "term_coordinates", "singular_values", "idf")}
+    read_only(*arrays.values())
+    return LSIResult(**arrays, vocabulary=tuple(stored["vocabulary"]), matrix=matrix, mean=None,
+                     stop_words=frozenset(stored["stop_words"]),
+                     total_sum_of_squares=float(stored["total_sum_of_squares"]))
 
 
 _SKIPPED_DIRECTORIES = frozenset({"site-packages", "dist-packages", "test", "tests", "idle_test", "__pycache__",

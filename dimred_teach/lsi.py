@@ -46,6 +46,8 @@ __all__ = [
     "LSIResult",
     "lsi",
     "top_terms",
+    "query_counts",
+    "rank_by_cosine",
     "search",
 ]
 
@@ -334,10 +336,7 @@ class LSIResult:
         Words outside the vocabulary are ignored; the corpus's idf weights are applied
         (when the space was built from texts) and each row is scaled to unit length.
         """
-        counts = term_document_matrix(docs, stop_words=self.stop_words, vocabulary=self.vocabulary).counts
-        if self.idf is None:
-            return _unit_rows(scipy.sparse.csr_array(counts, dtype=np.float64))
-        return tfidf(counts, idf=self.idf).matrix
+        return _weighted(self, _vocabulary_counts(self, docs))
 
     def transform(self, docs) -> np.ndarray:
         """Fold new texts into the latent space: coordinates of shape (m, k).
@@ -351,6 +350,20 @@ class LSIResult:
         if self.mean is not None:
             coordinates = coordinates - self.mean @ self.term_coordinates
         return np.asarray(coordinates)
+
+
+def _vocabulary_counts(result: LSIResult, docs) -> scipy.sparse.csr_array:
+    """How often each word of ``result``'s vocabulary occurs in each text, tokenised like its
+    corpus: shape (m, p)."""
+    return term_document_matrix(docs, stop_words=result.stop_words, vocabulary=result.vocabulary).counts
+
+
+def _weighted(result: LSIResult, counts) -> scipy.sparse.csr_array:
+    """Counts over ``result``'s vocabulary (shape (m, p)) weighted like its corpus: the idf
+    weights (a space built from texts), then every row scaled to unit length."""
+    if result.idf is None:
+        return _unit_rows(scipy.sparse.csr_array(counts, dtype=np.float64))
+    return tfidf(counts, idf=result.idf).matrix
 
 
 def _is_matrix(value) -> bool:
@@ -527,22 +540,28 @@ def top_terms(result: LSIResult, component: int, n: int | None = None) -> pd.Dat
 SPACES = ("latent", "terms")
 
 
-def _query_vector(result: LSIResult, query) -> np.ndarray:
-    """The query as a weighted row of the document matrix, shape (p,)."""
-    p = len(result.vocabulary)
-    if isinstance(query, str):
-        known = set(result.vocabulary)
-        if not any(word in known for word in tokenize(query, result.stop_words)):
-            raise ValueError(f"query {query!r} shares no word with the vocabulary, so it cannot be placed")
-        vector = result.weigh([query]).toarray().ravel()
-        if not vector.any():
-            raise ValueError(f"query {query!r} has only words that occur in every document (idf 0), "
-                             "which carry no weight")
-        return vector
-    vector = as_vector(query, name="query", length=p)
-    if not vector.any():
-        raise ValueError("query is a vector of zeros; it has no direction to compare")
-    return vector
+def query_counts(result: LSIResult, query: str) -> np.ndarray:
+    """How often each word of the space's vocabulary occurs in a text.
+
+    Parameters
+    ----------
+    result : LSIResult
+    query : str
+        Tokenised like the corpus (the space's stop words are dropped); words outside the
+        vocabulary are not counted.
+
+    Returns
+    -------
+    ndarray of float, shape (p,)
+        Entry j counts ``result.vocabulary[j]``: the counts a query is folded in from.
+    """
+    result = _check_result(result)
+    if not isinstance(query, str):
+        raise TypeError(f"query must be a text (a string), got {type(query).__name__}")
+    counts = _vocabulary_counts(result, [query]).toarray().ravel().astype(float)
+    if not counts.any():
+        raise ValueError(f"query {query!r} shares no word with the vocabulary, so it cannot be placed")
+    return counts
 
 
 def _cosines(rows, vector: np.ndarray) -> np.ndarray:
@@ -555,6 +574,50 @@ def _cosines(rows, vector: np.ndarray) -> np.ndarray:
     return np.divide(dots, denominator, out=np.zeros_like(dots), where=denominator > 0)
 
 
+def rank_by_cosine(rows, vector, n: int | None = None) -> pd.DataFrame:
+    """Rank the rows of a matrix by their cosine similarity to a vector.
+
+    Parameters
+    ----------
+    rows : array_like or scipy.sparse matrix, shape (m, d)
+        One document per row: its latent coordinates (``document_coordinates``, d = k) or
+        its weighted words (``matrix``, d = p).
+    vector : array_like, shape (d,)
+        A query in the same coordinates.
+    n : int, optional
+        How many rows to return, 1 <= n <= m. Default 10 (or m, if smaller).
+
+    Returns
+    -------
+    pandas.DataFrame, n rows (index "rank", 1 to n)
+        ``document`` (row number) and ``score`` (cosine in [-1, 1]), best first; ties
+        (scores equal to 12 significant digits, relative to the largest score) go to the
+        lower row number, so rounding noise never reorders documents. A row of zeros
+        scores 0 (and so does every row when the vector is zero).
+    """
+    rows = as_data_matrix_or_sparse(rows, name="rows", min_rows=1)
+    vector = as_vector(vector, name="vector", length=rows.shape[1])
+    m = rows.shape[0]
+    n = check_int(min(10, m) if n is None else n, "n", minimum=1, maximum=m)
+    scores = _cosines(rows, vector)
+    order = order_with_ties(scores)[:n]  # noise-level differences are ties
+    return pd.DataFrame({"document": order, "score": scores[order]}, index=pd.RangeIndex(1, n + 1, name="rank"))
+
+
+def _query_vector(result: LSIResult, query) -> np.ndarray:
+    """The query as a weighted row of the document matrix, shape (p,)."""
+    if isinstance(query, str):
+        vector = _weighted(result, query_counts(result, query)[None, :]).toarray().ravel()
+        if not vector.any():
+            raise ValueError(f"query {query!r} has only words that occur in every document (idf 0), "
+                             "which carry no weight")
+        return vector
+    vector = as_vector(query, name="query", length=len(result.vocabulary))
+    if not vector.any():
+        raise ValueError("query is a vector of zeros; it has no direction to compare")
+    return vector
+
+
 def search(result: LSIResult, query, n: int | None = None, space: str = "latent") -> pd.DataFrame:
     """Rank the documents by their cosine similarity to a query.
 
@@ -562,7 +625,8 @@ def search(result: LSIResult, query, n: int | None = None, space: str = "latent"
     ----------
     result : LSIResult
     query : str, or array_like of shape (p,)
-        A text (tokenised and weighted like the corpus) or an already weighted vector.
+        A text (counted with :func:`query_counts` and weighted like the corpus) or an
+        already weighted vector.
     n : int, optional
         How many documents to return, 1 <= n <= number of documents. Default 10 (or the
         number of documents, if smaller).
@@ -575,11 +639,8 @@ def search(result: LSIResult, query, n: int | None = None, space: str = "latent"
     Returns
     -------
     pandas.DataFrame, n rows (index "rank", 1 to n)
-        ``document`` (row number in the corpus) and ``score`` (cosine in [-1, 1]),
-        best first; ties (scores equal to 12 significant digits, relative to the largest
-        score) go to the lower row number, so
-        rounding noise never reorders documents. A document with no coordinates (all zero)
-        scores 0.
+        ``document`` (row number in the corpus) and ``score`` (cosine in [-1, 1]), best
+        first, ties to the lower row number (:func:`rank_by_cosine`).
     """
     result = _check_result(result)
     space = check_choice(space, SPACES, "space")
@@ -587,9 +648,6 @@ def search(result: LSIResult, query, n: int | None = None, space: str = "latent"
     n = check_int(min(10, n_docs) if n is None else n, "n", minimum=1, maximum=n_docs)
     vector = _query_vector(result, query)
     if space == "terms":
-        scores = _cosines(result.matrix, vector)
-    else:
-        centred = vector if result.mean is None else vector - result.mean
-        scores = _cosines(result.document_coordinates, centred @ result.term_coordinates)
-    order = order_with_ties(scores)[:n]  # noise-level differences are ties
-    return pd.DataFrame({"document": order, "score": scores[order]}, index=pd.RangeIndex(1, n + 1, name="rank"))
+        return rank_by_cosine(result.matrix, vector, n)
+    centred = vector if result.mean is None else vector - result.mean
+    return rank_by_cosine(result.document_coordinates, centred @ result.term_coordinates, n)

@@ -14,8 +14,10 @@
 #
 # Each exercise ends with a `check(...)` cell. It tests *properties* of your answer (each function you write is called
 # on fresh random toy corpora) and prints `[passed]` or `[not yet]` with a hint. Do not edit the check cells: the
-# grader restores them. The set-up uses `dimred_teach.lsi`, but `lsi.tfidf` and `LSIResult.transform` answer the
-# tf-idf and fold-in exercises, so the checks and the grader refuse them in your answers.
+# grader restores them. The set-up loads the corpus's LSI space ready-made (`datasets.load_corpus_space()`, the
+# result of `lsi.lsi(corpus["text"], k=10, stop_words="english")`), because building it weighs the words with
+# tf-idf, which Exercise 1 asks you to write. `lsi.tfidf` and `LSIResult.transform` answer the tf-idf and fold-in
+# exercises, so the checks and the grader refuse them in your answers.
 #
 # **Notes.** CMU 36-467/667 slides "Linear dimension reduction", LSI section (tf-idf, unit-length
 # documents, top words of the components, the 2-D map).
@@ -34,8 +36,8 @@ from dimred_teach import check, datasets, lsi
 
 dr.setup_notebook()
 corpus = datasets.load_corpus()
-space = lsi.lsi(corpus["text"], k=10, stop_words="english")
-print(corpus.shape, space.matrix.shape)
+space = datasets.load_corpus_space()
+print(corpus.shape, space.document_coordinates.shape)
 
 
 # %% [markdown]
@@ -83,7 +85,7 @@ check("05.fold_in", fold_in)
 # $(p, k)$, one row per word), its vocabulary ($p$ words, in the rows' order), a component index (counting from 0)
 # and a number $n$, return the list of the $n$ words with the largest weights on that component, largest first.
 # (`lsi.top_terms` does this for an `LSIResult`; here you get only the arrays.) Then read the component with
-# index 2 of `space` (the corpus, `k=10`, English stop words removed; built in the first cell) from its five top
+# index 2 of `space` (the corpus, `k=10`, English stop words removed; loaded in the first cell) from its five top
 # words: which topic is this end of the component about?
 
 # %%
@@ -106,15 +108,20 @@ pass
 # %% [markdown]
 # ## Exercise 4 · A match without a shared word *(10 min, lecture §7)*
 #
-# Write `hidden_matches(space, texts, query, n)`: the row numbers of the documents among the top `n` latent-search
-# results for `query` (`lsi.search(space, query, n=n)`) in which no word of the query occurs (compare the words
-# `lsi.tokenize` finds), in the order of the search. `texts` are the documents `space` was built from. Then search
-# `space` for `"picture"` among the top 10 and print the text of the first hidden match: why does latent search rank
-# it so high?
+# Latent search folds the query into the latent space and ranks the documents by the cosine between their
+# coordinates and the query's. Write `hidden_matches(ranking, texts, query)`: `ranking` holds the row numbers of the
+# top latent-search results for `query`, best first, and `texts` the documents; return the row numbers of `ranking`
+# whose text contains no word of the query (compare the words `lsi.tokenize` finds), in the ranking's order. The
+# check hands your function rankings it computed on fresh toy corpora.
+#
+# Then search `space` for `"picture"` yourself: fold the query in with your `fold_in` from Exercise 2
+# (`lsi.query_counts(space, "picture")` gives its counts), rank the documents by cosine with
+# `lsi.rank_by_cosine(space.document_coordinates, coordinates, n=10)` (its column `"document"` is the ranking), and
+# print the text of the first hidden match: why does latent search rank it so high?
 
 # %%
-def hidden_matches(space, texts, query, n):
-    """Rows of the top n latent-search results for query that share no word with it, best first."""
+def hidden_matches(ranking, texts, query):
+    """The rows of ranking (latent-search results, best first) whose texts share no word with query, best first."""
     raise NotImplementedError("exercise: replace this line with your code")
 
 
@@ -123,7 +130,8 @@ check("05.hidden_match", hidden_matches)
 
 # %%
 # YOUR CODE HERE
-pass
+coordinates = ...
+ranking = ...
 
 # %% [markdown]
 # **Your answer:** *(write it here)*

@@ -23,7 +23,9 @@
 # properties it needs. Your functions are tested on fresh random data each time.
 # `dimred_teach.selection` may help you explore, but its functions that answer an exercise
 # (`t_statistic`, `discrete_mutual_information`, `fit_nearest_centroid`, `soft_threshold`,
-# `recursive_feature_elimination`) are refused inside your answers by the checks and the grader.
+# `recursive_feature_elimination`) are refused inside your answers by the checks and the grader, and
+# so are the helpers built on them (`select_incremental_mi`, `cross_val_accuracy`, ...): where an
+# exercise needs what they compute, it says which of your own functions to use instead.
 
 # %%
 import importlib.util
@@ -108,17 +110,22 @@ def next_feature(relevance, redundancy, selected, beta):
 check("09.incremental_step", next_feature)
 
 # %% [markdown]
-# On the lecture's demo data, `selection.select_incremental_mi` gives the relevance and
-# redundancy. Starting from `strong` (column 0), your step should not choose its copy
-# (column 1) when $\beta = 1$:
+# Now compute the relevance and the redundancy of the lecture's demo data yourself, as the
+# lecture does: cut every column into 10 equal-width bins (`codes` below), count how often
+# each pair of values occurs with `selection.contingency_table(a, b)` (a table of counts, rows
+# the values of `a`), and apply your `mi_from_counts` from Exercise 2 to each table: the
+# relevance of column $j$ from the table of `codes[:, j]` and `y`, its redundancy with column
+# $l$ from the table of `codes[:, j]` and `codes[:, l]`. Starting from `strong` (column 0),
+# your step should not choose its copy (column 1) when $\beta = 1$:
 
 # %%
 demo = datasets.make_selection_demo(seed=0)
 X = demo.drop(columns="label").to_numpy()
 y = demo["label"].to_numpy()
-info = selection.select_incremental_mi(X, y, k=1, beta=0.0)
+codes = selection.discretize(X, bins=10)
 # YOUR CODE HERE
-pass
+relevance = ...
+redundancy = ...
 
 
 # %% [markdown]
@@ -142,13 +149,13 @@ check("09.nearest_centroid", nearest_centroid_predict)
 # %% [markdown]
 # ## Exercise 5 · The best pair of features *(10 min, lecture §3)*
 #
-# Write `best_pair(X, y)`: the pair of columns `(i, j)` of `X` whose nearest-centroid
-# classifier has the highest cross-validated accuracy,
-# `selection.cross_val_accuracy(X[:, [i, j]], y)` (5 folds, seed 0). The check calls it on
-# fresh samples of the demo data with the columns in a random order. Then apply it to
-# `X_pairs`, `y_pairs` below, a new sample of the demo data with the columns in another
-# order and their names hidden. Is the best pair the pair of the two best single features
-# (by $|t|$)?
+# Do Exercise 4 first: this one uses your classifier. Write `best_pair(X, y)`: the pair of
+# columns `(i, j)` of `X` on which your `nearest_centroid_predict` has the highest
+# cross-validated accuracy, `selection.kfold_accuracy(X[:, [i, j]], y, nearest_centroid_predict)`
+# (5 folds, seed 0). The check calls it on fresh samples of the demo data with the columns in
+# a random order. Then apply it to `X_pairs`, `y_pairs` below, a new sample of the demo data
+# with the columns in another order and their names hidden. Is the best pair the pair of the
+# two best single features (by $|t|$)?
 
 # %%
 def best_pair(X, y):

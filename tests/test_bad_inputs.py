@@ -162,7 +162,7 @@ def _mds_table():
 def _lsi_table():
     import scipy.sparse
 
-    from dimred_teach.lsi import lsi, search, term_document_matrix, tfidf, top_terms
+    from dimred_teach.lsi import lsi, query_counts, rank_by_cosine, search, term_document_matrix, tfidf, top_terms
 
     texts = ["apple banana fruit", "banana fruit salad", "car engine wheel", "engine wheel road", "apple road"]
     result = lsi(texts, 2)
@@ -185,6 +185,18 @@ def _lsi_table():
         ("search space='words'", lambda: search(result, "apple", space="words"), error(ValueError, "space")),
         ("search query with NaN", lambda: search(result, np.full(len(result.vocabulary), np.nan)),
          error(ValueError, "query")),
+        ("query_counts a list of texts", lambda: query_counts(result, ["apple"]), error(TypeError, "query")),
+        ("query_counts no known word", lambda: query_counts(result, "zebra"), error(ValueError, "query")),
+        ("query_counts result an array", lambda: query_counts(np.eye(3), "apple"), error(TypeError, "result")),
+        ("rank_by_cosine vector too short", lambda: rank_by_cosine(result.document_coordinates, [1.0]),
+         error(ValueError, "vector")),
+        ("rank_by_cosine rows with NaN", lambda: rank_by_cosine(np.full((3, 2), np.nan), [1.0, 0.0]),
+         error(ValueError, "rows")),
+        ("rank_by_cosine n=6", lambda: rank_by_cosine(result.document_coordinates, [1.0, 0.0], n=6),
+         error(ValueError, "n")),
+        ("rank_by_cosine sparse rows and a zero vector (every score 0)",
+         lambda: rank_by_cosine(result.matrix, np.zeros(len(result.vocabulary)), n=5),
+         answer(lambda f: f["document"].tolist() == [0, 1, 2, 3, 4] and not f["score"].any())),
     ]
 
 
@@ -275,8 +287,8 @@ def _kernel_table():
 
 
 def _selection_table():
-    from dimred_teach.selection import (cross_val_accuracy, discrete_mutual_information, discretize,
-                                        fit_nearest_centroid, lasso_path, mutual_information,
+    from dimred_teach.selection import (contingency_table, cross_val_accuracy, discrete_mutual_information, discretize,
+                                        fit_nearest_centroid, kfold_accuracy, lasso_path, mutual_information,
                                         recursive_feature_elimination, select_incremental_mi, soft_threshold,
                                         t_statistic, top_k, variance_filter)
 
@@ -348,6 +360,19 @@ def _selection_table():
         ("cross_val_accuracy one-member class", lambda: cross_val_accuracy(X, lonely, folds=3),
          error(ValueError, "y")),
         ("cross_val_accuracy folds=1", lambda: cross_val_accuracy(X, y, folds=1), error(ValueError, "folds")),
+        ("contingency_table lengths differ", lambda: contingency_table([0, 1, 1], [0, 1]), error(ValueError, "a and b")),
+        ("contingency_table 2-D a", lambda: contingency_table(np.eye(2), [0, 1]), error(ValueError, "a and b")),
+        ("contingency_table empty", lambda: contingency_table([], []), error(ValueError, "a and b")),
+        ("contingency_table inf labels", lambda: contingency_table([0, 1], [np.inf, 0.0]), error(ValueError, "b")),
+        ("contingency_table mixed object labels", lambda: contingency_table(mixed_a, labels_b),
+         answer(lambda t: np.array_equal(t, contingency_table(mixed_a.astype(str), labels_b)))),
+        ("kfold_accuracy predict not callable", lambda: kfold_accuracy(X, y, "nearest"), error(TypeError, "predict")),
+        ("kfold_accuracy predict gives one label too many",
+         lambda: kfold_accuracy(X, y, lambda A, b, B: np.zeros(len(B) + 1)), error(ValueError, "predict")),
+        ("kfold_accuracy one-member class", lambda: kfold_accuracy(X, lonely, lambda A, b, B: b[:len(B)], folds=3),
+         error(ValueError, "y")),
+        ("kfold_accuracy folds=13", lambda: kfold_accuracy(X, y, lambda A, b, B: b[:len(B)], folds=13),
+         error(ValueError, "folds")),
         ("nearest centroid y 2-D", lambda: fit_nearest_centroid(X, y[:, None]), error(ValueError, "y")),
         ("nearest centroid X near 1e300", lambda: fit_nearest_centroid(X * 1e300, y), error(ValueError, "X")),
     ])

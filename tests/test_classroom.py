@@ -210,14 +210,16 @@ def test_the_ci_template_installs_the_repository_and_is_valid(tmp_path, runner, 
     assert 'pip install -c constraints.txt "dimred-teach @ git+https://example.org/course.git@v1"' in capsys.readouterr().out
 
 
-def test_every_template_file_is_in_the_package_data():
-    """A wheel carries only what package-data names: the Classroom README template once was not."""
+def test_every_template_and_data_file_is_in_the_package_data():
+    """A wheel carries only what package-data names: the Classroom README template once was not
+    (and set 05's LSI space, data/corpus_lsi.json, is the data folder's first JSON file)."""
     import fnmatch
     import tomllib
 
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    for package in ("dimred_teach.course.templates", "dimred_teach.grading.templates"):
-        folder = ROOT / package.replace(".", "/")
+    for package, folder in (("dimred_teach.course.templates", ROOT / "dimred_teach/course/templates"),
+                            ("dimred_teach.grading.templates", ROOT / "dimred_teach/grading/templates"),
+                            ("dimred_teach.data", ROOT / "data")):
         files = [p.relative_to(folder).as_posix() for p in folder.rglob("*")
                  if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts]
         missing = [f for f in files if not any(fnmatch.fnmatch(f, pattern) for pattern in data[package])]

@@ -588,8 +588,8 @@ def _library_answer(exercise: str) -> nbformat.NotebookNode:
 
 
 def test_a_forbidden_function_answers_nothing_in_the_grading_kernel(tmp_path):
-    """Set 05's set-up cells build the LSI space with the library (its tf-idf included) and
-    the solution gets full marks; an answer calling lsi.tfidf, LSIResult.transform,
+    """Set 05's set-up cells load the LSI space and the solution (searching it with its own
+    fold_in) gets full marks; an answer calling lsi.tfidf, LSIResult.transform,
     pca.bootstrap_pca or (from a notebook posing as a library module) selection.t_statistic
     gets 0 for that exercise, with the policy's words, and nothing else."""
     paths = [_save(_library_answer(e), tmp_path / e / f"{SOLUTION_OF_SET[e[:2]]}.ipynb") for e in LIBRARY_ANSWERS]
@@ -605,7 +605,8 @@ def test_a_forbidden_function_answers_nothing_in_the_grading_kernel(tmp_path):
 
 def test_check_in_the_notebook_refuses_a_forbidden_function():
     """``check()`` in a notebook gives the grader's verdict for a forbidden function called
-    by the answer, while the set's other library calls (building an LSI space) stay allowed."""
+    by the answer, while the set's other library calls (loading the LSI space, tokenising a
+    query, which reads the module ``lsi`` that holds the absent function ``lsi.lsi``) stay allowed."""
     from dimred_teach import datasets, lsi
 
     namespace: dict = {"np": np, "lsi": lsi, "In": ["", "from dimred_teach import lsi"]}
@@ -614,6 +615,13 @@ def test_check_in_the_notebook_refuses_a_forbidden_function():
          "    return weighted / np.linalg.norm(weighted, axis=1, keepdims=True)\n", namespace)
     verdict = evaluate("05.tfidf", namespace["my_tfidf"], namespace=namespace)
     assert not verdict.passed and "exercise set 05 may not use dimred_teach.lsi.tfidf" in verdict.message, verdict
-    namespace["space"] = lsi.lsi(datasets.load_corpus()["text"], k=3)  # a set-up cell (its tf-idf included)
+    namespace["space"] = datasets.load_corpus_space()  # the set-up cell
     assert evaluate("05.tfidf", namespace["own"], namespace=namespace).passed
+    exec("def hidden_matches(ranking, texts, query):\n    words = set(lsi.tokenize(query))\n"
+         "    return [row for row in ranking if not words & set(lsi.tokenize(texts[row]))]\n", namespace)
+    assert evaluate("05.hidden_match", namespace["hidden_matches"], namespace=namespace).passed
+    exec("def via_search(ranking, texts, query):\n"  # names a function the set's kernel does not hold, unused here
+         "    return hidden_matches(ranking, texts, query) if ranking else lsi.search(texts, query)\n", namespace)
+    verdict = evaluate("05.hidden_match", namespace["via_search"], namespace=namespace)
+    assert not verdict.passed and "exercise set 05 may not use dimred_teach.lsi.search" in verdict.message, verdict
     assert evaluate("05.tfidf", namespace["my_tfidf"]).passed  # not from a notebook: the library's own tests

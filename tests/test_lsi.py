@@ -12,7 +12,7 @@ from hypothesis.extra.numpy import arrays
 
 from dimred_teach import datasets, lsi
 from dimred_teach.checks import evaluate
-from dimred_teach.checks.set05 import corpus_space, random_texts
+from dimred_teach.checks.set05 import random_search_case, random_texts
 from dimred_teach.linalg import subspace_distance, first_best
 from dimred_teach.pca import pca
 
@@ -278,7 +278,7 @@ def test_lsi_bad_input():
 # --- top terms and search --------------------------------------------------------------------------------------
 
 def test_top_terms_lists_both_ends():
-    space, _ = corpus_space()
+    space = datasets.load_corpus_space()
     table = lsi.top_terms(space, component=2, n=6)
     weights = dict(zip(space.vocabulary, space.term_coordinates[:, 2]))
     assert list(table.columns) == ["positive", "positive_weight", "negative", "negative_weight"]
@@ -298,7 +298,7 @@ def test_top_terms_breaks_ties_alphabetically():
 
 
 def test_top_terms_bad_input():
-    space, _ = corpus_space()
+    space = datasets.load_corpus_space()
     with pytest.raises(ValueError, match="component"):
         lsi.top_terms(space, component=space.k)
     with pytest.raises(ValueError, match="n must be at most"):
@@ -308,7 +308,7 @@ def test_top_terms_bad_input():
 
 
 def test_latent_search_finds_synonyms_keyword_search_cannot():
-    space, corpus = corpus_space()
+    space, corpus = datasets.load_corpus_space(), datasets.load_corpus()
     keyword = lsi.search(space, "vocalist", n=40, space="terms")
     latent = lsi.search(space, "vocalist", n=40, space="latent")
     music = corpus["topic"].astype(str).str.contains("music")
@@ -321,7 +321,7 @@ def test_latent_search_finds_synonyms_keyword_search_cannot():
 
 
 def test_search_ranks_by_cosine_and_accepts_vectors():
-    space, _ = corpus_space()
+    space = datasets.load_corpus_space()
     hits = lsi.search(space, "bread oven", n=space.matrix.shape[0])
     assert hits["score"].is_monotonic_decreasing
     assert set(hits["document"]) == set(range(space.matrix.shape[0]))
@@ -333,8 +333,35 @@ def test_search_ranks_by_cosine_and_accepts_vectors():
     assert first["document"].iloc[0] == 17 and np.isclose(first["score"].iloc[0], 1.0)
 
 
+def test_search_is_fold_in_then_rank_by_cosine():
+    """Latent search is the query's counts (query_counts) weighted like a document, projected on the
+    components, and the documents ranked by cosine to it (rank_by_cosine): what exercise set 05 asks
+    the student to put together."""
+    space = datasets.load_corpus_space()
+    counts = lsi.query_counts(space, "Picture of a painter, a PICTURE")
+    assert counts[space.vocabulary.index("picture")] == 2 and counts[space.vocabulary.index("painter")] == 1
+    assert counts.sum() == 3  # "of" and "a" are stop words
+    weighted = counts * space.idf
+    folded = weighted / np.linalg.norm(weighted) @ space.term_coordinates
+    np.testing.assert_allclose(folded, space.transform(["Picture of a painter, a PICTURE"])[0], atol=1e-12)
+    ranked = lsi.rank_by_cosine(space.document_coordinates, folded, n=12)
+    pd.testing.assert_frame_equal(ranked, lsi.search(space, "Picture of a painter, a PICTURE", n=12))
+    scores = np.array([row @ folded / np.linalg.norm(row) / np.linalg.norm(folded)
+                       for row in space.document_coordinates])
+    np.testing.assert_allclose(ranked["score"], np.sort(scores)[::-1][:12], atol=1e-12)
+
+
+def test_rank_by_cosine_takes_sparse_rows_and_defaults_to_ten():
+    space = datasets.load_corpus_space()
+    vector = space.weigh(["bread oven"]).toarray().ravel()
+    keyword = lsi.rank_by_cosine(space.matrix, vector)
+    pd.testing.assert_frame_equal(keyword, lsi.rank_by_cosine(space.matrix.toarray(), vector))
+    pd.testing.assert_frame_equal(keyword, lsi.search(space, "bread oven", space="terms"))
+    assert len(keyword) == 10 and keyword.index.name == "rank"
+
+
 def test_search_ties_go_to_the_lower_row_number():
-    space, _ = corpus_space()
+    space = datasets.load_corpus_space()
     keyword = lsi.search(space, "vocalist", n=space.matrix.shape[0], space="terms")
     zero = keyword[keyword["score"] == 0]["document"].to_numpy()
     assert np.all(np.diff(zero) > 0)
@@ -347,7 +374,7 @@ def test_search_ties_go_to_the_lower_row_number():
     ([1.0, np.inf], ValueError, "query"),
 ])
 def test_search_bad_queries(query, error, match):
-    space, _ = corpus_space()
+    space = datasets.load_corpus_space()
     with pytest.raises(error, match=match):
         lsi.search(space, query)
 
@@ -440,11 +467,23 @@ def test_check_fold_in():
 def test_choices_typed_from_the_corpus_no_longer_pass():
     """Issue 38: 05.top_words and 05.hidden_match ask for the functions that find them on fresh
     corpora (proven in tests/check_cases/set05.py); the corpus's own words and row, typed in, fail."""
-    space, corpus = corpus_space()
+    space, corpus = datasets.load_corpus_space(), datasets.load_corpus()
     assert not evaluate("05.top_words", list(lsi.top_terms(space, 2, n=5)["positive"]), seed=0).passed
     hits = lsi.search(space, "picture", n=10)["document"]
     good = [int(d) for d in hits if not set(lsi.tokenize(corpus["text"][d])) & {"picture", "pictures"}]
     assert good and not evaluate("05.hidden_match", good[0], seed=0).passed
+
+
+def test_the_hidden_match_check_hands_over_a_latent_search_ranking():
+    """05.hidden_match filters rankings the check computed with lsi.search outside the student's
+    kernel, each with a gap after its last score and at least the hidden matches asked for."""
+    ranking, texts, query = random_search_case(np.random.default_rng(4), hidden=2)
+    space = lsi.lsi(texts, k=3)
+    results = lsi.search(space, query, n=len(texts))
+    assert ranking == results["document"][:len(ranking)].tolist()
+    assert results["score"][len(ranking)] - results["score"][len(ranking) + 1] > 1e-6
+    words = set(lsi.tokenize(query))
+    assert sum(not words & set(lsi.tokenize(texts[row])) for row in ranking) >= 2
 
 
 @pytest.mark.parametrize("center", [False, True])

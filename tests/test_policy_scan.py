@@ -29,6 +29,7 @@ import importlib.util
 import inspect
 import itertools
 import json
+import re
 import subprocess
 import sys
 import time
@@ -52,29 +53,25 @@ CHEAP_SECONDS = 0.2
 
 
 LEAKS = [  # issue 37: library code that answered an exercise of its set, and how
-    ("05_lsi", "05.tfidf", "from dimred_teach import lsi", "lsi._kept_dimred_teach_lsi_tfidf(counts).matrix",
-     "dimred_teach.lsi._kept_dimred_teach_lsi_tfidf"),
+    ("05_lsi", "05.tfidf", "from dimred_teach import lsi", "lsi.tfidf(counts).matrix.toarray()", "dimred_teach.lsi.tfidf"),
     ("07_ppca", "07.noise_variance", "from dimred_teach import ppca", "ppca.ppca_mle(X, q).sigma2",
      "dimred_teach.ppca.ppca_mle"),
     ("07_ppca", "07.marginal_covariance", "from dimred_teach import ppca",
      "ppca.PPCAModel(W, numpy.zeros(W.shape[0]), sigma2).covariance()", "dimred_teach.ppca.PPCAModel.covariance"),
     ("09_feature_selection", "09.mi_from_counts", "from dimred_teach.selection import mutual_information as mi",
-     "mi._kept_dimred_teach_selection_mutual_information_discrete_mutual_information(counts)",
-     "dimred_teach.selection.mutual_information._kept_dimred_teach_selection_mutual_information_"
-     "discrete_mutual_information"),
+     "mi.discrete_mutual_information(*(numpy.repeat(i, counts[numpy.nonzero(counts)]) for i in numpy.nonzero(counts)))",
+     "dimred_teach.selection.mutual_information.discrete_mutual_information"),
     ("09_feature_selection", "09.nearest_centroid", "from dimred_teach.selection import wrappers",
-     "wrappers._kept_dimred_teach_selection_wrappers_fit_nearest_centroid(X_train, y_train).predict(X_test)",
-     "dimred_teach.selection.wrappers._kept_dimred_teach_selection_wrappers_fit_nearest_centroid"),
+     "wrappers.fit_nearest_centroid(X_train, y_train).predict(X_test)",
+     "dimred_teach.selection.wrappers.fit_nearest_centroid"),
     ("12_missing_values_recommenders", "12.impute_step", "from dimred_teach import imputation",
      "imputation.mean_plus_rank_k(numpy.where(numpy.isnan(R), fit, R), k)", "dimred_teach.imputation.mean_plus_rank_k"),
     ("12_missing_values_recommenders", "12.hard_impute", "from dimred_teach import imputation",
      "imputation.low_rank_impute(R, k, max_iter=n_iter, tol=0).completed", "dimred_teach.imputation.low_rank_impute"),
     ("06_random_projections", "06.min_dim", "from dimred_teach import jl", None, "dimred_teach.jl.jl_delta"),
 ]
-OPEN = {"05.tfidf": "set 05's set-up builds its LSI space with tf-idf in the kernel (lsi.lsi): not restructured yet",
-        "09.mi_from_counts": "set 09's set-up runs selection.select_incremental_mi in the kernel: not restructured yet",
-        "09.nearest_centroid": "set 09's best pair is scored with selection.cross_val_accuracy in the kernel: "
-                               "not restructured yet"}
+"""Sets 05 and 09 once kept private copies of tf-idf, the mutual information and the nearest-centroid
+classifier for their set-up cells; now their kernels hold neither the copies nor the originals."""
 
 
 def _spec(exercise_set: str) -> dict:
@@ -339,15 +336,7 @@ def views_folder(tmp_path_factory):
     return tmp_path_factory.mktemp("views")
 
 
-def _scanned():
-    for case in function_exercises():
-        exercise_id = case.values[1]
-        found = exercise_id in OPEN and exercise_id != "09.mi_from_counts"  # that copy takes labels, not a table
-        marks = [pytest.mark.xfail(strict=True, reason=OPEN[exercise_id])] if found else []
-        yield pytest.param(*case.values, marks=marks, id=exercise_id)
-
-
-@pytest.mark.parametrize("exercise_set, exercise_id", list(_scanned()))
+@pytest.mark.parametrize("exercise_set, exercise_id", list(function_exercises()))
 def test_nothing_in_the_view_answers_a_function_exercise(exercise_set, exercise_id, views_folder):
     folder = views_folder / exercise_set
     folder.mkdir(exist_ok=True)
@@ -363,13 +352,8 @@ def test_every_exercise_answered_by_a_function_is_scanned():
     assert scanned == answered_by_functions
 
 
-def _leak_cases():
-    for exercise_set, exercise_id, imports, expression, name in LEAKS:
-        marks = [pytest.mark.xfail(strict=True, reason=OPEN[exercise_id])] if exercise_id in OPEN else []
-        yield pytest.param(exercise_set, exercise_id, imports, expression, name, marks=marks, id=exercise_id)
-
-
-@pytest.mark.parametrize("exercise_set, exercise_id, imports, expression, name", list(_leak_cases()))
+@pytest.mark.parametrize("exercise_set, exercise_id, imports, expression, name",
+                         [pytest.param(*leak, id=leak[1]) for leak in LEAKS])
 def test_a_known_leak_is_not_in_the_kernel_and_check_refuses_it(exercise_set, exercise_id, imports, expression, name,
                                                                 tmp_path):
     """The grading kernel of the set has no such object (calling its stand-in raises the policy's message),
@@ -393,6 +377,21 @@ def test_a_known_leak_is_not_in_the_kernel_and_check_refuses_it(exercise_set, ex
     verdict = evaluate(exercise_id, namespace["answer"], seed=1, namespace=namespace)
     assert not verdict.passed and verdict.mistake == "policy", verdict
     assert f"exercise set {exercise_set[:2]} may not use" in verdict.message
+
+
+@pytest.mark.parametrize("exercise_set, names, needs", [
+    ("05_lsi", ["dimred_teach.lsi.lsi"], "dimred_teach.lsi.tfidf"),  # set 05's old set-up
+    ("05_lsi", ["dimred_teach.lsi.search"], "dimred_teach.lsi.tfidf"),  # a query weighed like the corpus
+    ("09_feature_selection", ["dimred_teach.selection.select_incremental_mi"],
+     "dimred_teach.selection.mutual_information.discrete_mutual_information"),
+    ("09_feature_selection", ["dimred_teach.selection.cross_val_accuracy"],
+     "dimred_teach.selection.wrappers.fit_nearest_centroid"),
+])
+def test_a_set_whose_cells_need_what_it_forbids_gets_no_view(exercise_set, names, needs, tmp_path):
+    """No private copies (issue 37): a kept object that needs a forbidden one is an error of the
+    set when its view is built, naming what it needs."""
+    with pytest.raises(ValueError, match=rf"exercise set {exercise_set}: its own cells need .*{re.escape(needs)}"):
+        view.build_view(exercise_set, tmp_path / "view", {"names": names, "attributes": []})
 
 
 @pytest.mark.parametrize("exercise_set", sorted(path.stem for path in SPECS_DIR.glob("*.json")))

@@ -10,7 +10,9 @@ import scipy.stats
 from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.metrics import mutual_info_score
+from sklearn.metrics.cluster import contingency_matrix
 from sklearn.model_selection import PredefinedSplit, cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
 from sklearn.neighbors import NearestCentroid as SkNearestCentroid
 from sklearn.preprocessing import KBinsDiscretizer
 
@@ -76,6 +78,22 @@ def test_discrete_mutual_information_matches_sklearn(seed):
     p = np.bincount(a) / a.size
     p = p[p > 0]
     assert selection.discrete_mutual_information(a, a) == pytest.approx(-np.sum(p * np.log(p)))
+
+
+@given(st.integers(0, 10_000))
+def test_contingency_table_matches_sklearn_and_gives_the_mutual_information(seed):
+    """The table of counts that 09.mi_from_counts starts from: scikit-learn's contingency matrix
+    (rows the sorted values of a), and its mutual information is discrete_mutual_information."""
+    rng = np.random.default_rng(seed)
+    a, b = rng.choice([-3, 7, 10], 40), rng.choice(["x", "y", "z", "w"], 40)
+    table = selection.contingency_table(a, b)
+    np.testing.assert_array_equal(table, contingency_matrix(a, b))
+    assert table.dtype.kind == "i" and table.sum() == 40
+    joint = table / table.sum()
+    product = joint.sum(axis=1, keepdims=True) * joint.sum(axis=0, keepdims=True)
+    nonzero = joint > 0
+    mi = np.sum(joint[nonzero] * np.log(joint[nonzero] / product[nonzero]))
+    assert selection.discrete_mutual_information(a, b) == pytest.approx(max(mi, 0.0), abs=1e-12)
 
 
 def test_abs_correlation_matches_numpy():
@@ -155,6 +173,19 @@ def test_incremental_mi_with_beta_zero_is_the_mi_ranking(seed, k):
     np.testing.assert_allclose(result.relevance, mi)
 
 
+def test_incremental_mi_relevance_and_redundancy_come_from_contingency_tables(demo):
+    """Exercise set 09 has the student compute them so: the mutual information of the table of
+    the discretised columns (and the labels)."""
+    X, y = demo
+    result = selection.select_incremental_mi(X, y, 2, bins=7)
+    codes = selection.discretize(X, bins=7)
+    columns = range(X.shape[1])
+    relevance = [selection.discrete_mutual_information(codes[:, j], y) for j in columns]
+    tables = [[selection.contingency_table(codes[:, j], codes[:, l]) for l in columns] for j in columns]
+    np.testing.assert_allclose(result.relevance, relevance, atol=1e-15)
+    np.testing.assert_allclose(result.redundancy, [[mi_from_counts(t) for t in row] for row in tables], atol=1e-12)
+
+
 def test_incremental_mi_criteria_follow_the_formula(demo):
     X, y = demo
     result = selection.select_incremental_mi(X, y, 4, beta=0.7)
@@ -188,6 +219,30 @@ def test_cross_val_accuracy_matches_sklearn_on_the_same_folds():
         test_fold[rows] = fold
     expected = cross_val_score(SkNearestCentroid(), X, y, cv=PredefinedSplit(test_fold)).mean()
     assert selection.cross_val_accuracy(X, y, folds=5, seed=7) == pytest.approx(expected)
+
+
+def test_kfold_accuracy_matches_sklearn_for_any_classifier_on_the_same_folds():
+    X, y = two_class_data(6, n=60)
+    test_fold = np.empty(60, int)
+    for fold, rows in enumerate(np.array_split(np.random.default_rng(2).permutation(60), 4)):
+        test_fold[rows] = fold
+    expected = cross_val_score(KNeighborsClassifier(3), X, y, cv=PredefinedSplit(test_fold)).mean()
+
+    def three_neighbours(X_train, y_train, X_test):
+        return KNeighborsClassifier(3).fit(X_train, y_train).predict(X_test)
+
+    assert selection.kfold_accuracy(X, y, three_neighbours, folds=4, seed=2) == pytest.approx(expected)
+
+
+def test_cross_val_accuracy_is_kfold_accuracy_of_the_nearest_centroid():
+    X, y = two_class_data(3, n=46)
+
+    def nearest_centroid(X_train, y_train, X_test):
+        return selection.fit_nearest_centroid(X_train, y_train).predict(X_test)
+
+    for folds, seed in ((5, 0), (3, 11)):
+        assert selection.cross_val_accuracy(X, y, folds, seed) == selection.kfold_accuracy(X, y, nearest_centroid,
+                                                                                         folds, seed)
 
 
 def test_cross_val_accuracy_is_reproducible_and_depends_on_the_seed():
@@ -460,8 +515,8 @@ def mi_from_counts(counts):
         lambda c: mi_from_counts(c) / np.log(2),  # bits instead of nats
         lambda c: 0.0,
     ]),
-    ("09.best_pair", lambda X, y: max(itertools.combinations(range(X.shape[1]), 2),
-                                      key=lambda pair: selection.cross_val_accuracy(X[:, list(pair)], y)), [
+    ("09.best_pair", lambda X, y: max(itertools.combinations(range(X.shape[1]), 2), key=lambda pair: (
+        selection.kfold_accuracy(X[:, list(pair)], y, nearest_centroid_predict))), [
         lambda X, y: (0, 4),  # the notebook's pair, typed
         lambda X, y: (2, 2),
         lambda X, y: "pair",

@@ -12,6 +12,7 @@ same plain message (:func:`message`).
 from __future__ import annotations
 
 import ast
+import dis
 import functools
 import importlib
 import importlib.util
@@ -35,14 +36,11 @@ class Rules:
     modules : forbidden modules (``dimred_teach.mds``), each with its submodules
     functions : forbidden functions and methods by the name they are defined under
         (``dimred_teach.lsi.tfidf``, ``dimred_teach.lsi.LSIResult.transform``)
-    keeps : library functions the set's own cells need although they use a forbidden
-        function; in the grading kernel they keep a private copy of it
     declared : the entries as the set declares them (for messages and documentation)
     """
 
     modules: tuple[str, ...] = ()
     functions: tuple[str, ...] = ()
-    keeps: tuple[str, ...] = ()
     declared: tuple[str, ...] = ()
 
 
@@ -71,8 +69,7 @@ def rules(exercise: str) -> Rules:
             modules.append(entry)
         except ModuleNotFoundError:
             functions.append(defined_name(resolve_function(entry)))
-    keeps = tuple(defined_name(resolve_function(entry)) for entry in getattr(module, "KEEPS", ()))
-    return Rules(tuple(modules), tuple(functions), keeps, tuple(getattr(module, "FORBIDS", ())))
+    return Rules(tuple(modules), tuple(functions), tuple(getattr(module, "FORBIDS", ())))
 
 
 def library_needs(sources) -> dict[str, list[str]]:
@@ -81,8 +78,8 @@ def library_needs(sources) -> dict[str, list[str]]:
     and ``attributes``, every attribute name they read (the methods and fields of results).
 
     ``sources`` are the code cells of the set's solution, the model answers included: what a
-    model answer uses of the library is the set's to offer (a search to filter, a scorer to
-    compare pairs with), and the generation audit (tests/test_policy_scan.py) proves that
+    model answer uses of the library is the set's to offer (a tokeniser to compare words with,
+    a cross-validation to score pairs with), and the generation audit (tests/test_policy_scan.py) proves that
     nothing the view holds answers an exercise by itself. ``dimred-teach build`` writes the
     result into the set's grading spec; the set's kernel view holds only these objects and what
     they use (:mod:`dimred_teach.grading.view`).
@@ -383,20 +380,6 @@ def _function_codes(exercise: str) -> dict[types.CodeType, str]:
     return codes
 
 
-def _kept_codes(exercise: str) -> set[types.CodeType]:
-    """The code of each library function the exercise's set keeps (``KEEPS``): what it calls
-    on the way is its own business, not the answer's, in the notebook as in the kernel."""
-    codes = set()
-    for name in rules(exercise).keeps:
-        try:
-            code = _code(resolve_function(name))
-        except (AttributeError, ValueError):
-            continue
-        if code is not None:
-            codes.add(code)
-    return codes
-
-
 def _code(value) -> types.CodeType | None:
     """The code a function runs, below its decorators' wrappers (SciPy wraps many of its own)."""
     try:
@@ -405,11 +388,21 @@ def _code(value) -> types.CodeType | None:
         return None
 
 
-def _code_names(code: types.CodeType) -> set[str]:
-    names = set(code.co_names)
+ATTRIBUTE_OPS = frozenset({"LOAD_ATTR", "LOAD_METHOD", "LOAD_SUPER_ATTR", "STORE_ATTR", "DELETE_ATTR", "IMPORT_FROM"})
+"""The bytecode instructions that name an attribute (``module.name``, ``from module import name``)."""
+
+
+def _code_names(code: types.CodeType, attributes: bool = False) -> set[str]:
+    """The names ``code`` and the functions defined in it use (globals and attributes), or with
+    ``attributes`` only the names they read as attributes: ``lsi.tokenize`` reads ``tokenize``
+    from the module ``lsi``, not the module's function ``lsi.lsi``."""
+    if attributes:
+        names = {instruction.argval for instruction in dis.get_instructions(code) if instruction.opname in ATTRIBUTE_OPS}
+    else:
+        names = set(code.co_names)
     for constant in code.co_consts:
         if isinstance(constant, types.CodeType):
-            names |= _code_names(constant)
+            names |= _code_names(constant, attributes)
     return names
 
 
@@ -464,7 +457,6 @@ class Watch:
         self.exercise_id = exercise_id
         self.entries = forbidden_entries(exercise_id) if namespace is not None else ()
         self.functions = _function_codes(exercise_id) if namespace is not None else {}
-        self.kept = _kept_codes(exercise_id) if namespace is not None else set()
         watched = isinstance(answer, types.FunctionType) and namespace is not None
         self.answer_globals = answer.__globals__ if watched else None
         self.violation = self._static(answer, namespace) if namespace is not None else None
@@ -483,8 +475,10 @@ class Watch:
             names = _code_names(answer.__code__)
             reachable += [answer.__globals__[n] for n in names if n in answer.__globals__]
             modules = [m for m in reachable if isinstance(m, types.ModuleType)]
-            reachable += [getattr(m, n) for m in modules for n in names if isinstance(getattr(m, n, None), types.ModuleType)]
-            reachable += [getattr(m, n) for m in modules for n in names
+            attributes = _code_names(answer.__code__, attributes=True)
+            reachable += [getattr(m, n) for m in modules for n in attributes
+                          if isinstance(getattr(m, n, None), types.ModuleType)]
+            reachable += [getattr(m, n) for m in modules for n in attributes
                           if _code(getattr(m, n, None)) in self.functions]
             for cell in answer.__closure__ or ():
                 try:
@@ -540,7 +534,7 @@ class Watch:
             function = self.functions.get(frame.f_code)
             caller = frame.f_back
             for _ in range(WRAPPERS if function else 0):  # called by the student, maybe through wrappers
-                if caller is None or caller is boundary or caller.f_code in self.kept:
+                if caller is None or caller is boundary:
                     break
                 if caller.f_globals is student:
                     self.violation = message(self.exercise_id, function)
@@ -548,7 +542,7 @@ class Watch:
                 caller = caller.f_back
             rule = files.get(frame.f_code.co_filename)
             caller = frame.f_back
-            while rule and caller is not None and caller is not boundary and caller.f_code not in self.kept:
+            while rule and caller is not None and caller is not boundary:
                 if caller.f_globals is student:
                     self.violation = message(self.exercise_id, rule)
                     return

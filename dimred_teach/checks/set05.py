@@ -1,13 +1,14 @@
 """Checks of exercise set 05, latent semantic indexing.
 
 Every exercise asks for a function, called on fresh random toy corpora or term coordinates
-(a list of words or of rows of the course corpus, once known, could be typed in).
-:func:`corpus_space` is the course corpus analysed as the exercise notebook's set-up does it.
+(a list of words or of rows of the course corpus, once known, could be typed in). The
+exercise notebook's set-up loads the course corpus's LSI space
+(:func:`dimred_teach.datasets.load_corpus_space`) instead of computing it, since computing it
+weighs the corpus with tf-idf (05.tfidf), and the latent-search rankings 05.hidden_match
+filters are computed here, outside the student's kernel (they fold queries in: 05.fold_in).
 """
 
 from __future__ import annotations
-
-import functools
 
 import numpy as np
 
@@ -37,25 +38,10 @@ MISTAKES = {
 }
 """The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
 short name. A failure no named mistake explains is ``other``."""
-KEEPS = ("dimred_teach.lsi._document_matrix",  # lsi.lsi builds the set-up's LSI space with tf-idf
-         "dimred_teach.lsi.LSIResult.weigh")  # lsi.search weighs a query like the corpus
-"""Library functions this set's own cells need although they use a forbidden function:
-in the grading kernel they keep a private copy of what they use."""
 
 
 TOY_WORDS = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
              "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango")
-CORPUS_K = 10
-"""The exercise notebook's space: ``lsi(corpus["text"], k=10, stop_words="english")``."""
-
-
-@functools.lru_cache(maxsize=1)
-def corpus_space():
-    """The LSI space of the course corpus used by the value exercises, and the corpus."""
-    from .. import datasets, lsi
-
-    corpus = datasets.load_corpus()
-    return lsi.lsi(corpus["text"], k=CORPUS_K, stop_words="english"), corpus
 
 
 def random_counts(rng: np.random.Generator) -> np.ndarray:
@@ -218,10 +204,11 @@ def _top_words(answer, rng):
         raise ambiguous
 
 
-def random_search_case(rng: np.random.Generator, hidden: int = 0):
-    """A fresh LSI space (k = 3) of a toy corpus, its texts, a query of one or two of its words and a number n of
-    results whose n-th and (n+1)-th latent-search scores lie at least 1e-6 apart, with at least ``hidden``
-    hidden matches (documents among the top n that contain no word of the query)."""
+def random_search_case(rng: np.random.Generator, hidden: int = 0) -> tuple[list[int], list[str], str]:
+    """A fresh toy corpus and a query of one or two of its words, with the row numbers of the top n latent-search
+    results for the query in the corpus's LSI space (k = 3), best first: n is chosen so that the n-th and (n+1)-th
+    scores lie at least 1e-6 apart, and at least ``hidden`` of the n results are hidden matches (contain no word of
+    the query). Returns (ranking, texts, query)."""
     from ..lsi import lsi, search, tokenize
 
     while True:
@@ -231,33 +218,33 @@ def random_search_case(rng: np.random.Generator, hidden: int = 0):
         n = int(rng.integers(3, len(texts) // 2 + 1))
         results = search(space, query, n=len(texts))
         scores = results["score"].to_numpy()
+        ranking = [int(row) for row in results["document"][:n]]
         words = set(tokenize(query))
-        matches = sum(not words & set(tokenize(texts[row])) for row in results["document"][:n])
+        matches = sum(not words & set(tokenize(texts[row])) for row in ranking)
         if scores[n - 1] - scores[n] > 1e-6 and matches >= hidden:
-            return space, texts, query, n
+            return ranking, texts, query
 
 
-@register("05.hidden_match", hint="go through lsi.search(space, query, n=n)['document'] and keep the rows whose words "
-                                  "(lsi.tokenize(texts[row])) include none of the query's words")
+@register("05.hidden_match", hint="go through ranking and keep the rows whose words (lsi.tokenize(texts[row])) "
+                                  "include none of the query's words (lsi.tokenize(query))")
 def _hidden_match(answer, rng):
-    from ..lsi import search, tokenize
+    from ..lsi import tokenize
 
     cases = [random_search_case(rng, hidden=2)] + [random_search_case(rng) for _ in range(int(rng.integers(3, 6)))]
-    for space, texts, query, n in in_random_order(rng, cases):
-        call = f"hidden_matches(space, texts, {query!r}, n={n}) for {len(texts)} texts"
-        found = answer(space, list(texts), query, n)
+    for ranking, texts, query in in_random_order(rng, cases):
+        call = f"hidden_matches(ranking, texts, {query!r}) for the top {len(ranking)} of {len(texts)} texts"
+        found = answer(list(ranking), list(texts), query)
         expect(not isinstance(found, str) and hasattr(found, "__iter__"),
                f"{call} should return a list of row numbers, got {type(found).__name__}", mistake="wrong-form")
         rows = [answer_integer(row, f"each row number of {call}") for row in found]
         expect(len(set(rows)) == len(rows), f"{call} names a row twice")
-        top = search(space, query, n=n)["document"].tolist()
         words = set(tokenize(query))
         saying = [row for row in rows if 0 <= row < len(texts) and words & set(tokenize(texts[row]))]
         expect(not saying, f"{call}: row {saying[0] if saying else ''} contains a word of the query; keep only the "
                            "documents that contain none", mistake="says-picture")
-        outside = [row for row in rows if row not in top]
-        expect(not outside, f"{call}: row {outside[0] if outside else ''} is not among the top {n} latent-search "
-                            "results", mistake="not-retrieved")
-        missed = [row for row in top if not words & set(tokenize(texts[row])) and row not in rows]
-        expect(not missed, f"{call} leaves out a document of the top {n} results that contains no word of the query",
+        outside = [row for row in rows if row not in ranking]
+        expect(not outside, f"{call}: row {outside[0] if outside else ''} is not in the ranking; keep only rows that "
+                            "latent search retrieved", mistake="not-retrieved")
+        missed = [row for row in ranking if not words & set(tokenize(texts[row])) and row not in rows]
+        expect(not missed, f"{call} leaves out a row of the ranking that contains no word of the query",
                mistake="missed-match")

@@ -52,10 +52,6 @@ MISTAKES = {
 }
 """The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
 short name. A failure no named mistake explains is ``other``."""
-KEEPS = ("dimred_teach.selection.select_incremental_mi",  # the set-up of 09.incremental_step
-         "dimred_teach.selection.cross_val_accuracy")  # 09.best_pair scores pairs with it
-"""Library functions this set's own cells need although they use a forbidden function:
-in the grading kernel they keep a private copy of what they use."""
 
 
 @register("09.t_statistic", hint="t = (mean(a) - mean(b)) / (s * sqrt(1/n_a + 1/n_b)), s^2 the pooled variance "
@@ -206,7 +202,7 @@ def _answer_pair(found, call: str) -> tuple[int, int]:
 
 
 @register("09.best_pair", hint="loop over itertools.combinations(range(X.shape[1]), 2) and keep the pair with the "
-          "largest selection.cross_val_accuracy(X[:, list(pair)], y)")
+          "largest selection.kfold_accuracy(X[:, list(pair)], y, nearest_centroid_predict)")
 def _best_pair(answer, rng):
     cases = [random_pairs_data(rng, pair_last=True)] + [random_pairs_data(rng) for _ in range(int(rng.integers(2, 4)))]
     failures = []

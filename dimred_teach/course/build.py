@@ -2,7 +2,8 @@
 
 From the manifest (``course.toml``) and the solution sources it generates the exercise
 notebooks (and their readable ``.py`` copies), the grading specs, ``START_HERE.md``, the
-README's course map and the grading guide's list of each exercise set's rules, and it checks that
+README's course map, the grading guide's list of each exercise set's rules and the data files
+derived with the library (:mod:`.derived_data`), and it checks that
 each lecture's heading and time agree with the manifest, that every ``.py``/``.ipynb``
 pair holds the same cells and that no notebook shows a value exercise's answer
 (:mod:`.answer_leaks`).
@@ -21,6 +22,7 @@ import jupytext
 from ..checks import policy
 from ..exercise_specs import SPECS_DIR, spec_path
 from .answer_leaks import answer_leaks
+from .derived_data import derived_data_problems, write_derived_data
 from .execution import notebook_text, pair_problems
 from .exercises import EXERCISE_HEADING, GOING_FURTHER, SolutionMarkupError, build_exercise, install_guard
 from .lecture_files import orphans
@@ -220,6 +222,8 @@ def build(root: Path, check: bool) -> int:
             path.unlink()
         print(f"wrote {len(expected)} files: {START_PAGE}, the README's course map, {GRADING_GUIDE}'s rules and the "
               "exercise sets")
+        for path in write_derived_data(root):
+            print(f"wrote {path} (computed with the library)")
         for path in orphans(root, lectures):
             print(f"warning: {path} belongs to no lecture of {MANIFEST} (`build --check` fails on it)")
         return 0
@@ -234,6 +238,7 @@ def build(root: Path, check: bool) -> int:
         sources = [lecture.lecture_source] + ([lecture.solution_source] if lecture.exercises else [])
         for source in sources:
             problems += pair_problems(source)
+    problems += derived_data_problems(root)
     problems += [f"answer in the course: {leak}" for leak in answer_leaks(lectures)]
     for problem in problems:
         print(problem)

@@ -135,10 +135,7 @@ def build_view(exercise_set: str, folder: Path, library: dict | None = None) -> 
             if not data.exists() or origin == source / "data":
                 shutil.rmtree(data, ignore_errors=True)
                 shutil.copytree(origin, data, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    rules = policy.rules(exercise_set)
-    if rules.functions:
-        _stub_functions(target, exercise_set, rules)
-    _shadow_third_party(folder, exercise_set, rules)
+    _shadow_third_party(folder, exercise_set, policy.rules(exercise_set))
     (target / "checks").mkdir(exist_ok=True)
     (target / "checks" / "__init__.py").write_text(CHECKS_STAND_IN)
     shutil.copy(Path(__file__).with_name("kernel_launcher.py"), folder / "kernel_launcher.py")
@@ -213,8 +210,7 @@ def forbidden(exercise_set: str, closure: Closure) -> None:
     for name in rules.functions:
         module, _, attribute = name.rpartition(".")
         owner, _, cls = module.rpartition(".")
-        kept = attribute in closure.kept.get(module, ()) or attribute in closure.methods.get((owner, cls), ())
-        if kept and not any(keeper.startswith(module + ".") or keeper.startswith(owner + ".") for keeper in rules.keeps):
+        if attribute in closure.kept.get(module, ()) or attribute in closure.methods.get((owner, cls), ()):
             held.append(name)
     if held:
         raise ValueError(f"exercise set {exercise_set}: its own cells need {', '.join(held)}, which it forbids: "
@@ -242,89 +238,3 @@ def _stub(function: ast.FunctionDef | ast.AsyncFunctionDef, message: str) -> Non
                                             args=[ast.Constant(message)], keywords=[]), cause=None)]
     function.decorator_list = [d for d in function.decorator_list
                                if isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod", "property")]
-
-
-def _definitions(tree: ast.Module, module: str) -> dict[str, ast.FunctionDef]:
-    """``module.function`` and ``module.Class.method`` -> their definitions (top level only)."""
-    found = {}
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            found[f"{module}.{node.name}"] = node
-        elif isinstance(node, ast.ClassDef):
-            for item in node.body:
-                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    found[f"{module}.{node.name}.{item.name}"] = item
-    return found
-
-
-def _uses(function: ast.AST, name: str, method: bool) -> bool:
-    """Whether ``function`` refers to ``name`` (a function by name, a method by attribute)."""
-    for node in ast.walk(function):
-        if method and isinstance(node, ast.Attribute) and node.attr == name:
-            return True
-        if not method and isinstance(node, ast.Name) and node.id == name:
-            return True
-        if not method and isinstance(node, ast.Attribute) and node.attr == name:
-            return True
-    return False
-
-
-def _module_name(path: Path, root: Path) -> str:
-    parts = list(path.relative_to(root.parent).with_suffix("").parts)
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def _stub_functions(target: Path, exercise_set: str, rules) -> None:
-    """Stub every forbidden function, then every function using a stubbed one (not KEEPS)."""
-    trees = {}
-    for path in sorted(target.rglob("*.py")):
-        name = _module_name(path, target)
-        if name.startswith("dimred_teach.checks"):
-            continue
-        try:
-            trees[path] = (name, ast.parse(path.read_text()))
-        except SyntaxError:
-            continue
-    definitions = {qualified: node for name, tree in trees.values() for qualified, node in _definitions(tree, name).items()}
-    stubbed = {name: policy.message(exercise_set, name) for name in rules.functions if name in definitions}
-    kept = {}  # a kept caller's module -> {forbidden name: private name}
-    changed = True
-    while changed:
-        changed = False
-        for qualified, node in definitions.items():
-            if qualified in stubbed:
-                continue
-            for forbidden in list(stubbed):
-                method = forbidden.split(".")[-2][:1].isupper()
-                same_module = qualified.rsplit(".", 2 if qualified.split(".")[-2][:1].isupper() else 1)[0]
-                owner = forbidden.rsplit(".", 2 if method else 1)[0]
-                if method and same_module != owner:
-                    continue
-                if _uses(node, forbidden.rsplit(".", 1)[1], method):
-                    if qualified in rules.keeps:
-                        kept.setdefault(same_module, {})[forbidden] = "_kept_" + forbidden.replace(".", "_")
-                        continue
-                    stubbed[qualified] = (f"{policy.message(exercise_set, forbidden)} "
-                                          f"({qualified.removeprefix('dimred_teach.')} uses it)")
-                    changed = True
-                    break
-    for path, (name, tree) in trees.items():
-        own = {q: n for q, n in _definitions(tree, name).items() if q in stubbed}
-        if not own and name not in kept:
-            continue
-        private = []
-        for forbidden, private_name in kept.get(name, {}).items():
-            original = definitions[forbidden]
-            if forbidden.rsplit(".", 1)[0] == name:  # a function of this module: copy it privately
-                copy = ast.parse(ast.unparse(original)).body[0]
-                copy.name = private_name
-                private.append(copy)
-                for keeper in rules.keeps:
-                    if keeper.startswith(name + ".") and keeper in definitions:
-                        for node in ast.walk(definitions[keeper]):
-                            if isinstance(node, ast.Name) and node.id == forbidden.rsplit(".", 1)[1]:
-                                node.id = private_name
-        for qualified, node in own.items():
-            _stub(node, stubbed[qualified])
-        tree.body.extend(private)
-        path.write_text(ast.unparse(ast.fix_missing_locations(tree)) + "\n")

@@ -30,10 +30,10 @@ from __future__ import annotations
 
 from .filters import abs_correlation, margin, misclassification_rate, t_statistic, top_k, variance_filter
 from .lasso import LassoCVResult, LassoPathResult, lasso_cv, lasso_path, soft_threshold
-from .mutual_information import (IncrementalMIResult, discrete_mutual_information, discretize, mutual_information,
-                                 select_incremental_mi)
+from .mutual_information import (IncrementalMIResult, contingency_table, discrete_mutual_information, discretize,
+                                 mutual_information, select_incremental_mi)
 from .wrappers import (ForwardSelectionResult, NearestCentroid, RFECVResult, RFEResult, cross_val_accuracy,
-                       fit_nearest_centroid, forward_selection, recursive_feature_elimination,
+                       fit_nearest_centroid, forward_selection, kfold_accuracy, recursive_feature_elimination,
                        recursive_feature_elimination_cv)
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "margin",
     "abs_correlation",
     "discretize",
+    "contingency_table",
     "mutual_information",
     "discrete_mutual_information",
     "top_k",
@@ -49,6 +50,7 @@ __all__ = [
     "select_incremental_mi",
     "NearestCentroid",
     "fit_nearest_centroid",
+    "kfold_accuracy",
     "cross_val_accuracy",
     "ForwardSelectionResult",
     "forward_selection",

@@ -27,11 +27,19 @@ def discretize(X, bins: int = 10) -> np.ndarray:
     return np.clip(np.floor((X - low) / width), 0, bins - 1).astype(int)
 
 
-def discrete_mutual_information(a, b) -> float:
-    """Mutual information I(a; b) in nats of two discrete label vectors, shape (n,) each.
+def contingency_table(a, b) -> np.ndarray:
+    """How often each pair of values of two discrete label vectors occurs together.
 
-    I(a; b) = sum over values (u, v) of p(u, v) log(p(u, v) / (p(u) p(v))), with the
-    probabilities estimated by relative frequencies (as ``sklearn.metrics.mutual_info_score``).
+    Parameters
+    ----------
+    a, b : array_like, shape (n,) each
+        Labels of any kind (numbers or strings; labels of mixed types are compared as text).
+
+    Returns
+    -------
+    ndarray of int, shape (number of distinct values of a, number of distinct values of b)
+        ``table[u, v]`` counts the i with a[i] the u-th and b[i] the v-th distinct value, in
+        sorted order; the entries sum to n.
     """
     a, b = np.asarray(a), np.asarray(b)
     if a.ndim != 1 or b.ndim != 1 or a.shape != b.shape:
@@ -44,9 +52,20 @@ def discrete_mutual_information(a, b) -> float:
     # labels of mixed types (an object array of numbers and strings) are compared as text
     _, a_codes = np.unique(a.astype(str) if a.dtype == object else a, return_inverse=True)
     _, b_codes = np.unique(b.astype(str) if b.dtype == object else b, return_inverse=True)
-    joint = np.zeros((a_codes.max() + 1, b_codes.max() + 1))
-    np.add.at(joint, (a_codes, b_codes), 1.0)
-    joint /= a.size
+    table = np.zeros((a_codes.max() + 1, b_codes.max() + 1), dtype=np.int64)
+    np.add.at(table, (a_codes, b_codes), 1)
+    return table
+
+
+def discrete_mutual_information(a, b) -> float:
+    """Mutual information I(a; b) in nats of two discrete label vectors, shape (n,) each.
+
+    I(a; b) = sum over values (u, v) of p(u, v) log(p(u, v) / (p(u) p(v))), with the
+    probabilities estimated by relative frequencies (:func:`contingency_table` divided by n,
+    as ``sklearn.metrics.mutual_info_score``).
+    """
+    table = contingency_table(a, b)
+    joint = table / table.sum()
     outer = joint.sum(axis=1, keepdims=True) * joint.sum(axis=0, keepdims=True)
     nonzero = joint > 0
     return float(max(0.0, np.sum(joint[nonzero] * np.log(joint[nonzero] / outer[nonzero]))))

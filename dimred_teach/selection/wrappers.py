@@ -1,6 +1,6 @@
-"""Wrappers: subsets of features judged by a model. Forward selection around a
-nearest-centroid classifier scored by cross-validated accuracy, and recursive feature
-elimination around least squares."""
+"""Wrappers: subsets of features judged by a model. The cross-validated accuracy of any
+classifier (:func:`kfold_accuracy`), forward selection around a nearest-centroid classifier
+scored by it, and recursive feature elimination around least squares."""
 
 from __future__ import annotations
 
@@ -70,16 +70,36 @@ def _folds(n: int, folds: int, seed: int) -> list[np.ndarray]:
     return np.array_split(order, folds)
 
 
-def cross_val_accuracy(X, y, folds: int = 5, seed: int = 0) -> float:
-    """Mean accuracy of the nearest-centroid classifier over a seeded k-fold split.
+def kfold_accuracy(X, y, predict, folds: int = 5, seed: int = 0) -> float:
+    """Mean accuracy of a classifier over a seeded k-fold split.
 
     The rows are shuffled with ``numpy.random.default_rng(seed)`` and cut into ``folds``
-    nearly equal parts; each part is predicted by a classifier fitted on the others. The
-    same seed gives the same split, so two feature subsets are compared on the same folds.
-    A class missing from a training part simply cannot be predicted there.
+    nearly equal parts; each part is predicted by the classifier trained on the others. The
+    same seed gives the same split, so two feature subsets (or two classifiers) are compared
+    on the same folds.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, p)
+    y : array_like, shape (n,)
+        Class labels; every training part must hold at least two classes.
+    predict : callable
+        ``predict(X_train, y_train, X_test)`` returns the predicted labels of the rows of
+        ``X_test``, shape (m,).
+    folds : int
+        2 <= folds <= n.
+    seed : int
+        Seed of the split.
+
+    Returns
+    -------
+    float
+        The fraction of the n rows whose held-out prediction equals their label.
     """
     X = as_data_matrix(X)
     labels = _as_labels(y, X.shape[0])
+    if not callable(predict):
+        raise TypeError(f"predict must be a function predict(X_train, y_train, X_test), got {type(predict).__name__}")
     folds = check_int(folds, "folds", minimum=2, maximum=X.shape[0])
     seed = check_seed(seed)
     correct = 0
@@ -89,9 +109,23 @@ def cross_val_accuracy(X, y, folds: int = 5, seed: int = 0) -> float:
         if np.unique(labels[train]).size < 2:
             raise ValueError(f"y leaves a training part with only the class {labels[train][0]!r} (a class with "
                              f"too few members for folds={folds}); use fewer folds or more data")
-        model = fit_nearest_centroid(X[train], labels[train])
-        correct += int(np.sum(model.predict(X[test]) == labels[test]))
+        predicted = np.asarray(predict(X[train], labels[train], X[test]))
+        if predicted.shape != (test.size,):
+            raise ValueError(f"predict must return one label per row of X_test, shape ({test.size},), "
+                             f"got shape {predicted.shape}")
+        correct += int(np.sum(predicted == labels[test]))
     return correct / X.shape[0]
+
+
+def _nearest_centroid_labels(X_train, y_train, X_test) -> np.ndarray:
+    return fit_nearest_centroid(X_train, y_train).predict(X_test)
+
+
+def cross_val_accuracy(X, y, folds: int = 5, seed: int = 0) -> float:
+    """Mean accuracy of the nearest-centroid classifier over a seeded k-fold split: the
+    :func:`kfold_accuracy` of :func:`fit_nearest_centroid`'s predictions. A class missing from
+    a training part simply cannot be predicted there."""
+    return kfold_accuracy(X, y, _nearest_centroid_labels, folds, seed)
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,11 @@
 """Variants and mutants of exercise set 05, latent semantic indexing."""
 
+import re
+
 import numpy as np
 import pandas as pd
 
 from dimred_teach import lsi
-from dimred_teach.checks.set05 import corpus_space
 
 from . import Mutant, Variant, as_list, first_calls_then, float32, returning, solution
 
@@ -28,10 +29,9 @@ def top_words(coordinates, vocabulary, component, n, key=lambda w: w, reverse=Fa
     return [vocabulary[j] for j in order]
 
 
-def hidden_matches(space, texts, query, n, space_kind="latent", keep=lambda shares: not shares):
+def hidden_matches(ranking, texts, query, keep=lambda shares: not shares):
     words = set(lsi.tokenize(query))
-    top = lsi.search(space, query, n=n, space=space_kind)["document"]
-    return [int(row) for row in top if keep(words & set(lsi.tokenize(texts[row])))]
+    return [int(row) for row in ranking if keep(words & set(lsi.tokenize(texts[row])))]
 
 
 CASES = {
@@ -104,25 +104,29 @@ CASES = {
     "05.hidden_match": (
         [
             Variant("numpy array", lambda: returning(hidden_matches, np.array)),
-            Variant("pandas Series of numpy integers", lambda: lambda s, t, q, n: (lambda top: top[[
-                not set(lsi.tokenize(q)) & set(lsi.tokenize(t[r])) for r in top]])(
-                lsi.search(s, q, n=n)["document"])),
+            Variant("pandas Series of numpy integers", lambda: lambda r, t, q: pd.Series(r)[[
+                not set(lsi.tokenize(q)) & set(lsi.tokenize(t[row])) for row in r]]),
             Variant("another order", lambda: returning(hidden_matches, sorted)),
+            Variant("a tuple from a loop over positions", lambda: lambda r, t, q: tuple(
+                r[i] for i in range(len(r)) if not set(lsi.tokenize(q)) & set(lsi.tokenize(t[r[i]])))),
+            Variant("words as the course's regular expression finds them", lambda: lambda r, t, q: [
+                row for row in r if not set(re.findall("[a-z]+", q.lower())) & set(re.findall("[a-z]+", t[row]))]),
         ],
         [
-            Mutant("every result", lambda: lambda s, t, q, n: hidden_matches(s, t, q, n, keep=lambda shares: True),
+            Mutant("every result", lambda: lambda r, t, q: hidden_matches(r, t, q, keep=lambda shares: True),
                    r"contains a word of the query", "says-picture"),
-            Mutant("keyword search", lambda: lambda s, t, q, n: hidden_matches(s, t, q, n, space_kind="terms"),
-                   r"not among the top|leaves out", ("not-retrieved", "missed-match")),
-            Mutant("every document without the words", lambda: lambda s, t, q, n: hidden_matches(s, t, q, len(t)),
-                   r"not among the top", "not-retrieved"),
-            Mutant("the first match only", lambda: lambda s, t, q, n: hidden_matches(s, t, q, n)[:1],
+            Mutant("every document without the words", lambda: lambda r, t, q: hidden_matches(range(len(t)), t, q),
+                   r"not in the ranking", "not-retrieved"),
+            Mutant("positions in the ranking, not row numbers", lambda: lambda r, t, q: [
+                i for i, row in enumerate(r) if not set(lsi.tokenize(q)) & set(lsi.tokenize(t[row]))],
+                   r"not in the ranking|contains a word|leaves out", ("not-retrieved", "says-picture", "missed-match")),
+            Mutant("the first match only", lambda: lambda r, t, q: hidden_matches(r, t, q)[:1],
                    r"leaves out", "missed-match"),
-            Mutant("the results that contain the words", lambda: lambda s, t, q, n: hidden_matches(
-                s, t, q, n, keep=bool), r"contains a word of the query|leaves out", ("says-picture", "missed-match")),
-            Mutant("floats", lambda: lambda s, t, q, n: [float(r) for r in hidden_matches(s, t, q, n)],
+            Mutant("the results that contain the words", lambda: lambda r, t, q: hidden_matches(r, t, q, keep=bool),
+                   r"contains a word of the query|leaves out", ("says-picture", "missed-match")),
+            Mutant("floats", lambda: lambda r, t, q: [float(row) for row in hidden_matches(r, t, q)],
                    r"integer", "wrong-form"),
-            Mutant("the course corpus's row, typed", lambda: lambda s, t, q, n: [19], r"not among the top|contains",
+            Mutant("the course corpus's row, typed", lambda: lambda r, t, q: [19], r"not in the ranking|contains",
                    ("not-retrieved", "says-picture")),
         ],
     ),
