@@ -35,6 +35,7 @@ MISTAKES = {
     "says-picture": "a document that contains a word of the query",
     "not-retrieved": "a document latent search does not retrieve",
     "missed-match": "a hidden match left out",
+    "ranking-order": "the hidden matches, not in the ranking's order",
 }
 """The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
 short name. A failure no named mistake explains is ``other``."""
@@ -208,7 +209,8 @@ def random_search_case(rng: np.random.Generator, hidden: int = 0) -> tuple[list[
     """A fresh toy corpus and a query of one or two of its words, with the row numbers of the top n latent-search
     results for the query in the corpus's LSI space (k = 3), best first: n is chosen so that the n-th and (n+1)-th
     scores lie at least 1e-6 apart, and at least ``hidden`` of the n results are hidden matches (contain no word of
-    the query). Returns (ranking, texts, query)."""
+    the query), not in increasing row order when ``hidden`` is 2 or more (so that sorted rows differ from the
+    ranking's order; two documents swapping rows change no score). Returns (ranking, texts, query)."""
     from ..lsi import lsi, search, tokenize
 
     while True:
@@ -220,8 +222,12 @@ def random_search_case(rng: np.random.Generator, hidden: int = 0) -> tuple[list[
         scores = results["score"].to_numpy()
         ranking = [int(row) for row in results["document"][:n]]
         words = set(tokenize(query))
-        matches = sum(not words & set(tokenize(texts[row])) for row in ranking)
-        if scores[n - 1] - scores[n] > 1e-6 and matches >= hidden:
+        matches = [row for row in ranking if not words & set(tokenize(texts[row]))]
+        if scores[n - 1] - scores[n] > 1e-6 and len(matches) >= hidden:
+            if hidden >= 2 and matches == sorted(matches):  # the first two matches swap rows (and texts)
+                first, second = matches[:2]
+                texts[first], texts[second] = texts[second], texts[first]
+                ranking = [second if row == first else first if row == second else row for row in ranking]
             return ranking, texts, query
 
 
@@ -248,3 +254,5 @@ def _hidden_match(answer, rng):
         missed = [row for row in ranking if not words & set(tokenize(texts[row])) and row not in rows]
         expect(not missed, f"{call} leaves out a row of the ranking that contains no word of the query",
                mistake="missed-match")
+        expect(rows == [row for row in ranking if row in rows], f"{call} names the right rows, but not in the "
+               "ranking's order (best first)", mistake="ranking-order")

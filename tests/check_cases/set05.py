@@ -106,13 +106,14 @@ CASES = {
             Variant("numpy array", lambda: returning(hidden_matches, np.array)),
             Variant("pandas Series of numpy integers", lambda: lambda r, t, q: pd.Series(r)[[
                 not set(lsi.tokenize(q)) & set(lsi.tokenize(t[row])) for row in r]]),
-            Variant("another order", lambda: returning(hidden_matches, sorted)),
             Variant("a tuple from a loop over positions", lambda: lambda r, t, q: tuple(
                 r[i] for i in range(len(r)) if not set(lsi.tokenize(q)) & set(lsi.tokenize(t[r[i]])))),
             Variant("words as the course's regular expression finds them", lambda: lambda r, t, q: [
                 row for row in r if not set(re.findall("[a-z]+", q.lower())) & set(re.findall("[a-z]+", t[row]))]),
         ],
         [
+            Mutant("sorted row numbers", lambda: returning(hidden_matches, sorted), r"not in the ranking's order",
+                   "ranking-order"),
             Mutant("every result", lambda: lambda r, t, q: hidden_matches(r, t, q, keep=lambda shares: True),
                    r"contains a word of the query", "says-picture"),
             Mutant("every document without the words", lambda: lambda r, t, q: hidden_matches(range(len(t)), t, q),
