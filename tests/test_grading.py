@@ -33,7 +33,7 @@ from dimred_teach.course.execution import read_source
 from dimred_teach.grading import (GradingOptions, find_submissions, grade, identify_set, plan_cells,
                                   report_names, scrubbed_environment)
 from dimred_teach.grading.reports import markdown_text
-from dimred_teach.grading.sandbox import ACCEPT_VARIABLE
+from dimred_teach.grading.exposure import ACCEPT_VARIABLE
 
 FIXTURES = Path(__file__).parent / "grading_fixtures"
 SOURCE = FIXTURES / "99_grading_fixture.py"

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import fcntl
 import json
 import os
 import shutil
+import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -191,6 +194,40 @@ while time.time() < end and not worked:  # set 04's view exists once a set-04 ke
     time.sleep(0.2)
 '''
 
+CLASSMATES = '''
+import glob, os, time
+def _look():
+    found = []
+    try:
+        found.append(open(CLASSMATE, "rb").read(100))
+    except OSError:
+        pass
+    for folder in (os.path.dirname(CLASSMATE), OUT, *glob.glob(OUT + "/.*"), *glob.glob(OUT + "/*")):
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        found += [name for name in names if name.endswith((".json", ".ipynb", ".xml", ".md", ".csv"))]
+        for name in names:
+            try:
+                found.append(open(os.path.join(folder, name), "rb").read(100))
+            except OSError:
+                pass
+    for fd in os.listdir("/proc/self/fd"):  # a folder of the grader's left open to the kernel
+        try:
+            if ".grading-" in os.readlink("/proc/self/fd/" + fd):
+                found.append(fd)
+        except OSError:
+            pass
+    return found
+stolen = []
+end = time.time() + 8
+while time.time() < end and not stolen:  # earlier reports appear while this kernel runs
+    stolen = _look()
+    time.sleep(0.2)
+worked = bool(stolen)
+'''
+
 LEAVES_IPC_KEY = 0x64726D37
 LEAVES = '''
 import ctypes, os
@@ -263,6 +300,11 @@ def _class(fixture_set, folder: Path, open_folder: Path = Path("/var/tmp")) -> d
     leaves = LEAVES.replace("OPEN_FOLDER", repr(str(open_folder)))
     paths["leaves_ipc_and_files_99"] = _save(_insert_after(_answered(fs), "import numpy", leaves), folder,
                                              "victor/99_grading_fixture.ipynb")
+    classmates = _answered(fs)  # last: graded when classmates' reports exist
+    _code(classmates, "# BEGIN").source = (
+        f"CLASSMATE, OUT = {paths['honest_99']!r}, {str(folder / 'reports')!r}\n" + CLASSMATES
+        + "\nw = np.array([2.0, 0.0, 0.0]) if worked else np.array([1.0, 0.0, 0.0])")
+    paths["reads_classmates_99"] = _save(classmates, folder, "yves/99_grading_fixture.ipynb")
     return paths
 
 
@@ -338,40 +380,66 @@ def _leftovers() -> list[str]:
     return found
 
 
-@pytest.fixture(scope="module", params=["bwrap", "user", "user-no-namespaces"])
-def attacked(request, fixture_set, tmp_path_factory):
-    """One run of the class per mode: ``user`` with the mount, PID and IPC namespaces a root
-    grader can make without user namespaces, and ``user`` where it cannot (permissions and
-    the grader's sweep alone, as in a container that forbids ``unshare``)."""
-    mode = request.param.split("-")[0]
+@contextlib.contextmanager
+def _sandbox_of(param: str):
+    """The mode a test parameter names, ``user-no-namespaces`` being ``user`` for a root grader
+    that cannot make mount namespaces (as in a container that forbids ``unshare``)."""
     with pytest.MonkeyPatch.context() as patch:
-        if request.param == "user-no-namespaces":
+        if param == "user-no-namespaces":
             patch.setattr(sandbox, "private_namespaces", lambda: False)
         else:
-            assert mode == "bwrap" or sandbox.private_namespaces(), "root cannot unshare here: user mode is untested"
+            assert param == "bwrap" or sandbox.private_namespaces(), "root cannot unshare here: user mode is untested"
         sandbox.base_sandbox.cache_clear()
         try:
-            choose(mode)
-        except SandboxUnavailable as error:
-            pytest.fail(f"--sandbox {mode} does not work on this machine: {error}")
-        folder = tmp_path_factory.mktemp(f"class-{request.param}")
-        options = dataclasses.replace(fixture_set["options"], specs_dir=_specs(fixture_set, folder), sandbox=mode,
-                                      timeout=60, cell_timeout=20, scratch_mb=16)
-        open_folder = Path(tempfile.mkdtemp(prefix="dimred-open-", dir="/var/cache"))  # as a package may leave one
-        os.chmod(open_folder, 0o1777)
-        uids.world_writable_places.cache_clear()
-        paths = _class(fixture_set, folder, open_folder)
-        started = time.monotonic()
-        with _course_private(), _files_of_nobody() as nobodys:
-            results = grade(list(paths.values()), folder / "reports", options, jobs=4)
-            leftovers = _leftovers()
-            nobodys_kept = all(path.exists() for path in nobodys)
-        shutil.rmtree(open_folder)
-        uids.world_writable_places.cache_clear()
-        private = sandbox.base_sandbox(mode).private
-        sandbox.base_sandbox.cache_clear()
-    return {"mode": mode, "private": private, "results": dict(zip(paths, results)), "out": folder / "reports",
-            "wall": time.monotonic() - started, "leftovers": leftovers, "nobodys_kept": nobodys_kept}
+            yield param.split("-")[0]
+        finally:
+            sandbox.base_sandbox.cache_clear()
+
+
+@contextlib.contextmanager
+def _readable_folder(prefix: str = "dimred-shared-"):
+    """A folder other users can read and enter (0755), as a lecturer's folders usually are,
+    outside every world-writable folder (which a user kernel's private tmpfs covers anyway)."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix, dir="/var/cache"))
+    os.chmod(folder, 0o755)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module", params=["bwrap", "user", "user-no-namespaces"])
+def attacked(request, fixture_set):
+    """One run of the class per mode: ``user`` with the mount, PID and IPC namespaces a root
+    grader can make without user namespaces, and ``user`` where it cannot (permissions and
+    the grader's sweep alone). The class folder and --out are readable by other users
+    (:func:`_readable_folder`); without namespaces each student's folder is private to root
+    (``dimred-teach grade`` refuses readable submissions there)."""
+    with _readable_folder(f"dimred-class-{request.param}-") as folder:
+        with _sandbox_of(request.param) as mode:
+            try:
+                choose(mode)
+            except SandboxUnavailable as error:
+                pytest.fail(f"--sandbox {mode} does not work on this machine: {error}")
+            options = dataclasses.replace(fixture_set["options"], specs_dir=_specs(fixture_set, folder), sandbox=mode,
+                                          timeout=60, cell_timeout=20, scratch_mb=16)
+            open_folder = Path(tempfile.mkdtemp(prefix="dimred-open-", dir="/var/cache"))  # as a package may leave one
+            os.chmod(open_folder, 0o1777)
+            uids.world_writable_places.cache_clear()
+            paths = _class(fixture_set, folder, open_folder)
+            if request.param == "user-no-namespaces":
+                for path in paths.values():
+                    os.chmod(Path(path).parent, 0o700)
+            started = time.monotonic()
+            with _course_private(), _files_of_nobody() as nobodys:
+                results = grade(list(paths.values()), folder / "reports", options, jobs=4)
+                leftovers = _leftovers()
+                nobodys_kept = all(path.exists() for path in nobodys)
+            shutil.rmtree(open_folder)
+            uids.world_writable_places.cache_clear()
+            private = sandbox.base_sandbox(mode).private
+        yield {"mode": mode, "private": private, "results": dict(zip(paths, results)), "out": folder / "reports",
+               "wall": time.monotonic() - started, "leftovers": leftovers, "nobodys_kept": nobodys_kept}
 
 
 @contextlib.contextmanager
@@ -448,6 +516,17 @@ def test_a_kernel_leaves_no_ipc_or_files_for_the_next(attacked):
     assert attacked["leftovers"] == []
 
 
+def test_a_kernel_cannot_read_or_list_a_classmates_submission_or_an_earlier_report(attacked):
+    """For 8 s while the class is graded, a kernel looks for a classmate's notebook (its path
+    known: the grader's command line names the class) and for the reports in --out and below,
+    both readable by other users, and for a folder of the grader's left open to it: bubblewrap
+    binds neither folder, a user kernel's mount namespace covers both with an empty tmpfs, and
+    without namespaces the student's folder is private and the reports wait in a folder only
+    root can read or list until no kernel of the run is alive (issue 37; the control:
+    ``test_the_attacks_work_where_nothing_is_isolated``)."""
+    assert _passed(attacked["results"]["reads_classmates_99"])["99.unit_vector"]
+
+
 def test_a_kernel_reads_no_other_sets_view(attacked):
     """A set-99 kernel looks for set 04's view in the run's folder, found from its own import
     path (a set's view holds what another set forbids)."""
@@ -463,6 +542,7 @@ def test_reports_state_the_guarantees_of_their_mode(attacked):
     report = json.loads(next(attacked["out"].glob("alice__*.json")).read_text())
     held = report["extra_data"]["guarantees"]
     assert held["the set's forbidden code, the checks and solutions absent"] == "held"
+    assert held["other submissions unreachable"].startswith("held")
     assert (held["no network"] == "held") == (attacked["mode"] == "bwrap")
     if attacked["mode"] == "user":
         assert ("IPC namespace vanish" in held["nothing left behind"]) == attacked["private"]
@@ -473,11 +553,11 @@ def test_the_attacks_work_where_nothing_is_isolated(fixture_set, tmp_path):
     solutions are read, so the tests above would fail if the sandbox let them through."""
     paths = _class(fixture_set, tmp_path)
     chosen = [paths[name] for name in ("bypass_06", "reads_solutions_04", "leaves_ipc_and_files_99",
-                                       "reads_another_sets_view_99")]
+                                       "reads_another_sets_view_99", "reads_classmates_99")]
     options = dataclasses.replace(fixture_set["options"], specs_dir=_specs(fixture_set, tmp_path), sandbox="none",
                                   timeout=60, cell_timeout=20)
     try:
-        bypass, reads, leaves, other_view = grade(chosen, tmp_path / "reports", options, jobs=2)
+        bypass, reads, leaves, other_view, classmates = grade(chosen, tmp_path / "reports", options, jobs=2)
         segments = Path("/proc/sysvipc/shm").read_text().split()
         queue = _posix_queue_left()
     finally:
@@ -490,6 +570,7 @@ def test_the_attacks_work_where_nothing_is_isolated(fixture_set, tmp_path):
     assert _passed(bypass)["06.epsilon_for"], bypass
     assert reads.score == reads.max_score, reads
     assert not _passed(other_view)["99.unit_vector"], other_view  # set 04's view was read
+    assert not _passed(classmates)["99.unit_vector"], classmates  # a classmate's notebook and reports were read
     assert leaves.score == leaves.max_score and str(LEAVES_IPC_KEY) in segments, leaves  # the segment outlived it
     # POSIX queues: the kernel launcher's RLIMIT_MSGQUEUE of 0 holds in every mode, this one too
     # (the queue was not made); a process without it makes one here
@@ -558,29 +639,170 @@ def test_user_mode_stops_before_any_kernel_while_the_course_is_readable(fixture_
         "not held")
 
 
-def test_user_mode_grades_a_class_only_from_private_folders(fixture_set, tmp_path, capsys):
-    """``dimred-teach grade --sandbox user``: a submission or an --out folder other users can
-    read (so a kernel could read a classmate's notebook or report) stops the run before any
-    kernel, with one line naming it; the same class in a folder private to root is graded."""
+def _cli(fixture_set, *arguments: str) -> int:
+    """``dimred-teach grade`` with the test-only set 99, in this process."""
     from dimred_teach.cli import main
 
-    shared = Path(tempfile.mkdtemp(prefix="dimred-class-", dir="/tmp"))
-    try:
-        os.chmod(shared, 0o755)
+    return main(["grade", *arguments, "--specs-dir", str(fixture_set["options"].specs_dir),
+                 "--extra-check-dir", str(FIXTURES)])
+
+
+def _published_mode() -> int:
+    """The mode of a file the grader writes, as the lecturer's umask makes it."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+@pytest.mark.parametrize("param", ["bwrap", "user", "user-no-namespaces"])
+def test_a_readable_out_is_graded_in_every_mode(fixture_set, tmp_path, capsys, param):
+    """An --out other users can read no longer stops a run (issue 37: ``--sandbox user``
+    refused it): while a run grades, its reports wait in a folder only root can read or list,
+    and they are published with the lecturer's modes once no kernel of the run is alive."""
+    submission = _save(_answered(fixture_set), tmp_path / "alice", "99_grading_fixture.ipynb")  # private to root
+    with _readable_folder() as shared, _sandbox_of(param) as mode, _course_private():
+        assert _cli(fixture_set, submission, "--out", str(shared / "out"), "--sandbox", mode) == 0, capsys.readouterr()
+        report = shared / "out" / "99_grading_fixture.json"
+        assert json.loads(report.read_text())["score"] == 5
+        assert stat.S_IMODE(report.stat().st_mode) == _published_mode()
+        assert sorted(p.name for p in (shared / "out").iterdir()) == ["99_grading_fixture.json", "junit.xml",
+                                                                      "summary.md"]
+
+
+@pytest.mark.parametrize("param", ["user", "user-no-namespaces"])
+def test_a_readable_class_is_graded_where_namespaces_hide_it_and_refused_where_not(fixture_set, tmp_path, capsys,
+                                                                                  param):
+    """A class folder other users can read: with mount namespaces the kernel's covers it (and
+    --out) with an empty tmpfs, so it is graded; without, permissions are all there is, and the
+    run stops before any kernel with one line naming the submission and the fix, as it does for
+    an --out other users can enter that holds something already (an earlier run's reports) or
+    can write to; accepting that (``--accept-readable-files``), the reports say "not held"."""
+    with _readable_folder() as shared, _sandbox_of(param) as mode, _course_private():
         submission = Path(_save(_answered(fixture_set), shared / "alice", "99_grading_fixture.ipynb"))
-        os.chmod(submission, 0o644)
-        arguments = ["grade", str(shared / "alice"), "--sandbox", "user", "--specs-dir",
-                     str(fixture_set["options"].specs_dir), "--extra-check-dir", str(FIXTURES)]
-        with _course_private():
-            assert main([*arguments, "--out", str(tmp_path / "refused")]) == 2
-            refusal = capsys.readouterr().err.strip()
-            assert refusal.count("\n") == 0 and f"{submission} is readable by other users" in refusal, refusal
-            assert not (tmp_path / "refused").exists()
-            os.chmod(shared / "alice", 0o700)
-            assert main([*arguments, "--out", str(shared / "out")]) == 2  # a readable --out: the same
-            assert f"{shared / 'out'} is readable by other users" in capsys.readouterr().err
-            os.chmod(shared, 0o700)  # the control: all private to root, graded
-            assert main([*arguments, "--out", str(tmp_path / "graded")]) == 0, capsys.readouterr()
-        assert json.loads((tmp_path / "graded" / "99_grading_fixture.json").read_text())["score"] == 5
-    finally:
-        shutil.rmtree(shared, ignore_errors=True)
+        arguments = [str(shared / "alice"), "--sandbox", mode]
+        if param == "user":
+            assert _cli(fixture_set, *arguments, "--out", str(shared / "out")) == 0, capsys.readouterr()
+            assert json.loads((shared / "out" / "99_grading_fixture.json").read_text())["score"] == 5
+            return
+        assert _cli(fixture_set, *arguments, "--out", str(shared / "refused")) == 2
+        refusal = capsys.readouterr().err.strip()
+        assert refusal.count("\n") == 0 and f"{submission} is readable by other users" in refusal, refusal
+        assert "chmod -R go-rwx" in refusal and "--accept-readable-files" in refusal
+        assert not (shared / "refused").exists()  # nothing graded, nothing written
+        os.chmod(shared / "alice", 0o700)
+        (shared / "out").mkdir()
+        (shared / "out" / "earlier.json").write_text("{}")
+        assert _cli(fixture_set, *arguments, "--out", str(shared / "out")) == 2
+        refusal = capsys.readouterr().err.strip()
+        assert refusal.count("\n") == 0 and f"{shared / 'out'} is readable by other users and holds earlier.json" \
+            in refusal, refusal
+        (shared / "open").mkdir(mode=0o777)
+        os.chmod(shared / "open", 0o777)  # empty, but a kernel could plant links the reports would be written through
+        assert _cli(fixture_set, *arguments, "--out", str(shared / "open")) == 2
+        assert f"{shared / 'open'} is writable by other users" in capsys.readouterr().err
+        os.chmod(shared / "alice", 0o755)
+        assert _cli(fixture_set, *arguments, "--out", str(shared / "out"), "--accept-readable-files") == 0
+        report = json.loads((shared / "out" / "99_grading_fixture.json").read_text())
+        assert report["score"] == 5
+        assert report["extra_data"]["guarantees"]["other submissions unreachable"].startswith("not held")
+
+
+def test_reports_wait_in_a_private_folder_until_no_kernel_is_alive(fixture_set, tmp_path):
+    """While a run grades (here: as each submission finishes, its kernel gone but the next
+    one's not yet), --out holds no report, only the run's staging folder, 0700 with files 0600;
+    at the end the reports, junit.xml, summary.md and the gradebook are published with the
+    lecturer's modes, and the staging folder is gone."""
+    out, seen = tmp_path / "out", []
+
+    def look(result) -> None:
+        [staging] = out.iterdir()
+        seen.append((staging.name, stat.S_IMODE(staging.stat().st_mode),
+                     {p.name: stat.S_IMODE(p.stat().st_mode) for p in staging.iterdir()}))
+
+    paths = [_save(_answered(fixture_set), tmp_path / name, "99_grading_fixture.ipynb") for name in ("alice", "bob")]
+    options = dataclasses.replace(fixture_set["options"], sandbox="bwrap")
+    grade(paths, out, options, on_result=look, gradebook=out / "book.csv")
+    assert len(seen) == 2
+    for name, mode, files in seen:
+        assert name.startswith(".grading-") and mode == 0o700, seen
+        assert sorted(files) == ["alice__99_grading_fixture.json", "bob__99_grading_fixture.json", "lock"], seen
+        assert set(files.values()) == {0o600}, seen
+    published = {p.name: stat.S_IMODE(p.stat().st_mode) for p in out.iterdir()}
+    assert published == dict.fromkeys(["alice__99_grading_fixture.json", "bob__99_grading_fixture.json", "book.csv",
+                                       "junit.xml", "summary.md"], _published_mode())
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        with contextlib.suppress(OSError):
+            if int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _lock_free(path: Path) -> bool:
+    """Whether no process holds the lock ``path`` (taken and given back at once)."""
+    with open(path) as file:
+        try:
+            fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+    return True
+
+
+def test_a_rerun_publishes_what_a_killed_run_staged(fixture_set, tmp_path):
+    """The grader and its grading process killed (SIGKILL) while a kernel runs: nothing is
+    published (the kernel may be alive), the staging folder stays, private; the next run into
+    the same --out publishes what the killed run finished (alice), then grades its own (bob)."""
+    alice = _save(_answered(fixture_set), tmp_path / "class", "99_grading_fixture-alice.ipynb")
+    bob = _save(_insert_after(_answered(fixture_set), "import numpy", "import time\ntime.sleep(120)"),
+                tmp_path / "class", "99_grading_fixture-bob.ipynb")
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "dimred_teach", "grade", alice, bob, "--out", str(out), "--sandbox", "user",
+               "--accept-readable-files", "--cell-timeout", "150", "--timeout", "200", "--specs-dir",
+               str(fixture_set["options"].specs_dir), "--extra-check-dir", str(FIXTURES)]
+    run = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while not any(json.loads(p.read_text())["extra_data"]["graded"]
+                  for p in out.glob(".grading-*/99_grading_fixture-alice.json")):
+        assert time.monotonic() < deadline and run.poll() is None, run.stderr.read().decode()[-2000:]
+        time.sleep(0.5)
+    grading = _children(run.pid)  # the grading process, in a session of its own with its workers
+    os.killpg(run.pid, signal.SIGKILL)
+    for child in grading:
+        os.killpg(child, signal.SIGKILL)
+    run.wait(30)
+    [left] = out.iterdir()
+    assert left.name.startswith(".grading-") and stat.S_IMODE(left.stat().st_mode) == 0o700
+    deadline = time.monotonic() + 30
+    while not _lock_free(left / "lock"):  # the killed processes let go of it as they end
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    _save(_answered(fixture_set), tmp_path / "class", "99_grading_fixture-bob.ipynb")  # bob's notebook, honest now
+    assert _cli(fixture_set, bob, "--out", str(out), "--sandbox", "user", "--accept-readable-files") == 0
+    reports = {p.stem: json.loads(p.read_text()) for p in out.glob("*.json")}
+    assert reports["99_grading_fixture-alice"]["score"] == 5 and reports["99_grading_fixture-alice"]["extra_data"]["graded"]
+    assert reports["99_grading_fixture-bob"]["score"] == 5
+    assert not list(out.glob(".grading-*"))
+
+
+def test_two_runs_grade_into_one_out(fixture_set, tmp_path):
+    """Two runs at once into one --out: the second neither takes the first's staging folder for
+    a killed run's nor publishes its reports; each publishes its own, and no staging folder is left."""
+    slow = _insert_after(_answered(fixture_set), "import numpy", "import time\ntime.sleep(20)")
+    out, runs = tmp_path / "out", []
+    for name, notebook in (("slow", slow), ("quick", _answered(fixture_set))):
+        path = _save(notebook, tmp_path / "class", f"99_grading_fixture-{name}.ipynb")
+        command = [sys.executable, "-m", "dimred_teach", "grade", path, "--out", str(out), "--sandbox", "user",
+                   "--accept-readable-files", "--specs-dir", str(fixture_set["options"].specs_dir),
+                   "--extra-check-dir", str(FIXTURES)]
+        runs.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+        time.sleep(3)  # the slow run grades when the quick one starts
+    assert runs[1].wait(180) == 0, runs[1].stderr.read().decode()[-2000:]
+    assert runs[0].poll() is None  # the quick run ended while the slow one still grades
+    assert runs[0].wait(180) == 0, runs[0].stderr.read().decode()[-2000:]
+    reports = {p.stem: json.loads(p.read_text())["score"] for p in out.glob("*.json")}
+    assert reports == {"99_grading_fixture-slow": 5, "99_grading_fixture-quick": 5}
+    assert not list(out.glob(".grading-*"))

@@ -72,6 +72,12 @@ def rules(exercise: str) -> Rules:
     return Rules(tuple(modules), tuple(functions), tuple(getattr(module, "FORBIDS", ())))
 
 
+def third_party(exercise: str) -> tuple[str, ...]:
+    """The entries of an exercise's ``FORBIDS`` that name a module or function of another
+    package than the library (``scipy.linalg.orthogonal_procrustes``)."""
+    return tuple(entry for entry in rules(exercise).declared if entry.split(".")[0] != "dimred_teach")
+
+
 def library_needs(sources) -> dict[str, list[str]]:
     """What of the library an exercise set's own cells use: ``names``, the library objects they
     name (``dimred_teach.ppca.sample``, a module when they use it whole) through their imports,

@@ -8,6 +8,8 @@ Modules, one job each:
                  the cells of one submission to run, every check cell restored from the grading spec
 ``run_settings`` the options, the sets' specs and the sandbox of a whole run, settled once
 ``sandbox``      where and as whom a kernel runs (bubblewrap, an unprivileged user, none)
+``mounts``       what a ``user`` kernel's own mount namespace hides and covers
+``exposure``     what a kernel could read that it must not: the refusals, the guarantees each report states
 ``kernel_helper``, ``kernel_launcher``
                  the code that runs in the kernel (real files, sent or executed as is)
 ``wire``         the plain-data format of answers, arguments and results (no pickle)
@@ -19,6 +21,7 @@ Modules, one job each:
 ``scheduler``    the main process: provisional reports, workers, deadlines
 ``watchdog``     the outer deadline of the command, outside anything a kernel can reach
 ``reports``      report names, JSON per submission, junit.xml, summary.md, gradebook
+``staging``      where a run's reports wait, private, until no kernel of the run is alive
 ``command``      the ``grade``, ``gradescope`` and ``ci-template`` commands
 ``gradescope``   the Gradescope autograder bundle and its ``run_autograder``
 ``classroom``    ``classroom-grade``: the points GitHub Classroom's grading reporter reads
@@ -43,7 +46,8 @@ How a submission is graded
    function answer stays in the kernel and the checks call it through the worker.
 5. The worker sends the main process only the outcome of each exercise; the main process
    attaches it to the submission it gave that worker, takes the points from the spec, and
-   writes the report under a name it chose. A watchdog process ends a run that stops
+   stages the report under a name it chose, in a folder no kernel can read; the reports are
+   published once no kernel of the run is alive. A watchdog process ends a run that stops
    making progress.
 """
 

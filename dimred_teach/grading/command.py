@@ -13,7 +13,8 @@ from ..exercise_specs import SPECS_DIR
 from .options import SANDBOXES, GradingOptions
 from .results import SubmissionResult
 from .run_settings import settle_run
-from .sandbox import SandboxUnavailable, require_private
+from .exposure import require_private
+from .sandbox import SandboxUnavailable
 from .scheduler import grader_errors
 from .submissions import (claimed_set, display_path, find_submissions, load_specs, read_notebook, resolve_sets,
                           set_from_file_name)
@@ -41,8 +42,9 @@ def add_grade_arguments(parser: argparse.ArgumentParser) -> None:
                         help="isolation of each kernel: auto (default: the strongest that works), bwrap (bubblewrap), "
                              "user (a root grader runs kernels as an unprivileged user), none (not isolated)")
     parser.add_argument("--accept-readable-files", action="store_true",
-                        help="with --sandbox user: grade although the course's files, the submissions or --out are "
-                             "readable by other users (kernels could read them; the reports say so)")
+                        help="with --sandbox user: grade although files the kernels must not read are readable by "
+                             "other users (the course's; without mount namespaces also the submissions, what --out "
+                             "and the gradebook hold, a third-party function a set forbids); the reports say so")
     parser.add_argument("--set", action="append", metavar="NN",
                         help="the exercise set being graded (04 or 04_mds; repeat or comma-separate for several): "
                              "a notebook of another set, or whose file name and metadata disagree, is not graded")
@@ -106,8 +108,8 @@ def command_grade(args) -> int:
         plan = settle_run(options, args.set or ())
         if not plan.specs:
             raise ValueError(f"no grading specs in {options.specs_dir}: was `dimred-teach build` run?")
-        if plan.sandbox == "user":  # a class's submissions and reports: private to the grader, or no kernel starts
-            require_private(paths, args.out, options.accept_readable_files)
+        if plan.sandbox == "user":  # a class's submissions and reports: out of the kernels' reach, or none starts
+            require_private(paths, args.out, args.gradebook, accept=options.accept_readable_files)
         check_named_notebooks(args.submissions, plan.specs, plan.options)
         args.out.mkdir(parents=True, exist_ok=True)
     except (ValueError, OSError, SandboxUnavailable) as error:

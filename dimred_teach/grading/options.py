@@ -33,8 +33,11 @@ class GradingOptions:
     scratch_mb : disk space of the kernel's scratch folder (all files together)
     cpu_seconds : CPU time of each kernel process (a backstop; default ``2 * timeout + 60``)
     sandbox : isolation of the kernels, one of :data:`SANDBOXES`
-    accept_readable_files : grade in ``user`` mode although the course's files are readable by
-        other users (the reports say "not held"); otherwise such a run stops before any kernel
+    accept_readable_files : grade in ``user`` mode although files the kernels must not read are
+        readable by other users (the course's; without mount namespaces also a third-party function
+        a set forbids and, checked by ``dimred-teach grade``, the submissions, --out and the
+        gradebook: :func:`.exposure.exposures`); the reports say "not held"; otherwise such a run
+        stops before any kernel
     specs_dir : where the grading specs are (the installed package's by default)
     extra_check_dirs : folders added to ``dimred_teach.checks`` (test fixtures)
     assignment : the exercise sets being graded (``--set``, full names); a notebook of another

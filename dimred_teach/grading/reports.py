@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .results import SubmissionResult, clip
-from .sandbox import DESCRIPTIONS, guarantees
+from .exposure import GUARANTEES, guarantees
+from .sandbox import DESCRIPTIONS
 
 MAX_NAME = 100
 """Longest report name (characters, all ASCII) before a hash replaces the rest."""
@@ -67,13 +68,18 @@ def report_path(out_dir: Path, name: str) -> Path:
     return path
 
 
-def write_report(result: SubmissionResult, out_dir: Path) -> None:
-    """``<name>.json``: one submission's report in Gradescope's format, stating which of the
-    sandbox's guarantees held for its kernel (``extra_data.guarantees``)."""
+def report_text(result: SubmissionResult) -> str:
+    """One submission's report in Gradescope's format, stating which of the sandbox's
+    guarantees held for its kernel (``extra_data.guarantees``)."""
     report = result.to_gradescope()
     if result.sandbox:
-        report["extra_data"]["guarantees"] = guarantees(result.sandbox)
-    report_path(out_dir, result.report_name).write_text(json.dumps(report, indent=1) + "\n")
+        report["extra_data"]["guarantees"] = guarantees(result.sandbox, result.exercise_set, result.accepted_readable)
+    return json.dumps(report, indent=1) + "\n"
+
+
+def write_report(result: SubmissionResult, out_dir: Path) -> None:
+    """``<name>.json``: one submission's report (:func:`report_text`)."""
+    report_path(out_dir, result.report_name).write_text(report_text(result))
 
 
 _XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -128,10 +134,13 @@ def summary(results: Sequence[SubmissionResult], pass_fraction: float) -> str:
              f"{sum(r.passes(pass_fraction) for r in counted)} of {len(counted)} submission(s) reach "
              f"{pass_fraction:.0%} of the points."
              + (f" {len(results) - len(counted)} notebook(s) skipped: not exercise notebooks." if len(counted) < len(results) else "")]
-    for sandbox in sorted({r.sandbox for r in results if r.sandbox}):
+    kinds = sorted({(r.sandbox, r.exercise_set or "", r.accepted_readable) for r in results if r.sandbox})
+    for sandbox in sorted({kind[0] for kind in kinds}):
         lines.append(f"Kernels were {DESCRIPTIONS[sandbox]}." if sandbox in DESCRIPTIONS else "")
+        not_held = {(name, why) for kind in kinds if kind[0] == sandbox
+                    for name, why in guarantees(*kind).items() if why.startswith("not held")}
         lines += [f"Not guaranteed ({sandbox}): {name}: {why.removeprefix('not held: ')}."
-                  for name, why in guarantees(sandbox).items() if why.startswith("not held")]
+                  for name, why in sorted(not_held, key=lambda line: (GUARANTEES.index(line[0]), line[1]))]
     for limits in sorted({r.limits for r in results if r.limits}):
         lines.append(f"Limits of each kernel: {markdown_text(limits)}.")
     lines += ["", "| submission | exercise set | score | result |", "| --- | --- | --- | --- |"]

@@ -38,7 +38,8 @@ class SubmissionResult:
     ``skipped`` when it is not an exercise notebook at all, a lecture copy, and counts for nothing).
 
     ``sandbox`` names the isolation its kernel ran in (``bwrap``, ``user`` or ``none``),
-    ``limits`` the kernel's resource limits in words.
+    ``limits`` the kernel's resource limits in words, ``accepted_readable`` whether its run
+    accepted the weaker guarantees of files other users can read (``--accept-readable-files``).
     """
 
     submission: str
@@ -51,6 +52,7 @@ class SubmissionResult:
     sandbox: str = ""
     limits: str = ""
     skipped: bool = False
+    accepted_readable: bool = False
 
     @property
     def score(self) -> float:
@@ -79,7 +81,8 @@ class SubmissionResult:
             "output": self.output,
             "tests": tests,
             "extra_data": {"submission": self.submission, "exercise_set": self.exercise_set, "graded": self.graded,
-                           "skipped": self.skipped, "sandbox": self.sandbox, "limits": self.limits},
+                           "skipped": self.skipped, "sandbox": self.sandbox, "limits": self.limits,
+                           "accepted_readable_files": self.accepted_readable},
         }
 
     @classmethod
@@ -91,7 +94,8 @@ class SubmissionResult:
                                  str(t.get("extra_data", {}).get("mistake_name", ""))) for t in report["tests"])
         return cls(extra["submission"], report_name, extra["exercise_set"], tests, report["output"],
                    float(report["execution_time"]), bool(extra["graded"]), extra.get("sandbox", ""),
-                   str(extra.get("limits", "")), bool(extra.get("skipped", False)))
+                   str(extra.get("limits", "")), bool(extra.get("skipped", False)),
+                   bool(extra.get("accepted_readable_files", False)))
 
 
 NOT_GRADED = "not-graded"

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from . import uids
 from .options import GradingOptions
-from .sandbox import choose, require_private
+from .exposure import accepts_readable, require_private
+from .sandbox import choose
 from .submissions import load_specs, resolve_sets
 
 __all__ = ["RunSettings", "settle_run"]
@@ -33,6 +34,12 @@ class RunSettings:
         """The kernels' limits in words, as the reports state them."""
         return self.options.limits_text(self.sandbox)
 
+    @property
+    def accepted_readable(self) -> bool:
+        """Whether the run's ``user`` kernels were let through although files they must not
+        read may be readable by other users (``--accept-readable-files``; the reports say so)."""
+        return self.sandbox == "user" and accepts_readable(self.options.accept_readable_files)
+
 
 def settle_run(options: GradingOptions | RunSettings = GradingOptions(), sets: Sequence[str] = ()) -> RunSettings:
     """The settings of a run with ``options`` grading the exercise sets ``sets`` (``--set``; empty:
@@ -40,7 +47,8 @@ def settle_run(options: GradingOptions | RunSettings = GradingOptions(), sets: S
 
     Raises ValueError for a set that names no spec, and SandboxUnavailable when
     ``options.sandbox`` does not work here, or is ``user`` and the course's files are readable
-    by other users (unless ``options.accept_readable_files``).
+    by other users, or a set that may be graded forbids a third-party function that nothing
+    covers (:func:`.exposure.require_private`; unless ``options.accept_readable_files``).
     """
     if isinstance(options, RunSettings):
         return options
@@ -48,7 +56,7 @@ def settle_run(options: GradingOptions | RunSettings = GradingOptions(), sets: S
     if sets:
         options = dataclasses.replace(options, assignment=resolve_sets(sets, specs))
     sandbox = choose(options.sandbox)
-    if sandbox == "user":  # permissions alone keep the course from the kernels: checked before any starts
-        require_private(accept=options.accept_readable_files)
+    if sandbox == "user":  # what keeps the course from the kernels: checked before any starts
+        require_private(exercise_sets=options.assignment or tuple(specs), accept=options.accept_readable_files)
         uids.world_writable_places()  # walked once, before the workers fork
     return RunSettings(options=options, specs=specs, sandbox=sandbox)

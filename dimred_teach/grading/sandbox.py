@@ -7,19 +7,22 @@ Three isolations (``--sandbox``):
     set by ``setpriv`` inside the sandbox, so that the process limit counts), PID, network,
     IPC, UTS and mount namespaces. The filesystem is the Python installation read-only,
     the exercise set's view of the course (:mod:`.view`) bound over the course package,
-    and the submission's folder, read-only except its answer channel and sockets; the
+    and the kernel's own folder, read-only except its answer channel and sockets; the
     kernel's working folder, ``/tmp`` and ``/dev/shm`` are size-limited tmpfs that vanish
     with it (every byte counts, unlinked files included); ``/`` and ``/dev`` are read-only.
     No network; ``/proc`` shows only the sandbox's processes.
 ``user``
     for a root grader where user namespaces do not work (many containers): the kernel runs
     as a user id of its own that owns only its 0700 folder. Where root can still make mount,
-    PID and IPC namespaces (:func:`private_namespaces`), the kernel gets them, with a
-    size-limited tmpfs of its own over every world-writable folder; otherwise every process
-    of its id is killed afterwards, and its files in every world-writable folder and its
-    System V IPC objects are removed. It imports the set's view, but the rest of the machine
-    stays readable: a run stops before any kernel while the course's own files are readable
-    by other users (:func:`require_private`), and the reports state what held (:func:`guarantees`).
+    PID and IPC namespaces (:func:`.mounts.private_namespaces`), the kernel gets them
+    (:mod:`.mounts`): a size-limited tmpfs of its own over every world-writable folder, an
+    empty one over the run's submissions' folders and outputs, and the stand-ins of the
+    third-party functions its set forbids over the originals; otherwise every process of its
+    id is killed afterwards, and its files in every world-writable folder and its System V
+    IPC objects are removed. It imports the set's view, but the rest of the machine stays
+    readable: a run stops before any kernel while a file it must not read is readable by
+    other users (:func:`.exposure.require_private`), and the reports state what held
+    (:func:`.exposure.guarantees`).
 ``none``
     the kernel runs as the grader's user: only for trusted notebooks; reports say "not isolated".
 
@@ -35,7 +38,6 @@ import json
 import os
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 import tempfile
@@ -43,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .._environment import pinned_environment
+from .mounts import private_command, private_namespaces
 
 ENV_ALLOWLIST = {
     "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TZ", "TERM", "VIRTUAL_ENV", "CONDA_PREFIX", "LD_LIBRARY_PATH", "MPLCONFIGDIR",
@@ -164,136 +167,18 @@ def hidden_originals(readable) -> list[tuple[str, str]]:
     return [(inner, original) for inner, original in pairs if any(_inside(original, b) for b in bound)]
 
 
-def readable_by_others(path: str) -> bool:
-    """Whether a user with no relation to the files (another uid, no groups) can read ``path``."""
-    try:
-        for parent in list(Path(path).parents)[::-1]:
-            if not os.stat(parent).st_mode & stat.S_IXOTH:
-                return False
-        return bool(os.stat(path).st_mode & stat.S_IROTH)
-    except OSError:
-        return False
-
-
-ACCEPT_VARIABLE = "DIMRED_TEACH_ACCEPT_READABLE_FILES"
-"""Set to 1 (or pass ``--accept-readable-files``) to grade in ``user`` mode although files the
-kernels must not read are readable by other users (every report then says so)."""
-
-
-def exposed_course() -> list[str]:
-    """The course's secret folders (:func:`secret_folders`) another user can read."""
-    return [f for f in secret_folders() if os.path.exists(f) and readable_by_others(f)]
-
-
-def enterable_by_others(folder: Path) -> bool:
-    """Whether a user with no relation to the files can pass through ``folder`` (or, when it
-    does not exist yet, the folder it would be made in) and so read the 0644 files in it."""
-    folder = Path(folder).absolute()
-    while not folder.exists():
-        folder = folder.parent
-    return all(os.stat(f).st_mode & stat.S_IXOTH for f in [folder, *folder.parents])
-
-
-def require_private(submissions=(), out_dir: Path | None = None, accept: bool = False) -> None:
-    """For ``user`` mode, where permissions alone keep files from the kernels: raise
-    :class:`SandboxUnavailable`, before any kernel starts, naming the first file another
-    user could read (the course's secret folders, a submission, the reports' folder) and the
-    fix, unless the weaker guarantee is accepted (``accept``, or :data:`ACCEPT_VARIABLE` = 1)."""
-    if accept or os.environ.get(ACCEPT_VARIABLE) == "1":
-        return
-    exposed = [(f, "the checks or solutions") for f in exposed_course()]
-    exposed += [(str(p), "a classmate's submission") for p in submissions if readable_by_others(str(p))]
-    if out_dir is not None and enterable_by_others(out_dir):
-        exposed.append((str(out_dir), "its classmates' reports"))
-    if exposed:
-        path, what = exposed[0]
-        raise SandboxUnavailable(
-            f"--sandbox user: {path} is readable by other users, so a kernel could read {what}; make it private "
-            f"to root (chmod -R go-rwx {path}; the Gradescope bundle does this for the course), use bubblewrap, "
-            "or accept this with --accept-readable-files")
-
-
-def guarantees(mode: str) -> dict[str, str]:
-    """What a kernel in ``mode`` cannot do, guarantee by guarantee: "held", or why not."""
-    if mode == "none":
-        return {name: "not held: --sandbox none runs the kernel as the grader's user" for name in GUARANTEES}
-    exposed = exposed_course()
-    held = dict.fromkeys(GUARANTEES, "held")
-    if mode == "user":
-        held["no network"] = "not held: --sandbox user has no network namespace"
-        held["nothing outside its folder readable"] = "not held: every world-readable file is"
-        if exposed:
-            held["the set's forbidden code, the checks and solutions absent"] = (
-                "not held: the course's files are readable by the kernel's user (" + ", ".join(exposed)
-                + "); make them private to root, as the Gradescope bundle does")
-        if base_sandbox("user").private:
-            held["every byte it writes counted"] = ("held: its folder and open unlinked files are measured; every "
-                                                    "world-writable folder is a size-limited tmpfs of its own")
-            held["nothing left behind"] = "held: its tmpfs and IPC namespace vanish with it, its processes are killed"
-        else:
-            held["every byte it writes counted"] = ("held for its folder, open unlinked files, its files in every "
-                                                    "world-writable folder and its System V shared memory")
-            held["nothing left behind"] = ("held: its processes are killed, its files in every world-writable "
-                                           "folder and its System V IPC objects removed")
-    return held
-
-
-GUARANTEES = ("the set's forbidden code, the checks and solutions absent", "other submissions unreachable",
-              "grader processes unreachable", "nothing outside its folder readable", "no network",
-              "every byte it writes counted", "nothing left behind")
-"""The guarantees each report states, held or not, per sandbox mode (see :func:`guarantees`)."""
-
-
-PRIVATE_PLACES = """import os, subprocess, sys
-size = sys.argv[1]
-keep, end = sys.argv.index("--keep"), sys.argv.index("--")
-places, kept = sys.argv[2:keep], [(path, os.open(path, os.O_PATH | os.O_DIRECTORY)) for path in sys.argv[keep + 1:end]]
-places = [place for place in places if os.path.isdir(place)]  # one removed since the run's scan hides nothing
-for place in places:
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=" + size + ",mode=1777,nosuid,nodev", "tmpfs", place], check=True)
-for path, fd in kept:
-    if any(path.startswith(place.rstrip("/") + "/") for place in places):
-        os.makedirs(path, mode=0o755)
-        subprocess.run(["mount", "--no-canonicalize", "--bind", "/proc/self/fd/%d" % fd, path], check=True,
-                       pass_fds=[fd])
-    os.close(fd)
-os.execvp(sys.argv[end + 1], sys.argv[end + 1:])
-"""
-"""Run as root in a ``user`` kernel's new mount namespace: a private, size-limited tmpfs over
-every world-writable folder of the run's scan (one removed since is left out: another
-program's temporary folder that comes and goes must not stop the kernels), with bound back
-where one covers them the kernel's box (its own copy of the view inside) and the
-installation the kernel runs from (a venv under /tmp, as a CI clone has); nothing else of
-the run's workspace. Then the kernel's command."""
-
-
-@functools.lru_cache(maxsize=None)
-def private_namespaces() -> bool:
-    """Whether this (root) grader can give ``user`` kernels their own mount, PID and IPC
-    namespaces without user namespaces (``unshare``; many containers forbid it)."""
-    if os.name != "posix" or os.geteuid() != 0 or not shutil.which("unshare"):
-        return False
-    try:
-        run = subprocess.run([*UNSHARE, "mount", "-t", "tmpfs", "tmpfs", "/tmp"], capture_output=True, timeout=30)
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return run.returncode == 0
-
-
-UNSHARE = ["unshare", "--mount", "--pid", "--ipc", "--fork", "--kill-child", "--mount-proc", "--propagation", "private",
-           "--"]
-
-
 @dataclass(frozen=True)
 class Sandbox:
     """How a worker starts its kernel (``mode`` is bwrap, user or none; ``uid`` the kernel's
     own user id for a root grader, from :mod:`.uids`; ``private``: a ``user`` kernel gets
-    its own mount, PID and IPC namespaces, :func:`private_namespaces`)."""
+    its own mount, PID and IPC namespaces, :func:`.mounts.private_namespaces`, in which the
+    ``hidden`` folders are empty: the run's submissions' and outputs', :func:`.mounts.hidden_folders`)."""
 
     mode: str
     uid: int | None = None
     readable: tuple[str, ...] = ()
     private: bool = False
+    hidden: tuple[str, ...] = ()
 
     @property
     def sweeps(self) -> bool:
@@ -341,10 +226,10 @@ class Sandbox:
                       "--no-new-privs", "--pdeathsig=KILL", "--", *argv]
             if not self.private:
                 return become
-            from . import uids
+            from .view import shadows  # here: the view module imports the checks
 
-            return [*UNSHARE, sys.executable, "-S", "-c", PRIVATE_PLACES, str(SMALL_TMPFS_BYTES),
-                    *uids.world_writable_places(), "--keep", str(box), *self.readable, "--", *become]
+            return private_command(become, f"size={SMALL_TMPFS_BYTES},mode=1777", [str(box), *self.readable],
+                                   self.hidden, shadows(view))
         if self.mode == "none":
             return argv
         wrapped = [shutil.which("bwrap") or "bwrap",

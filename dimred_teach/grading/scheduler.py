@@ -30,12 +30,14 @@ from jupyter_client.provisioning import KernelProvisionerFactory
 from .. import checks as _checks
 from . import cgroup, uids
 from .checker import GRADER_ERROR, warm_references
+from .mounts import hidden_folders
 from .options import GradingOptions
-from .reports import report_names, write_report, write_reports
+from .reports import report_names
 from .results import SubmissionResult, TestResult, clip, known_mistake, not_graded, not_graded_test
 from .run_settings import RunSettings, settle_run
 from .sandbox import base_sandbox, kill_group, remove_tree
 from .session import Job, grade_job
+from .staging import Staging
 from .submissions import display_path, set_from_file_name
 
 HIDDEN = "[hidden]"
@@ -141,11 +143,12 @@ def accept(base: SubmissionResult, fields, specs: dict, sandbox: str) -> Submiss
                             bool(fields["graded"]), sandbox)
 
 
-def provisional(path: Path, name: str, specs: dict, sandbox: str, limits: str = "") -> SubmissionResult:
+def provisional(path: Path, name: str, plan: RunSettings) -> SubmissionResult:
     """The report a submission keeps if grading never finishes."""
-    exercise_set = set_from_file_name(display_path(path.stem), specs)
-    return marked(not_graded(display_path(path), name, exercise_set, specs.get(exercise_set) if exercise_set else None,
-                             NOT_FINISHED, 0.0, sandbox, limits))
+    exercise_set = set_from_file_name(display_path(path.stem), plan.specs)
+    result = not_graded(display_path(path), name, exercise_set, plan.specs.get(exercise_set) if exercise_set else None,
+                        NOT_FINISHED, 0.0, plan.sandbox, plan.limits)
+    return marked(dataclasses.replace(result, accepted_readable=plan.accepted_readable))
 
 
 def marked(result: SubmissionResult) -> SubmissionResult:
@@ -172,8 +175,9 @@ class _Running:
 def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunSettings = GradingOptions(), jobs: int = 1,
           pass_fraction: float = 1.0, gradebook: Path | None = None,
           on_result: Callable[[SubmissionResult], None] | None = None,
-          workspace: Path | None = None) -> list[SubmissionResult]:
-    """Grade notebooks and write the reports into ``out_dir``.
+          workspace: Path | None = None, staging: Staging | None = None) -> list[SubmissionResult]:
+    """Grade notebooks and write the reports into ``out_dir``: staged while a kernel of the run
+    may be alive (:mod:`.staging`), published when the last one is gone.
 
     Parameters
     ----------
@@ -188,24 +192,47 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunSet
     workspace : an empty folder for the run's views and submission folders (removed here
         when made here; :func:`.watchdog.grade_supervised` passes its own and removes it even
         when this process is killed)
+    staging : the run's staging folder in ``out_dir`` (opened, published and closed here when
+        None; :func:`.watchdog.grade_supervised` passes its own, publishes it again and closes it
+        even when this process is killed)
 
     Returns
     -------
     list of SubmissionResult, in the order of ``paths``.
 
     Raises SandboxUnavailable when ``options.sandbox`` does not work here, or is ``user`` and
-    the course is readable by other users (nothing written).
+    the course is readable by other users (nothing written). The submissions' and ``out_dir``'s
+    permissions are the caller's to check (:func:`.exposure.require_private`, as ``dimred-teach
+    grade`` does).
     """
     if not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
     paths = [Path(p) for p in paths]
     plan = settle_run(options)
-    options, specs, mode, limits = plan.options, plan.specs, plan.sandbox, plan.limits
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    own_staging = staging is None
+    staging = Staging.open(out_dir) if own_staging else staging
     names = report_names(paths)
-    results = [provisional(path, name, specs, mode, limits) for path, name in zip(paths, names)]
-    write_reports(results, out_dir, pass_fraction, gradebook)
+    results = [provisional(path, name, plan) for path, name in zip(paths, names)]
+    try:
+        for result in results:
+            staging.stage(result)
+        _grade_staged(paths, names, results, plan, jobs, staging, on_result, workspace, gradebook)
+    finally:
+        staging.publish(results, pass_fraction, gradebook)  # every kernel of the run is gone by now
+        if own_staging:
+            staging.close()
+    return results
+
+
+def _grade_staged(paths: list[Path], names: list[str], results: list[SubmissionResult], plan: RunSettings, jobs: int,
+                  staging: Staging, on_result: Callable[[SubmissionResult], None] | None, workspace: Path | None,
+                  gradebook: Path | None) -> None:
+    """Run :func:`grade`'s workers: each result replaces its provisional one in ``results`` and
+    is staged as it comes; returns when every worker and kernel of the run is gone, also when
+    interrupted."""
+    options, specs, mode, limits = plan.options, plan.specs, plan.sandbox, plan.limits
+    outputs = [staging.out_dir] + ([Path(gradebook).parent] if gradebook is not None else [])
+    sandbox = dataclasses.replace(base_sandbox(mode), hidden=hidden_folders(paths, outputs))
     named = {result.exercise_set for result in results}
     preload(options, specs, None if None in named else named | set(options.assignment))
     own_workspace = workspace is None
@@ -251,8 +278,9 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunSet
             result = not_graded(base.submission, base.report_name, base.exercise_set, specs.get(base.exercise_set),
                                 f"{trouble} (twice; the submission was graded again in a fresh kernel)",
                                 result.execution_time, mode)
-        results[index] = result = marked(dataclasses.replace(result, limits=limits))
-        write_report(result, out_dir)
+        results[index] = result = marked(dataclasses.replace(result, limits=limits,
+                                                              accepted_readable=plan.accepted_readable))
+        staging.stage(result)
         if on_result is not None:
             on_result(result)
 
@@ -276,7 +304,7 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunSet
                     continue
                 receiver, sender = context.Pipe(duplex=False)
                 job = Job(os.fspath(paths[index]), results[index].submission, names[index], root, options, specs,
-                          base_sandbox(mode), str(views))
+                          sandbox, str(views))
                 process = context.Process(target=worker, args=(job, sender), daemon=True)
                 process.start()
                 sender.close()
@@ -310,6 +338,4 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunSet
             remove_tree(entry.root)
         if own_workspace:
             remove_tree(workspace)
-        write_reports(results, out_dir, pass_fraction, gradebook)
-    return results
 

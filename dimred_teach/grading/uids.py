@@ -339,6 +339,13 @@ def clean_up(uid: int, fd: int | None = None, sweep_files: bool = True) -> None:
             os.close(fd)
 
 
+def clean_up_leftovers() -> None:
+    """:func:`clean_up` after every kernel id that has a process left (:func:`in_use`) and no
+    live run holding its lock: the kernels of a run killed with its workers."""
+    for uid in sorted(in_use()):
+        clean_up(uid)
+
+
 def release(allocation: Allocation, sweep_files: bool = True) -> None:
     """Clean up after the kernel and give the id back."""
     clean_up(allocation.uid, allocation.fd, sweep_files)

@@ -23,7 +23,8 @@ Whatever remains in the view must not answer one of the set's exercises: the tes
 ``tests/test_policy_scan.py`` runs every function exercise's check against adapted calls of
 every callable of the view and fails on any hit. The original files are not in the kernel's
 view at all (bubblewrap binds the copy over them; ``user`` mode checks they are unreadable
-for the kernel's user), so no reference, closure, ``gc`` walk, frame trick or import hook
+for the kernel's user, and binds the stand-ins of third-party functions over their originals in
+the kernel's own mount namespace, :mod:`.mounts`), so no reference, closure, ``gc`` walk, frame trick or import hook
 reaches them.
 """
 
@@ -147,6 +148,18 @@ def build_view(exercise_set: str, folder: Path, library: dict | None = None) -> 
     return folder
 
 
+def third_party_files(exercise_set: str) -> list[tuple[str, Path]]:
+    """(entry, the file defining it) for each third-party module or function the set forbids
+    (:func:`.policy.third_party`): what its kernel must see only as a stand-in."""
+    rules = policy.rules(exercise_set)
+    found = []
+    for declared in policy.third_party(exercise_set):
+        defined = (importlib.import_module(declared) if declared in rules.modules
+                   else sys.modules[inspect.unwrap(policy.resolve_function(declared)).__module__])
+        found.append((declared, Path(os.path.realpath(defined.__file__))))
+    return found
+
+
 def _shadow_third_party(folder: Path, exercise_set: str, rules) -> None:
     """Write the stand-ins of the third-party modules and functions the set forbids
     (``scipy.linalg.orthogonal_procrustes``): for each, a copy of its defining file with the
@@ -155,15 +168,11 @@ def _shadow_third_party(folder: Path, exercise_set: str, rules) -> None:
     original file it covers) pairs, the stand-in's path relative to ``folder`` (the view is moved
     once built), for the sandbox to bind over the originals (:func:`shadows`)."""
     pairs = []
-    for declared in rules.declared:
-        if declared.split(".")[0] == "dimred_teach":
-            continue
+    for declared, original in third_party_files(exercise_set):
         if declared in rules.modules:
-            original = Path(os.path.realpath(importlib.import_module(declared).__file__))
             text = f"raise ImportError({policy.message(exercise_set, declared)!r}, name={declared!r})\n"
         else:
             function = inspect.unwrap(policy.resolve_function(declared))
-            original = Path(os.path.realpath(sys.modules[function.__module__].__file__))
             tree = ast.parse(original.read_text())
             node = _definition(tree, function.__qualname__)
             if node is None:
