@@ -57,8 +57,8 @@ def cpu_seconds(pid: int) -> float:
 def warm_references(exercise_sets) -> None:
     """Compute the cached reference values of each exercise set's checks module (its
     module-level ``functools.lru_cache`` functions without parameters) in this process, so
-    that the processes forked later inherit them; with one BLAS thread, as the checks run
-    (set 12's: 0.6 s of CPU, against 12 s with a thread per core on a loaded machine)."""
+    that the processes forked later inherit them (the crabs data sets 01 and 03 check against);
+    with one BLAS thread, as the checks run."""
     with threadpool_limits(1):
         _warm(exercise_sets)
 
