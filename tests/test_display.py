@@ -53,6 +53,7 @@ def test_figure_with_sliders_redraws_on_every_move(capsys):
     from IPython.core.interactiveshell import InteractiveShell
 
     InteractiveShell.instance()  # display() needs an IPython shell, as in a notebook
+    plt.close("all")  # figures an earlier test of this worker left open are not this test's
 
     calls = []
 
