@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / ".venv" / "bin" / "dimred-teach"
 ROWS = {"set 04, 60 students (the README's example)": ["--size", "60", "--sets", "04"],
-        "every set, 10 students (120 notebooks)": ["--size", "10"]}
+        "every set, 10 students": ["--size", "10"]}
 """Row name -> demo-class arguments."""
 
 
