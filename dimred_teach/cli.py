@@ -228,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return {"remove": lecture_files.command_remove, "rename": lecture_files.command_rename}[args.command](args)
     if args.command == "class-report":
-        from .course.class_outputs import class_report
+        from .gradebook.class_outputs import class_report
 
         if args.names and not args.students:
             parser.error("--names: the names appear only in the table of --students")
@@ -240,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         return 0
     if args.command == "gradebook":
-        from .course.lms import student_outputs
+        from .gradebook.lms import student_outputs
 
         try:
             print(student_outputs(args.reports, args.roster, args.out, args.root))
@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return command_class_template(args)
     if args.command == "merge":
-        from .grading.shards import command_merge
+        from .gradebook.merge import command_merge
 
         return command_merge(args)
     if args.command == "demo-class":

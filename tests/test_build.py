@@ -268,7 +268,7 @@ def test_start_page_links_every_lecture_exercise_and_solution():
 
 def test_an_exercise_on_the_optional_section_says_so_and_the_class_report_names_it():
     """Issue 45: exercise 6 of sets 02 and 04 practise the lectures' optional last section, not §6."""
-    from dimred_teach.course.class_report import _revisit, course_lectures
+    from dimred_teach.gradebook.class_report import _revisit, course_lectures
     from dimred_teach.exercise_specs import load_spec
 
     for exercise_set, exercise_id in (("02_eig_vs_svd", "02.pseudo_inverse"), ("04_mds", "04.non_euclidean_metric")):

@@ -9,6 +9,7 @@ built by hand from the exercise notebook.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import re
 import subprocess
@@ -22,7 +23,7 @@ import pytest
 from class_reports import write_synthetic_reports
 
 from dimred_teach.cli import main
-from dimred_teach.course.class_report import read_reports, summarise, write_csvs
+from dimred_teach.gradebook.class_report import read_reports, summarise, write_csvs
 from dimred_teach.grading.reports import write_gradebook, write_report
 from dimred_teach.grading.results import SubmissionResult, TestResult
 
@@ -198,3 +199,29 @@ def test_exercise_and_set_names_from_reports_are_text_everywhere(tmp_path):
     for csv_file in ("mistakes.csv", "exercises.csv"):
         for row in csv.reader((tmp_path / "page" / csv_file).open(encoding="utf-8")):
             assert not any(cell.startswith(("=", "+", "-", "@")) for cell in row), (csv_file, row)
+
+
+def cells_as_any_spreadsheet_splits(path: Path):
+    """Every cell of a CSV file as a spreadsheet reads it when it splits lines on ``,``, on
+    ``;`` (many European locales) or on a tab, honouring double quotes as RFC 4180 says."""
+    text = path.read_text(encoding="utf-8")
+    for delimiter in (",", ";", "\t"):
+        for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
+            yield from row
+
+
+def test_a_formula_after_a_separator_starts_no_cell_in_any_csv(tmp_path):
+    """Issue 52.6: a submission named ``01_pca_lagrangian;=2+5;.ipynb`` must start no cell with
+    ``=`` in the gradebook or the class report's files, whatever the spreadsheet splits on."""
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    name = "01_pca_lagrangian;=2+5;.ipynb"
+    tests = (TestResult("04.recover_b;=1+1", 0.0, 2.0, False, "a;=3+3", "other", "x\t=4+4"),)
+    result = SubmissionResult(name, "r0", "04_mds", tests, "", 1.0, True)
+    write_report(result, reports)
+    write_gradebook([result], tmp_path / "gradebook.csv", 1.0)
+    assert main(["class-report", str(reports), "--out", str(tmp_path / "page"), "--root", str(ROOT)]) == 0
+    for csv_file in (tmp_path / "gradebook.csv", tmp_path / "page" / "mistakes.csv", tmp_path / "page" / "exercises.csv"):
+        cells = list(cells_as_any_spreadsheet_splits(csv_file))
+        assert any("=2+5" in cell or "=1+1" in cell for cell in cells), csv_file  # the names are there, as text
+        assert not [cell for cell in cells if cell.lstrip().startswith(("=", "+", "@"))], csv_file

@@ -4,6 +4,7 @@ refused, naming the share."""
 
 from __future__ import annotations
 
+import csv
 import filecmp
 import json
 import os
@@ -18,19 +19,25 @@ import pytest
 from dimred_teach.cli import main
 from dimred_teach.grading.reports import write_report
 from dimred_teach.grading.results import SubmissionResult, TestResult
-from dimred_teach.grading.shards import (ShardError, listing_keys, merged_results, parse_shard, plan_shard, share,
-                                         shard_from_environment, write_record)
+from dimred_teach.gradebook.merge import merged_results
+from dimred_teach.grading.shards import (ShardError, listing_keys, parse_shard, plan_shard, shard_from_environment,
+                                         write_record)
 
 ROOT = Path(__file__).resolve().parents[1]
 DIMRED_TEACH = Path(sys.executable).with_name("dimred-teach")
 
 
+def shared_keys(keys, shard, shards):
+    """The keys of the files given by themselves that shard ``shard`` of ``shards`` grades."""
+    return [entry["key"] for entry in plan_shard([], [Path(key) for key in keys], shard, shards, 1.0).record["submissions"]]
+
+
 def test_the_partition_is_the_same_whatever_the_listing_order_and_balanced():
     keys = [f"student-{n:03d}/{s:02d}_set.ipynb" for n in range(37) for s in (1, 4, 7)]
-    shares = [[keys[i] for i in share(keys, k, 4)] for k in range(4)]
+    shares = [shared_keys(keys, k, 4) for k in range(4)]
     shuffled = keys[:]
     random.Random(1).shuffle(shuffled)
-    assert [sorted(shuffled[i] for i in share(shuffled, k, 4)) for k in range(4)] == [sorted(s) for s in shares]
+    assert [sorted(shared_keys(shuffled, k, 4)) for k in range(4)] == [sorted(s) for s in shares]
     assert sorted(key for s in shares for key in s) == sorted(keys)  # each once
     assert max(map(len, shares)) - min(map(len, shares)) <= 1
     # dealt by hash, not by folder: every share holds several students and sets
@@ -157,8 +164,9 @@ def test_merge_with_a_roster_writes_the_gradebook_by_student(tmp_path):
     (tmp_path / "roster.csv").write_text("id,name,folder\n" + "".join(f"S{n},Student {n},student-{n}\n" for n in range(4)))
     assert main(["merge", *map(str, folders), "--out", str(tmp_path / "merged"), "--roster",
                  str(tmp_path / "roster.csv")]) == 0
-    rows = (tmp_path / "merged/students/students.csv").read_text().splitlines()
-    assert rows[1:] == [f"S{n},Student {n},2,2,2,1" for n in range(4)]
+    with (tmp_path / "merged/students/students.csv").open(newline="") as file:
+        rows = list(csv.reader(file))
+    assert rows[1:] == [[f"S{n}", f"Student {n}", "2", "2", "2", "1"] for n in range(4)]
     (tmp_path / "roster.csv").write_text("id,name\nS0,Student 0\n")
     assert main(["merge", *map(str, folders), "--out", str(tmp_path / "merged"), "--roster",
                  str(tmp_path / "roster.csv")]) == 2

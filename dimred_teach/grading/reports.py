@@ -16,6 +16,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
+from .._csv_cells import csv_cell
 from .results import SubmissionResult, clip
 from .exposure import GUARANTEES, guarantees
 from .sandbox import DESCRIPTIONS
@@ -165,12 +166,6 @@ def _not_yet(test) -> str:
     return f"not yet ({test.mistake}): {test.output}" if test.mistake else f"not yet: {test.output}"
 
 
-def csv_cell(value) -> str:
-    """A cell a spreadsheet will not read as a formula (student text starting with =, +, -, @)."""
-    text = str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def write_gradebook(results: Sequence[SubmissionResult], path: Path, pass_fraction: float) -> None:
     """One CSV row per submission: totals, pass/fail, the points of every exercise, then the
     mistake id of every exercise (empty when it passed)."""
@@ -180,14 +175,14 @@ def write_gradebook(results: Sequence[SubmissionResult], path: Path, pass_fracti
     with path.open("w", newline="", encoding="utf-8", errors="replace") as file:
         writer = csv.writer(file)
         writer.writerow(["submission", "exercise_set", "score", "max_score", "fraction", "passed", "graded", "sandbox"]
-                        + exercises + [f"{e} mistake" for e in exercises])
+                        + [csv_cell(e) for e in exercises] + [csv_cell(f"{e} mistake") for e in exercises])
         for r in sorted(results, key=lambda r: r.submission):
             points = {t.name: f"{t.score:g}" for t in r.tests}
             mistakes = {t.name: t.mistake for t in r.tests}
             fraction = f"{r.score / r.max_score:.4f}" if r.max_score else ""
-            writer.writerow([csv_cell(r.submission), r.exercise_set or "", f"{r.score:g}", f"{r.max_score:g}",
+            writer.writerow([csv_cell(r.submission), csv_cell(r.exercise_set or ""), f"{r.score:g}", f"{r.max_score:g}",
                              fraction, r.passes(pass_fraction), r.graded, r.sandbox]
-                            + [points.get(e, "") for e in exercises] + [mistakes.get(e, "") for e in exercises])
+                            + [points.get(e, "") for e in exercises] + [csv_cell(mistakes.get(e, "")) for e in exercises])
 
 
 def write_reports(results: Sequence[SubmissionResult], out_dir: Path, pass_fraction: float,

@@ -30,8 +30,8 @@ from pathlib import Path
 
 from ..checks import MISTAKE_ID, RESERVED_MISTAKES, mistake_name
 from ..exercise_specs import load_spec
-from ..grading.reports import csv_cell
-from .manifest import Lecture, read_manifest
+from .._csv_cells import csv_cell
+from ..course.manifest import Lecture, read_manifest
 
 NOT_ATTEMPTED = ("no-answer", "not-graded")
 """Mistake ids that mean the exercise was not attempted (or not judged): they are counted in

@@ -132,7 +132,7 @@ def render_page(submissions: Sequence[Submission], summaries: Sequence[ExerciseS
     from jinja2 import Environment, PackageLoader, StrictUndefined
     from markupsafe import Markup
 
-    environment = Environment(loader=PackageLoader("dimred_teach.course", "templates/class_report"),
+    environment = Environment(loader=PackageLoader("dimred_teach.gradebook", "templates/class_report"),
                               autoescape=True, undefined=StrictUndefined, keep_trailing_newline=True)
     template = environment.get_template("index.html.j2")
     by_exercise: dict[str, list[MistakeCount]] = defaultdict(list)

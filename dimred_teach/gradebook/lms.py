@@ -11,7 +11,7 @@
 - ``feedback/<id>.html``: each student's report as a page to send them (autoescaped);
 - ``unmatched.csv``: graded notebooks no roster row claims.
 
-Every text cell of every CSV goes through :func:`.reports.csv_cell`.
+Every text cell of every CSV goes through :func:`dimred_teach._csv_cells.csv_cell`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..grading.reports import csv_cell
+from .._csv_cells import csv_cell
 from .class_page import points_text
 from .class_report import Submission, course_lectures, read_reports, summarise
 from .roster import Student, assign, read_roster
@@ -52,7 +52,7 @@ def _points(student: Student, sets: dict[str, float]) -> list[float]:
 def write_students(out: Path, students: Sequence[Student], sets: dict[str, float]) -> None:
     with (out / "students.csv").open("w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
-        writer.writerow(["id", "name", *(f"{name} points" for name in sets), "total", "max_total", "notebooks"])
+        writer.writerow(["id", "name", *(csv_cell(f"{name} points") for name in sets), "total", "max_total", "notebooks"])
         for student in students:
             points = _points(student, sets)
             writer.writerow([csv_cell(student.id), csv_cell(student.name), *map(points_text, points), points_text(sum(points)),
@@ -60,7 +60,7 @@ def write_students(out: Path, students: Sequence[Student], sets: dict[str, float
 
 
 def _column(name: str) -> str:
-    return f"dimred-teach {name}"
+    return csv_cell(f"dimred-teach {name}")
 
 
 def write_canvas(out: Path, students: Sequence[Student], sets: dict[str, float]) -> None:
@@ -98,7 +98,7 @@ def write_feedback(out: Path, students: Sequence[Student], titles: dict[str, str
     from jinja2 import Environment, PackageLoader, StrictUndefined
     from markupsafe import Markup
 
-    template = Environment(loader=PackageLoader("dimred_teach.course", "templates/class_report"), autoescape=True,
+    template = Environment(loader=PackageLoader("dimred_teach.gradebook", "templates/class_report"), autoescape=True,
                            undefined=StrictUndefined).get_template("feedback.html.j2")
     folder = out / "feedback"
     folder.mkdir(parents=True, exist_ok=True)
