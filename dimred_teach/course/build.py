@@ -20,6 +20,7 @@ from pathlib import Path
 import jupytext
 
 from ..checks import policy
+from ..command_registry import InputError
 from ..exercise_specs import SPECS_DIR, spec_path
 from .answer_leaks import answer_leaks
 from .derived_data import derived_data_problems, write_derived_data
@@ -199,12 +200,12 @@ def install_guard_problems(lectures: list[Lecture], repository: str | None) -> l
 
 
 def build(root: Path, check: bool) -> int:
-    """Generate (or, with ``check``, verify) the course's generated files; returns an exit status."""
+    """Generate (or, with ``check``, verify) the course's generated files; returns an exit status
+    (InputError when ``root`` holds no course manifest)."""
     try:
         lectures = read_manifest(root)
     except ValueError as error:
-        print(f"error: {error} (run from the course's root or pass --root)", file=sys.stderr)
-        return 2
+        raise InputError(f"{error} (run from the course's root or pass --root)") from None
     problems = [problem for lecture in lectures for problem in header_problems(lecture)]
     problems += syntax_problems([source for lecture in lectures for source in (lecture.lecture_source,
                                  lecture.solution_source) if source.is_file()])

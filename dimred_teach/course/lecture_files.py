@@ -12,13 +12,12 @@ never the slug, so a rename keeps every check, grade and class report valid.
 from __future__ import annotations
 
 import re
-import sys
 import tomllib
 from pathlib import Path
 
 from .manifest import MANIFEST, Lecture, check_new_slug, find_lecture, read_manifest
 
-__all__ = ["owned_files", "orphans", "remove", "rename", "command_remove", "command_rename"]
+__all__ = ["owned_files", "orphans", "remove", "rename"]
 
 STEM_FOLDERS = ("notebooks", "solutions", "exercises")
 """Folders whose files are named ``NN_slug.py`` or ``NN_slug.ipynb``."""
@@ -104,30 +103,3 @@ def rename(root: Path, number: str, slug: str) -> list[tuple[Path, Path]]:
     for old, new in moves:
         old.rename(new)
     return moves
-
-
-def command_remove(args) -> int:
-    """``dimred-teach remove NN``."""
-    try:
-        files = remove(args.root, args.number)
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    for path in files:
-        print(f"deleted {path}")
-    print("next: `dimred-teach build` (START_HERE.md and the README's course map), then commit")
-    return 0
-
-
-def command_rename(args) -> int:
-    """``dimred-teach rename NN new_slug``."""
-    try:
-        moves = rename(args.root, args.number, args.slug)
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    for old, new in moves:
-        print(f"moved {old} -> {new}")
-    print("next: `dimred-teach build`, then commit; a student's notebook under the old name still grades as "
-          "this set (by its number), with a note saying so")
-    return 0

@@ -11,13 +11,12 @@ it as generated; the lecturer replaces the example with the lecture's content.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from .exercises import install_guard
 from .manifest import MANIFEST, NUMBER, Lecture, check_new_slug, course_repository, manifest_row, read_manifest
 
-__all__ = ["scaffold", "command_new"]
+__all__ = ["scaffold"]
 
 MINUTES = 30
 EXERCISE_MINUTES = 10
@@ -220,16 +219,3 @@ def scaffold(root: Path, number: str, slug: str, title: str, execute: bool = Tru
 
         written += [execute_source(lecture.solution_source), execute_source(lecture.lecture_source)]
     return written
-
-
-def command_new(args) -> int:
-    """``dimred-teach new``: scaffold, then say what to do next."""
-    try:
-        written = scaffold(args.root, args.number, args.slug, args.title, execute=not args.no_execute)
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    for path in written:
-        print(f"wrote {path}")
-    print("next: `dimred-teach build`, then write the lecture and its exercises (README: Adding a lecture)")
-    return 0

@@ -19,7 +19,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from importlib.metadata import PackageNotFoundError, version
 from importlib.resources import files
 from pathlib import Path
@@ -31,8 +30,7 @@ from .manifest import Lecture, read_manifest
 SITE_TEMPLATES = Path(__file__).parent / "templates" / "site"
 """The site's own templates (the sidebar's title), favicon and scripts."""
 
-__all__ = ["Lecture", "course_version", "lectures", "home_page", "one_line_math", "build_site", "site_workflow_template",
-           "command_site", "command_site_template"]
+__all__ = ["Lecture", "course_version", "lectures", "home_page", "one_line_math", "build_site", "site_workflow_template"]
 
 _NOT_A_BLANK_LINE = r"(?!\n\s*\n)"
 _MATH = re.compile(rf"\$\$(?:{_NOT_A_BLANK_LINE}.)+?\$\$|\$(?:{_NOT_A_BLANK_LINE}[^$])+?\$", re.DOTALL)
@@ -251,32 +249,8 @@ def build_site(root: Path, out: Path, repository_url: str | None = None, quiet: 
     return out / "index.html"
 
 
-def command_site(args) -> int:
-    """``dimred-teach site``: build the website and say where it is and how long it took."""
-    start = time.perf_counter()
-    try:
-        index = build_site(args.root, args.out, repository_url=args.repository_url, quiet=not args.verbose)
-    except (ValueError, RuntimeError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    print(f"built {index} in {time.perf_counter() - start:.0f} s; open it in a browser, or serve it with "
-          f"`python3 -m http.server -d {args.out}`")
-    return 0
-
-
 def site_workflow_template(install: str) -> str:
     """The GitHub Actions workflow publishing the site to GitHub Pages on every push,
     installing the course with the pip requirement ``install``."""
     text = files("dimred_teach.course.templates").joinpath("site-workflow.yml").read_text()
     return text.replace("__INSTALL__", install)
-
-
-def command_site_template(args) -> int:
-    """``dimred-teach ci-template --site``: print the Pages workflow, or write it to ``--out``."""
-    from .._files import write_new_file
-
-    text = site_workflow_template(args.install or ".[site]")
-    if args.out is None:
-        sys.stdout.write(text)
-        return 0
-    return write_new_file(args.out, text, args.force)

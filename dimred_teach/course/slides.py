@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from importlib.resources import files
 from pathlib import Path
 
@@ -28,7 +27,7 @@ from jupytext.cell_metadata import metadata_to_text
 
 from .manifest import read_manifest
 
-__all__ = ["slide_types", "annotate_source", "paginate", "build_deck", "deck_assets", "command_slides"]
+__all__ = ["slide_types", "annotate_source", "paginate", "build_deck", "deck_assets", "lecture_notebooks"]
 
 _HEADER = re.compile(r"^# %%( \[markdown\])?")
 _IMPORT = re.compile(r"^@import url\([^)]*\);\n", re.MULTILINE)
@@ -213,7 +212,7 @@ def build_deck(notebook: Path, out: Path) -> Path:
     return out
 
 
-def _lecture_notebooks(root: Path, numbers: list[str]) -> list[Path]:
+def lecture_notebooks(root: Path, numbers: list[str]) -> list[Path]:
     """The executed lecture notebooks numbered ``numbers`` (all of them when empty)."""
     notebooks = {lecture.number: lecture.lecture_notebook for lecture in read_manifest(root)}
     wanted = [number.zfill(2) for number in numbers] or list(notebooks)
@@ -221,26 +220,3 @@ def _lecture_notebooks(root: Path, numbers: list[str]) -> list[Path]:
     if unknown:
         raise ValueError(f"numbers: no lecture numbered {', '.join(unknown)} in {root / 'course.toml'}")
     return [notebooks[number] for number in wanted]
-
-
-def command_slides(args) -> int:
-    """``dimred-teach slides``: write the decks of the chosen lectures, or (``--annotate``)
-    the slide metadata of every lecture source; returns the exit status."""
-    root = Path(args.root).resolve()
-    if args.check and not args.annotate:
-        print("error: --check only goes with --annotate", file=sys.stderr)
-        return 2
-    if args.annotate:
-        sources = [lecture.lecture_source for lecture in read_manifest(root)]
-        stale = [source for source in sources if annotate_source(source, check=args.check)]
-        for source in stale:
-            print(f"{source}: slide metadata out of date, run `dimred-teach slides --annotate`" if args.check
-                  else f"{source}: slide metadata written")
-        return 1 if args.check and stale else 0
-    try:
-        for notebook in _lecture_notebooks(root, args.numbers):
-            print(f"wrote {build_deck(notebook, Path(args.out) / f'{notebook.stem}.html')}")
-    except (ValueError, RuntimeError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    return 0

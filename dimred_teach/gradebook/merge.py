@@ -88,20 +88,3 @@ def merge(folders: Sequence[Path], out: Path, root: Path, roster: Path | None = 
     if roster is not None:  # a bad roster raises, naming --roster
         account += "\n" + student_outputs([out / "reports"], roster, out / "students", root)
     return results, pass_fraction, account
-
-
-def command_merge(args) -> int:
-    """``dimred-teach merge SHARD_OUT... --out DIR``: exit 0 when every submission reaches the
-    pass fraction, 1 otherwise, 2 when the shards are refused."""
-    import sys
-
-    try:
-        results, pass_fraction, account = merge(args.shard_outs, args.out, args.root, args.roster)
-    except (ValueError, OSError) as error:  # ShardError, or a roster that cannot be used
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    counted = [r for r in results if not r.skipped]
-    passed = sum(r.passes(pass_fraction) for r in counted)
-    print(f"merged {len(args.shard_outs)} shard(s): {len(results)} submission(s), {passed} of {len(counted)} reach "
-          f"{pass_fraction:.0%} of the points; {args.out / 'reports'}, {args.out / 'gradebook.csv'}\n{account}")
-    return 0 if passed == len(counted) else 1

@@ -18,7 +18,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import sys
 from pathlib import Path
 
 from .results import SubmissionResult, clip
@@ -53,6 +52,7 @@ def command_classroom_grade(args) -> int:
     assignment (``--set``; default every set), write the reports, ``DIR/classroom-result.json``
     and the step output ``result``. Exit 0 once written (the reporter turns a failed exercise
     into a red check), 2 for a usage error or a sandbox that does not work."""
+    from ..command_registry import InputError
     from .command import append_step_summary, options_from
     from .gradescope import grade_one_per_set
     from .reports import write_reports
@@ -66,8 +66,7 @@ def command_classroom_grade(args) -> int:
         paths = find_submissions(args.submissions)
         args.out.mkdir(parents=True, exist_ok=True)
     except (ValueError, OSError, SandboxUnavailable) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        raise InputError(str(error)) from None
     results, notes = grade_one_per_set(paths, args.out, plan.options, args.jobs)
     write_reports(results, args.out, 1.0)
     append_step_summary(args.out)

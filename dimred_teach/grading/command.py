@@ -1,4 +1,5 @@
-"""The ``dimred-teach grade``, ``gradescope`` and ``ci-template`` commands."""
+"""What the ``dimred-teach grade`` and ``gradescope`` commands do (declared in
+:mod:`.commands`), and the GitHub Actions workflow ``ci-template`` writes."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sys
 from pathlib import Path
 
 from .._files import write_new_file
+from ..command_registry import InputError
 from ..exercise_specs import SPECS_DIR
 from .options import SANDBOXES, GradingOptions
 from .results import SubmissionResult
@@ -88,11 +90,9 @@ def command_grade(args) -> int:
     """``dimred-teach grade``: the exit status (0 all pass, 1 otherwise, 2 usage error, 3 when
     the grader's own trouble left a submission not graded)."""
     if not 0.0 <= args.pass_fraction <= 1.0:
-        print(f"error: --pass-fraction must be between 0 and 1, got {args.pass_fraction}", file=sys.stderr)
-        return 2
+        raise InputError(f"--pass-fraction must be between 0 and 1, got {args.pass_fraction}")
     if args.jobs < 1:
-        print(f"error: --jobs must be at least 1, got {args.jobs}", file=sys.stderr)
-        return 2
+        raise InputError(f"--jobs must be at least 1, got {args.jobs}")
     try:
         options = options_from(args)
         paths = find_submissions(args.submissions)
@@ -113,8 +113,7 @@ def command_grade(args) -> int:
         check_named_notebooks(args.submissions, plan.specs, plan.options)
         args.out.mkdir(parents=True, exist_ok=True)
     except (ValueError, OSError, SandboxUnavailable) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        raise InputError(str(error)) from None
     if shard is not None:
         from .shards import write_record
 
@@ -172,15 +171,6 @@ being graded (a course repository holds the package, its data and its constraint
 as in a course checkout (the grader's sandbox needs the package outside the Python installation)."""
 
 
-def command_ci_template(args) -> int:
-    """``dimred-teach ci-template``: print the workflow, or write it to ``--out``."""
-    text = workflow_template(f'"{args.install}"' if args.install else DEFAULT_INSTALL)
-    if args.out is None:
-        sys.stdout.write(text)
-        return 0
-    return write_new_file(args.out, text, args.force)
-
-
 def command_gradescope(args) -> int:
     """``dimred-teach gradescope --out bundle.zip``: write the Gradescope autograder bundle."""
     from .gradescope import build_bundle
@@ -190,8 +180,7 @@ def command_gradescope(args) -> int:
         options = dataclasses.replace(options, assignment=resolve_sets(args.set or (), load_specs(options.specs_dir)))
         data = build_bundle(options, jobs=args.jobs, visibility=args.visibility, source=args.source)
     except (ValueError, OSError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        raise InputError(str(error)) from None
     if not options.assignment:
         print("warning: no --set: this bundle grades every exercise set a submission holds, so a student's total "
               "depends on what is uploaded; name the assignment's sets (--set 04, or --set 04,06)", file=sys.stderr)

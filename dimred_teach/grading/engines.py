@@ -7,10 +7,8 @@ engine must allow."""
 from __future__ import annotations
 
 import re
-import sys
 from importlib.resources import files
 
-from .._files import write_new_file
 
 TEMPLATES = {"github": "class-workflow.yml", "slurm": "class-slurm.sh", "kubernetes": "class-kubernetes.yml"}
 SAFE = re.compile(r"[A-Za-z0-9_./:@=<>!~+-]+( @ [A-Za-z0-9_./:@+#-]+)?")
@@ -33,16 +31,3 @@ def class_template(engine: str, shards: int, install: str, submissions: str = "s
                        ("__IMAGE__", image)):
         text = text.replace(key, value)
     return text
-
-
-def command_class_template(args) -> int:
-    """Print the template, or write it to ``--out``."""
-    try:
-        text = class_template(args.engine, args.shards, args.install, args.submissions, args.image)
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    if args.out is None:
-        sys.stdout.write(text)
-        return 0
-    return write_new_file(args.out, text, args.force)
