@@ -25,4 +25,4 @@ status=0; .venv/bin/dimred-teach grade demo --out demo-reports --jobs 2 || statu
 .venv/bin/dimred-teach class-report demo-reports --out class-report >/dev/null
 # course.py itself, a lecturer's wrong inputs, and the Classroom template and its workflow's schema;
 # the workflows' install-and-grade runs (1.5 min) are the main suite's, on the newer Python.
-"$python" course.py test tests/test_course.py tests/test_lecturer_inputs.py tests/test_classroom.py -k "not ci_template and not grades_and"
+"$python" course.py test tests/course/test_course.py tests/course/test_lecturer_inputs.py tests/grading/test_classroom.py -k "not ci_template and not grades_and"

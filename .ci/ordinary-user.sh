@@ -26,7 +26,7 @@ trap 'rm -rf "$wheels"' EXIT
 install -o "$account" -m 0644 "$wheels"/dimred_teach-*.whl constraints.txt "$ci/"
 install -o "$account" -m 0644 solutions/06_random_projections.ipynb "$ci/submissions/honest/06_random_projections.ipynb"
 install -o "$account" -m 0644 solutions/06_random_projections.ipynb "$ci/hostile-template.ipynb"
-install -o "$account" -m 0644 tests/grading_fixtures/installed_jl_epsilon.py "$ci/"
+install -o "$account" -m 0644 tests/grading/fixtures/installed_jl_epsilon.py "$ci/"
 
 # A login-like environment of the ordinary user: nothing of root's but how this machine reaches
 # the package index (proxies, certificates, pip's and uv's settings).
@@ -66,7 +66,7 @@ echo "ordinary-user: installed in $SECONDS s"
 [ -L "$ci/venv/bin/python" ] || { echo "ordinary-user: the venv's interpreter is not a link" >&2; exit 1; }
 
 # The hostile notebook: epsilon_for is the library's own jl_epsilon, read from wherever the
-# installation keeps it (tests/grading_fixtures/installed_jl_epsilon.py).
+# installation keeps it (tests/grading/fixtures/installed_jl_epsilon.py).
 as_user "$ci/venv/bin/python" - "$ci" <<'EOF'
 import sys
 import nbformat

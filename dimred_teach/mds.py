@@ -508,7 +508,7 @@ def metric_mds(D, k: int = 2, kind: str = "kruskal", init: str = "classical", se
         Stop when one iteration lowers the *normalised* stress (see :func:`stress`) by less
         than ``tol``. This is scikit-learn's rule (its ``eps``, default 1e-6, divides the
         decrease by the sum of squared distances), so the two stop at the same stress to
-        about 1e-4 relative (``tests/test_mds.py``) while the iterations that would only
+        about 1e-4 relative (``tests/library/test_mds.py``) while the iterations that would only
         polish the last digits are skipped. ``tol=0`` runs all ``max_iter`` iterations.
 
     Returns

@@ -236,7 +236,7 @@ print("log-likelihood, fit | formula:", dr.rounded(fit.log_likelihood), "|", dr.
 # $\sigma^2$ and a $C$ that are $c = n/(n-1)$ times the maximum-likelihood ones. Using $\operatorname{tr}(C^{-1}S) = d$
 # at the maximum, such a model falls short of it by exactly $\frac{nd}{2}(\log c + 1/c - 1)$, a small positive
 # number. This is the convention of scikit-learn: `PCA(n_components=q).score(X)` is the average PPCA
-# log-likelihood at the $1/(n-1)$ parameters (`tests/test_ppca.py` checks both statements against it).
+# log-likelihood at the $1/(n-1)$ parameters (`tests/library/test_ppca.py` checks both statements against it).
 
 # %% slideshow={"slide_type": "fragment"}
 eig_q, V_q = eig_pca[:3], pca(X, 3).components

@@ -510,7 +510,7 @@ assert np.median(path.n_iter) < 10  # sweeps per alpha (the exact counts depend 
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # They agree to 0.02; thanks to warm starts the median $\alpha$ needs under 10 sweeps. (The path
-# matches `sklearn.linear_model.lasso_path` to $10^{-8}$: `tests/test_selection.py`. The
+# matches `sklearn.linear_model.lasso_path` to $10^{-8}$: `tests/library/test_selection.py`. The
 # library's default, `method="homotopy"`, follows the same path exactly: between two
 # breakpoints $b$ is linear in $\alpha$, so it solves one small linear system per feature
 # entering or leaving and needs no sweeps at all.) Why
@@ -616,7 +616,7 @@ assert np.abs(lasso_orth - thresholded).max() < 1e-12
 # The path does not say which $\alpha$ to use. Cross-validation does: split the rows into 5 folds, fit the path on
 # four and measure the squared prediction error on the fifth, for every $\alpha$; average over the folds and take
 # the $\alpha$ with the smallest error. `selection.lasso_cv` does this with an intercept (each training part is
-# centred with its own means), as `sklearn.linear_model.LassoCV` does on the same folds (`tests/test_selection.py`
+# centred with its own means), as `sklearn.linear_model.LassoCV` does on the same folds (`tests/library/test_selection.py`
 # checks they agree).
 
 # %% alt="Held-out mean squared error of the LASSO against the penalty alpha on a log scale, decreasing to the right: one thin grey line per fold and their mean in black. The mean error falls from about 9.4 at the largest alpha as signal and signal_m enter, then stays flat near 4.6 below alpha 0.1; a dashed line marks the chosen alpha, 0.042." slideshow={"slide_type": "fragment"}
@@ -780,7 +780,7 @@ assert first_dropped == 2 and np.argmin(rise) == 0
 # on each fold, run the elimination on the training rows only, fit least squares on the $k$ features it keeps for
 # every $k$, and measure the error on the held-out rows; keep the $k$ with the smallest mean error (ties go to
 # fewer features). `selection.recursive_feature_elimination_cv` does this, as
-# `sklearn.feature_selection.RFECV` does on the same folds (`tests/test_selection.py`).
+# `sklearn.feature_selection.RFECV` does on the same folds (`tests/library/test_selection.py`).
 
 # %% slideshow={"slide_type": "fragment"}
 rfe_cv = selection.recursive_feature_elimination_cv(Z_reg, y_reg, folds=5, seed=0)

@@ -1,15 +1,17 @@
-"""Synthetic reports of ``dimred-teach grade`` for the class-report tests: written by the
-grader's own report writer, with outcomes drawn at random from each set's real exercises and
-the mistakes their mutants make (tests/check_cases), and the counts they were drawn with."""
+"""Helpers of the tests of a class's outputs: synthetic reports of ``dimred-teach grade`` for
+the class-report tests (written by the grader's own report writer, with outcomes drawn at
+random from each set's real exercises and the mistakes their mutants make, tests/check_cases,
+and the counts they were drawn with), and the comparison of one run's outputs with a merge's."""
 
 from __future__ import annotations
 
+import filecmp
+import importlib
+import re
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
-
-import importlib
 
 from dimred_teach.checks import RESERVED_MISTAKES, mistakes_of
 from dimred_teach.exercise_specs import SPECS_DIR, load_spec
@@ -41,3 +43,19 @@ def write_synthetic_reports(out: Path, count: int, seed: int, message: str = "")
         write_report(SubmissionResult(f"my-work/student {number}/{exercise_set}.ipynb", f"report-{number:04d}",
                                       exercise_set, tuple(tests), "", 1.0, True, "bwrap"), out)
     return drawn
+
+
+def without_timings(path: Path) -> str:
+    text = path.read_text()
+    return re.sub(r'"execution_time": [0-9.]+|time="[0-9.]+"', "TIME", text)
+
+
+def assert_same_outputs(single: Path, merged: Path, notebooks: int) -> None:
+    """The same files (reports, junit.xml, summary.md, gradebook.csv, the class report's three
+    files), each equal byte for byte once the timings are put aside."""
+    files = sorted(p.relative_to(single) for p in single.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(merged) for p in merged.rglob("*") if p.is_file())
+    assert len(files) == notebooks + 2 + 1 + 3
+    for name in files:
+        a, b = single / name, merged / name
+        assert filecmp.cmp(a, b, shallow=False) or without_timings(a) == without_timings(b), name

@@ -3,18 +3,24 @@ to one thread, MPLBACKEND unset so the nbval kernels, which inherit this environ
 keep their inline backend and figures appear in the outputs nbval compares), and a
 derandomised hypothesis profile so CI runs the same examples every time.
 
-The browser tests (tests/browser, Playwright + Chromium) run only with ``--browser``
-(``python3 course.py browser-test``); the default run leaves them out.
+Tests are laid out by job: ``library/`` (the library's numbers), ``checks/`` (the checks and
+their proofs), ``grading/``, ``gradebook/``, ``course/`` (the build, course.py and the
+lecturer's commands), ``browser/`` (only with ``--browser``: ``python3 course.py
+browser-test``) and ``slurm/`` (only with ``--slurm``). Markers, declared in pyproject.toml,
+say what a test needs, in place of lists of file names:
 
-pytest-xdist hands out one file at a time in collection order (``--no-loadscope-reorder``,
-see course.py), so the longest files come first: the grader's, which mostly wait on
-sandboxed kernels, start beside the CPU-bound proofs and the run does not end on a long
-file started last. The browser tests' files are ordered the same way: the lab's lectures
-and the site's pages start first, on one worker each. A test of a file that starts grading
-kernels holds the checkout lock shared, against a test changing the checkout's permissions
-(tests/checkout_lock.py)."""
+- ``sandbox``: its file starts grading kernels; each test holds the checkout lock shared,
+  against a test changing the checkout's permissions (tests/checkout_lock.py);
+- ``pipeline``: it reads source text or drives processes (every test of ``grading/``,
+  ``gradebook/`` and ``course/``, marked here, and the policy scan), so its outcome cannot
+  move with the BLAS kernel or the SIMD level: CI runs it once;
+- ``slow(seconds=N)``: its file takes about N seconds on one worker. pytest-xdist hands out
+  one file at a time in collection order (``--no-loadscope-reorder``, see course.py), so the
+  longest files come first: the grader's, which mostly wait on sandboxed kernels, start beside
+  the CPU-bound proofs, and the run does not end on a long file started last;
+- ``browser``: it drives JupyterLab, the site or a deck in Chromium.
+"""
 
-import functools
 import os
 from pathlib import Path
 
@@ -33,18 +39,12 @@ settings.register_profile("course", derandomize=True, deadline=None, max_example
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("course")
 
-BROWSER_TESTS = Path(__file__).parent / "browser"
-SLURM_TESTS = Path(__file__).parent / "slurm"
+TESTS = Path(__file__).parent
+BROWSER_TESTS = TESTS / "browser"
+SLURM_TESTS = TESTS / "slurm"
 
-LONGEST_FIRST = ("tests/test_grading_construction.py", "tests/test_check_proofs.py", "tests/test_grading.py",
-                 "tests/test_grading_hostile.py", "tests/test_class_report.py", "tests/test_manifest.py",
-                 "tests/test_exercise_sets.py", "tests/test_grading_assignment.py", "tests/test_policy_scan.py",
-                 "tests/browser/test_lab.py", "tests/browser/test_site.py", "tests/browser/test_slides.py",
-                 "tests/browser/test_exercises.py", "tests/browser/test_rise.py")
-"""The files that take longest (most of it, for the grader's, waiting on kernels; for the browser
-tests, on JupyterLab and Chromium), in the order to start them. The first two start together:
-the one that makes the checkout private at times beside one that starts no kernel, so neither
-waits on the checkout lock (tests/checkout_lock.py)."""
+PIPELINE_ROOMS = ("grading", "gradebook", "course")
+"""The folders of tests whose every test is ``pipeline``."""
 
 
 def pytest_addoption(parser):
@@ -83,33 +83,40 @@ def pytest_xdist_make_scheduler(config, log):
     return NextFileAtTheLastTest(config, log)
 
 
+def _room(item) -> str:
+    """The folder of tests/ that holds ``item``'s file ("" for a notebook)."""
+    path = Path(item.fspath)
+    return path.relative_to(TESTS).parts[0] if path.is_relative_to(TESTS) else ""
+
+
+def _seconds(item) -> float:
+    marker = item.get_closest_marker("slow")
+    return float(marker.kwargs["seconds"]) if marker else 0.0
+
+
 def pytest_collection_modifyitems(config, items):
-    """The files of :data:`LONGEST_FIRST` in its order, then the notebooks (each several
-    seconds in one kernel), then the rest; each file's tests keep their order."""
-    def rank(item) -> tuple[int, int]:
-        path = item.nodeid.split("::")[0]
-        if path in LONGEST_FIRST:
-            return 0, LONGEST_FIRST.index(path)
-        return (1, 0) if path.endswith(".ipynb") else (2, 0)
+    """Mark the rooms' tests ``pipeline`` and the browser's ``browser``; then order the files
+    by their ``slow`` seconds, longest first, then the notebooks (each several seconds in one
+    kernel), then the rest; each file's tests keep their order."""
+    for item in items:
+        if _room(item) in PIPELINE_ROOMS:
+            item.add_marker("pipeline")
+        elif _room(item) == "browser":
+            item.add_marker("browser")
+
+    def rank(item) -> tuple[int, float]:
+        if _seconds(item):
+            return 0, -_seconds(item)
+        return (1, 0.0) if item.nodeid.split("::")[0].endswith(".ipynb") else (2, 0.0)
     items.sort(key=rank)
-
-
-GRADER_ENTRY_POINTS = ('"grade"', "grade(", "run_autograder", "sandbox")
-"""What a test file names when it starts grading kernels (the CLI's ``grade``, the scheduler's
-``grade()``, the Gradescope bundle, a sandbox mode)."""
-
-
-@functools.cache
-def _starts_kernels(path: Path) -> bool:
-    return path.suffix == ".py" and any(name in path.read_text() for name in GRADER_ENTRY_POINTS)
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    """A test of a file that starts grading kernels runs (with its module's fixtures, set up
-    and torn down inside its protocol) holding the checkout lock shared: no other worker
-    changes the checkout's permissions meanwhile (tests/checkout_lock.py)."""
-    if not _starts_kernels(Path(item.fspath)):
+    """A ``sandbox`` test runs (with its module's fixtures, set up and torn down inside its
+    protocol) holding the checkout lock shared: no other worker changes the checkout's
+    permissions meanwhile (tests/checkout_lock.py)."""
+    if item.get_closest_marker("sandbox") is None:
         yield
         return
     with checkout_in_use():

@@ -85,7 +85,7 @@ def library_needs(sources) -> dict[str, list[str]]:
 
     ``sources`` are the code cells of the set's solution, the model answers included: what a
     model answer uses of the library is the set's to offer (a tokeniser to compare words with,
-    a cross-validation to score pairs with), and the generation audit (tests/test_policy_scan.py) proves that
+    a cross-validation to score pairs with), and the generation audit (tests/checks/test_policy_scan.py) proves that
     nothing the view holds answers an exercise by itself. ``dimred-teach build`` writes the
     result into the set's grading spec; the set's kernel view holds only these objects and what
     they use (:mod:`dimred_teach.grading.view`).

@@ -38,7 +38,7 @@ VALUE_SLACK = 10.0
 rounding error (about 1.2e-6), relative to the scale of the data, unless its check states
 the precision its own computation reaches (``register(..., float32_slack=...)``). The
 solutions' computations carried out in float32 pass (the "computed in float32" variants of
-tests/check_cases); the numbers they print, typed back, fail (tests/test_typed_answers.py)."""
+tests/check_cases); the numbers they print, typed back, fail (tests/checks/test_typed_answers.py)."""
 
 _FLOAT64_RESOLUTION = float(np.finfo(np.float64).eps)
 _resolution: contextvars.ContextVar[float] = contextvars.ContextVar("answer_resolution", default=_FLOAT64_RESOLUTION)

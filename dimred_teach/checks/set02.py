@@ -140,7 +140,7 @@ POWER_SIZE = 12_000
 """The order of the matrices 02.power_iteration receives, sparse (four nonzeros a row): a
 product A @ v costs about 0.1 ms, but a dense copy alone takes 1.15 GB, so np.linalg.eigh of
 A.toarray() (a second 1.15 GB for the eigenvectors, minutes of O(m^3) work on one core) is beyond
-the grading kernel's 2 GB and its 20 s a call (tests/test_checks_01_02.py holds the arithmetic)."""
+the grading kernel's 2 GB and its 20 s a call (tests/checks/test_checks_01_02.py holds the arithmetic)."""
 POWER_BLOCK = 4
 
 

@@ -20,7 +20,7 @@ in place of the real package (:mod:`.sandbox`). The copy holds:
   object that needs a forbidden one is an error of the set, found when the view is built.
 
 Whatever remains in the view must not answer one of the set's exercises: the test
-``tests/test_policy_scan.py`` runs every function exercise's check against adapted calls of
+``tests/checks/test_policy_scan.py`` runs every function exercise's check against adapted calls of
 every callable of the view and fails on any hit. The original files are not in the kernel's
 view at all (bubblewrap binds the copy over them; ``user`` mode checks they are unreadable
 for the kernel's user, and binds the stand-ins of third-party functions over their originals in

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import subprocess
 import sys
@@ -10,6 +12,8 @@ from pathlib import Path
 
 import labpage
 from support import git, load_course_script
+
+pytestmark = pytest.mark.slow(seconds=60)
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 

@@ -18,6 +18,8 @@ import pytest
 
 from dimred_teach.course.manifest import read_manifest
 
+pytestmark = pytest.mark.slow(seconds=120)
+
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 LECTURES = [lecture.stem for lecture in read_manifest(ROOT)]

@@ -4,7 +4,11 @@ Still open: the Jupyter UI toolkit inside RISE logs "Maximum call stack size exc
 
 from __future__ import annotations
 
+import pytest
+
 import labpage
+
+pytestmark = pytest.mark.slow(seconds=40)
 
 LECTURE = "notebooks/04_mds.ipynb"
 THIRD_PARTY = ("RangeError: Maximum call stack size exceeded",)

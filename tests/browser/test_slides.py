@@ -17,6 +17,8 @@ from dimred_teach.cli import main
 from dimred_teach.course.manifest import read_manifest
 from dimred_teach.course.slides import annotate_source, slide_types
 
+pytestmark = pytest.mark.slow(seconds=80)
+
 ROOT = Path(__file__).resolve().parents[2]
 LECTURE = "04_mds"
 

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from test_shards import assert_same_outputs
+from class_reports import assert_same_outputs
 
 from dimred_teach.cli import main
 

@@ -13,7 +13,7 @@ from dimred_teach.cli import main
 from dimred_teach.grading.reports import write_report
 from dimred_teach.grading.results import SubmissionResult, TestResult
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = "<script>alert(1)</script>"
 
 

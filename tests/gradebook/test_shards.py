@@ -5,7 +5,6 @@ refused, naming the share."""
 from __future__ import annotations
 
 import csv
-import filecmp
 import json
 import os
 import random
@@ -16,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from class_reports import assert_same_outputs
+
 from dimred_teach.cli import main
 from dimred_teach.grading.reports import write_report
 from dimred_teach.grading.results import SubmissionResult, TestResult
@@ -23,7 +24,9 @@ from dimred_teach.gradebook.merge import merged_results
 from dimred_teach.grading.shards import (ShardError, listing_keys, parse_shard, plan_shard, shard_from_environment,
                                          write_record)
 
-ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.sandbox
+
+ROOT = Path(__file__).resolve().parents[2]
 DIMRED_TEACH = Path(sys.executable).with_name("dimred-teach")
 
 
@@ -115,22 +118,6 @@ def test_merge_refuses_a_missing_a_repeated_or_a_foreign_share(tmp_path, capsys)
     assert main(["merge", str(folders[0]), str(tmp_path / "class"), "--out", str(tmp_path / "merged")]) == 2
     error = capsys.readouterr().err
     assert "SHARD_OUT:" in error and "is not the --out folder of `grade --shard`" in error
-
-
-def without_timings(path: Path) -> str:
-    text = path.read_text()
-    return re.sub(r'"execution_time": [0-9.]+|time="[0-9.]+"', "TIME", text)
-
-
-def assert_same_outputs(single: Path, merged: Path, notebooks: int) -> None:
-    """The same files (reports, junit.xml, summary.md, gradebook.csv, the class report's three
-    files), each equal byte for byte once the timings are put aside."""
-    files = sorted(p.relative_to(single) for p in single.rglob("*") if p.is_file())
-    assert files == sorted(p.relative_to(merged) for p in merged.rglob("*") if p.is_file())
-    assert len(files) == notebooks + 2 + 1 + 3
-    for name in files:
-        a, b = single / name, merged / name
-        assert filecmp.cmp(a, b, shallow=False) or without_timings(a) == without_timings(b), name
 
 
 def test_shards_merged_give_one_runs_reports_gradebook_and_class_report(tmp_path):

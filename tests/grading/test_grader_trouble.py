@@ -33,6 +33,8 @@ from dimred_teach.grading import checker as checker_module
 from dimred_teach.grading import wire
 from dimred_teach.grading.checker import GRADER_ERROR, TOO_BIG, Checker
 
+pytestmark = pytest.mark.sandbox
+
 checks.get_check("99.column_means")  # test_grading put set 99 on the checks' path
 
 

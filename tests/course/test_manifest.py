@@ -13,7 +13,9 @@ import pytest
 
 from dimred_teach.course.manifest import MANIFEST, ManifestError, header_problems, read_manifest
 
-ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow(seconds=100)
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def write_manifest(folder: Path, rows: str) -> Path:

@@ -11,7 +11,9 @@ from nbclient import NotebookClient
 from dimred_teach.course.manifest import read_manifest
 from dimred_teach.exercise_specs import load_spec
 
-ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow(seconds=90)
+
+ROOT = Path(__file__).resolve().parents[2]
 SETS = [lecture.stem for lecture in read_manifest(ROOT) if lecture.exercises]
 
 

@@ -19,7 +19,7 @@ from dimred_teach.course.answer_leaks import MANY_RIGHT_ANSWERS, answer_leaks, s
 from dimred_teach.course.manifest import read_manifest
 from dimred_teach.mds import double_center
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LECTURES = read_manifest(ROOT)
 
 def notebook(path: str) -> nbformat.NotebookNode:

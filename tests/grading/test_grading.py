@@ -1,6 +1,6 @@
 """The grader (``dimred-teach grade``): honest, unanswered and hostile submissions.
 
-Most cases use the test-only exercise set 99 (tests/grading_fixtures: a solution source
+Most cases use the test-only exercise set 99 (tests/grading/fixtures: a solution source
 and its check module), built with the real ``build_exercise`` into a temporary specs
 folder. All fixture submissions are graded in ONE parallel run (module fixture), and each
 test asserts on its report. The last tests grade the course's real exercise notebooks
@@ -35,9 +35,11 @@ from dimred_teach.grading import (GradingOptions, find_submissions, grade, ident
 from dimred_teach.grading.reports import markdown_text
 from dimred_teach.grading.exposure import ACCEPT_VARIABLE
 
-FIXTURES = Path(__file__).parent / "grading_fixtures"
+pytestmark = [pytest.mark.sandbox, pytest.mark.slow(seconds=200)]
+
+FIXTURES = Path(__file__).parent / "fixtures"
 SOURCE = FIXTURES / "99_grading_fixture.py"
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = ["99.column_means", "99.unit_vector", "99.center", "99.norm_of_means"]
 POINTS = {"99.column_means": 1, "99.unit_vector": 1, "99.center": 2, "99.norm_of_means": 1}
 if str(FIXTURES) not in checks.__path__:

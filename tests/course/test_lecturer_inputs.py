@@ -3,13 +3,17 @@ do, exit status 2, and nothing written."""
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import shutil
 from pathlib import Path
 
 from dimred_teach.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.sandbox
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def one_error_line(capsys) -> str:

@@ -4,7 +4,11 @@ import importlib.util
 import subprocess
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+import pytest
+
+pytestmark = pytest.mark.sandbox
+
+ROOT = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("course_script", ROOT / "course.py")
 course = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(course)

@@ -20,7 +20,9 @@ from dimred_teach.cli import main
 from dimred_teach.grading.classroom import classroom_result, encoded_result
 from dimred_teach.grading.results import SubmissionResult, TestResult
 
-ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.sandbox
+
+ROOT = Path(__file__).resolve().parents[2]
 TAG = "v-test"
 SET_04_POINTS = 12
 

@@ -20,6 +20,8 @@ from check_cases import solution_answer
 from dimred_teach.checks import MISTAKE_ID, RESERVED_MISTAKES, evaluate, mistakes_of, registered_ids
 from dimred_teach.exercise_specs import SPECS_DIR
 
+pytestmark = pytest.mark.slow(seconds=290)
+
 SEEDS = range(20)
 
 

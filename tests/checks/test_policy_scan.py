@@ -45,6 +45,8 @@ from dimred_teach.checks import evaluate, policy
 from dimred_teach.exercise_specs import SPECS_DIR
 from dimred_teach.grading import view
 
+pytestmark = [pytest.mark.slow(seconds=96), pytest.mark.pipeline]
+
 SLOTS = 4
 """Adapted calls place the exercise's arguments among the first SLOTS positional parameters."""
 BISECTION_TOP = 2**24

@@ -14,7 +14,7 @@ from dimred_teach.course.manifest import read_manifest
 from dimred_teach.course.execution import KERNELSPEC, WIDGET_VIEW, notebook_text
 from dimred_teach.course.exercises import SolutionMarkupError, build_exercise, strip_solutions
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_top_level_block_becomes_named_ellipses():

@@ -714,7 +714,7 @@ PASSING = ("clear error", "right answer")
 def test_bad_inputs_table(module, record_property):
     """Run one module's table in a subprocess (a hang cannot stop the test run) and require
     every case to end in a clear error or a right answer."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     script = f"import json, tests.test_bad_inputs as t; print(json.dumps(t.run_table({module!r})))"
     try:
         completed = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True,

@@ -23,6 +23,8 @@ from dimred_teach.grading.exposure import ACCEPT_VARIABLE
 
 from test_grading import ROOT
 
+pytestmark = [pytest.mark.sandbox, pytest.mark.slow(seconds=80)]
+
 SPECS = load_specs()
 
 

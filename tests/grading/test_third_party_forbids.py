@@ -21,6 +21,8 @@ from test_grading_construction import ROOT_ONLY, _course_private, _sandbox_of
 from dimred_teach.checks import evaluate, policy
 from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade
 
+pytestmark = pytest.mark.sandbox
+
 FORBIDDEN = "scipy.linalg.orthogonal_procrustes"
 USES_IT = ("import scipy.linalg\n"
            "w = scipy.linalg.orthogonal_procrustes(np.eye(3), np.eye(3))[0][:, 0]\n")

@@ -49,6 +49,8 @@ FORGED = {"exercise_set": "99_grading_fixture", "output": "", "graded": True, "e
           "submission": "VICTIM", "report_name": "../../../escaped_report"}
 FORGER = f'''
 import json, os, struct
+
+pytestmark = [pytest.mark.sandbox, pytest.mark.slow(seconds=150)]
 def forge(victim):
     message = json.dumps(["result", dict({FORGED!r}, submission=victim)]).encode()
     frame = struct.pack("!i", len(message)) + message

@@ -16,7 +16,9 @@ import yaml
 
 from dimred_teach.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.sandbox
+
+ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 SHARDS = 2
 

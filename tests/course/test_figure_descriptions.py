@@ -10,7 +10,7 @@ import pytest
 from dimred_teach.course.execution import FIGURE, describe_figures, description_problem
 from dimred_teach.course.manifest import read_manifest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = [path for lecture in read_manifest(ROOT)
              for path in (lecture.lecture_notebook, lecture.solution_notebook) if path.is_file()]
 

@@ -39,7 +39,7 @@ from test_grading import fixture_set  # noqa: F401  (a fixture this module uses 
 
 PACKAGE = Path(dimred_teach.__file__).resolve().parent
 ROOT_ONLY = os.name == "posix" and os.geteuid() == 0
-pytestmark = pytest.mark.skipif(not ROOT_ONLY, reason="both sandbox modes with their own user ids need a root grader")
+pytestmark = [pytest.mark.skipif(not ROOT_ONLY, reason="both sandbox modes with their own user ids need a root grader"), pytest.mark.sandbox, pytest.mark.slow(seconds=300)]
 
 # Every way a notebook can reach the library's own jl_epsilon besides calling it: its closure, the
 # garbage collector, the module's source or compiled file wherever Python or the installation says

@@ -87,7 +87,7 @@ def test_a_course_without_a_data_folder_derives_nothing(tmp_path):
 
 
 def test_build_check_reports_a_stale_space(tmp_path, capsys):
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     course = tmp_path / "course"
     for folder in ("solutions", "exercises", "notebooks"):
         shutil.copytree(root / folder, course / folder)

@@ -27,7 +27,9 @@ from dimred_teach.gradebook.class_report import read_reports, summarise, write_c
 from dimred_teach.grading.reports import write_gradebook, write_report
 from dimred_teach.grading.results import SubmissionResult, TestResult
 
-ROOT = Path(__file__).resolve().parents[1]
+pytestmark = [pytest.mark.sandbox, pytest.mark.slow(seconds=120)]
+
+ROOT = Path(__file__).resolve().parents[2]
 DIMRED_TEACH = Path(sys.executable).with_name("dimred-teach")
 
 
