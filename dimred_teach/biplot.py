@@ -23,7 +23,7 @@ import matplotlib.axes
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ._results import read_only
+from ._read_only import read_only
 from ._validation import Interval, as_data_matrix, check_bool, check_k, check_real
 from .pca import _centred, _signed_svd
 from .plotting import PALETTE, label_points, score_scatter

@@ -13,7 +13,7 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
-from ._results import read_only
+from ._read_only import read_only
 from ._validation import NONNEGATIVE, OPEN_UNIT, POSITIVE, check_int, check_real, check_seed, check_size
 
 __all__ = ["data_path", "load_crabs", "load_eurodist", "load_digits", "CRABS_MEASUREMENTS", "make_crabs_like", "make_selection_demo", "make_spiral", "make_circles",

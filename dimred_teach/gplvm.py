@@ -36,7 +36,7 @@ import numpy as np
 import scipy.linalg
 import scipy.optimize
 
-from ._results import read_only
+from ._read_only import read_only
 from ._validation import POSITIVE, as_data_matrix, check_choice, check_int, check_k, check_real
 from .linalg import fix_signs
 from .pca import pca

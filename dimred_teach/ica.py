@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._results import read_only
+from ._read_only import read_only
 from ._validation import (POSITIVE, as_data_matrix, check_choice, check_int, check_k, check_real, check_seed)
 from .kernel import whiten
 from .linalg import fix_signs, order_with_ties

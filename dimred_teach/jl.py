@@ -23,7 +23,7 @@ import numpy as np
 import scipy.sparse
 from scipy.spatial.distance import pdist
 
-from ._results import read_only
+from ._read_only import read_only
 from ._validation import (
     MAX_ARRAY_ENTRIES,
     OPEN_UNIT,

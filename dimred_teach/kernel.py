@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._results import read_only
+from ._read_only import read_only
 from ._validation import (NONNEGATIVE, POSITIVE, as_data_matrix, as_square_symmetric, check_choice, check_int, check_k,
                           check_real, check_size, require_finite_result)
 from .linalg import center_rows_and_columns, top_eigenpairs

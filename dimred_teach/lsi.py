@@ -32,7 +32,7 @@ import pandas as pd
 import scipy.sparse
 import scipy.sparse.linalg
 
-from ._results import read_only
+from ._read_only import read_only
 from ._validation import as_data_matrix_or_sparse, as_vector, check_bool, check_choice, check_int, check_k, check_seed
 from .linalg import fix_signs, order_with_ties
 

@@ -31,7 +31,7 @@ from scipy.sparse.csgraph import connected_components, laplacian, shortest_path
 from scipy.sparse.linalg import LinearOperator, eigsh, splu
 from scipy.spatial import cKDTree
 
-from ._results import read_only
+from ._read_only import read_only
 from ._validation import as_data_matrix, check_int, check_k
 from .linalg import center_rows_and_columns, fix_signs, sorted_eigh
 

@@ -20,7 +20,7 @@ import numpy as np
 import scipy.linalg
 from scipy.linalg import lapack
 
-from ._results import read_only
+from ._read_only import read_only
 from ._validation import (NONNEGATIVE, as_data_matrix, as_distance_matrix, check_bool, check_choice, check_int,
                           check_k, check_real, check_seed)
 from .linalg import center_rows_and_columns, fix_signs

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.optimize
 
-from ._results import read_only
+from ._read_only import read_only
 from ._validation import (POSITIVE, Interval, as_data_matrix, as_square_symmetric, check_int, check_real,
                           check_seed)
 from .linalg import fix_signs

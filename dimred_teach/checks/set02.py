@@ -51,12 +51,6 @@ def _wide_data(rng: np.random.Generator) -> np.ndarray:
     return rng.standard_normal((n, p)) * np.linspace(3.0, 0.2, p) + rng.normal(0, 5, p)
 
 
-def _top_eigvectors(X: np.ndarray, k: int) -> np.ndarray:
-    Xc = X - X.mean(axis=0)
-    _, _, Vt = np.linalg.svd(Xc, full_matrices=False)
-    return Vt[:k].T
-
-
 def _expect_descending(values: np.ndarray, what: str) -> None:
     rises = np.diff(values) > tolerance(1e-10) * float(np.abs(values).max(initial=1.0))
     expect(not np.any(rises), f"{what} should be sorted largest first (descending), got them in ascending or mixed "
