@@ -11,7 +11,7 @@ import numpy as np
 import scipy.linalg
 import scipy.linalg.lapack
 
-from .._results import read_only
+from .._read_only import read_only
 from .._validation import (NONNEGATIVE, OPEN_UNIT, POSITIVE, as_data_matrix, as_finite_array, as_vector, check_int,
                            check_real, check_seed)
 from ..linalg import TIE_RTOL, first_best, order_with_ties

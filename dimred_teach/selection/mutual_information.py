@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._results import read_only
+from .._read_only import read_only
 from .._validation import NONNEGATIVE, as_data_matrix, check_int, check_k, check_real
 from ..linalg import first_best
 from .filters import _as_labels
