@@ -132,8 +132,8 @@ def library_needs(sources) -> dict[str, list[str]]:
     return {"names": sorted(names), "attributes": sorted(attributes)}
 
 
-NOT_IN_VIEW = frozenset({"checks", "grading", "exercise_specs", "course", "data", "cli.py", "__main__.py", "_files.py",
-                         "__pycache__"})
+NOT_IN_VIEW = frozenset({"checks", "grading", "gradebook", "exercise_specs", "course", "data", "cli.py", "__main__.py",
+                         "command_registry.py", "_files.py", "_csv_cells.py", "__pycache__"})
 """Entries of the package folder that no set's kernel view holds as library code (the view has a
 stand-in for ``checks`` and its own copy of ``data``)."""
 
