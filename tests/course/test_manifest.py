@@ -112,7 +112,7 @@ def test_new_scaffolds_a_lecture_that_builds_and_whose_checks_are_proven(tmp_pat
                      (course / "README.md").read_text())
     assert (course / "exercises" / f"{stem}.ipynb").is_file()
     proofs = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
-                             "-o", "addopts=", "-p", "dimred_teach._fast_start", "tests/test_check_proofs.py", "-k", f"{number}."],
+                             "-o", "addopts=", "-p", "dimred_teach._fast_start", "tests/checks/test_check_proofs.py", "-k", f"{number}."],
                             cwd=course, env=env, capture_output=True, text=True, timeout=600)
     assert proofs.returncode == 0, proofs.stdout[-3000:]
     assert re.search(r"(\d+) passed", proofs.stdout) and int(re.search(r"(\d+) passed", proofs.stdout)[1]) >= 7

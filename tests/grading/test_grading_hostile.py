@@ -42,6 +42,8 @@ from dimred_teach.grading import uids
 from test_grading import EXERCISES, FIXTURES, ROOT, _answered, _code, _insert_after
 from test_grading import fixture_set  # noqa: F401  (a fixture this module uses too)
 
+pytestmark = [pytest.mark.sandbox, pytest.mark.slow(seconds=150)]
+
 SECRET = "s3cret-hostile-7f3a9c"
 TAG = "dimred-hostile-" + hashlib.sha256(SECRET.encode()).hexdigest()[:8]  # in the command line of spawned processes
 FORGED = {"exercise_set": "99_grading_fixture", "output": "", "graded": True, "execution_time": 1.0,
@@ -49,8 +51,6 @@ FORGED = {"exercise_set": "99_grading_fixture", "output": "", "graded": True, "e
           "submission": "VICTIM", "report_name": "../../../escaped_report"}
 FORGER = f'''
 import json, os, struct
-
-pytestmark = [pytest.mark.sandbox, pytest.mark.slow(seconds=150)]
 def forge(victim):
     message = json.dumps(["result", dict({FORGED!r}, submission=victim)]).encode()
     frame = struct.pack("!i", len(message)) + message
