@@ -196,13 +196,14 @@ def log_marginal_likelihood(Y, latent, kernel: str = "linear", noise: float = 1.
     return -value - prior
 
 
-def fit_gplvm(Y, q: int, kernel: str = "rbf", max_iter: int = 2000) -> GPLVMResult:
+def fit_gplvm(Y, q: int, kernel: str = "rbf", max_iter: int = 2000, init=None) -> GPLVMResult:
     """Maximise the GPLVM's log marginal likelihood (plus, for "rbf", the N(0, I) prior on the
     latent points) over the latent points and the kernel's parameters, by L-BFGS-B with the
     analytic gradient.
 
-    The start is deterministic: the PCA scores scaled to unit variance, noise a tenth of
-    the average variance of Y's columns, and for "rbf" variance that average. The noise is kept above 1e-6 times the average variance.
+    The start is deterministic: the latent points ``init`` (by default the PCA scores scaled
+    to unit variance), noise a tenth of the average variance of Y's columns, and for "rbf"
+    variance that average. The noise is kept above 1e-6 times the average variance.
 
     Parameters
     ----------
@@ -212,6 +213,9 @@ def fit_gplvm(Y, q: int, kernel: str = "rbf", max_iter: int = 2000) -> GPLVMResu
     kernel : {"rbf", "linear"}
     max_iter : int
         Largest number of L-BFGS-B iterations.
+    init : array_like, shape (n, q), optional
+        The latent points to start from (another start than PCA's shows what the optimum
+        does not owe to it).
 
     Returns
     -------
@@ -233,7 +237,12 @@ def fit_gplvm(Y, q: int, kernel: str = "rbf", max_iter: int = 2000) -> GPLVMResu
     scale = float(np.sum(Yc**2)) / (n * D)
     if scale <= 0.0:
         raise ValueError("Y has no variance (all rows are equal)")
-    start = fit.scores / np.sqrt(fit.eigenvalues)
+    if init is None:
+        start = fit.scores / np.sqrt(fit.eigenvalues)
+    else:
+        start = as_data_matrix(init, name="init", min_rows=n)
+        if start.shape != (n, q):
+            raise ValueError(f"init must have shape ({n}, {q}), one latent point per row of Y; got {start.shape}")
     logs = [np.log(0.1 * scale)] + ([np.log(scale)] if kernel == "rbf" else [])
     bounds = [(None, None)] * (n * q) + [(np.log(1e-6 * scale), None)] + [(None, None)] * (len(logs) - 1)
     result = scipy.optimize.minimize(_objective, np.concatenate([start.ravel(), logs]), args=(Yc, q, kernel),

@@ -11,19 +11,22 @@ q_ij = (1 + ||y_i - y_j||^2)^-1 / sum_{k != l} (1 + ||y_k - y_l||^2)^-1,
 whose gradient is dC/dy_i = 4 sum_j (p_ij - q_ij)(1 + ||y_i - y_j||^2)^-1 (y_i - y_j)
 (:func:`tsne_kl_gradient`). :func:`tsne` runs the paper's optimiser with scikit-learn's
 defaults: P multiplied by ``early_exaggeration`` and momentum 0.5 for the first
-``exaggeration_iter`` iterations, momentum 0.8 after, per-coordinate gains (+0.2 when the
-gradient changes sign, x0.8 otherwise, at least 0.01). Like scikit-learn's ``TSNE`` (and unlike
-the paper's own code) the momentum and the gains start afresh when the exaggeration ends.
+``exaggeration_iter`` iterations, momentum 0.8 after, per-coordinate gains (+0.2 while the
+gradient keeps its sign from one iteration to the next, x0.8 when it changes sign, at least
+0.01). Like scikit-learn's ``TSNE`` (and unlike the paper's own code) the momentum and the
+gains start afresh when the exaggeration ends.
 Everything is dense, n x n: O(n^2) memory and time per iteration ("exact" t-SNE).
 
 **UMAP** (McInnes, Healy and Melville, 2018), its core for teaching. Each point i has k nearest
 neighbours; rho_i is the distance to the nearest one and sigma_i solves, by bisection,
-sum_{j in kNN(i)} exp(-(d_ij - rho_i) / sigma_i) = log2(k). The directed memberships
+sum_{j in kNN(i)} exp(-(d_ij - rho_i) / sigma_i) = log2(k), as the paper states it (umap-learn
+calibrates to log2(k + 1): :func:`fuzzy_simplicial_set`). The directed memberships
 w_{i->j} = exp(-(d_ij - rho_i) / sigma_i) are merged by the fuzzy union
 w_ij = w_{i->j} + w_{j->i} - w_{i->j} w_{j->i} (:func:`fuzzy_simplicial_set`). The map has
 similarities v_ij = 1 / (1 + a ||y_i - y_j||^(2b)), with a and b fitted by least squares to
 the curve that is 1 up to ``min_dist`` and decays as exp(-(d - min_dist)) after it
-(:func:`fit_ab`), and minimises the fuzzy cross-entropy over **all** pairs,
+(:func:`fit_ab`; the fitted curve itself falls off as a power of d, about d^(-2b), far more
+slowly than that exponential), and minimises the fuzzy cross-entropy over **all** pairs,
 sum_{i<j} w_ij log(w_ij / v_ij) + (1 - w_ij) log((1 - w_ij) / (1 - v_ij))
 (:func:`umap_loss_gradient`). This module minimises it by full-batch gradient descent from a
 PCA start, deterministic for a given seed. umap-learn instead samples edges and a few
@@ -360,8 +363,11 @@ def fuzzy_simplicial_set(X, n_neighbors: int = 15, max_steps: int = 64) -> UMAPG
     ----------
     X : array_like, shape (n, p)
     n_neighbors : int
-        k, the neighbours of each point, not counting the point itself; 2 <= k < n.
-        (umap-learn's ``n_neighbors`` counts the point itself: its value k + 1 is this k.)
+        k, the neighbours of each point, not counting the point itself; 2 <= k < n. Each row
+        is calibrated to log2(k), the paper's rule. umap-learn's ``n_neighbors`` counts the point
+        itself, so its value k + 1 uses the same k neighbours but calibrates each row to
+        log2(k + 1): larger sigma_i and memberships than here (on the lecture's 200 digits with
+        k = 10, larger by up to 0.045).
     max_steps : int
         Bisection steps for each sigma_i (the bracket halves every step; 64 reach double precision).
 

@@ -68,7 +68,8 @@ check("14.perplexity_of", perplexity_of)
 # %% [markdown]
 # ## Exercise 3 · t-SNE's similarities in the map, and what cluster sizes say *(10 min, lecture §2)*
 #
-# Write `student_t_similarities(Y)` returning the $n\times n$ matrix $Q$ of the map's points `Y` ($n\times 2$):
+# Write `student_t_similarities(Y)` returning the $n\times n$ matrix $Q$ of the map's points `Y` ($n\times m$: a map
+# may have any number $m$ of columns, and the check draws maps of 1 to 5):
 #
 # $$q_{ij}=\frac{(1+\lVert y_i-y_j\rVert^2)^{-1}}{\sum_{k\ne l}(1+\lVert y_k-y_l\rVert^2)^{-1}}\quad(i\ne j),
 #   \qquad q_{ii}=0.$$
@@ -94,16 +95,21 @@ check("14.student_t_similarities", student_t_similarities)
 # %% [markdown]
 # ## Exercise 4 · t-SNE's gradient *(15 min, lecture §3)*
 #
-# Write `kl_gradient(Y, P)` returning the $n\times m$ gradient of $\mathrm{KL}(P\,\|\,Q)$ with respect to the map's
-# points `Y` ($n\times m$), for a symmetric `P` ($n\times n$, zero diagonal, summing to 1):
+# Write `kl_gradient(Y, P)` returning t-SNE's gradient for the map's points `Y` ($n\times m$, any number $m$ of
+# columns; the check draws 1 to 5) and a symmetric `P` ($n\times n$, zero diagonal, non-negative): the $n\times m$
+# array whose row $i$ is
 #
 # $$\frac{\partial C}{\partial y_i}=4\sum_j (p_{ij}-q_{ij})\,(1+\lVert y_i-y_j\rVert^2)^{-1}\,(y_i-y_j).$$
 #
-# You may call your `student_t_similarities` from exercise 3.
+# When $P$ sums to 1 this is the derivative of $C=\mathrm{KL}(P\,\|\,Q)$. During early exaggeration t-SNE puts the
+# exaggerated $P$ (the probabilities times a factor, so that $P$ sums to that factor) into the same formula, and so
+# does the check: use `P` as given. The formula is then no longer the slope of $\sum p_{ij}\log(p_{ij}/q_{ij})$,
+# so finite differences of that sum do not give it. Write it with NumPy (scikit-learn's private t-SNE functions are
+# not available in this set); you may call your `student_t_similarities` from exercise 3.
 
 # %%
 def kl_gradient(Y, P):
-    """The gradient of KL(P || Q) with respect to Y, shape (n, m)."""
+    """t-SNE's gradient 4 sum_j (p_ij - q_ij) k_ij (y_i - y_j), shape (n, m), for the map Y (n, m) and P (n, n) as given."""
     raise NotImplementedError("exercise: replace this line with your code")
 
 

@@ -15,7 +15,7 @@
 # 3. explain why whitening cannot unmix a cocktail party, and unmix one with FastICA's fixed point;
 # 4. state why ICA needs non-Gaussian sources;
 # 5. write the GPLVM as the dual of PPCA, check that with a linear kernel its latent points are PCA's scores up to
-#    rotation and scale, and fit a non-linear one that unrolls a curve PCA folds;
+#    rotation and scale, and fit a non-linear one that unrolls a curve on which PCA's coordinate folds back;
 # 6. place VAEs and GANs in the same family of generative models.
 #
 # **Notes followed.** WashU A2 notes "USL - Dimensionality Reduction": §2, Table 1 (probabilistic and
@@ -25,13 +25,14 @@
 # references below and say so.
 #
 # **Conventions.** Rows are points ($X$ is $n\times d$); likelihoods use the $1/n$ covariance $S$, as in notebook 07.
-# Loadings $W$ ($d\times q$), latent $z\in\mathbb R^q$.
+# Loadings $W$ ($d\times q$), latent $z\in\mathbb R^q$. Section 6 switches to the GPLVM's own letters (Lawrence
+# 2005): there $Y$ is the data and $X$ holds the latent points, and the section says so again.
 #
 # **References.** D. B. Rubin and D. T. Thayer, "EM algorithms for ML factor analysis", *Psychometrika* 47 (1982);
 # C. M. Bishop, *Pattern Recognition and Machine Learning* (2006), §12.2.4 and §12.4.1; A. Hyvärinen and E. Oja,
 # "Independent component analysis: algorithms and applications", *Neural Networks* 13 (2000); N. Lawrence,
 # "Probabilistic non-linear principal component analysis with Gaussian process latent variable models", *JMLR* 6
-# (2005).
+# (2005); M. Titsias and N. Lawrence, "Bayesian Gaussian process latent variable model", *AISTATS* (2010).
 
 # %% slideshow={"slide_type": "subslide"}
 import importlib.util
@@ -96,8 +97,8 @@ X = rng.standard_normal((800, 2)) @ W_true.T + rng.standard_normal((800, 6)) * n
 fa = fa_em(X, 2)
 pp = ppca_mle(X, 2)
 print(f"EM converged: {fa.converged}, in {'fewer' if fa.n_iter < 1000 else 'more'} than 1000 updates")
-print("true psi:     ", dr.rounded(psi_true, 2))
-print("fitted psi:   ", dr.rounded(fa.psi, 2))
+print("true psi:     ", dr.rounded(psi_true, 2).tolist())
+print("fitted psi:   ", dr.rounded(fa.psi, 2).tolist())
 print("PPCA sigma2:  ", dr.rounded(pp.sigma2, 2))
 print(f"log-likelihood: factor analysis {fa.log_likelihood:.1f}, PPCA {pp.log_likelihood:.1f}")
 assert fa.converged and np.all(np.diff(fa.history) >= -1e-9 * abs(fa.history[-1]))  # EM never goes down
@@ -107,6 +108,12 @@ assert fa.log_likelihood > pp.log_likelihood + 100
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # Factor analysis finds the six noise levels (up to sampling error); PPCA can only report their compromise
 # $\sigma^2$, and its likelihood is far lower. The figure compares the two fits with the truth.
+#
+# One failure is worth knowing by name, a *Heywood case*: the likelihood is largest where a variable is explained
+# entirely by the factors, at $\psi_j=0$ on the edge of the allowed values (an unconstrained solution would even
+# make $\psi_j$ negative). EM then drives that $\psi_j$ towards 0, where $\Psi^{-1}$ blows up. The library stops
+# every $\psi_j$ at a floor ($10^{-9}$ times the variable's variance); a fitted $\psi_j$ at that floor signals a
+# Heywood case, more often too many factors or too few points than a variable measured without noise.
 
 # %% alt="Bar chart of the noise variance of six simulated variables: the true values rise from 0.05 to 2; the factor-analysis estimates follow them closely; the PPCA estimate is one horizontal line at about 0.57 for every variable." slideshow={"slide_type": "fragment"}
 fig, ax = plt.subplots(figsize=(7, 3.5))
@@ -196,8 +203,8 @@ def best_match(estimates):
     return C.max(axis=1)
 
 
-print("sources' correlations:", dr.rounded(np.corrcoef(S, rowvar=False)[np.triu_indices(3, 1)], 3))
-print("best |correlation| of each source with a microphone:", dr.rounded(best_match(mixtures), 3))
+print("sources' correlations:", dr.rounded(np.corrcoef(S, rowvar=False)[np.triu_indices(3, 1)], 3).tolist())
+print("best |correlation| of each source with a microphone:", dr.rounded(best_match(mixtures), 3).tolist())
 assert np.abs(np.corrcoef(S, rowvar=False) - np.eye(3)).max() < 0.02
 assert best_match(mixtures).max() < 0.95
 
@@ -209,7 +216,8 @@ assert best_match(mixtures).max() < 0.95
 # %% slideshow={"slide_type": "fragment"}
 white = whiten(mixtures)
 print("covariance of the whitened data:", dr.rounded(np.cov(white.whitened, rowvar=False), 6).tolist())
-print("best |correlation| of each source with a whitened component:", dr.rounded(best_match(white.whitened), 3))
+print("best |correlation| of each source with a whitened component:",
+      dr.rounded(best_match(white.whitened), 3).tolist())
 assert np.allclose(np.cov(white.whitened, rowvar=False), np.eye(3), atol=1e-10)
 assert best_match(white.whitened).min() < 0.9
 
@@ -218,10 +226,11 @@ assert best_match(white.whitened).min() < 0.9
 #
 # The central limit theorem says that a sum of independent variables is closer to Gaussian than its parts. So
 # among all rotations of the whitened data, the one whose components are *least* Gaussian should undo the mixing.
-# FastICA measures non-Gaussianity by an approximation of *negentropy*,
-# $J(y)\approx\big(\mathbb E\,G(y)-\mathbb E\,G(\nu)\big)^2$ with $G(y)=\log\cosh y$ and $\nu\sim N(0,1)$, which is
-# zero for a Gaussian and positive for the non-Gaussian signals met here. First a picture in two dimensions: rotate whitened mixtures of two
-# sounds by an angle and measure the total negentropy; do the same for two Gaussian sources.
+# FastICA measures non-Gaussianity by an approximation of *negentropy* (Hyvärinen and Oja 2000, eq. 25), which is
+# proportional to $\big(\mathbb E\,G(y)-\mathbb E\,G(\nu)\big)^2$ for a $y$ of mean 0 and variance 1, with
+# $G(y)=\log\cosh y$ and $\nu\sim N(0,1)$: zero for a Gaussian and positive for the non-Gaussian signals met here.
+# The library's `negentropy` returns the squared difference itself. First a picture in two dimensions: rotate
+# whitened mixtures of two sounds by an angle and measure the total negentropy; do the same for two Gaussian sources.
 
 # %% alt="Line plot of total negentropy against the rotation angle of two whitened signals, from 0 to 90 degrees. For two mixed sounds the curve swings from about 0.002 to about 0.02 with a clear peak; for two mixed Gaussian signals it stays flat near zero at every angle." slideshow={"slide_type": "fragment"}
 pair = whiten(S[:, [0, 2]] @ np.array([[1.0, 0.6], [0.4, 1.0]]).T).whitened
@@ -266,8 +275,8 @@ print("best |correlation| of each source with an ICA component:", dr.rounded(bes
 assert ica.converged and best_match(ica.sources).min() > 0.999
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# The sources come back up to order, sign and scale, which no method can recover ($As = (AD)(D^{-1}s)$ for any
-# diagonal $D$ or permutation). The library fixes them by convention: unit variance, decreasing negentropy, and the
+# The sources come back up to order, sign and scale, which no method can recover: $As = (APD)(D^{-1}P^\top s)$ for
+# any permutation matrix $P$ and invertible diagonal $D$ (signs and scales). The library fixes them by convention: unit variance, decreasing negentropy, and the
 # largest entry of each column of the mixing matrix positive. The figure shows 50 ms of each stage.
 
 # %% alt="A grid of three rows and four columns of short waveforms, 50 milliseconds each. Column one: the voice (bursts of a vowel-like wave), the melody (a smooth sine) and the hum (a sawtooth). Column two: the three microphone signals, each a blend of all three. Column three: the whitened signals, still blends. Column four: the ICA components, which look like the voice, the melody and the sawtooth again, possibly flipped or in another order." slideshow={"slide_type": "fragment"}
@@ -291,43 +300,55 @@ plt.show()
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 6. The GPLVM: PPCA turned around
 #
+# **Notation in this section** (Lawrence's): $Y$ ($n\times D$, rows are points) is the data, the $X$ of sections
+# 2-3, and $X$ ($n\times q$) holds the latent points $x_i$, the $z$ of sections 2-3.
+#
 # PPCA integrates out the latent points and optimises the map $W$. Lawrence's GPLVM does the opposite: put a prior
 # on the map, integrate *it* out, and optimise one latent point $x_i\in\mathbb R^q$ per data row. With a Gaussian
 # prior on a linear map, each column $y_{:j}$ of the centred data $Y$ (one variable over all $n$ points) is
 # Gaussian with an $n\times n$ covariance:
 #
 # $$y_{:j}\sim N(0,\ XX^\top+\sigma^2 I_n),\qquad
-#   L(X)=-\tfrac D2\log|K|-\tfrac12\operatorname{tr}(K^{-1}YY^\top)+\text{const},\quad K = XX^\top+\sigma^2 I,$$
+#   L(X)=-\tfrac D2\log|K|-\tfrac12\operatorname{tr}(K^{-1}YY^\top)+\text{const},\quad K = XX^\top+\sigma^2 I.$$
 #
-# the marginal likelihood of the WashU notes (§7, written there with points as columns). It is PPCA with the roles
-# of points and variables exchanged, so its maximiser is PPCA's closed form on $YY^\top/D$: the latent points are
-# $X=U_q(\Lambda_q-\sigma^2 I)^{1/2}R$, PCA's scores rescaled per component and rotated (Lawrence 2005). We check
-# both halves: the closed form is a per-column rescaling of the scores, and L-BFGS-B, started elsewhere, finds the
-# same subspace and likelihood.
+# This is the marginal likelihood the WashU notes state in §7 as $N(\mathbf x\mid 0, X^\top X+\sigma^2 I)$, with
+# points as columns. Careful with their letters: in their §2 $X$ is the data matrix, but in this formula it must
+# hold the latent points (the covariance of a data column is built from the latent points), as our $X$ does.
+#
+# It is PPCA with the roles of points and variables exchanged, so its maximiser is PPCA's closed form on
+# $YY^\top/D$: the latent points are $X=U_q(\Lambda_q-\sigma^2 I)^{1/2}R$, PCA's scores rescaled per component and
+# rotated (Lawrence 2005). We check both halves: the closed form is a per-column rescaling of the scores, and
+# L-BFGS-B started from random latent points, nowhere near PCA's subspace, climbs to the same likelihood and the
+# same subspace.
 
 # %% slideshow={"slide_type": "fragment"}
 Y = X  # the factor-analysis data: n = 800 points, D = 6 variables
 closed = gplvm_linear(Y, 2)
-numeric = fit_gplvm(Y[:200], 2, kernel="linear")
 scores = pca(Y, 2).scores
 ratios = closed.latent / scores
-print("closed form / PCA scores, per component: spread of the ratios",
-      dr.rounded(ratios.max(axis=0) - ratios.min(axis=0), 12), "values", dr.rounded(ratios[0], 4))
-small = gplvm_linear(Y[:200], 2)
-print(f"optimiser on 200 points: log-likelihood {numeric.log_likelihood:.6f} vs closed form "
-      f"{small.log_likelihood:.6f}; subspace distance to the PCA scores below 1e-6: "
-      f"{subspace_distance(numeric.latent, pca(Y[:200], 2).scores) < 1e-6}")
+print("closed form / PCA scores: one ratio per component (spread below 1e-9):",
+      bool(np.allclose(ratios, ratios[0], rtol=1e-9)), "| the ratios", dr.rounded(ratios[0], 4))
 assert np.allclose(ratios, ratios[0], rtol=1e-9)
+
+first = Y[:100]  # the optimiser costs O(n^3) per step: 100 points
+start = np.random.default_rng(1).standard_normal((100, 2))
+numeric = fit_gplvm(first, 2, kernel="linear", init=start)
+small, first_scores = gplvm_linear(first, 2), pca(first, 2).scores
+print(f"random start: subspace distance to the PCA scores {subspace_distance(start, first_scores):.2f}")
+print(f"after L-BFGS-B: log-likelihood {numeric.log_likelihood:.6f} vs closed form {small.log_likelihood:.6f}; "
+      f"subspace distance below 1e-6: {subspace_distance(numeric.latent, first_scores) < 1e-6}")
+assert subspace_distance(start, first_scores) > 0.9 and numeric.converged
 assert abs(numeric.log_likelihood - small.log_likelihood) < 1e-8 * abs(small.log_likelihood)
-assert subspace_distance(numeric.latent, pca(Y[:200], 2).scores) < 1e-6
+assert subspace_distance(numeric.latent, first_scores) < 1e-6
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # **A non-linear map.** Replace $XX^\top$ by an RBF kernel, $K_{ik}=\alpha\exp(-\lVert x_i-x_k\rVert^2/2)+
 # \sigma^2\delta_{ik}$: the map from latent points to data is now a Gaussian process, any smooth function. There is
 # no closed form; we maximise $L$ (plus a standard normal prior on the latent points, which fixes their scale) over
 # $X$, $\alpha$ and $\sigma^2$ with L-BFGS-B and the analytic gradient, starting from PCA. The data: 60 points along
-# an arc of 288 degrees ($1.6\pi$), embedded in 10 dimensions with noise of standard deviation 0.05. One latent dimension
-# should be enough; PCA's first component folds the two ends of the arc onto each other.
+# an arc of 288 degrees ($1.6\pi$), embedded in 10 dimensions with noise of standard deviation 0.05. One latent
+# dimension should be enough. PCA's first coordinate is not: along the arc it is S-shaped, rising, falling and
+# rising again, so each end of the arc folds back onto its own neighbouring stretch.
 
 # %% slideshow={"slide_type": "fragment"}
 rng = np.random.default_rng(0)
@@ -349,7 +370,20 @@ print(f"rank correlation of the latent coordinate with the position on the arc: 
 assert rbf.converged and rho_rbf > 0.99 > 0.9 > rho_pca
 assert rbf.log_likelihood > linear.log_likelihood + 500
 
-# %% alt="Two scatter plots of the latent coordinate against the true position t along the arc, 60 points. Left, PCA (the linear GPLVM): the coordinate rises and then falls back, so points from both ends of the arc share values. Right, the RBF GPLVM: the coordinate rises steadily with t, one value per position." slideshow={"slide_type": "subslide"}
+pc = linear.latent[:, 0]  # PCA's coordinate (the linear GPLVM's, rescaled), signs fixed by the library
+top, bottom = pc.argmax(), pc.argmin()
+print(f"PCA's coordinate along the arc: {pc[0]:+.2f} at t = 0, up to {pc[top]:+.2f} at t = {t[top]:.2f}, "
+      f"down to {pc[bottom]:+.2f} at t = {t[bottom]:.2f}, back to {pc[-1]:+.2f} at t = 1")
+assert pc[0] > 0 > pc[-1] and 0 < top < bottom < len(t) - 1  # S-shaped: each end turns back
+assert pc[top] - pc[0] > 0.1 and pc[-1] - pc[bottom] > 0.1
+# the stretch each end folds onto: the point past the peak (or before the trough) with the nearest coordinate
+twin_of_start = top + np.abs(pc[top:bottom] - pc[0]).argmin()
+twin_of_end = top + np.abs(pc[top:bottom] - pc[-1]).argmin()
+print(f"the end at t = 0 shares its coordinate with t = {t[twin_of_start]:.2f}, the end at t = 1 with "
+      f"t = {t[twin_of_end]:.2f}")
+assert 0.3 < t[twin_of_start] < 0.4 and 0.55 < t[twin_of_end] < 0.65
+
+# %% alt="Two scatter plots of the latent coordinate against the true position t along the arc, 60 points. Left, PCA (the linear GPLVM): the coordinate is S-shaped, rising from 0.23 to 0.37 at t = 0.23, falling to -0.31 at t = 0.81 and rising again to -0.12 at t = 1, so each end of the arc shares its values with a stretch further along. Right, the RBF GPLVM: the coordinate rises steadily with t, one value per position." slideshow={"slide_type": "subslide"}
 fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8), sharex=True)
 for ax, fit, rho, title in [(left, linear, rho_pca, "PCA (linear GPLVM)"), (right, rbf, rho_rbf, "RBF GPLVM")]:
     ax.scatter(t, fit.latent[:, 0], c=t, cmap="viridis", s=18)
@@ -359,11 +393,22 @@ for ax, fit, rho, title in [(left, linear, rho_pca, "PCA (linear GPLVM)"), (righ
 plt.show()
 
 # %% [markdown] slideshow={"slide_type": "subslide"}
-# The comparison with kernel PCA (notebook 08) is the one the WashU notes draw: kernel PCA maps data to latent
-# points, $x\mapsto z$, through a kernel on the data; the GPLVM, like PPCA, maps latent points to data, $z\mapsto
-# x$, through a kernel on the latent points. That direction is what makes it a *generative* model: a new latent point
-# gives a predicted data point (the GP's mean). The price is an optimisation over $nq$ numbers with $O(n^3)$
-# work per step and local optima, which is why we start from PCA.
+# The first coordinate starts positive at one end of the arc and ends negative at the other: the two ends are not
+# folded onto each other; each end turns back, so the points near $t=0$ share their coordinate with points near
+# $t\approx 0.36$, and those near $t=1$ with points near $t\approx 0.57$ (printed above). The RBF GPLVM, started
+# from this very coordinate, unbends it.
+#
+# The comparison with kernel PCA (notebook 08) is the one the WashU notes draw, in this section's letters: kernel PCA
+# maps data to latent points, $y\mapsto x$, through a kernel on the data; the GPLVM, like PPCA, maps latent points
+# to data, $x\mapsto y$, through a kernel on the latent points. That direction is what makes it a *generative*
+# model: a new latent point gives a predicted data point (the GP's mean). The price is an optimisation over $nq$
+# numbers with $O(n^3)$ work per step and local optima, which is why we start from PCA.
+#
+# **Other ways to learn these models.** Every model here was fitted by maximising a likelihood (in closed form,
+# by EM or by L-BFGS-B). The WashU notes (§7) name three routes for PPCA: the posterior over the latent variables,
+# variational Bayes, and maximum likelihood. Variational Bayes maximises a lower bound on the likelihood over an
+# approximate posterior; it is how the Bayesian GPLVM integrates out the latent points instead of optimising them
+# (Titsias and Lawrence 2010), and it is the training objective of the VAEs of the next section.
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## 7. Where the family continues: VAEs and GANs
@@ -386,7 +431,8 @@ plt.show()
 #   least Gaussian, which works only because the sources are not Gaussian. FastICA's fixed point does it in a few
 #   iterations.
 # * The GPLVM optimises latent points under a Gaussian-process map; with a linear kernel its points are PCA's scores
-#   rescaled, with an RBF kernel it can unroll a curve that PCA folds.
+#   rescaled (an optimiser started at random finds them too), with an RBF kernel it can unroll a curve on which
+#   PCA's coordinate folds back.
 # * VAEs and GANs replace the linear map by a neural network.
 #
 # **Exercises:** `exercises/13_latent_relatives.ipynb`.

@@ -91,7 +91,8 @@ check("13.fa_em_step", fa_em_step)
 #   W_{\text{new}} = (W_1W_1^\top)^{-1/2}\,W_1,$$
 #
 # where $\overline{g'(Y)}$ holds the column means of $g'(Y) = 1-\tanh^2(Y)$. Write `fastica_step(Z, W)` returning
-# $W_{\text{new}}$. (Hint: with the SVD $W_1 = U\Sigma V^\top$, $(W_1W_1^\top)^{-1/2}W_1 = UV^\top$.)
+# $W_{\text{new}}$, with NumPy: scikit-learn's private FastICA functions are not available in this set. (Hint: with
+# the SVD $W_1 = U\Sigma V^\top$, $(W_1W_1^\top)^{-1/2}W_1 = UV^\top$.)
 
 # %%
 def fastica_step(Z, W):
@@ -157,7 +158,8 @@ check("13.linear_gplvm_latent", linear_gplvm_latent)
 # sources, write `match_sources(estimated, true)` for two $n\times k$ arrays returning a pair `(order, signs)`:
 # `order` a length-$k$ integer array and `signs` a length-$k$ array of $\pm1$ such that column `order[j]` of
 # `estimated`, multiplied by `signs[j]`, is the estimated column most correlated (in absolute value) with column
-# `j` of `true`, and correlated positively with it.
+# `j` of `true`, and correlated positively with it. The columns come with means and scales of their own, as
+# recordings and ICA's estimates do: the correlation is blind to both.
 
 # %%
 def match_sources(estimated, true):

@@ -36,7 +36,8 @@ class Rules:
     modules : forbidden modules (``dimred_teach.mds``), each with its submodules
     functions : forbidden functions and methods by the name they are defined under
         (``dimred_teach.lsi.tfidf``, ``dimred_teach.lsi.LSIResult.transform``)
-    declared : the entries as the set declares them (for messages and documentation)
+    declared : the entries as the set declares them (for messages and documentation), but for
+        those of a package that is not installed here (nothing here can call them)
     """
 
     modules: tuple[str, ...] = ()
@@ -57,19 +58,23 @@ def defined_name(value) -> str:
 @functools.lru_cache(maxsize=None)
 def rules(exercise: str) -> Rules:
     """The rules of an exercise's set: ``FORBIDS`` of its checks module
-    (``dimred_teach/checks/setNN.py``), each entry a module or a function of the library."""
+    (``dimred_teach/checks/setNN.py``), each entry a module or a function of the library or of
+    another package (``sklearn.manifold._t_sne._kl_divergence``); an entry of a package that
+    is not installed is left out, as nothing here can call it."""
     try:
         module = importlib.import_module(f"dimred_teach.checks.set{set_number(exercise)}")
     except ModuleNotFoundError:
         return Rules()
+    declared = tuple(entry for entry in getattr(module, "FORBIDS", ())
+                     if importlib.util.find_spec(entry.split(".")[0]) is not None)
     modules, functions = [], []
-    for entry in getattr(module, "FORBIDS", ()):
+    for entry in declared:
         try:
             importlib.import_module(entry)
             modules.append(entry)
         except ModuleNotFoundError:
             functions.append(defined_name(resolve_function(entry)))
-    return Rules(tuple(modules), tuple(functions), tuple(getattr(module, "FORBIDS", ())))
+    return Rules(tuple(modules), tuple(functions), declared)
 
 
 def third_party(exercise: str) -> tuple[str, ...]:

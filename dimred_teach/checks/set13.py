@@ -11,9 +11,15 @@ import numpy as np
 from . import register
 from .properties import answer_array, answer_number, answer_pair, expect, expect_close, in_random_order, is_close
 
-FORBIDS = ("dimred_teach.factor_analysis", "dimred_teach.ica", "dimred_teach.gplvm")
+FORBIDS = ("dimred_teach.factor_analysis", "dimred_teach.ica", "dimred_teach.gplvm",
+           # 13.fastica_step asks for NumPy: scikit-learn's private FastICA does the step (its iteration with
+           # max_iter=1), the symmetric orthonormalisation and g, g'
+           "sklearn.decomposition._fastica._ica_par", "sklearn.decomposition._fastica._sym_decorrelation",
+           "sklearn.decomposition._fastica._logcosh")
 """What this set's answers may not use: the library's factor analysis, FastICA and GPLVM
-would answer exercises 1-4 (the grader's kernel for this set does not have them)."""
+would answer exercises 1-4, scikit-learn's private FastICA code exercise 3 (the grader's kernel
+for this set does not have the library's modules, and sees stand-ins raising the policy's
+message for scikit-learn's functions)."""
 
 MISTAKES = {
     "psi-as-deviation": "psi used as standard deviations (Psi = diag(psi^2))",
@@ -35,6 +41,7 @@ MISTAKES = {
     "wrong-latent": "not the latent points of the linear GPLVM",
     "inverse-order": "for each estimated column its true source (the inverse permutation)",
     "signed-argmax": "the largest signed correlation, so a flipped source is missed",
+    "covariance-not-correlation": "covariances instead of correlations, so a column's scale decides the match",
     "no-signs": "signs not aligned",
 }
 """The typical mistakes this set's checks name: id (stable, counted by ``dimred-teach class-report``) to
@@ -213,17 +220,60 @@ def _linear_gplvm_latent(answer, rng):
                      mistake="wrong-latent")
 
 
+def _correlations(true: np.ndarray, estimated: np.ndarray) -> np.ndarray:
+    """C[j, m] = corr(true_j, estimated_m), shape (k, k)."""
+    k = true.shape[1]
+    return np.corrcoef(true.T, estimated.T)[:k, k:]
+
+
+def _misled_orders(true: np.ndarray, estimated: np.ndarray) -> dict[str, list[np.ndarray]]:
+    """The orders each typical mistake of 13.match_sources gives, by mistake id: for each
+    estimated column its source, the largest signed correlation, covariances, and the products
+    of the raw (uncentred) columns, summed or normalised to cosines."""
+    k = true.shape[1]
+    C = _correlations(true, estimated)
+    raw = true.T @ estimated
+    cosines = raw / np.outer(np.linalg.norm(true, axis=0), np.linalg.norm(estimated, axis=0))
+    return {"inverse-order": [np.argmax(np.abs(C), axis=0)], "signed-argmax": [np.argmax(C, axis=1)],
+            "covariance-not-correlation": [np.argmax(np.abs(np.cov(true.T, estimated.T)[:k, k:]), axis=1)],
+            "no-centring": [np.argmax(np.abs(raw), axis=1), np.argmax(np.abs(cosines), axis=1)]}
+
+
+def _tells_apart(right: np.ndarray, misled: dict[str, list[np.ndarray]]) -> bool:
+    """Whether every mistake's order differs from the right one and from every other mistake's."""
+    named = [(mistake, order) for mistake, orders in misled.items() for order in orders]
+    return all(not np.array_equal(order, right) for _, order in named) and all(
+        not np.array_equal(x, y) for i, (a, x) in enumerate(named) for b, y in named[i + 1:] if a != b)
+
+
 def _matching_instance(rng: np.random.Generator):
-    """True sources (n, k) and estimates: permuted (not by an involution), scaled, some flipped, plus a little noise."""
-    n, k = int(rng.integers(150, 400)), int(rng.integers(3, 6))
-    true = np.column_stack([rng.laplace(0, 1, n) if j % 2 else rng.uniform(-1, 1, n) for j in range(k)])
-    permutation = rng.permutation(k)
-    while np.array_equal(permutation[permutation], np.arange(k)):  # the inverse must differ from it
+    """True sources (n, k) and estimates, both with means of their own: the estimates permuted
+    (not by an involution), scaled, some flipped, with a little noise, and one large-scale
+    estimate leaking a little of the source whose own estimate is small. Drawn again until
+    covariances and raw products each pair some source with another column than correlations
+    do, every typical mistake gives an order of its own, and correlations pick every match by a
+    clear margin."""
+    while True:
+        n, k = int(rng.integers(150, 400)), int(rng.integers(3, 6))
+        unit = np.column_stack([rng.laplace(0, 1, n) if j % 2 else rng.uniform(-1, 1, n) for j in range(k)])
+        unit = (unit - unit.mean(axis=0)) / unit.std(axis=0)
         permutation = rng.permutation(k)
-    signs = rng.choice([-1.0, 1.0], k)
-    signs[int(rng.integers(k))] = -1.0
-    estimated = true[:, permutation] * (signs * rng.uniform(0.2, 5.0, k)) + 0.1 * rng.standard_normal((n, k))
-    return estimated, true
+        while np.array_equal(permutation[permutation], np.arange(k)):  # the inverse must differ from it
+            permutation = rng.permutation(k)
+        signs = rng.choice([-1.0, 1.0], k)
+        signs[int(rng.integers(k))] = -1.0
+        scales = rng.uniform(0.5, 2.0, k)
+        small, large = rng.choice(k, 2, replace=False)  # estimated columns: a small one, a large one that leaks
+        scales[small], scales[large] = rng.uniform(0.2, 0.4), rng.uniform(3.5, 5.0)
+        signal = unit[:, permutation]
+        signal[:, large] += 0.35 * unit[:, permutation[small]]
+        estimated = signal * (signs * scales) + 0.1 * rng.standard_normal((n, k)) + rng.uniform(5.0, 15.0, k)
+        true = unit * rng.uniform(0.5, 2.0, k) + rng.choice([-1.0, 1.0], k) * rng.uniform(1.0, 3.0, k)
+        C = np.abs(_correlations(true, estimated))
+        ranked = np.sort(C, axis=1)
+        right = np.argmax(C, axis=1)
+        if np.all(ranked[:, -1] - ranked[:, -2] > 0.3) and _tells_apart(right, _misled_orders(true, estimated)):
+            return estimated, true
 
 
 @register("13.match_sources",
@@ -237,12 +287,20 @@ def _match_sources(answer, rng):
         order_part, signs_part = answer_pair(answer(estimated.copy(), true.copy()), call, "(order, signs)")
         order = answer_array(order_part, f"order of {call}", shape=(k,))
         signs = answer_array(signs_part, f"signs of {call}", shape=(k,))
-        C = np.corrcoef(true.T, estimated.T)[:k, k:]
+        C = _correlations(true, estimated)
         expected = np.argmax(np.abs(C), axis=1)
-        expect(not np.array_equal(order, np.argmax(np.abs(C), axis=0)),
+        misled = _misled_orders(true, estimated)
+        expect(not np.array_equal(order, misled["covariance-not-correlation"][0]),
+               f"order of {call} follows covariances, which grow with a column's scale: a large column that holds a "
+               "little of a source outweighs the small column that is that source; compare on a scale-free measure",
+               mistake="covariance-not-correlation")
+        expect(not any(np.array_equal(order, raw) for raw in misled["no-centring"]),
+               f"order of {call} compares the raw columns, whose means dominate their products: centre the columns "
+               "first", mistake="no-centring")
+        expect(not np.array_equal(order, misled["inverse-order"][0]),
                f"order of {call} gives, for each estimated column, its true source; the exercise asks for each true "
                "source j the estimated column that matches it", mistake="inverse-order")
-        expect(not np.array_equal(order, np.argmax(C, axis=1)),
+        expect(not np.array_equal(order, misled["signed-argmax"][0]),
                f"order of {call} misses a flipped source: compare correlations in absolute value",
                mistake="signed-argmax")
         expect(bool(np.all(order == np.round(order))) and sorted(order.astype(int).tolist()) == list(range(k)),

@@ -11,10 +11,14 @@ import numpy as np
 from . import register
 from .properties import answer_array, answer_number, expect, expect_close, expect_unlike, in_random_order
 
-FORBIDS = ("dimred_teach.neighbour_embedding",)
+FORBIDS = ("dimred_teach.neighbour_embedding",
+           # 14.kl_gradient asks for NumPy: scikit-learn's private t-SNE functions return the gradient
+           "sklearn.manifold._t_sne._kl_divergence", "sklearn.manifold._t_sne._kl_divergence_bh")
 """What this set's answers may not use: the library's neighbour-embedding module computes the probabilities,
-perplexities, similarities, gradient and memberships these exercises ask for (the grader's kernel for this set
-does not have it)."""
+perplexities, similarities, gradient and memberships these exercises ask for, and scikit-learn's private t-SNE
+functions the gradient (the grader's kernel for this set does not have the library's module, and sees stand-ins
+raising the policy's message for scikit-learn's functions). scikit-learn's compiled Barnes-Hut gradient draws maps
+of 2 or 3 columns only: 14.kl_gradient's maps of 4 and 5 columns are beyond it."""
 
 MISTAKES = {
     "not-normalised": "the weights were not divided by their sum",
@@ -29,6 +33,8 @@ MISTAKES = {
     "no-factor-4": "the factor 4 left out",
     "wrong-sign": "the gradient's sign flipped",
     "no-kernel-weight": "the factor (1 + ||y_i - y_j||^2)^-1 left out",
+    "finite-differences": "the slope of sum p log(p / q) for the P given (finite differences), not the formula",
+    "normalised-p": "P divided by its sum, so an exaggerated P loses its exaggeration",
     "max-union": "the larger of the two memberships instead of the fuzzy union",
     "plain-sum": "the two memberships added without subtracting their product",
     "average": "the average of the two memberships",
@@ -49,9 +55,14 @@ def _kernel(Y: np.ndarray) -> np.ndarray:
     return K
 
 
-def _map(rng: np.random.Generator) -> np.ndarray:
-    n, m = int(rng.integers(5, 15)), int(rng.integers(1, 4))
-    return rng.normal(0.0, rng.uniform(0.5, 3.0), size=(n, m))
+MAP_COLUMNS = (1, 2, 3, 4, 5)
+"""The numbers of columns of the maps the checks draw, each at least once (the exercises' Y is n x m, any m)."""
+
+
+def _maps(rng: np.random.Generator) -> list[np.ndarray]:
+    """One map for each number of columns in :data:`MAP_COLUMNS` and one more, n from 5 to 14 points."""
+    columns = [*MAP_COLUMNS, int(rng.choice(MAP_COLUMNS))]
+    return [rng.normal(0.0, rng.uniform(0.5, 3.0), size=(int(rng.integers(5, 15)), m)) for m in columns]
 
 
 @register("14.neighbour_probabilities",
@@ -101,7 +112,7 @@ def _perplexity_of(answer, rng):
 @register("14.student_t_similarities",
           hint="the kernel (1 + squared distance)^-1 for every pair i != j, divided by its sum over all such pairs")
 def _student_t_similarities(answer, rng):
-    for Y in in_random_order(rng, [_map(rng) for _ in range(5)]):
+    for Y in in_random_order(rng, _maps(rng)):
         n = len(Y)
         K = _kernel(Y)
         right = K / K.sum()
@@ -120,30 +131,47 @@ def _student_t_similarities(answer, rng):
         expect_close(Q, right, "student_t_similarities(Y) = the normalised Student-t kernel")
 
 
+def _spring_sum(Y: np.ndarray, W: np.ndarray) -> np.ndarray:
+    """sum_j W_ij (y_i - y_j) for each i, shape (n, m), for a W with a zero diagonal."""
+    return W.sum(axis=1)[:, None] * Y - W @ Y
+
+
 @register("14.kl_gradient",
-          hint="for each i, add up 4 (p_ij - q_ij) (1 + ||y_i - y_j||^2)^-1 (y_i - y_j) over j")
+          hint="for each i, add up 4 (p_ij - q_ij) (1 + ||y_i - y_j||^2)^-1 (y_i - y_j) over j, with P as given")
 def _kl_gradient(answer, rng):
-    for Y in in_random_order(rng, [_map(rng) for _ in range(5)]):
+    maps = _maps(rng)
+    exaggerations = [1.0, 1.0, 4.0, 12.0, *rng.uniform(2.0, 12.0, len(maps) - 4)]  # early exaggeration's factors
+    for Y, exaggeration in in_random_order(rng, list(zip(maps, exaggerations))):
         n = len(Y)
         P = rng.uniform(0.0, 1.0, (n, n))
         P = P + P.T
         np.fill_diagonal(P, 0.0)
-        P /= P.sum()
+        P *= exaggeration / P.sum()
         K = _kernel(Y)
-        W = (P - K / K.sum()) * K
-        right = 4.0 * (W.sum(axis=1)[:, None] * Y - W @ Y)
-        gradient = answer_array(answer(Y.copy(), P.copy()), "kl_gradient(Y, P)", shape=Y.shape)
+        Q = K / K.sum()
+        right = 4.0 * _spring_sum(Y, (P - Q) * K)
+        call = f"kl_gradient(Y, P) for a map of {Y.shape[1]} column(s) and P summing to {exaggeration:.3g}"
+        gradient = answer_array(answer(Y.copy(), P.copy()), call, shape=Y.shape)
         scale = float(np.abs(right).max())
-        expect_unlike(gradient, right / 4.0, right, "kl_gradient(Y, P) is off by a constant factor",
-                      scale=scale, mistake="no-factor-4")
-        expect_unlike(gradient, -right, right, "kl_gradient(Y, P) points the wrong way: it is the derivative "
-                      "of KL, which grows when similar pairs are pulled apart", scale=scale, mistake="wrong-sign")
-        unweighted = P - K / K.sum()
+        expect_unlike(gradient, right / 4.0, right, f"{call} is off by a constant factor", scale=scale,
+                      mistake="no-factor-4")
+        expect_unlike(gradient, -right, right, f"{call} points the wrong way: it is the derivative of KL, which grows "
+                      "when similar pairs are pulled apart", scale=scale, mistake="wrong-sign")
+        unweighted = P - Q
         np.fill_diagonal(unweighted, 0.0)
-        expect_unlike(gradient, 4.0 * (unweighted.sum(axis=1)[:, None] * Y - unweighted @ Y), right,
-                      "each pair's spring is weighted by the Student-t kernel of its distance",
-                      scale=scale, mistake="no-kernel-weight")
-        expect_close(gradient, right, "kl_gradient(Y, P) = the derivative of KL(P || Q)", scale=scale)
+        expect_unlike(gradient, 4.0 * _spring_sum(Y, unweighted), right,
+                      f"{call}: each pair's spring is weighted by the Student-t kernel of its distance", scale=scale,
+                      mistake="no-kernel-weight")
+        # d/dy_i of sum p log(p / q) is 4 sum_j (p_ij - (sum P) q_ij) k_ij (y_i - y_j): the formula only when P sums to 1
+        expect_unlike(gradient, 4.0 * _spring_sum(Y, (P - exaggeration * Q) * K), right,
+                      f"{call} is the slope of sum p log(p / q) for this P, as finite differences give it; with an "
+                      "exaggerated P that slope is not t-SNE's gradient: use the formula", scale=scale,
+                      mistake="finite-differences")
+        expect_unlike(gradient, 4.0 * _spring_sum(Y, (P / exaggeration - Q) * K), right,
+                      f"{call} treats P as if it summed to 1; use P as given, exaggerated or not", scale=scale,
+                      mistake="normalised-p")
+        expect_close(gradient, right, f"{call} = 4 sum_j (p_ij - q_ij) (1 + ||y_i - y_j||^2)^-1 (y_i - y_j)",
+                     scale=scale)
 
 
 @register("14.fuzzy_union", hint="the probability that at least one of two independent edges exists")

@@ -162,22 +162,27 @@ def third_party_files(exercise_set: str) -> list[tuple[str, Path]]:
 
 def _shadow_third_party(folder: Path, exercise_set: str, rules) -> None:
     """Write the stand-ins of the third-party modules and functions the set forbids
-    (``scipy.linalg.orthogonal_procrustes``): for each, a copy of its defining file with the
-    function's body replaced by the policy's error (a module: a file raising the policy's
-    ImportError) and that copy compiled, listed in ``folder/shadows.json`` as (stand-in, the
-    original file it covers) pairs, the stand-in's path relative to ``folder`` (the view is moved
-    once built), for the sandbox to bind over the originals (:func:`shadows`)."""
-    pairs = []
+    (``scipy.linalg.orthogonal_procrustes``): for each file defining them, a copy with the body
+    of every forbidden function in it replaced by the policy's error (a module: a file raising
+    the policy's ImportError) and that copy compiled, listed in ``folder/shadows.json`` as
+    (stand-in, the original file it covers) pairs, the stand-in's path relative to ``folder``
+    (the view is moved once built), for the sandbox to bind over the originals (:func:`shadows`)."""
+    by_file: dict[Path, list[str]] = {}
     for declared, original in third_party_files(exercise_set):
-        if declared in rules.modules:
-            text = f"raise ImportError({policy.message(exercise_set, declared)!r}, name={declared!r})\n"
+        by_file.setdefault(original, []).append(declared)
+    pairs = []
+    for original, entries in by_file.items():
+        module = next((declared for declared in entries if declared in rules.modules), None)
+        if module is not None:
+            text = f"raise ImportError({policy.message(exercise_set, module)!r}, name={module!r})\n"
         else:
-            function = inspect.unwrap(policy.resolve_function(declared))
             tree = ast.parse(original.read_text())
-            node = _definition(tree, function.__qualname__)
-            if node is None:
-                raise ValueError(f"exercise set {exercise_set}: {declared} is not defined in {original} by that name")
-            _stub(node, policy.message(exercise_set, policy.defined_name(function)))
+            for declared in entries:
+                function = inspect.unwrap(policy.resolve_function(declared))
+                node = _definition(tree, function.__qualname__)
+                if node is None:
+                    raise ValueError(f"exercise set {exercise_set}: {declared} is not defined in {original} by that name")
+                _stub(node, policy.message(exercise_set, policy.defined_name(function)))
             text = ast.unparse(ast.fix_missing_locations(tree)) + "\n"
         copy = folder / "shadows" / str(len(pairs)) / original.name
         copy.parent.mkdir(parents=True)

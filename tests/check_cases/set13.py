@@ -103,6 +103,31 @@ def _match_with(axis=1, absolute=True, with_signs=True, order_as_list=False, ide
     return answer
 
 
+def _match_by(similarity):
+    """Matching by another similarity than the correlation (``similarity(true, estimated)``, shape (k, k))."""
+    def answer(estimated, true):
+        C = similarity(true, estimated)
+        order = np.argmax(np.abs(C), axis=1)
+        return order, np.sign(C[np.arange(true.shape[1]), order])
+    return answer
+
+
+def _covariances(true, estimated):
+    k = true.shape[1]
+    return np.cov(true.T, estimated.T)[:k, k:]
+
+
+def _raw_cosines(true, estimated):
+    return true.T @ estimated / np.outer(np.linalg.norm(true, axis=0), np.linalg.norm(estimated, axis=0))
+
+
+def _standardised_products(true, estimated):
+    """Correlations as products of standardised columns, by hand."""
+    def standardise(A):
+        return (A - A.mean(axis=0)) / A.std(axis=0)
+    return standardise(true).T @ standardise(estimated) / len(true)
+
+
 def _match_by_loop(estimated, true):
     k = true.shape[1]
     order, signs = [], []
@@ -189,12 +214,19 @@ CASES = {
             Variant("float32", lambda: in_float32(solution("13.match_sources")())),
             Variant("a loop over pairs, integer signs", lambda: _match_by_loop),
             Variant("lists", lambda: _match_with(order_as_list=True)),
+            Variant("standardised columns' products, in float32", lambda: in_float32(_match_by(_standardised_products))),
         ],
         [
             Mutant("the inverse permutation", lambda: _match_with(axis=0), r"for each estimated column",
                    "inverse-order"),
             Mutant("signed correlation", lambda: _match_with(absolute=False), r"flipped source", "signed-argmax"),
             Mutant("no signs", lambda: _match_with(with_signs=False), r"all \+1", "no-signs"),
+            Mutant("covariances", lambda: _match_by(_covariances), r"covariances", "covariance-not-correlation"),
+            Mutant("covariances in float32", lambda: in_float32(_match_by(_covariances)), r"covariances",
+                   "covariance-not-correlation"),
+            Mutant("raw products", lambda: _match_by(lambda true, estimated: true.T @ estimated), r"raw columns",
+                   "no-centring"),
+            Mutant("cosines of the raw columns", lambda: _match_by(_raw_cosines), r"raw columns", "no-centring"),
             Mutant("the identity order", lambda: _match_with(identity=True), r"best match", "other"),
         ],
     ),

@@ -34,6 +34,31 @@ def _gradient_with(factor=4.0, sign=1.0, weighted=True):
     return answer
 
 
+def _kl(Y, P):
+    """sum over i != j of p_ij log(p_ij / q_ij), for any P (exaggerated too)."""
+    Q = _q(Y)
+    off = ~np.eye(len(Y), dtype=bool)
+    return float(np.sum(P[off] * np.log(P[off] / Q[off])))
+
+
+def _finite_differences(normalise=False):
+    """Central differences of the KL for the P given (or P divided by its sum), step scaled to the precision."""
+    def answer(Y, P):
+        h = np.finfo(Y.dtype).eps ** (1 / 3) * max(1.0, float(np.abs(Y).max()))
+        P = P / P.sum() if normalise else P
+        gradient = np.zeros_like(Y)
+        for index in np.ndindex(*Y.shape):
+            step = np.zeros_like(Y)
+            step[index] = h
+            gradient[index] = (_kl(Y + step, P) - _kl(Y - step, P)) / (2 * h)
+        return gradient
+    return answer
+
+
+def _gradient_of_normalised_p(Y, P):
+    return _gradient_with()(Y, P / P.sum())
+
+
 CASES = {
     "14.neighbour_probabilities": (
         [
@@ -91,6 +116,14 @@ CASES = {
             Mutant("no kernel weight", lambda: _gradient_with(weighted=False), r"weighted by the Student-t",
                    "no-kernel-weight"),
             Mutant("factor 2", lambda: _gradient_with(factor=2.0), r"does not hold", "other"),
+            Mutant("central finite differences of the KL", lambda: _finite_differences(), r"finite differences",
+                   "finite-differences"),
+            Mutant("central finite differences of the KL, in float32", lambda: in_float32(_finite_differences()),
+                   r"finite differences|does not hold", ("finite-differences", "other")),
+            Mutant("finite differences of the KL of P divided by its sum", lambda: _finite_differences(normalise=True),
+                   r"as if it summed to 1", "normalised-p"),
+            Mutant("the formula with P divided by its sum", lambda: _gradient_of_normalised_p, r"as if it summed to 1",
+                   "normalised-p"),
         ],
     ),
     "14.fuzzy_union": (

@@ -10,11 +10,14 @@ control: without the declaration the same submission scores."""
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import json
 import os
+import re
 
 import nbformat
 import pytest
+from check_cases import ROOT
 from test_grader_trouble import FIXTURES, answered_set99
 from test_grading_construction import ROOT_ONLY, _course_private, _sandbox_of
 
@@ -98,3 +101,101 @@ def test_check_refuses_a_function_answer_that_calls_it(forbidding):
          "    scipy.linalg.orthogonal_procrustes(X, X)\n    return X - X.mean(axis=0)\n", namespace)
     verdict = evaluate("99.center", namespace["center"], seed=1, namespace=namespace)
     assert not verdict.passed and verdict.mistake == "policy" and FORBIDDEN in verdict.message, verdict
+
+
+# --- Sets 13 and 14: scikit-learn's private FastICA and t-SNE code (issue 53) ---------------------------------
+
+SCIKIT_LEARN = [  # (set, exercise, the function its answer cell defines, an answer calling scikit-learn, what it calls)
+    ("13_latent_relatives", "13.fastica_step", "fastica_step",
+     "from sklearn.decomposition._fastica import _ica_par, _logcosh\n\n\n"
+     "def fastica_step(Z, W):\n"
+     "    return _ica_par(Z.T, tol=0.0, g=_logcosh, fun_args={}, max_iter=1, w_init=W)[0]\n",
+     "sklearn.decomposition._fastica._ica_par"),
+    ("14_neighbour_embeddings", "14.kl_gradient", "kl_gradient",
+     "from scipy.spatial.distance import squareform\nfrom sklearn.manifold._t_sne import _kl_divergence\n\n\n"
+     "def kl_gradient(Y, P):\n"
+     "    n, m = Y.shape\n"
+     "    return _kl_divergence(Y.ravel(), squareform(P, checks=False), 1, n, m)[1].reshape(n, m)\n",
+     "sklearn.manifold._t_sne._kl_divergence"),
+]
+by_set = pytest.mark.parametrize("exercise_set, exercise_id, name, source, calls", SCIKIT_LEARN,
+                                 ids=[case[1] for case in SCIKIT_LEARN])
+
+
+def _defined(source: str, name: str):
+    namespace: dict = {}
+    exec(source, namespace)  # noqa: S102
+    return namespace[name], namespace
+
+
+@pytest.mark.filterwarnings("ignore:FastICA did not converge")  # one step is all the exercise asks
+@by_set
+def test_scikit_learns_private_code_answers_the_exercise_when_nothing_forbids_it(exercise_set, exercise_id, name,
+                                                                                  source, calls):
+    """The control: what the checks see of such an answer is right, so only the policy can refuse it."""
+    answer, _ = _defined(source, name)
+    for seed in range(5):
+        verdict = evaluate(exercise_id, answer, seed=seed)
+        assert verdict.passed, verdict
+
+
+@by_set
+def test_check_refuses_scikit_learns_private_code(exercise_set, exercise_id, name, source, calls):
+    answer, namespace = _defined(source, name)
+    verdict = evaluate(exercise_id, answer, seed=1, namespace=namespace)
+    assert not verdict.passed and verdict.mistake == "policy", verdict
+    assert f"exercise set {exercise_set[:2]} may not use {calls}" in verdict.message, verdict.message
+
+
+@pytest.mark.parametrize("exercise_set", ["13_latent_relatives", "14_neighbour_embeddings"])
+def test_every_forbidden_function_of_a_file_is_a_stand_in(exercise_set, tmp_path):
+    """Sets 13 and 14 forbid several functions of one scikit-learn file: its one stand-in, bound
+    over the original, raises the policy's message for each of them (a stand-in per function
+    would be bound over the same file in turn, and only the last would hold)."""
+    from dimred_teach.grading import view
+
+    folder = view.build_view(exercise_set, tmp_path / "view")
+    declared = policy.third_party(exercise_set)
+    originals = {str(path) for _, path in view.third_party_files(exercise_set)}
+    stand_ins = [(copy, original) for copy, original in view.shadows(folder) if copy.endswith(".py")]
+    assert sorted(original for _, original in stand_ins) == sorted(originals) and len(declared) > len(originals)
+    for copy, _ in stand_ins:
+        spec = importlib.util.spec_from_file_location(f"stand_in_{exercise_set}", copy)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        for entry in declared:
+            function = getattr(module, entry.rsplit(".", 1)[1])
+            with pytest.raises(RuntimeError, match=f"exercise set {exercise_set[:2]} may not use {re.escape(entry)}"):
+                function(*[None] * function.__code__.co_argcount)
+
+
+@by_set
+def test_the_grading_kernel_has_only_a_stand_in(exercise_set, exercise_id, name, source, calls, tmp_path):
+    """The set's solution, with that one answer calling scikit-learn, graded under bubblewrap:
+    the answer fails with the policy's message, every other exercise passes."""
+    solution = nbformat.read(ROOT / "solutions" / f"{exercise_set}.ipynb", as_version=4)
+    cell = next(c for c in solution.cells if c.cell_type == "code" and f"def {name}(" in c.source)
+    cell.source = source
+    path = tmp_path / f"{exercise_set}.ipynb"
+    nbformat.write(solution, path)
+    options = GradingOptions(timeout=120, cell_timeout=60, call_timeout=20, sandbox="bwrap")
+    with _course_private():
+        result = grade([path], tmp_path / "out", options)[0]
+    verdicts = {test.name: test for test in result.tests}
+    assert not verdicts[exercise_id].passed and f"may not use {calls}" in verdicts[exercise_id].output, (
+        verdicts[exercise_id].output)
+    assert all(test.passed for other, test in verdicts.items() if other != exercise_id), result.output
+
+
+def test_an_entry_of_a_package_that_is_not_installed_forbids_nothing(monkeypatch):
+    """Nothing here can call it: the rules leave it out (a course installed without scikit-learn
+    still checks and grades sets 13 and 14), and no stand-in is asked for."""
+    from dimred_teach.checks import set99
+
+    policy.rules.cache_clear()
+    monkeypatch.setattr(set99, "FORBIDS", ("no_such_package_here.module.function", FORBIDDEN), raising=False)
+    try:
+        assert policy.rules("99.unit_vector").declared == (FORBIDDEN,)
+        assert policy.third_party("99.unit_vector") == (FORBIDDEN,)
+    finally:
+        policy.rules.cache_clear()

@@ -587,6 +587,8 @@ def _gplvm_table():
         ("fit_gplvm max_iter=0", lambda: fit_gplvm(X, 1, max_iter=0), error(ValueError, "max_iter")),
         ("fit_gplvm Y float32", lambda: fit_gplvm(X.astype(np.float32), 1, max_iter=3),
          answer(lambda r: r.latent.shape == (12, 1))),
+        ("fit_gplvm init of wrong shape", lambda: fit_gplvm(X, 1, init=latent[:5]), error(ValueError, "init")),
+        ("fit_gplvm init with NaN", lambda: fit_gplvm(X, 1, init=np.full((12, 1), np.nan)), error(ValueError, "init")),
         ("log_marginal_likelihood noise=0", lambda: log_marginal_likelihood(X, latent, noise=0.0),
          error(ValueError, "noise")),
         ("log_marginal_likelihood variance=-1", lambda: log_marginal_likelihood(X, latent, "rbf", variance=-1.0),
