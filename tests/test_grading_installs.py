@@ -59,10 +59,10 @@ def _run(command: list, env: dict | None = None, timeout: int = 900) -> None:
 
 
 def _install(python: Path, wheel: Path, env: dict, *extra: str) -> None:
-    """The wheel and its pinned dependencies into ``python``'s environment: uv from its cache
-    where there is one (seconds), the environment's own pip otherwise (as README's users
-    without uv install)."""
-    uv = shutil.which("uv") or shutil.which("uv", path="/opt/uvtools/bin")
+    """The wheel and its pinned dependencies into ``python``'s environment: with uv from its
+    cache (seconds) when uv is on the PATH, else with the environment's own pip, as course.py
+    chooses (CI's stage without uv runs the pip path)."""
+    uv = shutil.which("uv")
     if uv:
         command = [uv, "pip", "install", "--quiet", "--link-mode", "hardlink", "--python", python, *extra]
     else:
