@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -32,6 +33,7 @@ __all__ = [
     "check_real",
     "MAX_ABS_VALUE",
     "MAX_ARRAY_ENTRIES",
+    "MAX_INTEGER",
     "check_size",
     "require_finite_result",
     "as_data_matrix_or_sparse",
@@ -195,15 +197,41 @@ def _shown(value) -> str:
     return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
 
 
+def _approximately(number) -> str:
+    """A number to 3 significant digits, as ``:.3g`` writes it, an int beyond the float range
+    too (10**400 as 1e+400), where ``float()`` overflows."""
+    if isinstance(number, int) and abs(number) > sys.float_info.max:
+        exponent = math.floor(math.log10(abs(number)))  # log10 takes an int of any size
+        return f"{'-' if number < 0 else ''}{abs(number) / 10**exponent:.3g}e+{exponent}"
+    return f"{float(number):.3g}"
+
+
+def _integer(value: int) -> str:
+    """An int as a message shows it: its digits up to 15 of them, beyond that 3 significant
+    digits (10**400 as 1e+400: its digits are unreadable, and beyond 4300 Python refuses to
+    print them)."""
+    return str(value) if abs(value) < 10**15 else _approximately(value)
+
+
+MAX_INTEGER = int(sys.float_info.max)
+"""Largest magnitude of an integer argument, about 1.8e308 (the largest float64): every count,
+size and index of the library meets float64 arithmetic (a bound, a size in bytes, a step), where
+a larger integer overflows (``OverflowError``) instead of being refused by name."""
+
+
 def check_int(value, name: str, minimum: int | None = None, maximum: int | None = None) -> int:
-    """Validate an integer (Python or NumPy, not a bool) in [minimum, maximum]."""
+    """Validate an integer (Python or NumPy, not a bool) in [minimum, maximum], and at most
+    :data:`MAX_INTEGER` in magnitude."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {_shown(value)}")
     value = int(value)
     if minimum is not None and value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+        raise ValueError(f"{name} must be at least {minimum}, got {_integer(value)}")
     if maximum is not None and value > maximum:
-        raise ValueError(f"{name} must be at most {maximum}, got {value}")
+        raise ValueError(f"{name} must be at most {maximum}, got {_integer(value)}")
+    if abs(value) > MAX_INTEGER:
+        raise ValueError(f"{name} must be at most {MAX_INTEGER:.3g} in magnitude (the largest float64; the library "
+                         f"computes with it in floating point), got {_integer(value)}")
     return value
 
 
@@ -214,7 +242,7 @@ def check_k(k, upper: int, name: str = "k", why: str = "") -> int:
     k = int(k)
     if k < 1 or k > upper:
         reason = f" ({why})" if why else ""
-        raise ValueError(f"{name} must be between 1 and {upper}{reason}, got {k}")
+        raise ValueError(f"{name} must be between 1 and {upper}{reason}, got {_integer(k)}")
     return k
 
 
@@ -235,7 +263,7 @@ def check_seed(seed, name: str = "seed") -> int:
             f"seed), got {_shown(seed)}"
         )
     if seed < 0:
-        raise ValueError(f"{name} must be non-negative, got {seed}")
+        raise ValueError(f"{name} must be non-negative, got {_integer(seed)}")
     return int(seed)
 
 
@@ -304,13 +332,17 @@ numbers, 1 GiB. Beyond it a clear ``ValueError`` is raised before any allocation
 of a ``MemoryError`` (or an exhausted machine)."""
 
 
-def check_size(entries: float, what: str, advice: str = "") -> None:
+def check_size(entries: int | float, what: str, advice: str = "") -> None:
     """Refuse an allocation of ``entries`` numbers above :data:`MAX_ARRAY_ENTRIES`;
     ``what`` names the arguments that set the size, e.g. "n = 10**11 rows times p = 5"."""
     if entries > MAX_ARRAY_ENTRIES:
         hint = f"; {advice}" if advice else ""
+        # 8 bytes each, 2**30 to a GiB; an int beyond the float range (10**200 times 10**200) is
+        # floor-divided, as its true quotient overflows a float (and 3 digits cannot show the floor)
+        huge = isinstance(entries, int) and entries > sys.float_info.max
+        gibibytes = entries // 2**27 if huge else entries / 2**27
         raise ValueError(
-            f"{what} asks for {entries:.3g} numbers ({8 * entries / 2**30:.3g} GiB of float64), "
+            f"{what} asks for {_approximately(entries)} numbers ({_approximately(gibibytes)} GiB of float64), "
             f"more than this library allocates ({MAX_ARRAY_ENTRIES} numbers, 1 GiB){hint}"
         )
 

@@ -79,19 +79,26 @@ def _scalar_loss(loss: Callable, W: np.ndarray) -> float:
 
 
 def _gradient_descent(loss_and_gradients: Callable, params: list[np.ndarray], learning_rate: float,
-                      epochs: int) -> tuple[list[np.ndarray], np.ndarray]:
+                      epochs: int, init_scale: float | None = None) -> tuple[list[np.ndarray], np.ndarray]:
     """Plain gradient descent: params <- params - learning_rate * gradient, ``epochs`` times.
 
     Returns the final parameters and the loss before every step and after the last one,
-    shape (epochs + 1,). Raises when the loss blows up (the learning rate is too large).
+    shape (epochs + 1,). Raises when the loss at the starting ``params`` overflows (before any
+    step: the starting weights are too large) or the loss blows up later (the step is too large
+    for weights of their size). ``init_scale``, the scale of the starting weights where the
+    caller takes one, is named in both messages.
     """
+    scale = [] if init_scale is None else [f"init_scale (it is {init_scale:g})"]
     losses = np.empty(epochs + 1)
     for epoch in range(epochs + 1):
         with np.errstate(over="ignore", invalid="ignore"):  # a blow-up is reported below instead
             loss, gradients = loss_and_gradients(params)
+        if epoch == 0 and not np.isfinite(loss):
+            raise ValueError(f"the loss at the starting weights overflows ({loss:.3g}) before any step: lower "
+                             f"{' or '.join([*scale, 'rescale X'])}")
         if not np.isfinite(loss) or loss > 1e6 * max(losses[0] if epoch else loss, 1e-12):
-            raise ValueError(f"training diverged at epoch {epoch} (loss {loss:.3g}): lower learning_rate "
-                             f"(it is {learning_rate}) or rescale X")
+            raise ValueError(f"training diverged at epoch {epoch} (loss {loss:.3g}): lower "
+                             f"{' or '.join([f'learning_rate (it is {learning_rate})', *scale, 'rescale X'])}")
         losses[epoch] = loss
         if epoch < epochs:
             params = [w - learning_rate * g for w, g in zip(params, gradients)]
@@ -101,7 +108,7 @@ def _gradient_descent(loss_and_gradients: Callable, params: list[np.ndarray], le
 def _descent_settings(learning_rate, epochs, seed) -> tuple[float, int, int]:
     """The checked step size (> 0), number of epochs (>= 1) and seed every trainer takes."""
     epochs = check_int(epochs, "epochs", minimum=1)
-    check_size(epochs + 1.0, f"epochs = {epochs} (one loss is kept per epoch)", "lower epochs")
+    check_size(epochs + 1, f"epochs = {epochs} (one loss is kept per epoch)", "lower epochs")
     return check_real(learning_rate, "learning_rate", POSITIVE), epochs, check_seed(seed)
 
 
@@ -240,6 +247,8 @@ def train_linear_autoencoder(X, k: int, learning_rate: float = 0.05, epochs: int
         Number of gradient steps (>= 1).
     seed : int
     init_scale : float
+        Standard deviation of the starting weights, > 0. One so large that the loss at
+        the start overflows raises, naming it.
 
     Returns
     -------
@@ -248,7 +257,7 @@ def train_linear_autoencoder(X, k: int, learning_rate: float = 0.05, epochs: int
     X = as_data_matrix(X)
     n, p = X.shape
     k = check_int(k, "k", minimum=1)
-    check_size(2.0 * p * k, f"the weights of k = {k} hidden units times p = {p} inputs", "lower k")
+    check_size(2 * p * k, f"the weights of k = {k} hidden units times p = {p} inputs", "lower k")
     init_scale = check_real(init_scale, "init_scale", POSITIVE)
     learning_rate, epochs, seed = _descent_settings(learning_rate, epochs, seed)
     mean = X.mean(axis=0)
@@ -260,7 +269,7 @@ def train_linear_autoencoder(X, k: int, learning_rate: float = 0.05, epochs: int
         loss, grad_encoder, grad_decoder = _linear_loss_and_gradients(Xc, *weights)
         return loss, [grad_encoder, grad_decoder]
 
-    (encoder, decoder), losses = _gradient_descent(loss_and_gradients, params, learning_rate, epochs)
+    (encoder, decoder), losses = _gradient_descent(loss_and_gradients, params, learning_rate, epochs, init_scale)
     read_only(encoder, decoder, mean, losses)
     return LinearAutoencoder(encoder, decoder, mean, losses, learning_rate, seed)
 
@@ -392,7 +401,7 @@ def train_tanh_autoencoder(X, k: int, hidden: int = 16, learning_rate: float = 0
     n, p = X.shape
     k = check_int(k, "k", minimum=1)
     hidden = check_int(hidden, "hidden", minimum=1)
-    check_size(2.0 * hidden * (p + k) + float(n) * hidden, f"the weights and activations of hidden = {hidden} units "
+    check_size(2 * hidden * (p + k) + n * hidden, f"the weights and activations of hidden = {hidden} units "
                f"between p = {p} inputs and k = {k} codes, for n = {n} rows", "lower hidden or k")
     learning_rate, epochs, seed = _descent_settings(learning_rate, epochs, seed)
     mean = X.mean(axis=0)
@@ -575,7 +584,7 @@ def train_tied_autoencoder(X, m: int, sparsity: float = 0.0, noise: float = 0.0,
     copies = check_int(copies, "copies", minimum=1)
     learning_rate, epochs, seed = _descent_settings(learning_rate, epochs, seed)
     rows = n * copies if noise > 0 else n
-    check_size(float(rows) * (p + m), f"{rows} training rows (n = {n} times copies) times p + m = {p + m}",
+    check_size(rows * (p + m), f"{rows} training rows (n = {n} times copies) times p + m = {p + m}",
                advice="lower copies or m")
     mean = X.mean(axis=0)
     target = X - mean

@@ -431,7 +431,7 @@ def make_swiss_roll(n: int = 800, noise: float = 0.0, seed: int = 0, turns: floa
         noise-free roll are the Euclidean distances between these rows.
     """
     n = check_int(n, "n", minimum=2)
-    check_size(5.0 * n, f"n = {n} points", "lower n")
+    check_size(5 * n, f"n = {n} points", "lower n")
     noise = check_real(noise, "noise", NONNEGATIVE)
     turns = check_real(turns, "turns", POSITIVE)
     height = check_real(height, "height", POSITIVE)
@@ -481,7 +481,7 @@ def make_ratings(n_users: int = 300, n_items: int = 120, rank: int = 3, observed
     """
     n_users = check_int(n_users, "n_users", minimum=2)
     n_items = check_int(n_items, "n_items", minimum=2)
-    check_size(float(n_users) * n_items, f"n_users = {n_users} times n_items = {n_items} ratings",
+    check_size(n_users * n_items, f"n_users = {n_users} times n_items = {n_items} ratings",
                "lower n_users or n_items")
     rank = check_int(rank, "rank", minimum=1, maximum=min(n_users, n_items))
     observed = check_real(observed, "observed", OPEN_UNIT)

@@ -397,6 +397,7 @@ def worst_distortions(X, q: int, n_trials: int, kind: str = "gaussian", seed: in
     X = as_data_matrix_or_sparse(X, name="X")
     q = check_int(q, "q", minimum=1)
     n_trials = check_int(n_trials, "n_trials", minimum=1)
+    check_size(n_trials, f"n_trials = {n_trials} (one worst distortion is kept per trial)", "lower n_trials")
     kind = check_choice(kind, KINDS, "kind")
     seed = check_seed(seed)
     density = _resolve_density(kind, density, X.shape[1])

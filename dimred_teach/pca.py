@@ -334,7 +334,7 @@ def bootstrap_pca(X, k: int, n_boot: int = 200, seed: int = 0, scale: bool = Fal
     n, p = X.shape
     k = check_k(k, min(n, p), why=f"X has n={n} rows and p={p} columns")
     n_boot = check_int(n_boot, "n_boot", minimum=1)
-    check_size(float(n_boot) * p * k, f"n_boot = {n_boot} replicates of {p} x {k} components", "lower n_boot")
+    check_size(n_boot * p * k, f"n_boot = {n_boot} replicates of {p} x {k} components", "lower n_boot")
     rng = np.random.default_rng(check_seed(seed))
     scale = check_bool(scale, "scale")
     full = pca(X, k, scale=scale)

@@ -193,6 +193,28 @@ def log_likelihood(X, W, mean, sigma2) -> float:
     return _log_likelihood_centred(X - model.mean, model.W, model.sigma2)
 
 
+_FLAT = 1e-12
+"""A variance at most this fraction of the total counts as none (rounding leaves about 1e-16 of it)."""
+
+
+def _flat_data(X: np.ndarray, q: int, sigma2_given: bool, method: str) -> ValueError:
+    """The error for an X that leaves no variance outside q dimensions (its centred rank r is
+    at most q): the maximum-likelihood sigma2 is 0, or method="gram" cannot find q directions.
+    It names r and what to pass instead. Computed only when raising (one SVD of X)."""
+    singular = np.linalg.svd(X - X.mean(axis=0), compute_uv=False) ** 2
+    rank = int(np.sum(singular > _FLAT * singular.sum()))
+    if sigma2_given:  # method="gram" refused: it finds only the directions in which X varies
+        smaller = f"q at most {rank} or " if rank else ""
+        return ValueError(f"X varies (numerically) in only {rank} direction(s), fewer than q = {q}, and "
+                          f"method='gram' finds only those; pass {smaller}method='svd'")
+    where = "has no variance (all its rows are equal)" if rank == 0 else (
+        f"lies (numerically) in a {rank}-dimensional affine subspace")
+    smaller = f"q at most {rank - 1}, or " if rank >= 2 else ""
+    with_method = " and method='svd'" if method == "gram" and rank < q else ""
+    return ValueError(f"X {where}, so with q = {q} the maximum-likelihood sigma2 is 0 and the likelihood is "
+                      f"unbounded; pass {smaller}a fixed noise variance sigma2 > 0{with_method}")
+
+
 def _check_q(q, n: int, d: int) -> int:
     return check_k(q, min(d - 1, n - 1), name="q",
                    why=f"the latent dimension must be below d={d} and below n={n}")
@@ -235,17 +257,17 @@ def ppca_mle(X, q: int, sigma2: float | None = None, method: str = "svd") -> PPC
     n, d = X.shape
     q = _check_q(q, n, d)
     method = check_choice(method, ("svd", "eig", "gram"), "method")
-    fit = pca(X, k=q, method=method)
+    try:
+        fit = pca(X, k=q, method=method)
+    except ValueError:  # X, q and method are valid: only "gram" refuses, when X varies in fewer than q directions
+        raise _flat_data(X, q, sigma2 is not None, method) from None
     to_mle = (n - 1) / n
     kept = fit.eigenvalues * to_mle
     trace_S = fit.total_variance * to_mle
     if sigma2 is None:
         sigma2 = max(trace_S - float(kept.sum()), 0.0) / (d - q)
-        if sigma2 <= 1e-12 * max(trace_S, np.finfo(float).tiny):
-            raise ValueError(
-                f"the data lie (numerically) in a {q}-dimensional affine subspace, so the maximum-"
-                "likelihood sigma2 is 0 and the likelihood is unbounded; choose a smaller q"
-            )
+        if sigma2 <= _FLAT * max(trace_S, np.finfo(float).tiny):
+            raise _flat_data(X, q, False, method)
     else:
         sigma2 = check_real(sigma2, "sigma2", POSITIVE)
     W = fix_signs(fit.components * np.sqrt(np.clip(kept - sigma2, 0.0, None)))

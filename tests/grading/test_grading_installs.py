@@ -52,22 +52,30 @@ def submissions(tmp_path_factory) -> Path:
     return folder
 
 
-def _install(python: Path, wheel: Path, *extra: str) -> None:
-    """The wheel and its pinned dependencies into ``python``'s environment: uv from its cache
-    where there is one (seconds), pip otherwise."""
-    uv = shutil.which("uv") or shutil.which("uv", path="/opt/uvtools/bin")
+def _run(command: list, env: dict | None = None, timeout: int = 900) -> None:
+    """Run a set-up ``command``; where it fails, the error names it and shows its output."""
+    done = subprocess.run([str(part) for part in command], env=env, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, f"{command} exited {done.returncode}:\n{done.stdout}{done.stderr}"
+
+
+def _install(python: Path, wheel: Path, env: dict, *extra: str) -> None:
+    """The wheel and its pinned dependencies into ``python``'s environment: with uv from its
+    cache (seconds) when uv is on the PATH, else with the environment's own pip, as course.py
+    chooses (CI's stage without uv runs the pip path)."""
+    uv = shutil.which("uv")
     if uv:
-        command = [uv, "pip", "install", "--quiet", "--link-mode", "hardlink", "--python", str(python), *extra]
+        command = [uv, "pip", "install", "--quiet", "--link-mode", "hardlink", "--python", python, *extra]
     else:
-        command = [str(python), "-m", "pip", "install", "--quiet"]
-    subprocess.run([*command, "-c", str(ROOT / "constraints.txt"), str(wheel)], check=True, timeout=900,
-                   capture_output=True)
+        command = [python, "-m", "pip", "install", "--quiet"]
+    _run([*command, "-c", ROOT / "constraints.txt", wheel], env)
 
 
-def _own_python(folder: Path) -> tuple[Path, dict]:
+def _own_python(folder: Path, env: dict) -> tuple[Path, dict]:
     """A Python installation of its own, as a system or toolcache one: the base installation
     of this Python without its packages, found with LD_LIBRARY_PATH (as actions/setup-python
-    does); its interpreter and the environment to run it with."""
+    does), and with pip of its own, bootstrapped offline from the wheel its ``ensurepip``
+    bundles (a toolcache Python has pip; without uv, pip is what installs into it). Its
+    interpreter and the environment to run it with (``env`` and LD_LIBRARY_PATH)."""
     base = Path(sys.base_prefix)
     with tarfile.open(folder / "python.tar", "w") as archive:
         archive.add(base, ".", filter=lambda info: None if "/site-packages/" in info.name or info.name.endswith(
@@ -76,25 +84,31 @@ def _own_python(folder: Path) -> tuple[Path, dict]:
         archive.extractall(folder / "python", filter="fully_trusted")
     (folder / "python.tar").unlink()
     interpreter = folder / "python" / "bin" / Path(os.path.realpath(sys.executable)).name
-    return interpreter, {"LD_LIBRARY_PATH": str(folder / "python" / "lib")}
+    env = {**env, "LD_LIBRARY_PATH": str(folder / "python" / "lib")}
+    _run([interpreter, "-m", "ensurepip"], env, timeout=300)
+    return interpreter, env
+
+
+def _clean_environment() -> dict:
+    """This process's environment without what points Python at the test run's own packages."""
+    return {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
 
 
 def _venv(folder: Path, wheel: Path, *options: str) -> Path:
     """``python -m venv [options] folder`` of this Python's base interpreter, the wheel installed;
     the venv's interpreter."""
     base = Path(sys.base_prefix) / "bin" / Path(os.path.realpath(sys.executable)).name
-    subprocess.run([str(base), "-m", "venv", *options, str(folder)], check=True, timeout=300)
-    _install(folder / "bin" / "python", wheel)
+    _run([base, "-m", "venv", *options, folder], timeout=300)
+    _install(folder / "bin" / "python", wheel, _clean_environment())
     return folder / "bin" / "python"
 
 
 def _layout(folder: Path, wheel: Path, layout: str) -> dict:
     """The wheel installed in ``layout``: its interpreter and environment."""
-    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env = _clean_environment()
     if layout == "own Python":
-        python, extra = _own_python(folder)
-        env.update(extra)
-        _install(python, wheel, "--system", "--break-system-packages")
+        python, env = _own_python(folder, env)
+        _install(python, wheel, env, "--system", "--break-system-packages")
     else:
         python = _venv(folder / "venv", wheel, *layout.split()[1:])
         assert python.is_symlink() == (layout == "venv")
@@ -158,7 +172,7 @@ def test_the_gradescope_layout_grades_in_bubblewrap(wheel, submissions, tmp_path
     assert main(["gradescope", "--out", str(tmp_path / "bundle.zip"), "--sandbox", "auto", "--timeout", "120"]) == 0
     with zipfile.ZipFile(tmp_path / "bundle.zip") as archive:
         archive.extractall(root / "source")
-    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env = _clean_environment()
     python = _venv(root / "venv", wheel)
     package = subprocess.run([str(python), "-c", "import dimred_teach, os; print(os.path.dirname(dimred_teach.__file__))"],
                              env=env, cwd="/", capture_output=True, text=True, check=True).stdout.strip()

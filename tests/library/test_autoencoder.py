@@ -258,6 +258,16 @@ def test_divergence_names_the_learning_rate():
         ae.train_linear_autoencoder(gaussian_data(0) * 10, 2, learning_rate=0.5, epochs=200)
 
 
+def test_an_overflowing_start_names_init_scale_not_the_learning_rate():
+    """Issue 54: with init_scale=1e200 the loss overflows before any step; the message blamed learning_rate."""
+    with pytest.raises(ValueError, match=r"^the loss at the starting weights overflows \(inf\) before any step: lower "
+                       r"init_scale \(it is 1e\+200\) or rescale X$"):
+        ae.train_linear_autoencoder(gaussian_data(0), 2, init_scale=1e200)
+    with pytest.raises(ValueError, match=r"^training diverged at epoch \d+ .*: lower learning_rate \(it is 0.05\) or "
+                       r"init_scale \(it is 10\) or rescale X$"):  # weights that large make the step too large
+        ae.train_linear_autoencoder(gaussian_data(0), 2, init_scale=10.0)
+
+
 # ---------------------------------------------------------------- the checks of set 10
 
 

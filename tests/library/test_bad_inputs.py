@@ -44,6 +44,12 @@ def _data():
     return rng, X, D
 
 
+def _beyond_float(label: str, function, name: str):
+    """The case of an integer argument beyond float64's range, 10**400: it must be refused by
+    name, not overflow on its way into floating point (``OverflowError``)."""
+    return (f"{label} {name}=10**400", lambda: function(10**400), error(ValueError, name))
+
+
 # ----------------------------------------------------------------------------- tables
 
 
@@ -89,6 +95,8 @@ def _pca_table():
         ("pca k=np.int64(2)", lambda: pca(X, k=np.int64(2)), answer(lambda fit: fit.k == 2)),
         ("power_iteration tol=inf", lambda: power_iteration(A, tol=math.inf), error(ValueError, "tol")),
         ("bootstrap_pca n_boot=10**9", lambda: bootstrap_pca(X, 2, n_boot=10**9), error(ValueError, "n_boot")),
+        _beyond_float("bootstrap_pca", lambda n_boot: bootstrap_pca(X, 2, n_boot=n_boot), "n_boot"),
+        _beyond_float("pca", lambda k: pca(X, k=k), "k"),
         ("power_iteration tol=True", lambda: power_iteration(A, tol=True), error(TypeError, "tol")),
         ("power_iteration tol=nan", lambda: power_iteration(A, tol=math.nan), error(ValueError, "tol")),
         ("power_iteration tol=np.float32", lambda: power_iteration(A, tol=np.float32(1e-6)),
@@ -218,6 +226,12 @@ def _jl_table():
         ("worst_distortions n_trials=0", lambda: worst_distortions(X, 3, 0), error(ValueError, "n_trials")),
         ("distortion Y wrong rows", lambda: distortion(X, X[:5]), error(ValueError, "Y")),
         ("jl_delta overflow", lambda: jl_delta(10**400, 1, 0.5), error(ValueError, "n")),
+        _beyond_float("jl_delta", lambda q: jl_delta(10, q, 0.5), "q"),
+        _beyond_float("jl_epsilon", lambda q: jl_epsilon(10, q, 0.5), "q"),
+        _beyond_float("random_projection", lambda q: random_projection(X, q), "q"),
+        _beyond_float("worst_distortions", lambda n_trials: worst_distortions(X, 3, n_trials), "n_trials"),
+        ("worst_distortions n_trials=10**9 (7.45 GiB of results)", lambda: worst_distortions(X, 3, 10**9),
+         error(ValueError, "n_trials")),
         ("jl_min_dim eps=1e-300", lambda: jl_min_dim(10, 1e-300, 0.5), error(ValueError, "eps")),
         ("jl_min_dim eps=np.float32(0.2)", lambda: jl_min_dim(205, np.float32(0.2), 0.05),
          answer(lambda q: q == jl_min_dim(205, float(np.float32(0.2)), 0.05))),
@@ -234,6 +248,7 @@ def _ppca_table():
     W = rng.standard_normal((4, 2))
     mean = X.mean(axis=0)
     model = PPCAModel(W, mean, 0.5)
+    line = np.outer(X[:, 0], [1.0, 2.0, 3.0, 4.0])
     return _common_matrix_cases(lambda X: ppca_mle(X, 1)) + [
         ("log_likelihood sigma2=1e-320", lambda: log_likelihood(X, W, mean, 1e-320), error(ValueError, "sigma2")),
         ("log_likelihood sigma2=0", lambda: log_likelihood(X, W, mean, 0.0), error(ValueError, "sigma2")),
@@ -255,6 +270,14 @@ def _ppca_table():
         ("sample return_latent='yes'", lambda: sample(model, 5, seed=0, return_latent="yes"),
          error(TypeError, "return_latent")),
         ("sample n=10**11", lambda: sample(model, 10**11, seed=0), error(ValueError, "n")),
+        _beyond_float("sample", lambda n: sample(model, n, seed=0), "n"),
+        ("ppca_mle X on a line, q=1 (sigma2 would be 0)", lambda: ppca_mle(line, 1), error(ValueError, "X")),
+        ("ppca_mle X constant (sigma2 would be 0)", lambda: ppca_mle(np.ones((12, 4)), 1), error(ValueError, "X")),
+        ("ppca_mle X on a line, q=2, method='gram'", lambda: ppca_mle(line, 2, method="gram"), error(ValueError, "X")),
+        ("ppca_mle X on a line, q=2, sigma2 fixed, method='gram'",
+         lambda: ppca_mle(line, 2, sigma2=0.1, method="gram"), error(ValueError, "X")),
+        ("ppca_mle X on a line, q=2, sigma2 fixed (W spans the line)", lambda: ppca_mle(line, 2, sigma2=0.1),
+         answer(lambda fit: fit.sigma2 == 0.1 and np.linalg.matrix_rank(fit.W) == 1)),
         ("sample n=np.int64(5)", lambda: sample(model, np.int64(5), seed=0), answer(lambda S: S.shape == (5, 4))),
     ]
 
@@ -424,6 +447,11 @@ def _autoencoder_table():
          error(TypeError, "epochs")),
         ("train_linear_autoencoder k=0", lambda: train_linear_autoencoder(X, 0), error(ValueError, "k")),
         ("train_linear_autoencoder k=10**9", lambda: train_linear_autoencoder(X, 10**9), error(ValueError, "k")),
+        _beyond_float("train_linear_autoencoder", lambda k: train_linear_autoencoder(X, k), "k"),
+        _beyond_float("train_linear_autoencoder", lambda epochs: train_linear_autoencoder(X, 2, epochs=epochs), "epochs"),
+        _beyond_float("train_tanh_autoencoder", lambda hidden: train_tanh_autoencoder(X, 2, hidden=hidden), "hidden"),
+        ("train_linear_autoencoder init_scale=1e200 (the starting loss overflows)",
+         lambda: train_linear_autoencoder(X, 2, init_scale=1e200), error(ValueError, "init_scale")),
         ("train_tanh_autoencoder hidden=10**9", lambda: train_tanh_autoencoder(X, 2, hidden=10**9), error(ValueError, "hidden")),
         ("train_tanh_autoencoder k=10**12", lambda: train_tanh_autoencoder(X, 10**12), error(ValueError, "k")),
         ("train_linear_autoencoder epochs=10**12", lambda: train_linear_autoencoder(X, 2, epochs=10**12),
@@ -518,6 +546,9 @@ def _datasets_table():
         ("make_crabs_like n=10**11", lambda: make_crabs_like(10**11, seed=0), error(ValueError, "n")),
         ("make_selection_demo n=10**11", lambda: make_selection_demo(10**11), error(ValueError, "n")),
         ("make_spiral n=10**11", lambda: make_spiral(10**11), error(ValueError, "n")),
+        _beyond_float("make_spiral", make_spiral, "n"),
+        _beyond_float("make_swiss_roll", make_swiss_roll, "n"),
+        _beyond_float("make_ratings", lambda n_items: make_ratings(n_items=n_items), "n_items"),
         ("make_circles n=10**11", lambda: make_circles(10**11), error(ValueError, "n")),
         ("make_swiss_roll n=10**9", lambda: make_swiss_roll(10**9), error(ValueError, "n")),
         ("make_ratings n_users=10**9", lambda: make_ratings(n_users=10**9), error(ValueError, "n_users")),

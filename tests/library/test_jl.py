@@ -262,6 +262,19 @@ def test_bad_n_and_q():
         worst_distortions(X, 2, 0)
 
 
+def test_huge_counts_are_refused_by_name_before_any_work():
+    """Issue 54: q beyond float64 overflowed in jl_delta; n_trials = 10**9 allocated 7.45 GiB."""
+    with pytest.raises(ValueError, match=r"^q must be at most 1.8e\+308 .*got 1e\+400$"):
+        jl_delta(10, 10**400, 0.5)
+    with pytest.raises(ValueError, match=r"^q must be at most 1.8e\+308 .*got 1e\+400$"):
+        jl_epsilon(10, 10**400, 0.5)
+    assert jl_delta(10, 10**300, 0.5) == 0.0  # a huge q within float64 is a right answer: delta underflows
+    X = np.ones((3, 4)) * np.arange(3)[:, None]
+    with pytest.raises(ValueError, match=r"^n_trials = 1000000000 .* asks for 1e\+09 numbers \(7.45 GiB of float64\), "
+                       r"more than this library allocates .*; lower n_trials$"):
+        worst_distortions(X, 2, 10**9)
+
+
 @pytest.mark.parametrize("seed", [1.5, None, "0", True])
 def test_seed_must_be_an_integer(seed):
     with pytest.raises(TypeError, match="seed"):

@@ -1,6 +1,8 @@
 """Probabilistic PCA: the likelihood against scikit-learn and the naive d x d formula, the
 closed form (WashU eq. 24-26) against EM, sigma^2 -> 0, bad inputs, and the checks of set 07."""
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -246,7 +248,7 @@ def test_bad_inputs():
         ppca.log_likelihood(X, W, np.zeros(4), 1.0)
     with pytest.raises(ValueError, match="X has 4 columns but W has 5 rows"):
         ppca.log_likelihood(X[:, :4], W, mean, 1.0)
-    with pytest.raises(ValueError, match="affine subspace"):
+    with pytest.raises(ValueError, match="X lies .* in a 1-dimensional affine subspace"):
         ppca.ppca_mle(np.outer(np.arange(10.0), np.ones(5)), 1)  # points on a line: sigma2 would be 0
     with pytest.raises(TypeError, match="seed"):
         ppca.ppca_em(X, 2, seed=None)
@@ -363,3 +365,33 @@ def test_posterior_factor_confusion_fails_with_a_specific_message():
     lam = np.sum(fit.W**2, axis=0) + fit.sigma2
     verdict = evaluate("07.shrinkage", np.sqrt(lam - fit.sigma2) / lam, seed=0)
     assert not verdict.passed and "posterior mean" in verdict.message
+
+
+@pytest.mark.parametrize("rank, q, method", [(0, 1, "svd"), (1, 1, "eig"), (1, 2, "svd"), (2, 2, "svd"), (2, 3, "eig"),
+                                             (1, 2, "gram"), (2, 2, "gram"), (0, 1, "gram")])
+def test_data_without_noise_name_x_its_rank_and_a_way_out_that_works(rank, q, method):
+    """Issue 54: X of centred rank r <= q leaves a maximum-likelihood sigma2 of 0. The message
+    names X and r and what to pass instead, and each way out it proposes fits."""
+    rng = np.random.default_rng(rank)
+    X = rng.standard_normal((12, rank)) @ rng.standard_normal((rank, 5)) + 3.0
+    with pytest.raises(ValueError) as raised:
+        ppca.ppca_mle(X, q, method=method)
+    message = str(raised.value)
+    where = "has no variance (all its rows are equal)" if rank == 0 else (
+        f"lies (numerically) in a {rank}-dimensional affine subspace")
+    assert message.startswith(f"X {where}, so with q = {q} the maximum-likelihood sigma2 is 0"), message
+    ways = message.split("; pass ")[1]
+    smaller = re.search(r"q at most (\d+)", ways)
+    assert bool(smaller) == (rank >= 2) and "sigma2 > 0" in ways, message
+    if smaller:
+        assert ppca.ppca_mle(X, int(smaller.group(1)), method=method).sigma2 > 0
+    fixed_method = "svd" if "method='svd'" in ways else method
+    assert ppca.ppca_mle(X, q, sigma2=0.5, method=fixed_method).sigma2 == 0.5
+
+
+def test_gram_with_fewer_directions_than_q_names_x_and_a_way_out_that_works():
+    X = np.outer(np.arange(10.0), [1.0, 2.0, 3.0, 4.0])
+    with pytest.raises(ValueError, match=r"^X varies \(numerically\) in only 1 direction\(s\), fewer than q = 2, .*; "
+                       r"pass q at most 1 or method='svd'$"):
+        ppca.ppca_mle(X, 2, sigma2=0.5, method="gram")
+    assert ppca.ppca_mle(X, 1, sigma2=0.5, method="gram").sigma2 == ppca.ppca_mle(X, 2, sigma2=0.5).sigma2 == 0.5

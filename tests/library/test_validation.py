@@ -47,6 +47,11 @@ def test_distance_matrix_accepts_non_euclidean_and_returns_a_copy():
     (lambda: check_choice("x", ("a", "b"), "kind"), ValueError, "kind must be one of 'a', 'b'"),
     (lambda: check_seed(None), TypeError, "seed must be an integer"),
     (lambda: check_seed(-1), ValueError, "seed must be non-negative"),
+    (lambda: check_int(10**400, "q", minimum=1), ValueError, r"q must be at most 1.8e\+308 in magnitude \(the largest "
+     r"float64; .*\), got 1e\+400$"),
+    (lambda: check_int(-10**5000, "n", minimum=1), ValueError, r"n must be at least 1, got -1e\+5000$"),
+    (lambda: check_int(12345678901234567, "n", maximum=5), ValueError, r"got 1.23e\+16$"),
+    (lambda: check_k(10**400, 3), ValueError, r"k must be between 1 and 3, got 1e\+400$"),
     (lambda: check_real(1.0, "eps", OPEN_UNIT), ValueError, r"eps must lie in \(0, 1\), got 1.0"),
     (lambda: check_real("0.5", "delta", OPEN_UNIT), TypeError, "delta must be a real number"),
     (lambda: check_real(float("nan"), "tol"), ValueError, "tol must lie in"),
@@ -162,6 +167,11 @@ def test_size_and_magnitude_guards_name_what_is_too_big():
     with pytest.raises(ValueError, match="n = 10 rows asks for 1e\\+12 numbers"):
         check_size(1e12, "n = 10 rows")
     check_size(1000, "a small array")  # no error
+    # an int beyond the float range (10**200 * 10**200) is measured, not overflowed
+    with pytest.raises(ValueError, match=r"^n \* m asks for 1e\+400 numbers \(7.45e\+391 GiB of float64\)"):
+        check_size(10**200 * 10**200, "n * m")
+    with pytest.raises(ValueError, match=r"asks for 1e\+09 numbers \(7.45 GiB of float64\)"):
+        check_size(10**9, "n")
     with pytest.raises(ValueError, match="X has entries as large as 1e\\+200"):
         as_data_matrix(np.full((2, 2), 1e200))
     assert as_data_matrix(np.full((2, 2), MAX_ABS_VALUE))[0, 0] == MAX_ABS_VALUE
