@@ -17,16 +17,13 @@ it in some calls only is not (an answer read from there fails the others).
 
 from __future__ import annotations
 
-import copy
 import inspect
 import numbers
 
 import numpy as np
 import pytest
-from check_cases import solution_answer
-from test_policy_scan import function_exercises
+from test_policy_scan import attributes_of, function_exercises, recorded_calls
 
-from dimred_teach.checks import evaluate
 from dimred_teach.checks.set05 import random_texts
 from dimred_teach.lsi import lsi, term_document_matrix
 
@@ -37,22 +34,6 @@ RTOL = 1e-6
 """An entry matches within this much of the answer's largest entry in size (at least 1)."""
 LARGEST = 4_000_000
 """Arrays with more entries are not compared (nothing a check passes in comes near)."""
-
-
-def recorded_calls(exercise_id: str) -> list[tuple[tuple, object]]:
-    """(arguments, the solution's answer) of every call the check makes on :data:`SEEDS`."""
-    solution, calls = solution_answer(exercise_id), []
-
-    def spy(*args, **kwargs):
-        given = copy.deepcopy((args, kwargs))
-        result = solution(*args, **kwargs)
-        calls.append(((*given[0], *given[1].values()), copy.deepcopy(result)))
-        return result
-
-    spy.__signature__ = inspect.signature(solution)
-    for seed in SEEDS:
-        assert evaluate(exercise_id, spy, seed=seed).passed, f"{exercise_id}: the solution fails seed {seed}"
-    return calls
 
 
 def _as_array(value) -> np.ndarray | None:
@@ -75,13 +56,14 @@ def _as_array(value) -> np.ndarray | None:
     return array.astype(float)
 
 
-def arrays_within(value, path: str, depth: int = DEPTH, seen: set | None = None):
-    """(path, array) of every array of numbers or words reachable from ``value``: itself, the entries of a
-    sequence, the public non-callable attributes of an object, ``depth`` levels deep."""
-    seen = set() if seen is None else seen
+def arrays_within(value, path: str, depth: int = DEPTH, seen: dict | None = None):
+    """(path, array) of every array of numbers or words reachable from ``value``: itself, the
+    entries of a sequence, the public non-callable attributes of an object, ``depth`` levels deep
+    (``seen``: the objects walked already, by id, kept alive so that no id is reused)."""
+    seen = {} if seen is None else seen
     if id(value) in seen:
         return
-    seen.add(id(value))
+    seen[id(value)] = value
     array = _as_array(value)
     if array is not None:
         yield path, array
@@ -92,13 +74,7 @@ def arrays_within(value, path: str, depth: int = DEPTH, seen: set | None = None)
         for index, item in enumerate(value[:64]):
             yield from arrays_within(item, f"{path}[{index}]", depth - 1, seen)
         return
-    for name in dir(value):
-        if name.startswith("_"):
-            continue
-        try:
-            attribute = getattr(value, name)
-        except Exception:
-            continue
+    for name, attribute in attributes_of(value, private=False):
         if not callable(attribute):
             yield from arrays_within(attribute, f"{path}.{name}", depth - 1, seen)
 
@@ -158,7 +134,7 @@ def handovers(calls: list[tuple[tuple, object]]) -> list[str]:
 
 @pytest.mark.parametrize("exercise_set, exercise_id", list(function_exercises()))
 def test_no_check_hands_over_its_answer(exercise_set, exercise_id):
-    calls = recorded_calls(exercise_id)
+    calls = recorded_calls(exercise_id, limit=None, seeds=SEEDS)
     assert calls, f"{exercise_id}: the check never called the solution"
     assert handovers(calls) == []
 
