@@ -22,7 +22,7 @@
 # Each exercise is followed by a check cell: run it to see whether your answer has the
 # properties it needs. Your functions are tested on fresh random data each time.
 # `dimred_teach.selection` may help you explore, but its functions that answer an exercise
-# (`t_statistic`, `discrete_mutual_information`, `fit_nearest_centroid`, `soft_threshold`,
+# (`t_statistic`, `discrete_mutual_information`, `fit_nearest_centroid`, `soft_threshold`, `lasso_path`,
 # `recursive_feature_elimination`) are refused inside your answers by the checks and the grader, and
 # so are the helpers built on them (`select_incremental_mi`, `cross_val_accuracy`, ...): where an
 # exercise needs what they compute, it says which of your own functions to use instead.
@@ -188,7 +188,7 @@ pass
 #    \qquad r_j = y - \sum_{k \ne j} x_k b_k, \qquad S(z, \alpha) = \operatorname{sign}(z)\max(|z| - \alpha, 0), $$
 #
 # where $r_j$ is the residual *without* feature $j$. Do not assume the columns are
-# standardised. Return a single number. Use NumPy only (not `selection.soft_threshold`).
+# standardised. Return a single number. Use NumPy only (not `selection.soft_threshold` or `selection.lasso_path`).
 
 # %%
 def lasso_coordinate_step(X, y, b, j, alpha):
@@ -201,9 +201,11 @@ check("09.lasso_coordinate_step", lasso_coordinate_step)
 
 # %% [markdown]
 # Sweeping this step over $j = 0, 1, \dots$ until nothing moves is coordinate descent. On
-# the small standardised problem below, start from `b = np.zeros(3)`, run twenty sweeps
-# over $j = 0, 1, 2$ with $\alpha = 0.1$, and compare `b` with
-# `selection.lasso_path(X_small, y_small, alphas=[0.1]).coefs[:, 0]`:
+# the small standardised problem below, start from `b = np.zeros(3)` and run twenty sweeps
+# over $j = 0, 1, 2$ with $\alpha = 0.1$. Is `b` the LASSO's minimiser? At the minimiser the
+# correlations $c = \tfrac1n X^\top (y - Xb)$ of the columns with the residual satisfy
+# $c_j = \alpha \operatorname{sign}(b_j)$ where $b_j \ne 0$, and $|c_j| \le \alpha$ where $b_j = 0$
+# (exactly where your step leaves every $b_j$ as it is). Print `b` and `c`:
 
 # %%
 rng = np.random.default_rng(0)
@@ -212,7 +214,11 @@ y_small = X_small @ [1.0, -0.5, 0.0] + rng.normal(0, 0.3, 50)
 y_small -= y_small.mean()
 # YOUR CODE HERE
 b = ...
+c = ...
 
+
+# %% [markdown]
+# **Your answer:** *(write it here)*
 
 # %% [markdown]
 # ## Exercise 7 · The ranking of recursive feature elimination *(5 min, lecture §5)*

@@ -134,7 +134,8 @@ print("largest entry difference:", dr.rounded(gap))
 # Write `projector_distance(A, B)` for two $m\times k$ matrices whose columns are bases (not necessarily
 # orthonormal): the spectral norm $\|P_A - P_B\|_2$ of the difference of the orthogonal projectors onto their
 # column spaces. It must not depend on which basis is given, must be $\sin\theta$ for two planes that share a line
-# and are tilted by $\theta$, and $1$ for orthogonal subspaces.
+# and are tilted by $\theta$, and $1$ for orthogonal subspaces. Use NumPy, not `scipy.linalg.subspace_angles` (the
+# checks and the grader refuse it).
 
 # %%
 def projector_distance(A, B):

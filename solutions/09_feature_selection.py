@@ -22,7 +22,7 @@
 # Each exercise is followed by a check cell: run it to see whether your answer has the
 # properties it needs. Your functions are tested on fresh random data each time.
 # `dimred_teach.selection` may help you explore, but its functions that answer an exercise
-# (`t_statistic`, `discrete_mutual_information`, `fit_nearest_centroid`, `soft_threshold`,
+# (`t_statistic`, `discrete_mutual_information`, `fit_nearest_centroid`, `soft_threshold`, `lasso_path`,
 # `recursive_feature_elimination`) are refused inside your answers by the checks and the grader, and
 # so are the helpers built on them (`select_incremental_mi`, `cross_val_accuracy`, ...): where an
 # exercise needs what they compute, it says which of your own functions to use instead.
@@ -212,7 +212,7 @@ print(best_pair(X_pairs, y_pairs),
 #    \qquad r_j = y - \sum_{k \ne j} x_k b_k, \qquad S(z, \alpha) = \operatorname{sign}(z)\max(|z| - \alpha, 0), $$
 #
 # where $r_j$ is the residual *without* feature $j$. Do not assume the columns are
-# standardised. Return a single number. Use NumPy only (not `selection.soft_threshold`).
+# standardised. Return a single number. Use NumPy only (not `selection.soft_threshold` or `selection.lasso_path`).
 
 # %%
 def lasso_coordinate_step(X, y, b, j, alpha):
@@ -232,9 +232,11 @@ check("09.lasso_coordinate_step", lasso_coordinate_step)
 
 # %% [markdown]
 # Sweeping this step over $j = 0, 1, \dots$ until nothing moves is coordinate descent. On
-# the small standardised problem below, start from `b = np.zeros(3)`, run twenty sweeps
-# over $j = 0, 1, 2$ with $\alpha = 0.1$, and compare `b` with
-# `selection.lasso_path(X_small, y_small, alphas=[0.1]).coefs[:, 0]`:
+# the small standardised problem below, start from `b = np.zeros(3)` and run twenty sweeps
+# over $j = 0, 1, 2$ with $\alpha = 0.1$. Is `b` the LASSO's minimiser? At the minimiser the
+# correlations $c = \tfrac1n X^\top (y - Xb)$ of the columns with the residual satisfy
+# $c_j = \alpha \operatorname{sign}(b_j)$ where $b_j \ne 0$, and $|c_j| \le \alpha$ where $b_j = 0$
+# (exactly where your step leaves every $b_j$ as it is). Print `b` and `c`:
 
 # %%
 rng = np.random.default_rng(0)
@@ -246,8 +248,15 @@ b = np.zeros(3)
 for sweep in range(20):
     for j in range(3):
         b[j] = lasso_coordinate_step(X_small, y_small, b, j, alpha=0.1)
-print(b.round(6), selection.lasso_path(X_small, y_small, alphas=[0.1]).coefs[:, 0].round(6))
+c = X_small.T @ (y_small - X_small @ b) / len(y_small)
+print("b:", b.round(6))
+print("c:", c.round(6))
 # END SOLUTION
+
+# %% [markdown] tags=["solution"]
+# $c_0 = 0.1 = \alpha$ and $c_1 = -0.1 = -\alpha$, with the signs of $b_0 = 0.825$ and $b_1 = -0.290$, and
+# $|c_2| = 0.008 \le \alpha$ where $b_2 = 0$: `b` is the LASSO's minimiser (the lecture's
+# `selection.lasso_path(X_small, y_small, alphas=[0.1])` gives the same coefficients to six decimals).
 
 # %% [markdown]
 # ## Exercise 7 · The ranking of recursive feature elimination *(5 min, lecture §5)*

@@ -26,6 +26,7 @@ MISTAKES = {
     "no-idf": "no idf weighting",
     "not-normalised": "rows not scaled to length 1",
     "raw-counts": "projected the raw counts",
+    "looked-up": "looked a query up among the training documents instead of folding it in",
     "wrong-count": "the wrong number of words",
     "repeated-word": "a word twice",
     "wrong-component": "the words of another component",
@@ -109,6 +110,22 @@ def _tfidf(answer, rng):
                                                   "in each row", scale=1.0)
 
 
+def new_query(rng: np.random.Generator, space) -> np.ndarray:
+    """Word counts, shape (p,), of a fresh query on the vocabulary of ``space`` that is none of its
+    training documents: its coordinates lie at least 1e-3 from every row of
+    ``space.document_coordinates`` (a lookup among them cannot answer it)."""
+    p = len(space.vocabulary)
+    while True:
+        counts = np.zeros(p)
+        words = rng.choice(p, size=int(rng.integers(2, 6)), replace=False)
+        counts[words] = rng.integers(1, 4, size=words.size)
+        weighted = counts * space.idf
+        if np.linalg.norm(weighted) > 0:
+            z = weighted / np.linalg.norm(weighted) @ space.term_coordinates
+            if np.abs(space.document_coordinates - z).max(axis=1).min() > 1e-3:
+                return counts
+
+
 @register("05.fold_in", hint="weight the counts like a document (times space.idf, then scale to length 1) "
                              "and project: q @ space.term_coordinates")
 def _fold_in(answer, rng):
@@ -119,23 +136,31 @@ def _fold_in(answer, rng):
         texts = random_texts(rng)
         space = lsi(texts, k=3)
         counts = term_document_matrix(texts, vocabulary=space.vocabulary).counts.toarray().astype(float)
-        rows = rng.choice(len(texts), size=3, replace=False)
-        cases += [(space, counts[i], i, 1.0) for i in rows] + [(space, counts[rows[0]], rows[0], 3.0)]
+        rows = rng.choice(len(texts), size=2, replace=False)
+        queries = [new_query(rng, space) for _ in range(3)]
+        cases += [(space, counts[i], i, 1.0) for i in rows] + [(space, q, None, 1.0) for q in queries]
+        cases += [(space, queries[0], None, 3.0)]
     for space, counts, i, factor in in_random_order(rng, cases):
         call = f"fold_in(space, counts)" if factor == 1 else f"fold_in(space, {factor:g} * counts)"
+        call += f" for training document {i}" if i is not None else " for a query that is no training document"
         z = answer_array(answer(space, factor * counts), call, shape=(space.k,))
-        expected = space.document_coordinates[i]
+        weighted = factor * counts * space.idf
+        expected = space.document_coordinates[i] if i is not None else \
+            weighted / np.linalg.norm(weighted) @ space.term_coordinates
         raw = factor * counts @ space.term_coordinates
         expect(is_close(raw, expected, 1e-8, scale=1.0) or not is_close(z, raw, 1e-6, scale=1.0),
                f"{call}: you projected the raw counts; weight them by space.idf and scale to length 1 first",
                mistake="raw-counts")
-        weighted = factor * counts * space.idf
         unscaled = weighted @ space.term_coordinates
         expect(is_close(unscaled, expected, 1e-8, scale=1.0) or not is_close(z, unscaled, 1e-6, scale=1.0),
                f"{call}: you projected the weighted counts without scaling them to length 1 (tripling every count "
                "would triple your coordinates)", mistake="not-normalised")
-        expect_close(z, expected, f"{call}: folding in the counts of training document {i} gives its row of "
-                                  "space.document_coordinates", scale=1.0, mistake="no-idf")
+        looked_up = i is None and any(is_close(z, row, 1e-6, scale=1.0) for row in space.document_coordinates)
+        expect(not looked_up, f"{call} gives a training document's row of space.document_coordinates: a new query "
+               "is folded in from its own counts, not looked up among the documents", mistake="looked-up")
+        where = f": folding in the counts of training document {i} gives its row of space.document_coordinates" \
+            if i is not None else ": weight the counts by space.idf, scale them to length 1 and project them"
+        expect_close(z, expected, f"{call}{where}", scale=1.0, mistake="no-idf")
 
 
 def _word_list(answer, what: str, length: int) -> list[str]:

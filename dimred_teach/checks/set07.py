@@ -14,7 +14,8 @@ from . import register
 from .properties import answer_array, answer_number, answer_pair, expect, expect_close, in_random_order, is_close
 from .set01 import crab_matrix
 
-FORBIDS = ("dimred_teach.linalg.subspace_distance",)  # 07.projector_distance: found by scanning the library
+FORBIDS = ("dimred_teach.linalg.subspace_distance",  # 07.projector_distance: found by scanning the library
+           "scipy.linalg.subspace_angles")  # 07.projector_distance: the sine of the largest angle (issue 52)
 """What this set's answers may not use (modules or functions of the library): the grader's
 kernel for this set does not have them, and ``check()`` fails an answer that uses them
 (:mod:`dimred_teach.checks.policy`)."""

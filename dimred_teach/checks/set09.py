@@ -16,6 +16,7 @@ FORBIDS = ("dimred_teach.selection.t_statistic",  # 09.t_statistic
            "dimred_teach.selection.discrete_mutual_information",  # 09.mi_from_counts
            "dimred_teach.selection.fit_nearest_centroid",  # 09.nearest_centroid
            "dimred_teach.selection.soft_threshold",  # 09.lasso_coordinate_step
+           "dimred_teach.selection.lasso_path",  # 09.lasso_coordinate_step: the path of one column at one alpha
            "dimred_teach.selection.recursive_feature_elimination")  # 09.rfe_ranking
 """What this set's answers may not use (modules or functions of the library): the grader's
 kernel for this set does not have them, and ``check()`` fails an answer that uses them

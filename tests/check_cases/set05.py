@@ -23,6 +23,12 @@ def fold_in(space, counts, weight=True, normalise=True):
     return q @ space.term_coordinates
 
 
+def looked_up(space, counts):
+    """The training document whose weighted row is most like the weighted query: its coordinates."""
+    q = counts * space.idf
+    return space.document_coordinates[int(np.argmax(space.matrix.toarray() @ (q / np.linalg.norm(q))))]
+
+
 def top_words(coordinates, vocabulary, component, n, key=lambda w: w, reverse=False):
     order = np.argsort(key(coordinates[:, component]))
     order = order[:n] if reverse else order[::-1][:n]
@@ -67,9 +73,12 @@ CASES = {
                     "raw-counts"),
             Mutant("not normalised", lambda: lambda s, c: fold_in(s, c, normalise=False), r"length 1",
                     "not-normalised"),
-            Mutant("no idf", lambda: lambda s, c: fold_in(s, c, weight=False), r"document_coordinates", "no-idf"),
-            Mutant("right for three calls, then zeros",
-                   first_calls_then(fold_in, 3, lambda s, c: np.zeros(s.k)), r"document_coordinates", "no-idf"),
+            Mutant("no idf", lambda: lambda s, c: fold_in(s, c, weight=False), r"document_coordinates|space\.idf",
+                   "no-idf"),
+            Mutant("right for three calls, then zeros", first_calls_then(fold_in, 3, lambda s, c: np.zeros(s.k)),
+                   r"document_coordinates|space\.idf", "no-idf"),
+            Mutant("looked up among the training documents (space.matrix)", lambda: looked_up, r"not looked up",
+                   "looked-up"),
         ],
     ),
     "05.top_words": (

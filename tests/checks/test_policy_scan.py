@@ -11,9 +11,17 @@ return; and, for a scalar answer, a helper inverted by bisection over an integer
 smallest one at which it crosses the answer's bound). On main's library this finds
 ``ppca.ppca_mle(X, q).sigma2`` (07.noise_variance), ``ppca.PPCAModel(W, zeros, s2).covariance()``
 (07.marginal_covariance), ``imputation.low_rank_impute(R, k, n).completed`` (12.hard_impute) and
-``jl.jl_delta`` inverted (06.min_dim); compositions such as "fill the holes, then call" are not
-generated (``mean_plus_rank_k`` for 12.impute_step is kept out by the allowlist). Any
-adapted call the check passes is a leak.
+``jl.jl_delta`` inverted (06.min_dim). Compositions are generated too (issue 52), from the
+library's own decompositions of an exercise (:func:`pieces`): every function and class of the
+view applied to up to three pieces of the exercise's arguments (a column, the matrix without it,
+a transpose, centred columns, a residual, a partial residual, the rows of one class, a number as
+a path of one value), with its defaults or taking one step, and its results' readings narrowed
+to their only entry or to an index argument's entry, row or column. That found
+``selection.lasso_path(X[:, [j]], partial_residual, alphas=[alpha]).coefs[0, 0]``, the LASSO of one
+column on its partial residual, which is 09.lasso_coordinate_step (set 09 now forbids
+``lasso_path``). Compositions of two library calls, or with the exercise's own arithmetic ("fill
+the holes, then call": ``mean_plus_rank_k`` for 12.impute_step, kept out by the allowlist), are
+not generated. Any adapted or composed call the check passes is a leak.
 
 To keep the search cheap, each candidate is first compared with the solution's own outputs on
 the inputs the check hands the solution (recorded by running the check once); only a
@@ -71,6 +79,9 @@ LEAKS = [  # issue 37: library code that answered an exercise of its set, and ho
     ("12_missing_values_recommenders", "12.hard_impute", "from dimred_teach import imputation",
      "imputation.low_rank_impute(R, k, max_iter=n_iter, tol=0).completed", "dimred_teach.imputation.low_rank_impute"),
     ("06_random_projections", "06.min_dim", "from dimred_teach import jl", None, "dimred_teach.jl.jl_delta"),
+    ("09_feature_selection", "09.lasso_coordinate_step", "from dimred_teach import selection",  # issue 52
+     "selection.lasso_path(X[:, [j]], y - X @ b + X[:, j] * b[j], alphas=[alpha]).coefs[0, 0]",
+     "dimred_teach.selection.lasso_path"),
 ]
 """Sets 05 and 09 once kept private copies of tf-idf, the mutual information and the nearest-centroid
 classifier for their set-up cells; now their kernels hold neither the copies nor the originals."""
@@ -120,18 +131,21 @@ def view_callables(exercise_set: str, folder: str) -> dict[str, object]:
     return found
 
 
-def recorded_calls(exercise_id: str, limit: int = 3) -> list[tuple[tuple, object]]:
-    """(arguments, the solution's result) of the first calls the check makes."""
+def recorded_calls(exercise_id: str, limit: int | None = 3, seeds=(1,)) -> list[tuple[tuple, object]]:
+    """(arguments, the solution's result) of the first ``limit`` calls the check makes (None: all)
+    on ``seeds`` (checks call with positional arguments only)."""
     solution, calls = solution_answer(exercise_id), []
 
-    def spy(*args, **kwargs):
-        result = solution(*args, **kwargs)
-        if not kwargs and len(calls) < limit:
-            calls.append((copy.deepcopy(args), copy.deepcopy(result)))
+    def spy(*args):
+        given = copy.deepcopy(args)
+        result = solution(*args)
+        if limit is None or len(calls) < limit:
+            calls.append((given, copy.deepcopy(result)))
         return result
 
     spy.__signature__ = inspect.signature(solution)
-    evaluate(exercise_id, spy, seed=1)
+    for seed in seeds:
+        assert evaluate(exercise_id, spy, seed=seed).passed, f"{exercise_id}: the solution fails seed {seed}"
     return calls
 
 
@@ -177,6 +191,18 @@ FILLERS = (lambda args: 0, _zeros_like_rows)
 parameter with a default keeps it."""
 
 
+def attributes_of(value, private: bool = True):
+    """(name, attribute) of every attribute of ``value`` that reads without an error, the special
+    ones (``__name__``) left out, and the private ones too unless ``private``."""
+    for name in dir(value):
+        if name.startswith("__") or (not private and name.startswith("_")):
+            continue
+        try:
+            yield name, getattr(value, name)
+        except Exception:
+            continue
+
+
 def readings(result, rest=()):
     """(description, value) of what an answer could take from ``result``: itself, its entries,
     its attributes, and what its methods return given no argument or the exercise's arguments
@@ -187,13 +213,7 @@ def readings(result, rest=()):
             yield f"[{index}]", item
     if isinstance(result, (np.ndarray, np.generic, int, float, str, bytes, tuple, list, dict)) or result is None:
         return
-    for name in dir(result):
-        if name.startswith("__"):
-            continue
-        try:
-            value = getattr(result, name)
-        except Exception:
-            continue
+    for name, value in attributes_of(result):
         if inspect.ismethod(value):
             needs = sum(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
                         for p in _parameters(value))
@@ -273,6 +293,122 @@ def _rest(args, adapt) -> list:
     return [args[i] for i in range(len(args)) if i not in adapt.__defaults__[0]]
 
 
+COMPOSED = 3
+"""A composed call places at most this many pieces, in its leading positional parameters."""
+
+
+def pieces(args) -> dict[str, object]:
+    """The exercise's arguments and the library's own decompositions of them, by description
+    (the same for every call of a check): a matrix's transpose and its centred columns; for an
+    index argument j, column j of a matrix (as a column and as a vector) and the matrix without
+    it; for a matrix X, a vector b and a vector y, X b, the residual y - X b and the partial
+    residual y - X b + x_j b_j (without column j); the rows of a matrix in the first and in the
+    second class of a label vector; a number as a one-element array (a path at one value)."""
+    found = {f"argument {i}": a for i, a in enumerate(args)}
+    arrays = [(i, a) for i, a in enumerate(args) if isinstance(a, np.ndarray) and a.dtype.kind in "iuf"]
+    matrices = [(i, a) for i, a in arrays if a.ndim == 2]
+    vectors = [(i, a) for i, a in arrays if a.ndim == 1]
+    indices = [(i, int(a)) for i, a in enumerate(args) if isinstance(a, (int, np.integer)) and not isinstance(a, bool)]
+    for i, X in matrices:
+        found[f"argument {i}.T"] = X.T
+        found[f"argument {i} centred"] = X - X.mean(axis=0)
+        columns = [(h, j) for h, j in indices if 0 <= j < X.shape[1]]
+        for h, j in columns:
+            found[f"column (argument {h}) of argument {i}"] = X[:, [j]]
+            found[f"column (argument {h}) of argument {i}, a vector"] = X[:, j]
+            found[f"argument {i} without column (argument {h})"] = np.delete(X, j, axis=1)
+        for h, b in vectors:
+            if b.size != X.shape[1]:
+                continue
+            found[f"argument {i} @ argument {h}"] = X @ b
+            for g, y in vectors:
+                if g != h and y.size == X.shape[0]:
+                    found[f"argument {g} - argument {i} @ argument {h}"] = y - X @ b
+                    for e, j in columns:
+                        found[f"argument {g} - argument {i} @ argument {h} without column (argument {e})"] = \
+                            y - X @ b + X[:, j] * b[j]
+        for h, labels in vectors:
+            if labels.dtype.kind in "iu" and labels.size == X.shape[0]:
+                for position, label in zip(("first", "second"), np.unique(labels)):
+                    found[f"rows of argument {i} in the {position} class of argument {h}"] = X[labels == label]
+    for i, a in enumerate(args):
+        if isinstance(a, (float, np.floating)):
+            found[f"[argument {i}]"] = np.array([a])  # not a list: an integer times a list repeats it
+    return found
+
+
+def narrowings(value, args):
+    """(description, narrow) pairs: ``narrow(value, args)`` is ``value`` itself, the only entry of
+    an array of one entry, or the entry, row or column of an array at an index argument."""
+    yield "", lambda v, args: v
+    try:
+        shape = np.shape(np.asarray(value, dtype=float))
+    except (TypeError, ValueError):
+        return
+    if len(shape) and np.prod(shape) == 1:
+        yield " (its only entry)", lambda v, args: np.asarray(v, dtype=float).reshape(-1)[0]
+    for h, j in ((h, a) for h, a in enumerate(args) if isinstance(a, (int, np.integer)) and not isinstance(a, bool)):
+        if len(shape) and 0 <= j < shape[0]:
+            yield f"[argument {h}]", lambda v, args, h=h: np.asarray(v, dtype=float)[int(args[h])]
+        if len(shape) == 2 and 0 <= j < shape[1]:
+            yield f"[:, argument {h}]", lambda v, args, h=h: np.asarray(v, dtype=float)[:, int(args[h])]
+
+
+def _fresh(value):
+    return value.copy() if isinstance(value, np.ndarray) else copy.deepcopy(value)
+
+
+def composed_candidates(value, calls):
+    """Calls of ``value`` on up to :data:`COMPOSED` pieces of the exercise's arguments
+    (:func:`pieces`), at least one of them not an argument itself, placed in order in its leading
+    positional parameters, with its defaults or taking one step (its integer parameters that
+    default to 2 or more at 1, its tolerances at 0); of each result, every reading
+    (:func:`readings`) narrowed (:func:`narrowings`), that agree with every call. A piece that is
+    the expected answer itself is left out (the exercise's own arithmetic, not the library's)."""
+    first_args, first_expected = calls[0]
+    pool = {name: piece for name, piece in pieces(first_args).items() if not agrees(piece, first_expected)}
+    parameters = _parameters(value)
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][:COMPOSED]
+    required = {p.name for p in parameters if p.default is p.empty and p.kind is not p.VAR_POSITIONAL
+                and p.kind is not p.VAR_KEYWORD}
+    one_step = {p.name: 1 for p in parameters if type(p.default) is int and p.default >= 2}
+    one_step |= {p.name: 0.0 for p in parameters if isinstance(p.default, float) and 0 < p.default < 1}
+    for k in range(1, len(positional) + 1):
+        placed = {p.name for p in positional[:k]}
+        if not required <= placed:
+            continue
+        for chosen in itertools.permutations(pool, k):
+            if all(name.startswith("argument ") and name[9:].isdigit() for name in chosen):
+                continue  # a single call: direct_candidates
+            for setting in ({}, one_step) if set(one_step) - placed else ({},):
+                keywords = {name: v for name, v in setting.items() if name not in placed}
+                try:
+                    result = _quietly(value, *(_fresh(pool[name]) for name in chosen), **keywords)
+                except Exception:
+                    continue
+                for reading, taken in readings(result):
+                    for narrowing, narrow in narrowings(taken, first_args):
+                        try:
+                            if not agrees(narrow(taken, first_args), first_expected):
+                                continue
+                        except Exception:
+                            continue
+
+                        def candidate(*args, chosen=chosen, keywords=keywords, reading=reading, narrow=narrow):
+                            found = pieces(args)
+                            return narrow(_take(value(*(found[name] for name in chosen), **keywords), reading), args)
+
+                        if all(_agrees_on(candidate, args, expected) for args, expected in calls[1:]):
+                            steps = " taking one step" if keywords else ""
+                            yield f"on {', '.join(chosen)}{steps}{reading}{narrowing}", candidate
+
+
+def _stand_in(value) -> bool:
+    """Whether ``value`` is a view's stand-in (its body raises the policy's message)."""
+    code = getattr(value, "__code__", None)
+    return code is not None and any(isinstance(c, str) and " may not use " in c for c in code.co_consts)
+
+
 def inverse_candidates(value, calls):
     """For a scalar answer: the smallest integer x at which ``value`` with the other arguments
     crosses one argument taken as a bound (below or above), found by bisection."""
@@ -326,11 +462,24 @@ def answering(exercise_set: str, exercise_id: str, folder: str) -> list[str]:
     assert calls, f"{exercise_id}: the check never called the solution"
     found = []
     for name, value in view_callables(exercise_set, folder).items():
-        for description, candidate in itertools.chain(direct_candidates(value, calls), inverse_candidates(value, calls)):
+        composed = () if _stand_in(value) else composed_candidates(value, calls)
+        for description, candidate in itertools.chain(direct_candidates(value, calls), inverse_candidates(value, calls),
+                                                      composed):
             if _quietly(evaluate, exercise_id, candidate, seed=2).passed:
                 found.append(f"{name} ({description})")
                 break
     return found
+
+
+def test_a_path_at_one_alpha_of_one_column_is_found():
+    """The composition issue 52 found in set 09's view before the set forbade ``lasso_path``: the
+    LASSO of column j on the partial residual, at alpha alone, is the coordinate step."""
+    from dimred_teach.selection import lasso_path
+
+    found = next(description for description, candidate in composed_candidates(lasso_path, recorded_calls(
+        "09.lasso_coordinate_step")) if _quietly(evaluate, "09.lasso_coordinate_step", candidate, seed=2).passed)
+    assert found.startswith("on column (argument 3) of argument 0, argument 1 - argument 0 @ argument 2 without "
+                            "column (argument 3), [argument 4]"), found
 
 
 @pytest.fixture(scope="module")

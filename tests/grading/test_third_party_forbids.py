@@ -5,7 +5,9 @@ own mount namespace, bind a stubbed copy of its defining file, and that file's b
 originals), and ``check()`` in a notebook refuses a function answer that calls it. Where nothing can
 cover it (``user`` without mount namespaces), a set that declares one stops the run before any
 kernel, unless the weaker guarantee is accepted, and then every report says "not held". The
-control: without the declaration the same submission scores."""
+control: without the declaration the same submission scores. Set 07 forbids SciPy's
+``subspace_angles`` this way (issue 52: the sine of the largest principal angle answers
+07.projector_distance, and the check cannot tell it from the projectors' distance)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ import nbformat
 import pytest
 from check_cases import ROOT
 from test_grader_trouble import FIXTURES, answered_set99
-from test_grading_construction import ROOT_ONLY, _course_private, _sandbox_of
+from test_grading import _code
+from test_grading_construction import ROOT_ONLY, _course_private, _sandbox_of, _solution
 
 from dimred_teach.checks import evaluate, policy
 from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade
@@ -199,3 +202,63 @@ def test_an_entry_of_a_package_that_is_not_installed_forbids_nothing(monkeypatch
         assert policy.third_party("99.unit_vector") == (FORBIDDEN,)
     finally:
         policy.rules.cache_clear()
+
+
+SUBSPACE_ANGLES = "scipy.linalg.subspace_angles"
+ANGLES_ANSWER = ("import scipy.linalg\n\n\ndef projector_distance(A, B):\n"
+                 "    return float(np.sin(scipy.linalg.subspace_angles(A, B).max()))\n")
+
+
+@pytest.fixture
+def set07_without_the_declaration(monkeypatch):
+    """Set 07 as it was before issue 52: SciPy's subspace angles not declared (the control)."""
+    from dimred_teach.checks import set07
+
+    policy.rules.cache_clear()
+    monkeypatch.setattr(set07, "FORBIDS", tuple(e for e in set07.FORBIDS if e != SUBSPACE_ANGLES))
+    yield
+    policy.rules.cache_clear()
+
+
+def test_set07_forbids_scipys_subspace_angles():
+    assert SUBSPACE_ANGLES in policy.third_party("07.projector_distance")
+
+
+@pytest.mark.parametrize("declared", [True, False], ids=["declared", "control"])
+def test_check_refuses_subspace_angles_for_the_projector_distance(declared, request):
+    """The check itself cannot tell the two apart (without a notebook's namespace the answer passes);
+    ``check()`` in a notebook refuses it, naming the function."""
+    if not declared:
+        request.getfixturevalue("set07_without_the_declaration")
+    namespace: dict = {"np": __import__("numpy")}
+    exec(ANGLES_ANSWER, namespace)  # noqa: S102
+    assert evaluate("07.projector_distance", namespace["projector_distance"], seed=1).passed
+    verdict = evaluate("07.projector_distance", namespace["projector_distance"], seed=1, namespace=namespace)
+    if declared:
+        assert not verdict.passed and verdict.mistake == "policy" and SUBSPACE_ANGLES in verdict.message, verdict
+    else:
+        assert verdict.passed, verdict
+
+
+def _graded_projector_distance(tmp_path, sandbox: str) -> tuple[bool, str]:
+    """Set 07's solution with its projector distance from SciPy's subspace angles, graded."""
+    notebook = _solution("07_ppca")
+    _code(notebook, "def projector_distance").source = ANGLES_ANSWER
+    path = tmp_path / "07_ppca.ipynb"
+    nbformat.write(notebook, path)
+    result = grade([path], tmp_path / "out", GradingOptions(timeout=120, cell_timeout=60, sandbox=sandbox))[0]
+    test = next(t for t in result.tests if t.name == "07.projector_distance")
+    assert all(t.passed for t in result.tests if t is not test), result.output
+    return test.passed, result.output + "\n" + test.output
+
+
+@pytest.mark.parametrize("param", ["bwrap", pytest.param("user", marks=needs_root)])
+def test_subspace_angles_is_a_stand_in_in_set07s_kernel(tmp_path, param):
+    with _sandbox_of(param) as mode, _course_private():
+        passed, output = _graded_projector_distance(tmp_path, mode)
+    assert not passed and f"exercise set 07 may not use {SUBSPACE_ANGLES}" in output, output
+
+
+def test_without_the_declaration_the_subspace_angles_answer_scores(tmp_path, set07_without_the_declaration):
+    passed, output = _graded_projector_distance(tmp_path, "bwrap")
+    assert passed, output
