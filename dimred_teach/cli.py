@@ -36,7 +36,7 @@ class-template github|slurm|kubernetes --shards N [--out FILE]
 merge SHARD_OUT... --out DIR
                     one run's reports, gradebook.csv and class report from the --out folders
                     of `grade --shard K/N` (refuses a missing or repeated share)
-demo-class --out DIR --size N --seed S [--sets NN...]
+demo-class --out DIR --size N --seed S [--sets NN...] [--every-mistake]
                     N demo students' exercise notebooks per set (right answers, blanks and the
                     proofs' typical mistakes) and class.json, what they were built with
 new NN slug "Title"  scaffold lecture NN and its exercise set (manifest row, lecture, solution,
@@ -160,9 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     engine_parser = sub.add_parser("class-template", help="grade a class in shards on GitHub Actions, Slurm or Kubernetes")
     engine_parser.add_argument("engine", choices=["github", "slurm", "kubernetes"], help="the engine")
     engine_parser.add_argument("--shards", type=int, default=4, help="shards graded at once (default 4)")
-    engine_parser.add_argument("--install", required=True,
-                               help="pip requirement installing the course's grader, pinned: a git URL at a tag "
-                                    "('dimred-teach @ git+https://.../dimred-teach@v1') or a wheel's URL")
+    engine_parser.add_argument("--install",
+                               help="github and kubernetes: pip requirement of the course's grader, pinned: a git URL "
+                                    "at a tag ('dimred-teach @ git+https://.../dimred-teach@v1') or a wheel's URL")
     engine_parser.add_argument("--submissions", default="submissions",
                                help="the folder of the class's notebooks (default submissions)")
     engine_parser.add_argument("--image", default="registry.example.org/dimred-teach:latest",
@@ -183,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     demo_parser.add_argument("--seed", type=int, default=0, help="seed of the students' choices (default 0)")
     demo_parser.add_argument("--sets", nargs="+", help="exercise set numbers, e.g. 04 (default: every set)")
     demo_parser.add_argument("--root", type=Path, default=Path.cwd(), help="the course's checkout")
+    demo_parser.add_argument("--every-mistake", action="store_true",
+                             help="instead of drawing: student K makes the K-th typical mistake of every exercise, "
+                                  "so every typical mistake appears once (--size and --seed are not used)")
     args = parser.parse_args(argv)
     if args.command in FOLDER_OUT and args.out.exists() and not args.out.is_dir():
         print(f"error: --out: {args.out} is a file; name a folder (new or existing) for the output", file=sys.stderr)
@@ -264,11 +267,11 @@ def main(argv: list[str] | None = None) -> int:
                   "in a clone of the course repository or pass --root PATH_TO_CLONE", file=sys.stderr)
             return 2
         try:
-            record = demo_class(args.root.resolve(), args.out, args.size, args.seed, args.sets)
+            record = demo_class(args.root.resolve(), args.out, args.size, args.seed, args.sets, args.every_mistake)
         except ValueError as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
-        print(f"wrote {len(record['submissions'])} notebooks of {args.size} demo students and {args.out / 'class.json'}")
+        print(f"wrote {len(record['submissions'])} demo notebooks and {args.out / 'class.json'}")
         return 0
     if args.command == "build":
         from .course.build import build

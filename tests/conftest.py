@@ -37,8 +37,9 @@ BROWSER_TESTS = Path(__file__).parent / "browser"
 SLURM_TESTS = Path(__file__).parent / "slurm"
 
 LONGEST_FIRST = ("tests/test_grading_construction.py", "tests/test_check_proofs.py", "tests/test_grading.py",
-                 "tests/test_grading_hostile.py", "tests/test_class_report.py", "tests/test_manifest.py",
-                 "tests/test_exercise_sets.py", "tests/test_grading_assignment.py", "tests/test_policy_scan.py",
+                 "tests/test_grading_hostile.py", "tests/test_demo_class.py", "tests/test_class_report.py",
+                 "tests/test_manifest.py", "tests/test_exercise_sets.py", "tests/test_grading_assignment.py",
+                 "tests/test_policy_scan.py",
                  "tests/browser/test_lab.py", "tests/browser/test_site.py", "tests/browser/test_slides.py",
                  "tests/browser/test_exercises.py", "tests/browser/test_rise.py")
 """The files that take longest (most of it, for the grader's, waiting on kernels; for the browser

@@ -214,16 +214,21 @@ def _linear_gplvm_latent(answer, rng):
 
 
 def _matching_instance(rng: np.random.Generator):
-    """True sources (n, k) and estimates: permuted (not by an involution), scaled, some flipped, plus a little noise."""
-    n, k = int(rng.integers(150, 400)), int(rng.integers(3, 6))
-    true = np.column_stack([rng.laplace(0, 1, n) if j % 2 else rng.uniform(-1, 1, n) for j in range(k)])
-    permutation = rng.permutation(k)
-    while np.array_equal(permutation[permutation], np.arange(k)):  # the inverse must differ from it
+    """True sources (n, k) and estimates: permuted (not by an involution), scaled, some flipped, plus a little
+    noise, such that the largest signed correlations do not happen to give the inverse permutation (the two
+    mistakes would look the same)."""
+    while True:
+        n, k = int(rng.integers(150, 400)), int(rng.integers(3, 6))
+        true = np.column_stack([rng.laplace(0, 1, n) if j % 2 else rng.uniform(-1, 1, n) for j in range(k)])
         permutation = rng.permutation(k)
-    signs = rng.choice([-1.0, 1.0], k)
-    signs[int(rng.integers(k))] = -1.0
-    estimated = true[:, permutation] * (signs * rng.uniform(0.2, 5.0, k)) + 0.1 * rng.standard_normal((n, k))
-    return estimated, true
+        while np.array_equal(permutation[permutation], np.arange(k)):  # the inverse must differ from it
+            permutation = rng.permutation(k)
+        signs = rng.choice([-1.0, 1.0], k)
+        signs[int(rng.integers(k))] = -1.0
+        estimated = true[:, permutation] * (signs * rng.uniform(0.2, 5.0, k)) + 0.1 * rng.standard_normal((n, k))
+        C = np.corrcoef(true.T, estimated.T)[:k, k:]
+        if not np.array_equal(np.argmax(C, axis=1), np.argmax(np.abs(C), axis=0)):
+            return estimated, true
 
 
 @register("13.match_sources",
