@@ -17,13 +17,10 @@ gradescope --out BUNDLE.zip
                     requirements, the grader's settings, the course package's source)
 ci-template         print (or --out FILE: write) the GitHub Actions grading workflow;
                     with --site, the workflow publishing the course website instead
-classroom --out DIR --grader SOURCE [--set NN...]
-                    write the starter repository a lecturer uploads as a GitHub Classroom
-                    template (lectures, exercise notebooks, the library, a students' README
-                    and a workflow installing the grader from SOURCE and reporting points)
-classroom-grade NB.ipynb... --out DIR [--set NN...]
-                    what that workflow runs: grade one notebook per set, write the reports
-                    and the step output `result` that Classroom's grading reporter reads
+classroom50 --out DIR --classroom NAME --assignment SLUG --grader SOURCE [--set NN...]
+                    a Classroom 50 assignment: its template repository (lectures, exercise
+                    notebooks, the library, a students' README), the autograder for the
+                    classroom50 repository (installs the grader from SOURCE) and its runtime
 site [--out DIR]    build the course website from the executed notebooks (site extra)
 class-report REPORTS... --out DIR
                     what a class got wrong: mistakes.csv, exercises.csv and index.html from the
@@ -55,7 +52,7 @@ from pathlib import Path
 
 from . import _fast_start  # noqa: F401  (first: before anything imports nbformat)
 
-FOLDER_OUT = ("grade", "classroom-grade", "demo-class", "class-report", "site", "slides")
+FOLDER_OUT = ("grade", "demo-class", "class-report", "site", "slides")
 """The commands whose ``--out`` is a folder: a file there is refused before anything is written."""
 
 
@@ -99,20 +96,10 @@ def main(argv: list[str] | None = None) -> int:
     ci_parser.add_argument("--out", type=Path, help="write the workflow here (e.g. .github/workflows/grade.yml)")
     ci_parser.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     ci_parser.add_argument("--site", action="store_true", help="the GitHub Pages workflow publishing the course website")
-    classroom_parser = sub.add_parser("classroom", help="the starter repository of a GitHub Classroom assignment")
-    classroom_parser.add_argument("--out", type=Path, required=True, help="a new folder for the repository")
-    classroom_parser.add_argument("--grader", required=True,
-                                  help="where the workflow installs the grader from, pinned: a git URL at a tag "
-                                       "(git+https://github.com/ORG/REPO@v1.0) or a wheel's URL")
-    classroom_parser.add_argument("--set", action="append", metavar="NN",
-                                  help="the exercise sets of the assignment (default: every set)")
-    classroom_parser.add_argument("--root", type=Path, default=Path.cwd(), help="the course's checkout")
-    classroom_grade_parser = sub.add_parser("classroom-grade", help="grade a Classroom repository's notebooks "
-                                                                    "and write the reporter's `result`")
-    classroom_grade_parser.add_argument("submissions", nargs="+", type=Path, help="exercise notebooks or folders")
-    classroom_grade_parser.add_argument("--out", type=Path, required=True, help="folder for the reports")
-    add_grade_arguments(classroom_grade_parser)
-    classroom_grade_parser.add_argument("--jobs", type=int, default=2, help="notebooks graded at once (default 2)")
+    from .course import classroom
+
+    classroom.add_arguments(sub.add_parser("classroom50", help="a Classroom 50 assignment: template repository, "
+                                                               "autograder and runtime"))
     site_parser = sub.add_parser("site", help="build the course website (needs the site extra)")
     site_parser.add_argument("--out", type=Path, default=Path("_site"), help="folder of the site (default _site)")
     site_parser.add_argument("--root", type=Path, default=Path.cwd(), help="the course's root folder")
@@ -200,20 +187,12 @@ def main(argv: list[str] | None = None) -> int:
 
         return {"grade": command.command_grade, "gradescope": command.command_gradescope,
                 "ci-template": command.command_ci_template}[args.command](args)
-    if args.command == "classroom-grade":
-        from .grading.classroom import command_classroom_grade
-
-        return command_classroom_grade(args)
-    if args.command == "classroom":
-        from .course.classroom import classroom_template
-
+    if args.command == "classroom50":
         try:
-            out = classroom_template(args.root.resolve(), args.out, args.grader, args.set or ())
+            return classroom.run(args)
         except (ValueError, OSError) as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
-        print(f"wrote the Classroom template repository {out}: push it to GitHub as a template repository")
-        return 0
     if args.command == "site":
         from .course.site import command_site
 
