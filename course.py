@@ -226,15 +226,14 @@ def lab(args: list[str]) -> None:
     lecturer = args == ["--lecturer"]
     if args and not lecturer:
         raise SystemExit(f"usage: python3 course.py lab [--lecturer] (got {' '.join(args)})")
-    tracked = keep_work_in_git(ROOT) or (ROOT / WORK_FOLDER / ".gitignore").exists()
+    if keep_work_in_git(ROOT):
+        print(f"This repository's workflow grades {WORK_FOLDER}/ on every push, so git now keeps your notebooks there "
+              f"({WORK_FOLDER}/.gitignore): hand them in with git add {WORK_FOLDER} && git commit && git push", flush=True)
     copied = seed_work_folder(ROOT)
     if copied:
+        kept = (ROOT / WORK_FOLDER / ".gitignore").exists()
         print(f"Copied {len(copied)} exercise notebook(s) into {WORK_FOLDER}/ (your own copies; "
-              f"{'commit and push them to have them graded' if tracked else 'git ignores them'}): {', '.join(copied)}",
-              flush=True)
-    if tracked:
-        print(f"This repository's workflow grades {WORK_FOLDER}/ on every push: git keeps your notebooks there "
-              f"({WORK_FOLDER}/.gitignore). Hand in with: git add {WORK_FOLDER} && git commit && git push", flush=True)
+              f"git {'keeps' if kept else 'ignores'} them): {', '.join(copied)}", flush=True)
     options = ["--no-browser"] if headless() else []
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         options.append("--allow-root")  # containers and cloud shells often run as root
