@@ -278,9 +278,11 @@ def student_checkout(folder: Path, template: Path, answers: str, owner) -> tuple
 
 
 def run_autograder(python: Path, environment: dict, bundle: Path, checkout: Path, user, runner_temp: Path,
-                   path: str = "") -> subprocess.CompletedProcess:
+                   path: str = "", container: bool = False) -> subprocess.CompletedProcess:
     """``python autograder.py`` with the student's checkout as working directory and the
-    environment Classroom 50's runner gives it, as ``user``."""
+    environment Classroom 50's runner gives it, as ``user``; with ``container``, as root
+    where bubblewrap cannot run (a runtime container: here /usr/bin/bwrap is covered in a mount
+    namespace of its own)."""
     variables = {"HOME": user.pw_dir, "USER": user.pw_name, "LANG": "C.UTF-8",
                  "PATH": f"{path}{python.parent}:/usr/local/bin:/usr/bin:/bin", **environment,
                  "CLASSROOM": "dimred", "ASSIGNMENT": "mds", "SUBMISSION_TAG": "submit/2026-09-01T10-00-00Z-abc1234",
@@ -292,10 +294,13 @@ def run_autograder(python: Path, environment: dict, bundle: Path, checkout: Path
     command = ["env", "-i", *(f"{k}={v}" for k, v in variables.items()), str(python), str(bundle / "autograder.py")]
     if user.pw_uid != os.geteuid():
         command = ["runuser", "-u", user.pw_name, "--", *command]
+    if container:
+        command = ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c",
+                   'mount --bind /dev/null "$(command -v bwrap)" && exec "$@"', "sh", *command]
     return subprocess.run(command, cwd=checkout, capture_output=True, text=True, timeout=900)
 
 
-def check_result(checkout: Path, expected: int) -> dict:
+def check_result(checkout: Path, expected: int, sandbox: str = "bwrap") -> dict:
     """result.json against the schema and the contract's sums; release-body.md written."""
     result = json.loads((checkout / "result.json").read_text())
     jsonschema.validate(result, SCHEMA)
@@ -307,7 +312,7 @@ def check_result(checkout: Path, expected: int) -> dict:
     for test in result["tests"]:
         assert bool(test["mistake"]) != test["passed"] and test["message"]  # a failed one names its mistake
     assert (result["classroom"], result["assignment"], result["owner"]) == ("dimred", "mds", "alice")
-    assert result["review"].endswith("compare/0000000...abc1234") and result["sandbox"] == "bwrap"
+    assert result["review"].endswith("compare/0000000...abc1234") and result["sandbox"] == sandbox
     body = (checkout / "release-body.md").read_text()
     assert body.startswith(f"### {expected} of {sum(POINTS.values())} points") and "exercises/04_mds.ipynb" in body
     return result
@@ -344,23 +349,26 @@ def test_the_autograder_grades_and_writes_result_json_as_the_runner_runs_it(assi
 def test_the_autograder_installs_the_pinned_grader_then_grades_and_writes_result_json(assignment, tmp_path):
     """Where the runner's Python lacks the grader, the autograder installs it from the pinned
     source into a folder of its own outside the checkout (uv, offline from its cache here), the
-    package readable by its user alone, and grades with it."""
+    package readable by its user alone, and grades with it: here as in a runtime container, as
+    root without bubblewrap, so in the grader's `user` sandbox, which refuses to start while the
+    course's files are readable by the kernels' users."""
     folder = _world_readable_folder()
     try:
-        subprocess.run([sys.executable, "-m", "venv", str(folder / "python")], check=True)
+        python, environment = _own_python(folder)  # the runner's Python, as setup-python installs it: no grader
+        subprocess.run(["chmod", "-R", "a+rX", str(folder)], check=True)
         bundle = folder / "classroom50-runtime" / "mds"
         shutil.copytree(assignment / "classroom50" / "dimred" / "autograders" / "mds", bundle)
         (folder / "temp").mkdir()
         root = pwd.getpwuid(0)
         checkout, expected = student_checkout(folder, assignment / "template", "solved", root)
-        ran = run_autograder(folder / "python" / "bin" / "python", {"UV_OFFLINE": "1"}, bundle, checkout, root,
-                             folder / "temp", path=f"{Path(uv()).parent}:{os.environ['PATH']}:")
+        ran = run_autograder(python, {**environment, "UV_OFFLINE": "1"}, bundle, checkout, root,
+                             folder / "temp", path=f"{Path(uv()).parent}:{os.environ['PATH']}:", container=True)
         assert ran.returncode == 0, ran.stdout + ran.stderr
         assert "installing the grader" in ran.stdout
         (installed,) = (folder / "temp").glob("dimred-grader-*/venv")
         package = next(installed.glob("lib/python3*/site-packages/dimred_teach"))
         assert package.stat().st_mode & 0o077 == 0
-        check_result(checkout, expected)
+        check_result(checkout, expected, sandbox="user")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -372,6 +380,26 @@ def test_a_missing_variable_or_no_sandbox_is_an_infrastructure_error(tmp_path, c
     assert grade_checkout(tmp_path, ["04"], environment={"CLASSROOM": "dimred"}) == 2
     assert "ASSIGNMENT, SUBMISSION_TAG, COMMIT_URL, RELEASE_URL not set" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_only_the_regular_notebooks_inside_exercises_are_copied_for_grading(tmp_path):
+    """A student's links (to a folder or a file outside, or exercises/ itself a link) bring
+    nothing of the runner's into the grading; checkpoints stay out."""
+    from dimred_teach.grading.classroom import _private_copies
+
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "secret.ipynb").write_text("{}")
+    work = tmp_path / "checkout" / "exercises"
+    (work / ".ipynb_checkpoints").mkdir(parents=True)
+    (work / ".ipynb_checkpoints" / "04_mds-checkpoint.ipynb").write_text("{}")
+    (work / "04_mds.ipynb").write_text("{}")
+    (work / "linked").symlink_to(tmp_path / "outside")
+    (work / "05_lsi.ipynb").symlink_to(tmp_path / "outside" / "secret.ipynb")
+    copies = _private_copies(tmp_path / "checkout", tmp_path / "private")
+    assert [p.relative_to(tmp_path).as_posix() for p in copies] == ["private/04_mds.ipynb"]
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "exercises").symlink_to(tmp_path / "outside")
+    assert _private_copies(tmp_path / "other", tmp_path / "private-2") == []
 
 
 # --- a student's fork and the CI template ------------------------------------------------------------

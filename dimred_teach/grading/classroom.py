@@ -90,13 +90,15 @@ def release_body(results: list[SubmissionResult], document: dict, notes: list[st
 
 
 def _private_copies(checkout: Path, folder: Path) -> list[Path]:
-    """The regular ``*.ipynb`` files under ``checkout/exercises`` (no links, no checkpoints),
-    copied into ``folder`` (mode 0700) under their relative paths."""
+    """The regular ``*.ipynb`` files inside ``checkout/exercises`` (no links, nothing a link
+    leads to, no checkpoints), copied into ``folder`` (mode 0700) under their relative paths."""
+    work = checkout / WORK_FOLDER
     copies = []
-    for path in sorted((checkout / WORK_FOLDER).rglob("*.ipynb")):
-        if path.is_symlink() or not path.is_file() or ".ipynb_checkpoints" in path.parts:
+    for path in sorted(work.rglob("*.ipynb")) if not work.is_symlink() else []:
+        inside = path.resolve().is_relative_to(work.resolve())
+        if path.is_symlink() or not path.is_file() or not inside or ".ipynb_checkpoints" in path.parts:
             continue
-        target = folder / path.relative_to(checkout / WORK_FOLDER)
+        target = folder / path.relative_to(work)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target, follow_symlinks=False)
         copies.append(target)
