@@ -17,9 +17,9 @@ and the submission's identity in its environment. It
    writes result.json and release-body.md there.
 
 Exit status 0 once graded (failed exercises are in result.json); non-zero only when grading
-could not run (the runner then records an infrastructure error, not a score). Every Python it
-starts runs isolated (-I): the working directory, the student's checkout, holds a copy of the
-library and could hold a venv.py or a pip/, and Python would otherwise import them first.
+could not run (the runner then records an infrastructure error, not a score). It runs isolated
+(-I), as every Python it starts: the working directory, the student's checkout, holds a copy of
+the library and could hold a venv.py or a pip/, and Python would otherwise import them first.
 """
 
 import json
@@ -105,4 +105,6 @@ def main():
 
 
 if __name__ == "__main__":
+    if not sys.flags.isolated:  # what it finds installed is then what the isolated grading run imports
+        os.execv(sys.executable, [sys.executable, "-I", *sys.argv])
     sys.exit(main())
