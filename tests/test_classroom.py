@@ -271,6 +271,7 @@ def student_checkout(folder: Path, template: Path, answers: str, owner) -> tuple
             "import json, pathlib\npathlib.Path('result.json').write_text(json.dumps({'score': 12}))\n")
         (checkout / "dimred_teach" / "checks" / "set04.py").write_text("raise SystemExit('the student copy')\n")
         (checkout / "venv.py").write_text("raise SystemExit('the student copy')\n")
+        (checkout / "result.json").symlink_to(folder / "elsewhere.json")  # the autograder writes no file there
     subprocess.run(GIT + ["add", "-A"], cwd=checkout, check=True)
     subprocess.run(GIT + ["commit", "-q", "--allow-empty", "-m", f"{answers} answers"], cwd=checkout, check=True)
     subprocess.run(["chown", "-R", f"{owner.pw_uid}:{owner.pw_gid}", str(folder)], check=True)
@@ -333,6 +334,7 @@ def test_the_autograder_grades_and_writes_result_json_as_the_runner_runs_it(assi
         assert ran.returncode == 0, ran.stdout + ran.stderr
         assert "the grader of this Python" in ran.stdout and not list((folder / "temp").iterdir())  # not installed
         result = check_result(checkout, expected)
+        assert not (checkout / "result.json").is_symlink() and not (folder / "elsewhere.json").exists()
         if answers == "solved":
             assert all(test["passed"] for test in result["tests"])
         elif answers == "blank":

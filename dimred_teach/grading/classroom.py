@@ -134,8 +134,10 @@ def grade_checkout(checkout: Path, sets: list[str], environment: dict | None = N
               file=sys.stderr)
         return 3
     document = result_document(results, environment, submitted_at(checkout), plan.sandbox)
-    (checkout / "result.json").write_text(json.dumps(document, indent=1) + "\n")
-    (checkout / "release-body.md").write_text(release_body(results, document, notes))
+    for name, text in (("result.json", json.dumps(document, indent=1) + "\n"),
+                       ("release-body.md", release_body(results, document, notes))):
+        (checkout / name).unlink(missing_ok=True)  # a link the student committed there leads nowhere
+        (checkout / name).write_text(text)
     print(f"{document['score']} of {points_label(document['max-score'])}; sandbox: {plan.sandbox}; "
           "wrote result.json and release-body.md")
     return 0
