@@ -85,22 +85,69 @@ def seed_work_folder(root: Path) -> list[str]:
     return copied
 
 
+GRADES_MY_WORK = f"dimred-teach grade {WORK_FOLDER}"
+"""What the grading workflow of ``dimred-teach ci-template`` runs: a repository holding it grades
+the student's notebooks in my-work/ on every push, so git must keep them."""
+KEEP_IN_GIT = f"""# Written by `python3 course.py lab`: this repository's workflow grades {WORK_FOLDER}/ on every
+# push, so git keeps your notebooks here (the course's .gitignore leaves everything else out).
+# Commit and push them to have them graded: git add {WORK_FOLDER} && git commit && git push
+!*.ipynb
+"""
+
+
+def keep_work_in_git(root: Path) -> bool:
+    """In a repository whose workflow grades ``my-work/`` (a fork with the workflow of
+    ``dimred-teach ci-template``), make git keep the notebooks there: write
+    ``my-work/.gitignore``, which re-includes them past the course's ``/my-work/*``. Elsewhere
+    (the course's own repository) my-work/ stays ignored. Returns whether it wrote the file."""
+    marker = root / WORK_FOLDER / ".gitignore"
+    workflows = [*(root / ".github" / "workflows").glob("*.yml"), *(root / ".github" / "workflows").glob("*.yaml")]
+    if marker.exists() or not any(GRADES_MY_WORK in path.read_text(errors="replace") for path in workflows):
+        return False
+    marker.parent.mkdir(exist_ok=True)
+    marker.write_text(KEEP_IN_GIT)
+    return True
+
+
 def run(*command: str | Path, env: dict | None = None) -> None:
     print("+", " ".join(str(part) for part in command), flush=True)
     subprocess.run([str(part) for part in command], cwd=ROOT, env=env, check=True)
 
 
+def included_extras(extra: str) -> set[str]:
+    """What an install of the package with ``extra`` ("lab", "test,browser"; "" the core alone)
+    brings: the core (""), ``extra``'s extras and those they require in turn ("test" requires
+    ``dimred-teach[lab]``)."""
+    import tomllib
+
+    optional = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    found, todo = {""}, [name for name in extra.split(",") if name]
+    while todo:
+        name = todo.pop()
+        if name not in found:
+            found.add(name)
+            todo += [needed for requirement in optional[name] if requirement.startswith("dimred-teach[")
+                     for needed in requirement[len("dimred-teach["):requirement.index("]")].split(",")]
+    return found
+
+
 def install(extra: str) -> None:
-    """Install the package (with ``extra``) into .venv, unless this very install was done already."""
+    """Install the package (with ``extra``) into .venv, unless an install that brought every
+    extra it needs (``lab`` brings the core too) was done already with this very
+    pyproject.toml and constraints.txt. The stamp ``.venv/course-installed`` records the
+    extras installed and a digest of both files."""
     if not (BIN / "python").exists() and not (BIN / "python.exe").exists():
         create_venv(shutil.which("uv"))
     target = f".[{extra}]" if extra else "."
-    stamp = VENV / f"course-installed-{extra.replace(',', '-') or 'base'}"
+    stamp = VENV / "course-installed"
     recipe = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + (ROOT / "constraints.txt").read_bytes()).hexdigest()
-    if stamp.is_file() and stamp.read_text() == recipe:
+    recorded, *installed = stamp.read_text().split("\n") if stamp.is_file() else [""]
+    installed = set(installed) if recorded == recipe else set()
+    needed = included_extras(extra)
+    if needed <= installed:
         return
     run(*install_command(target, shutil.which("uv")))
-    stamp.write_text(recipe)
+    stamp.write_text("\n".join([recipe, *sorted(installed | needed)]))
 
 
 class MissingVenv(Exception):
@@ -179,10 +226,14 @@ def lab(args: list[str]) -> None:
     lecturer = args == ["--lecturer"]
     if args and not lecturer:
         raise SystemExit(f"usage: python3 course.py lab [--lecturer] (got {' '.join(args)})")
+    if keep_work_in_git(ROOT):
+        print(f"This repository's workflow grades {WORK_FOLDER}/ on every push, so git now keeps your notebooks there "
+              f"({WORK_FOLDER}/.gitignore): hand them in with git add {WORK_FOLDER} && git commit && git push", flush=True)
     copied = seed_work_folder(ROOT)
     if copied:
+        kept = (ROOT / WORK_FOLDER / ".gitignore").exists()
         print(f"Copied {len(copied)} exercise notebook(s) into {WORK_FOLDER}/ (your own copies; "
-              f"git ignores them): {', '.join(copied)}", flush=True)
+              f"git {'keeps' if kept else 'ignores'} them): {', '.join(copied)}", flush=True)
     options = ["--no-browser"] if headless() else []
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         options.append("--allow-root")  # containers and cloud shells often run as root

@@ -23,6 +23,6 @@ cd "$copy/course"
 status=0; .venv/bin/dimred-teach grade demo --out demo-reports --jobs 2 || status=$?
 [ "$status" -le 1 ]  # 1: some demo students do not pass, as built
 .venv/bin/dimred-teach class-report demo-reports --out class-report >/dev/null
-# course.py itself, a lecturer's wrong inputs, and the Classroom template and its workflow's schema;
+# course.py itself, a lecturer's wrong inputs, and the Classroom 50 assignment's files and the workflow's schema;
 # the workflows' install-and-grade runs (1.5 min) are the main suite's, on the newer Python.
 "$python" course.py test tests/course/test_course.py tests/course/test_lecturer_inputs.py tests/grading/test_classroom.py -k "not ci_template and not grades_and"

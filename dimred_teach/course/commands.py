@@ -136,19 +136,18 @@ def ci_template(args) -> int:
     return write_new_file(args.out, text, args.force)
 
 
-@command("classroom", "the starter repository of a GitHub Classroom assignment",
-         arg("--out", type=Path, required=True, help="a new folder for the repository"),
-         arg("--grader", required=True,
-             help="where the workflow installs the grader from, pinned: a git URL at a tag "
-                  "(git+https://github.com/ORG/REPO@v1.0) or a wheel's URL"),
-         arg("--set", action="append", metavar="NN", help="the exercise sets of the assignment (default: every set)"),
-         arg("--root", type=Path, default=Path("."), help="the course's checkout"),
-         input_errors=(ValueError, OSError))
-def classroom(args) -> None:
-    from .classroom import classroom_template
+def classroom50_arguments(parser) -> None:
+    from .classroom import add_arguments
 
-    out = classroom_template(args.root.resolve(), args.out, args.grader, args.set or ())
-    print(f"wrote the Classroom template repository {out}: push it to GitHub as a template repository")
+    add_arguments(parser)
+
+
+@command("classroom50", "a Classroom 50 assignment: template repository, autograder and runtime",
+         classroom50_arguments, input_errors=(ValueError, OSError))
+def classroom50(args) -> int:
+    from .classroom import run
+
+    return run(args)
 
 
 @command("demo-class", "a demo class of exercise notebooks to grade and report on",
@@ -157,9 +156,12 @@ def classroom(args) -> None:
          arg("--seed", type=int, default=0, help="seed of the students' choices (default 0)"),
          arg("--sets", nargs="+", help="exercise set numbers, e.g. 04 (default: every set)"),
          arg("--root", type=Path, default=Path("."), help="the course's checkout"),
+         arg("--every-mistake", action="store_true",
+             help="instead of drawing: student K makes the K-th typical mistake of every exercise, so every typical "
+                  "mistake appears once (--size and --seed are not used)"),
          folder_out=True, input_errors=(ValueError,))
 def demo_class(args) -> None:
     from .demo_class import demo_class
 
-    record = demo_class(_checkout(args.root), args.out, args.size, args.seed, args.sets)
-    print(f"wrote {len(record['submissions'])} notebooks of {args.size} demo students and {args.out / 'class.json'}")
+    record = demo_class(_checkout(args.root), args.out, args.size, args.seed, args.sets, args.every_mistake)
+    print(f"wrote {len(record['submissions'])} demo notebooks and {args.out / 'class.json'}")

@@ -34,6 +34,11 @@ RATES = {"right": 0.55, "mistake": 0.35, "blank": 0.10}
 """How often a demo student gets an exercise right, makes a typical mistake, or leaves it blank."""
 STATEFUL = "for three calls"
 """Mutants named so have learnt the check's call order: a hostile answer, not a student's mistake."""
+UNSEEN_BY_THE_GRADER = {("07.em_step", "formed-s")}
+"""Mistakes ``check()`` reports in the notebook but the grader cannot: 07.em_step measures the
+memory an answer allocates with tracemalloc in the checks' own process, and the grader runs a
+function answer in the kernel, so the grader never sees a d x d matrix formed there. A demo
+student does not make them, so that the graded demo gives back every mistake it planted."""
 
 
 def _cases_module(root: Path, exercise_set: str):
@@ -50,10 +55,12 @@ def _cases_module(root: Path, exercise_set: str):
 
 def typical_mistakes(root: Path, exercise_id: str) -> list:
     """The mutants of ``exercise_id`` a demo student may make, most typical first: each is
-    always reported as one named mistake, and none is a stateful answer that games the check."""
+    always reported as one named mistake, by the grader too (:data:`UNSEEN_BY_THE_GRADER`), and
+    none is a stateful answer that games the check."""
     named = mistakes_of(exercise_id[:2])
     return [m for m in _cases_module(root, exercise_id).CASES[exercise_id][1]
-            if STATEFUL not in m.name and len(m.mistakes) == 1 and (m.mistakes[0] in named or m.mistakes[0] == "wrong-form")]
+            if STATEFUL not in m.name and len(m.mistakes) == 1 and (m.mistakes[0] in named or m.mistakes[0] == "wrong-form")
+            and (exercise_id, m.mistakes[0]) not in UNSEEN_BY_THE_GRADER]
 
 
 def _solution_code(root: Path, exercise_set: str) -> list[str]:
@@ -93,15 +100,15 @@ ABSENT_IN_KERNEL = (b"dimred_teach.exercise_specs", b"dimred_teach.course", b"di
 
 def _pickled(mutant, exercise_set: str, cases) -> str | None:
     """The mutant's answer as base64 of a cloudpickle, with every module the kernel of this set
-    cannot import (the checks, the check cases, what the set forbids) pickled by value; None
-    when it still needs what a grading kernel does not have (a mutant that runs the solution
-    notebook each time it is called)."""
-    from .. import checks
-
+    may not be able to import pickled by value: the whole library (a set's kernel holds only what
+    the set's own cells use, so a mutant calling ``pca.pca`` in set 12 would fail to load, and
+    the right answer would stay), the check cases, and the third-party modules the set forbids.
+    None when it still needs what a grading kernel does not have (a mutant that runs the
+    solution notebook each time it is called)."""
     forbidden = getattr(importlib.import_module(f"dimred_teach.checks.set{exercise_set[:2]}"), "FORBIDS", ())
-    modules = [checks, sys.modules["check_cases"], cases]
-    for entry in forbidden:  # a module, or a function or method of one: its module
-        parts = entry.split(".")
+    modules = [sys.modules["dimred_teach"], sys.modules["check_cases"], cases]
+    for entry in (entry for entry in forbidden if not entry.startswith("dimred_teach.")):
+        parts = entry.split(".")  # a module, or a function or method of one: its module
         for end in range(len(parts), 0, -1):
             try:
                 modules.append(importlib.import_module(".".join(parts[:end])))
@@ -151,10 +158,33 @@ def demo_notebook(root: Path, exercise_set: str, choices: dict[str, tuple[str, o
     return notebook
 
 
-def demo_class(root: Path, out: Path, size: int, seed: int, sets: list[str] | None = None) -> dict:
+def _choose(rng, exercise_id: str, mistakes: list, pickles: dict) -> tuple[tuple[str, object], str]:
+    """One student's answer to ``exercise_id`` at :data:`RATES`: its choice for
+    :func:`demo_notebook` and the mistake id it plants ("" right, "no-answer" blank)."""
+    outcome = list(RATES)[rng.choice(len(RATES), p=list(RATES.values()))]
+    if outcome == "mistake" and mistakes:
+        weights = 1.0 / np.arange(1, len(mistakes) + 1)  # the first mutants are the typical ones
+        return _mistake(exercise_id, mistakes[rng.choice(len(weights), p=weights / weights.sum())], pickles)
+    return ("blank", None) if outcome == "blank" else ("right", None), "no-answer" if outcome == "blank" else ""
+
+
+def _mistake(exercise_id: str, mutant, pickles: dict) -> tuple[tuple[str, object], str]:
+    return ("mistake", pickles[(exercise_id, mutant.name)]), mutant.mistakes[0]
+
+
+def demo_class(root: Path, out: Path, size: int, seed: int, sets: list[str] | None = None,
+               every_mistake: bool = False) -> dict:
     """Write ``size`` demo students' notebooks of every set (or ``sets``: numbers like "04")
-    into ``out/student-NNN/`` and ``out/class.json``; returns what ``class.json`` holds."""
-    if not isinstance(size, int) or size < 1:
+    into ``out/student-NNN/`` and ``out/class.json``; returns what ``class.json`` holds: the
+    mistake id each notebook plants per exercise ("" right, "no-answer" blank), and per exercise
+    the typical mistakes that cannot be planted (their answer needs what a grading kernel does
+    not have).
+
+    With ``every_mistake`` the class is built to hold every typical mistake once instead of
+    drawn at random: student K (from 1) makes the K-th typical mistake of each exercise and
+    answers right where the exercise has fewer, so a set has as many students as its
+    exercise with the most typical mistakes (``size`` and ``seed`` are not used)."""
+    if not every_mistake and (not isinstance(size, int) or size < 1):
         raise ValueError(f"--size must be a whole number of students, at least 1; got {size!r}")
     lectures = [lecture for lecture in read_manifest(root) if lecture.exercises]
     if sets:
@@ -164,8 +194,8 @@ def demo_class(root: Path, out: Path, size: int, seed: int, sets: list[str] | No
                              f"{', '.join(lecture.number for lecture in lectures)}")
         lectures = [lecture for lecture in lectures if lecture.number in sets]
     rng = np.random.default_rng(seed)
-    outcomes = list(RATES)
-    record: dict = {"size": size, "seed": seed, "rates": RATES, "submissions": {}}
+    record: dict = ({"every_mistake": True} if every_mistake else {"size": size, "seed": seed, "rates": RATES})
+    record["submissions"], record["not_planted"] = {}, {}
     out = Path(out)
     for lecture in lectures:
         exercise_set = lecture.stem
@@ -176,23 +206,17 @@ def demo_class(root: Path, out: Path, size: int, seed: int, sets: list[str] | No
                    for exercise_id, mutants in candidates.items() for mutant in mutants}
         mistakes = {exercise_id: [mutant for mutant in mutants if pickles[(exercise_id, mutant.name)] is not None]
                     for exercise_id, mutants in candidates.items()}
-        for student in range(1, size + 1):
-            choices, made = {}, {}
-            for exercise_id in exercises:
-                outcome = outcomes[rng.choice(len(outcomes), p=list(RATES.values()))]
-                if outcome == "mistake" and not mistakes[exercise_id]:
-                    outcome = "right"
-                if outcome == "mistake":
-                    weights = 1.0 / np.arange(1, len(mistakes[exercise_id]) + 1)  # the first mutants are the typical ones
-                    mutant = mistakes[exercise_id][rng.choice(len(weights), p=weights / weights.sum())]
-                    choices[exercise_id] = ("mistake", pickles[(exercise_id, mutant.name)])
-                    made[exercise_id] = mutant.mistakes[0]
-                else:
-                    choices[exercise_id] = (outcome, None)
-                    made[exercise_id] = {"right": "", "blank": "no-answer"}[outcome]
+        record["not_planted"].update({exercise_id: [m.name for m in mutants if m not in mistakes[exercise_id]]
+                                      for exercise_id, mutants in candidates.items() if mutants != mistakes[exercise_id]})
+        students = max(map(len, mistakes.values())) if every_mistake else size
+        for student in range(1, students + 1):
+            chosen = {exercise_id: (_mistake(exercise_id, mistakes[exercise_id][student - 1], pickles)
+                                    if student <= len(mistakes[exercise_id]) else (("right", None), ""))
+                      if every_mistake else _choose(rng, exercise_id, mistakes[exercise_id], pickles)
+                      for exercise_id in exercises}
             path = out / f"student-{student:03d}" / f"{exercise_set}.ipynb"
             path.parent.mkdir(parents=True, exist_ok=True)
-            nbformat.write(demo_notebook(root, exercise_set, choices), path)
-            record["submissions"][f"student-{student:03d}/{exercise_set}.ipynb"] = made
+            nbformat.write(demo_notebook(root, exercise_set, {e: c[0] for e, c in chosen.items()}), path)
+            record["submissions"][f"student-{student:03d}/{exercise_set}.ipynb"] = {e: c[1] for e, c in chosen.items()}
     (out / "class.json").write_text(json.dumps(record, indent=1) + "\n")
     return record

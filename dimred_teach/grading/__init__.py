@@ -24,7 +24,7 @@ Modules, one job each:
 ``staging``      where a run's reports wait, private, until no kernel of the run is alive
 ``command``      the ``grade``, ``gradescope`` and ``ci-template`` commands
 ``gradescope``   the Gradescope autograder bundle and its ``run_autograder``
-``classroom``    ``classroom-grade``: the points GitHub Classroom's grading reporter reads
+``classroom``    a Classroom 50 submission: its ``result.json`` and ``release-body.md``
 ``shards``       ``grade --shard K/N``: a stable share of a class, and the checks of ``merge``
 ``engines``      ``class-template``: a class in shards on GitHub Actions, Slurm or Kubernetes
 

@@ -1,6 +1,5 @@
 """The commands that grade notebooks, here or on other machines (see
-:mod:`dimred_teach.command_registry`): ``grade``, ``gradescope``, ``classroom-grade`` and
-``class-template``."""
+:mod:`dimred_teach.command_registry`): ``grade``, ``gradescope`` and ``class-template``."""
 
 from __future__ import annotations
 
@@ -52,21 +51,11 @@ def gradescope(args) -> int:
     return command_gradescope(args)
 
 
-@command("classroom-grade", "grade a Classroom repository's notebooks and write the reporter's `result`",
-         arg("submissions", nargs="+", type=Path, help="exercise notebooks or folders"), REPORTS_OUT,
-         grading_options, arg("--jobs", type=int, default=2, help="notebooks graded at once (default 2)"),
-         folder_out=True)
-def classroom_grade(args) -> int:
-    from .classroom import command_classroom_grade
-
-    return command_classroom_grade(args)
-
-
 @command("class-template", "grade a class in shards on GitHub Actions, Slurm or Kubernetes",
          arg("engine", choices=["github", "slurm", "kubernetes"], help="the engine"),
          arg("--shards", type=int, default=4, help="shards graded at once (default 4)"),
-         arg("--install", required=True,
-             help="pip requirement installing the course's grader, pinned: a git URL at a tag "
+         arg("--install",
+             help="github and kubernetes: pip requirement of the course's grader, pinned: a git URL at a tag "
                   "('dimred-teach @ git+https://.../dimred-teach@v1') or a wheel's URL"),
          arg("--submissions", default="submissions", help="the folder of the class's notebooks (default submissions)"),
          arg("--image", default="registry.example.org/dimred-teach:latest",

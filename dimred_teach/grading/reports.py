@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .._csv_cells import csv_cell
-from .results import SubmissionResult, clip
+from .results import SubmissionResult, clip, points_label
 from .exposure import GUARANTEES, guarantees
 from .sandbox import DESCRIPTIONS
 
@@ -105,7 +105,7 @@ def junit(results: Sequence[SubmissionResult]) -> str:
             ET.SubElement(whole, "system-out").text = _xml_text(result.output)
         for test in result.tests:
             case = ET.SubElement(suite, "testcase", classname=_xml_text(result.report_name),
-                                 name=_xml_text(f"{test.name} ({test.max_score:g} points)"))
+                                 name=_xml_text(f"{test.name} ({points_label(test.max_score)})"))
             if not test.passed:
                 ET.SubElement(case, "failure", message=_xml_text(test.output.split("\n")[0][:200])).text = _xml_text(test.output)
     ET.indent(suites)

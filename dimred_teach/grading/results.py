@@ -16,6 +16,11 @@ def clip(text, limit: int = 2000) -> str:
     return text if len(text) <= limit else text[:limit] + f" ... [{len(text) - limit} characters cut]"
 
 
+def points_label(points: float) -> str:
+    """``points`` in words: "1 point", "2 points", "0.5 points"."""
+    return f"{points:g} point" + ("" if points == 1 else "s")
+
+
 @dataclass(frozen=True)
 class TestResult:
     """One exercise of a submission: its points, the check's message and, when it failed, the

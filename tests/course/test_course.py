@@ -197,3 +197,31 @@ def test_readme_and_the_grading_guide_quote_the_same_measured_grading_times():
         paragraph = " ".join(text[text.index("python -m tests.benchmarks grading"):].split("\n\n")[0].split())
         quoted.append(re.findall(r"(\d[\d.,]*) (s|a minute)\b", paragraph))
     assert quoted[0] and quoted[0] == quoted[1], quoted
+
+
+def test_an_install_that_brought_an_extra_is_not_repeated_for_what_it_includes(tmp_path, monkeypatch):
+    """Issue 51.7: after `course.py lab` (the lab extra, which includes the core), the first
+    `build --check` (the core) reinstalled the core (33 s). An install now satisfies every
+    command whose extras it brought; a new extra, or a changed constraints.txt, installs again."""
+    venv = tmp_path / ".venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").touch()
+    root = tmp_path / "course"
+    root.mkdir()
+    for name in ("pyproject.toml", "constraints.txt"):
+        (root / name).write_bytes((ROOT / name).read_bytes())
+    ran = []
+    monkeypatch.setattr(course, "ROOT", root)
+    monkeypatch.setattr(course, "VENV", venv)
+    monkeypatch.setattr(course, "BIN", venv / "bin")
+    monkeypatch.setattr(course, "run", lambda *command, env=None: ran.append(command[-1]))
+    for command in ("lab", "build", "grade", "execute", "lab"):
+        course.install(course.EXTRAS[command])
+    assert ran == [".[lab]"]
+    course.install(course.EXTRAS["test"])
+    course.install(course.EXTRAS["lab"])
+    assert ran == [".[lab]", ".[test]"]
+    (root / "constraints.txt").write_text((ROOT / "constraints.txt").read_text() + "\n")
+    course.install(course.EXTRAS["build"])
+    assert ran == [".[lab]", ".[test]", "."]
+    assert course.included_extras("test,browser") == {"", "lab", "test", "site", "browser"}

@@ -57,8 +57,7 @@ def test_a_class_graded_as_a_slurm_job_array_merges_to_one_runs_outputs(tmp_path
     assert main(["class-report", str(tmp_path / "single/reports"), "--out", str(tmp_path / "single/class-report"),
                  "--root", str(ROOT)]) == 0
 
-    assert main(["class-template", "slurm", "--shards", str(SHARDS), "--install", "dimred-teach @ git+https://example.org/c@v1",
-                 "--out", str(tmp_path / "grade-class.sh")]) == 0
+    assert main(["class-template", "slurm", "--shards", str(SHARDS), "--out", str(tmp_path / "grade-class.sh")]) == 0
     started = time.monotonic()
     submitted = subprocess.run(["bash", str(tmp_path / "grade-class.sh"), str(tmp_path / "class"), str(tmp_path / "graded")],
                                cwd=ROOT, env=environment,
