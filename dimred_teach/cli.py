@@ -26,8 +26,9 @@ classroom-grade NB.ipynb... --out DIR [--set NN...]
                     and the step output `result` that Classroom's grading reporter reads
 site [--out DIR]    build the course website from the executed notebooks (site extra)
 class-report REPORTS... --out DIR
-                    what a class got wrong: mistakes.csv, exercises.csv and index.html from the
-                    reports of `grade` (its --out folders, reports or gradebooks)
+                    what a class got wrong: mistakes.csv, exercises.csv, the item statistics
+                    (items.csv, sets.csv) and index.html from the reports of `grade` (its --out
+                    folders, reports or gradebooks)
 gradebook REPORTS... --roster CSV --out DIR
                     points per student and set, Canvas's and Moodle's import files, and each
                     student's feedback page

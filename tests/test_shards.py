@@ -123,11 +123,11 @@ def without_timings(path: Path) -> str:
 
 
 def assert_same_outputs(single: Path, merged: Path, notebooks: int) -> None:
-    """The same files (reports, junit.xml, summary.md, gradebook.csv, the class report's three
+    """The same files (reports, junit.xml, summary.md, gradebook.csv, the class report's five
     files), each equal byte for byte once the timings are put aside."""
     files = sorted(p.relative_to(single) for p in single.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(merged) for p in merged.rglob("*") if p.is_file())
-    assert len(files) == notebooks + 2 + 1 + 3
+    assert len(files) == notebooks + 2 + 1 + 5
     for name in files:
         a, b = single / name, merged / name
         assert filecmp.cmp(a, b, shallow=False) or without_timings(a) == without_timings(b), name

@@ -5,6 +5,7 @@ reader) and never grades; :mod:`dimred_teach.grading` imports nothing from here.
 Modules, one job each:
 
 ``class_report``  the class's reports read into submissions; exercise and mistake counts, their CSV files
+``item_statistics`` each exercise's facility and discrimination, each set's alpha, their CSV files
 ``class_page``    the class report's page (an autoescaping template)
 ``class_outputs`` ``class-report``: the CSV files and the page in one folder
 ``roster``        a course's roster, and which student each submission belongs to

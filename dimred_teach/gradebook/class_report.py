@@ -8,6 +8,7 @@
   their share of the submissions that attempted the exercise;
 - ``exercises.csv``: per exercise, the submissions, attempted, passed, not graded and the
   median points;
+- ``items.csv`` and ``sets.csv``: the item statistics (:mod:`.item_statistics`);
 - ``index.html``: the page for the lecturer (:mod:`.class_page`, written by :mod:`.class_outputs`).
 
 This module is the data model: reading the reports, counting, and the CSV files.
