@@ -29,6 +29,10 @@ class-report REPORTS... --out DIR
                     what a class got wrong: mistakes.csv, exercises.csv, the item statistics
                     (items.csv, sets.csv) and index.html from the reports of `grade` (its --out
                     folders, reports or gradebooks)
+similarity SUBMISSIONS... --out DIR
+                    students' code for each exercise compared (starter code, comments, layout and
+                    names put aside): pairs.csv ranked within each exercise, sources.csv (copies
+                    of the course's own code) and index.html (similarity extra)
 gradebook REPORTS... --roster CSV --out DIR
                     points per student and set, Canvas's and Moodle's import files, and each
                     student's feedback page
@@ -56,7 +60,7 @@ from pathlib import Path
 
 from . import _fast_start  # noqa: F401  (first: before anything imports nbformat)
 
-FOLDER_OUT = ("grade", "classroom-grade", "demo-class", "class-report", "site", "slides")
+FOLDER_OUT = ("grade", "classroom-grade", "demo-class", "class-report", "similarity", "site", "slides")
 """The commands whose ``--out`` is a folder: a file there is refused before anything is written."""
 
 
@@ -158,6 +162,10 @@ def main(argv: list[str] | None = None) -> int:
                              help="folder for students.csv, canvas.csv, moodle.csv, feedback/ and unmatched.csv")
     book_parser.add_argument("--root", type=Path, default=Path.cwd(),
                              help="the course's root folder (for the lecture sections to revisit)")
+    from .gradebook import similarity
+
+    similarity.add_arguments(sub.add_parser("similarity", help="students' code alike beyond what its exercise explains, "
+                                                               "and copies of the course's code"))
     engine_parser = sub.add_parser("class-template", help="grade a class in shards on GitHub Actions, Slurm or Kubernetes")
     engine_parser.add_argument("engine", choices=["github", "slurm", "kubernetes"], help="the engine")
     engine_parser.add_argument("--shards", type=int, default=4, help="shards graded at once (default 4)")
@@ -249,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {error}", file=sys.stderr)
             return 2
         return 0
+    if args.command == "similarity":
+        return similarity.run(args)
     if args.command == "class-template":
         from .grading.engines import command_class_template
 
