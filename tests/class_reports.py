@@ -1,9 +1,12 @@
 """Synthetic reports of ``dimred-teach grade`` for the class-report tests: written by the
 grader's own report writer, with outcomes drawn at random from each set's real exercises and
-the mistakes their mutants make (tests/check_cases), and the counts they were drawn with."""
+the mistakes their mutants make (tests/check_cases), and the counts they were drawn with; and
+every cell of a CSV file as a spreadsheet reads it."""
 
 from __future__ import annotations
 
+import csv
+import io
 from collections import Counter
 from pathlib import Path
 
@@ -41,3 +44,12 @@ def write_synthetic_reports(out: Path, count: int, seed: int, message: str = "")
         write_report(SubmissionResult(f"my-work/student {number}/{exercise_set}.ipynb", f"report-{number:04d}",
                                       exercise_set, tuple(tests), "", 1.0, True, "bwrap"), out)
     return drawn
+
+
+def cells_as_any_spreadsheet_splits(path: Path):
+    """Every cell of a CSV file as a spreadsheet reads it when it splits lines on ``,``, on
+    ``;`` (many European locales) or on a tab, honouring double quotes as RFC 4180 says."""
+    text = path.read_text(encoding="utf-8")
+    for delimiter in (",", ";", "\t"):
+        for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
+            yield from row

@@ -9,7 +9,6 @@ built by hand from the exercise notebook.
 from __future__ import annotations
 
 import csv
-import io
 import json
 import re
 import subprocess
@@ -20,7 +19,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from class_reports import write_synthetic_reports
+from class_reports import cells_as_any_spreadsheet_splits, write_synthetic_reports
 
 from dimred_teach.cli import main
 from dimred_teach.gradebook.class_report import read_reports, summarise, write_csvs
@@ -199,15 +198,6 @@ def test_exercise_and_set_names_from_reports_are_text_everywhere(tmp_path):
     for csv_file in ("mistakes.csv", "exercises.csv"):
         for row in csv.reader((tmp_path / "page" / csv_file).open(encoding="utf-8")):
             assert not any(cell.startswith(("=", "+", "-", "@")) for cell in row), (csv_file, row)
-
-
-def cells_as_any_spreadsheet_splits(path: Path):
-    """Every cell of a CSV file as a spreadsheet reads it when it splits lines on ``,``, on
-    ``;`` (many European locales) or on a tab, honouring double quotes as RFC 4180 says."""
-    text = path.read_text(encoding="utf-8")
-    for delimiter in (",", ";", "\t"):
-        for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
-            yield from row
 
 
 def test_a_formula_after_a_separator_starts_no_cell_in_any_csv(tmp_path):

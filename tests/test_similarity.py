@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import inspect
 import io
 import statistics
 import sys
@@ -16,7 +15,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from test_class_report import cells_as_any_spreadsheet_splits
+from class_reports import cells_as_any_spreadsheet_splits
+from similar_class import CLASS, HONEST, RIGHT_B, WRONG_B, exercise_notebook, write_class
 
 from dimred_teach.cli import main
 from dimred_teach.exercise_specs import load_spec
@@ -24,129 +24,10 @@ from dimred_teach.gradebook.answer_code import answers, exercise_cells, starter_
 
 ROOT = Path(__file__).resolve().parents[1]
 
-HONEST = {  # six ways to write classical MDS, each a student's own
-    "eigh": '''def my_classical_mds(D, k):
-    n = D.shape[0]
-    J = np.eye(n) - np.ones((n, n)) / n
-    B = -0.5 * J @ (D ** 2) @ J
-    w, V = np.linalg.eigh(B)
-    order = np.argsort(w)[::-1][:k]
-    return V[:, order] * np.sqrt(np.maximum(w[order], 0))
-''',
-    "svd": '''def my_classical_mds(D, k):
-    D2 = np.asarray(D, dtype=float) ** 2
-    row = D2.mean(axis=1, keepdims=True)
-    col = D2.mean(axis=0, keepdims=True)
-    B = -(D2 - row - col + D2.mean()) / 2
-    U, s, _ = np.linalg.svd(B)
-    return U[:, :k] * np.sqrt(s[:k])
-''',
-    "loops": '''def my_classical_mds(D, k):
-    n = len(D)
-    B = np.zeros((n, n))
-    for i in range(n):
-        for j in range(n):
-            B[i, j] = D[i, j] ** 2
-    means = B.mean(axis=0)
-    B = B - means[None, :] - means[:, None] + means.mean()
-    B *= -0.5
-    values, vectors = np.linalg.eigh(B)
-    values, vectors = values[::-1], vectors[:, ::-1]
-    Z = np.empty((n, k))
-    for c in range(k):
-        Z[:, c] = vectors[:, c] * np.sqrt(max(values[c], 0.0))
-    return Z
-''',
-    "subset": '''import scipy.linalg
-
-def my_classical_mds(D, k):
-    n = D.shape[0]
-    H = np.identity(n) - 1.0 / n
-    gram = -H.dot(np.square(D)).dot(H) / 2.0
-    lam, vec = scipy.linalg.eigh(gram, subset_by_index=[n - k, n - 1])
-    lam, vec = lam[::-1], vec[:, ::-1]
-    return vec @ np.diag(np.sqrt(np.clip(lam, 0, None)))
-''',
-    "eig": '''def my_classical_mds(D, k):
-    sq = D * D
-    n = sq.shape[0]
-    centre = np.full((n, n), -1.0 / n) + np.eye(n)
-    inner = centre.dot(sq).dot(centre) * -0.5
-    evals, evecs = np.linalg.eig(inner)
-    evals, evecs = evals.real, evecs.real
-    idx = evals.argsort()[-k:][::-1]
-    lengths = np.sqrt(np.abs(evals[idx]))
-    return evecs[:, idx] * lengths
-''',
-    "outer": '''def my_classical_mds(D, k):
-    n = D.shape[0]
-    ones = np.ones(n) / n
-    D2 = D ** 2
-    B = -0.5 * (D2 - np.outer(D2 @ ones, np.ones(n)) - np.outer(np.ones(n), ones @ D2) + ones @ D2 @ ones)
-    vals, vecs = np.linalg.eigh((B + B.T) / 2)
-    top = vals.argsort()[::-1][:k]
-    scale = np.sqrt(np.clip(vals[top], a_min=0.0, a_max=None))
-    return np.einsum("ij,j->ij", vecs[:, top], scale)
-''',
-}
-DISGUISED = '''def my_classical_mds(dist, dims):
-    # classical MDS: double centring, then the eigendecomposition
-    size = len(dist)
-    gram = np.zeros((size, size))   # the squared distances first
-
-
-    for a in range(size):
-        for b in range(size): gram[a, b] = dist[a, b]**2
-    m = gram.mean(axis = 0)
-    # centre the rows and the columns
-    gram = gram - m[None,:] - m[:,None] + m.mean()
-    gram *= -0.5
-    ev, evec = np.linalg.eigh(gram)
-    ev, evec = ev[::-1], evec[:,::-1]   # largest first
-    out = np.empty((size, dims))
-    for col in range(dims):
-        out[:,col] = evec[:,col]*np.sqrt(max(ev[col],0.0))
-    return out
-'''
-"""The "loops" answer with every name changed, re-formatted and commented."""
-RIGHT_B = "B = -0.5 * (D2 - D2.mean(axis=0) - D2.mean(axis=1)[:, None] + D2.mean())"
-
-
-def library_copy() -> str:
-    """The course library's classical MDS pasted in under the exercise's name."""
-    from dimred_teach import mds
-
-    source = inspect.getsource(mds.classical_mds)
-    return "def my_classical_mds(D, k, squared=False):\n" + source.split("\n", 1)[1]
-
-
-def exercise_notebook(mds_code: str, b_code: str = RIGHT_B) -> nbformat.NotebookNode:
-    """Set 04's exercise notebook with its first two answers filled in."""
-    notebook = nbformat.read(ROOT / "exercises" / "04_mds.ipynb", as_version=4)
-    for cell in notebook.cells:
-        if cell.cell_type == "code" and cell.source.startswith("def my_classical_mds"):
-            cell.source = mds_code
-        elif cell.cell_type == "code" and "B = ..." in cell.source:
-            cell.source = b_code
-    return notebook
-
-
-WRONG_B = {"svd": "B = D2 - D2.mean(axis=0) - D2.mean(axis=1)[:, None] + D2.mean()",
-           "eig": "B = -0.5 * (D2 - D2.mean(axis=0))"}
-CLASS = {"section-a/ana": HONEST["loops"], "section-b/bo": DISGUISED, "section-a/cy": library_copy(),
-         **{f"section-{'ab'[number % 2]}/{name}": code for number, (name, code) in enumerate(HONEST.items())
-            if name != "loops"}}
-"""Two folders (a class graded in shards reads every folder): ana wrote "loops", bo copied it in
-disguise, cy pasted the library; five more wrote their own. Every right answer to the one-line
-04.recover_b is the same; two students got it wrong (:data:`WRONG_B`)."""
-
-
 @pytest.fixture(scope="module")
 def similar(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("similarity")
-    for who, code in CLASS.items():
-        (folder / who).mkdir(parents=True)
-        nbformat.write(exercise_notebook(code, WRONG_B.get(Path(who).name, RIGHT_B)), folder / who / "04_mds.ipynb")
+    write_class(folder)
     (folder / "section-a" / "blank").mkdir()  # handed in as handed out: no answer at all
     nbformat.write(nbformat.read(ROOT / "exercises" / "04_mds.ipynb", as_version=4),
                    folder / "section-a" / "blank" / "04_mds.ipynb")
@@ -255,8 +136,8 @@ HOSTILE_CODE = 'x = "</pre></figure><script>alert(1)</script><img src=x onerror=
 def test_students_code_and_names_are_data(tmp_path, monkeypatch):
     """A student's code and folder name reach the page as text and the CSV files as no
     formula; notebooks that are not notebooks are skipped with a note; nothing is run."""
-    names = ["=HYPERLINK(\"evil\");=2+5", "<img src=x onerror=alert(3)>", "plain"]
-    for name, honest in zip(names, ["eigh", "eigh", "svd"]):  # a pair more alike than the others: shown
+    names = ["=HYPERLINK(\"evil\");=2+5", "<img src=x onerror=alert(3)>", "plain", "p2", "p3"]
+    for name, honest in zip(names, ["eigh", "eigh", "svd", "eig", "outer"]):  # one pair far more alike: shown
         (tmp_path / "class" / name).mkdir(parents=True)
         code = HOSTILE_CODE + HONEST[honest] + "open('/tmp/similarity-ran', 'w')\n"
         nbformat.write(exercise_notebook(code, "import os; os.system('touch /tmp/similarity-ran')"),
@@ -269,7 +150,7 @@ def test_students_code_and_names_are_data(tmp_path, monkeypatch):
     assert "<script" not in page and "<img" not in page and "&lt;/pre&gt;&lt;/figure&gt;&lt;script&gt;" in page
     assert "&lt;img src=x onerror=alert(3)&gt;" in page
     rows = list(csv.DictReader((tmp_path / "out" / "pairs.csv").open(encoding="utf-8")))
-    assert {student(row[side]) for row in rows for side in "ab"} == {"'=HYPERLINK(\"evil\");'=2+5", names[1], "plain"}
+    assert {student(row[side]) for row in rows for side in "ab"} == {"'=HYPERLINK(\"evil\");'=2+5", *names[1:]}
     cells = list(cells_as_any_spreadsheet_splits(tmp_path / "out" / "pairs.csv"))
     assert not [cell for cell in cells if cell.lstrip().startswith(("=", "+", "@"))]
 
@@ -311,3 +192,11 @@ def test_bad_arguments_get_one_line_naming_them(tmp_path, capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "copydetect", None)  # the extra not installed
     assert main(["similarity", str(tmp_path / "class"), "--out", str(tmp_path / "out"), "--root", str(ROOT)]) == 2
     assert "the `similarity` extra" in capsys.readouterr().err
+
+
+def test_the_page_shows_only_pairs_that_stand_out_for_their_exercise(similar):
+    """Identical right answers to the one-line 04.recover_b are in pairs.csv but not on the page."""
+    page = (similar / "out" / "index.html").read_text()
+    headings = [part.split("</h3>", 1)[0] for part in page.split('<h3 id="pair-')[1:]]
+    assert headings and all("04.classical_mds" in heading for heading in headings)
+    assert all(float(heading.split("z = ", 1)[1].split(" ", 1)[0]) >= 2.0 for heading in headings)

@@ -26,8 +26,8 @@ it never runs a student's code, and every piece of it reaches the page as escape
    identical answers stand out little; in a long exercise they stand out far.
 5. ``pairs.csv`` (``a``, ``b``, ``exercise``, ``similarity``, ``z``, ``percentile``) holds every
    pair in which one answer is among the other's :data:`NEAREST` closest classmates, ranked by
-   z, then similarity, then exercise and names; ``index.html`` shows the first :data:`TOP`
-   side by side (:mod:`.similarity_page`).
+   z, then similarity, then exercise and names; ``index.html`` shows side by side the first
+   :data:`TOP` whose z is :data:`STANDS_OUT` or more (:mod:`.similarity_page`).
 6. Each answer is compared with each function of the course's own code its set could be copied
    from (:mod:`.course_code`): the share of the answer's fingerprints found in the function.
    An answer with at least :data:`MIN_FINGERPRINTS` fingerprints of which :data:`COPIED` or
@@ -61,7 +61,9 @@ below which a match is too short to mean anything."""
 NEAREST = 3
 """``pairs.csv`` holds each answer's this many closest classmates."""
 TOP = 20
-"""The page shows this many pairs side by side."""
+"""The page shows at most this many pairs side by side."""
+STANDS_OUT = 2.0
+"""The page shows a pair whose z is at least this: far more alike than its exercise's pairs are."""
 MIN_FINGERPRINTS = 20
 """An answer with fewer fingerprints is too short to be called a copy of the course's code."""
 COPIED = 0.8
@@ -359,4 +361,5 @@ def run(args) -> int:
 
 
 __all__ = ["similarity", "read_answers", "compare_exercise", "course_copies", "rank", "add_arguments", "run",
-           "Answer", "Pair", "Spread", "CourseCopy", "K", "NEAREST", "TOP", "MIN_FINGERPRINTS", "COPIED"]
+           "Answer", "Pair", "Spread", "CourseCopy", "K", "NEAREST", "TOP", "STANDS_OUT", "MIN_FINGERPRINTS",
+           "COPIED"]

@@ -1,8 +1,9 @@
 """The page of ``dimred-teach similarity``: one self-contained, offline HTML file.
 
-First the pairs most unusual for their exercise (:data:`.similarity.TOP` of them), each with
-its two answers side by side and the lines holding code found in the other answer marked
-(the matches copydetect's ``compare_files`` finds between their fingerprints); then the
+First the pairs most unusual for their exercise (at most :data:`.similarity.TOP`, each with a
+z of :data:`.similarity.STANDS_OUT` or more), each with its two answers side by side and the
+lines holding code found in the other answer marked (the matches copydetect's
+``compare_files`` finds between their fingerprints); then the
 answers that are copies of the course's own code, naming the function; then how alike each
 exercise's answers are, the ground every score is set against.
 
@@ -18,7 +19,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from .similarity import K, TOP, Answer, CourseCopy, Pair, Spread
+from .similarity import K, STANDS_OUT, TOP, Answer, CourseCopy, Pair, Spread
 
 STYLE = """
 body { font: 16px/1.5 system-ui, sans-serif; color: #1a1a1a; background: #fff; margin: 0 auto; max-width: 80rem;
@@ -58,7 +59,7 @@ def _lines(code: str, slices) -> list[dict]:
     (``slices``: copydetect's 2 x M array of starts and ends in the code)."""
     starts, ends = (slices[0], slices[1]) if np.size(slices) else ((), ())  # copydetect: an empty array for no match
     lines, position = [], 0
-    for text in code.split("\n"):
+    for text in code.rstrip("\n").split("\n"):
         end = position + len(text)
         lines.append({"text": text, "match": any(s < end and e > position for s, e in zip(starts, ends))})
         position = end + 1
@@ -84,12 +85,12 @@ def render_page(pairs: Sequence[Pair], spreads: Sequence[Spread], copies: Sequen
     environment = Environment(loader=PackageLoader("dimred_teach.gradebook", "templates/similarity"),
                               autoescape=True, undefined=StrictUndefined, keep_trailing_newline=True)
     by_key = {(answer.submission, answer.exercise): answer for answer in answers}
-    top = [pair for pair in pairs if pair.z is not None][:TOP]
+    top = [pair for pair in pairs if pair.z is not None and pair.z >= STANDS_OUT][:TOP]
     copied = {(copy.submission, copy.exercise): copy.source for copy in copies}
     return environment.get_template("index.html.j2").render(
         style=Markup(STYLE), notebooks=notebooks, answers=len(answers), spreads=spreads, copies=copies,
         top=[_side_by_side(pair, by_key, boilerplate) for pair in top], copied=copied,
-        spread_of={spread.exercise: spread for spread in spreads}, top_size=TOP, k=K)
+        spread_of={spread.exercise: spread for spread in spreads}, top_size=TOP, stands_out=STANDS_OUT, k=K)
 
 
 def write_page(path: Path, *arguments) -> None:
