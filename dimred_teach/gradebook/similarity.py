@@ -36,6 +36,8 @@ it never runs a student's code, and every piece of it reaches the page as escape
 
 Every score is rounded when computed (similarity and share to 4 decimals, z to 2, percentile
 to 1), before it is compared, ranked or written, so the files are the same on every machine.
+Every command's parser is built from :func:`add_arguments`, so what the command needs is
+imported where it is used.
 """
 
 from __future__ import annotations
@@ -49,11 +51,6 @@ from pathlib import Path
 import numpy as np
 
 from .._csv_cells import csv_cell
-from ..grading.options import GradingOptions
-from ..grading.submissions import (display_path, find_submissions, identify_set, is_exercise_notebook, load_specs,
-                                   read_notebook)
-from .answer_code import answers, starter_code
-from .course_code import course_sources
 
 K = 25
 """Fingerprint length in normalised characters: copydetect's noise threshold (its default),
@@ -125,13 +122,17 @@ class CourseCopy:
 def _read_notebooks(paths: Sequence[str], root: str) -> list[tuple[str, str, dict[str, str], str]]:
     """For each notebook: its name, set, answers ``{exercise: code}`` and a note when it is
     skipped (a worker's job)."""
-    specs = load_specs()
+    from ..grading.options import GradingOptions
+    from ..grading.submissions import display_path, identify_set, is_exercise_notebook, load_specs, read_notebook
+    from .answer_code import answers, starter_code
+
+    specs, limit = load_specs(), GradingOptions().max_notebook_bytes
     starters: dict[str, list[str]] = {}
     read = []
     for path in map(Path, paths):
         name = display_path(path)
         try:
-            notebook = read_notebook(path, GradingOptions().max_notebook_bytes)
+            notebook = read_notebook(path, limit)
         except (ValueError, OSError) as error:
             read.append((name, "", {}, f"skipped {name}: {error}"))
             continue
@@ -176,6 +177,8 @@ class _Workers:
 def read_answers(paths: Sequence[Path], root: Path, workers: _Workers) -> tuple[list[Answer], int, list[str]]:
     """Every answer of the notebooks in ``paths`` (files, or folders searched), as written; the
     number of notebooks read, and a note for each skipped."""
+    from ..grading.submissions import display_path, find_submissions
+
     try:
         notebooks = [str(path) for path in find_submissions(paths) if path.suffix == ".ipynb"]
     except FileNotFoundError as error:
@@ -291,6 +294,8 @@ def similarity(paths: Sequence[Path], out: Path, root: Path, jobs: int = 2) -> s
         import copydetect  # noqa: F401  (before the workers start: they inherit it)
     except ImportError:
         raise ValueError(MISSING) from None
+    from .answer_code import starter_code
+    from .course_code import course_sources
     from .similarity_page import write_page
 
     workers = _Workers(jobs)
