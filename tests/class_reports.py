@@ -1,12 +1,15 @@
 """Helpers of the tests of a class's outputs: synthetic reports of ``dimred-teach grade`` for
 the class-report tests (written by the grader's own report writer, with outcomes drawn at
 random from each set's real exercises and the mistakes their mutants make, tests/check_cases,
-and the counts they were drawn with), and the comparison of one run's outputs with a merge's."""
+and the counts they were drawn with), every cell of a CSV file as a spreadsheet reads it, and
+the comparison of one run's outputs with a merge's."""
 
 from __future__ import annotations
 
+import csv
 import filecmp
 import importlib
+import io
 import re
 from collections import Counter
 from pathlib import Path
@@ -51,11 +54,20 @@ def without_timings(path: Path) -> str:
 
 
 def assert_same_outputs(single: Path, merged: Path, notebooks: int) -> None:
-    """The same files (reports, junit.xml, summary.md, gradebook.csv, the class report's three
+    """The same files (reports, junit.xml, summary.md, gradebook.csv, the class report's five
     files), each equal byte for byte once the timings are put aside."""
     files = sorted(p.relative_to(single) for p in single.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(merged) for p in merged.rglob("*") if p.is_file())
-    assert len(files) == notebooks + 2 + 1 + 3
+    assert len(files) == notebooks + 2 + 1 + 5
     for name in files:
         a, b = single / name, merged / name
         assert filecmp.cmp(a, b, shallow=False) or without_timings(a) == without_timings(b), name
+
+
+def cells_as_any_spreadsheet_splits(path: Path):
+    """Every cell of a CSV file as a spreadsheet reads it when it splits lines on ``,``, on
+    ``;`` (many European locales) or on a tab, honouring double quotes as RFC 4180 says."""
+    text = path.read_text(encoding="utf-8")
+    for delimiter in (",", ";", "\t"):
+        for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
+            yield from row

@@ -1,10 +1,12 @@
 """The class report's page: one self-contained, offline HTML file for the lecturer, read in
 half a minute.
 
-At the top, the class's most common mistakes across every set, ranked, each with the lecture
-section to revisit (linked to the course's site when its address is given); then every set
-at a glance (the pass rate of each exercise, coloured and written); then each set in detail,
-collapsed: its scores, its exercises and each exercise's named mistakes. Every chart is HTML
+At the top, the class's most common named mistakes across every set, ranked, each with the
+lecture section to revisit (linked to the course's site when its address is given), and apart
+from them the failures no named mistake explains; then every set at a glance (the pass rate of
+each exercise, coloured and written); then the exercises to look at (:mod:`.item_statistics`:
+too easy, too hard, or discriminating poorly, each with what to look at); then each set in
+detail, collapsed: its scores, its exercises' statistics and each exercise's named mistakes. Every chart is HTML
 text and bars (readable at any zoom, printed as it is shown); every figure states its one
 denominator. No student name appears unless asked for (``names``), and no per-student table
 unless asked for (``students``), so the page can be shown in class.
@@ -20,7 +22,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
-from .class_report import ExerciseSummary, MistakeCount, Submission, top_mistakes
+from .class_report import ExerciseSummary, MistakeCount, Submission, top_mistakes, unexplained
+from .item_statistics import ItemStatistics, SetStatistics
 
 STYLE = """
 body { font: 16px/1.5 system-ui, sans-serif; color: #1a1a1a; background: #fff; margin: 0 auto; max-width: 60rem;
@@ -42,6 +45,7 @@ ul.cells { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wr
 ul.cells li { padding: .1rem .35rem; border-radius: 3px; font-size: .9rem; }
 .q0 { background: #f4a582; } .q1 { background: #fddbc7; } .q2 { background: #f0f0f0; }
 .q3 { background: #d1e5f0; } .q4 { background: #92c5de; }
+ul.flags { padding-left: 1.2rem; } ul.flags li { margin: 0 0 .5rem; } .unexplained { margin-top: .6rem; }
 details { border-top: 1px solid #ccc; padding: .5rem 0; } summary { cursor: pointer; }
 @media (max-width: 40rem) { table.exercises thead { display: none; }
   table.exercises tr { display: block; border-bottom: 1px solid #ccc; padding: .3rem 0; }
@@ -95,7 +99,12 @@ def _scores(submissions: Sequence[Submission]) -> list[dict]:
     return [{"label": label, "count": count, "share": count / max(counts)} for label, count in zip(labels, counts)]
 
 
-def _sets(submissions, summaries, titles) -> list[dict]:
+def _statistic(value: float | None) -> str:
+    """A facility or correlation as the page writes it (2 decimals), or a dash where undefined."""
+    return "–" if value is None else f"{value:.2f}"
+
+
+def _sets(submissions, summaries, titles, items, set_statistics) -> list[dict]:
     by_set: dict[str, list[Submission]] = defaultdict(list)
     for submission in submissions:
         by_set[submission.exercise_set].append(submission)
@@ -106,7 +115,9 @@ def _sets(submissions, summaries, titles) -> list[dict]:
         sets.append({"anchor": f"set-{position}", "number": number, "title": titles.get(number, exercise_set),
                      "submissions": len(chosen), "max_score": points_text(max(s.max_score for s in chosen)),
                      "median": points_text(statistics.median(s.score for s in chosen)), "scores": _scores(chosen),
-                     "exercises": [s for s in summaries if s.exercise_set == exercise_set]})
+                     "exercises": [s for s in summaries if s.exercise_set == exercise_set],
+                     "item_statistics": [item for item in items if item.exercise_set == exercise_set],
+                     "set_statistics": next((row for row in set_statistics if row.exercise_set == exercise_set), None)})
     return sets
 
 
@@ -122,7 +133,8 @@ def _students(submissions: Sequence[Submission], names: bool) -> list[dict]:
 
 
 def render_page(submissions: Sequence[Submission], summaries: Sequence[ExerciseSummary],
-                mistakes: Sequence[MistakeCount], names: bool = False, students: bool = False,
+                mistakes: Sequence[MistakeCount], items: Sequence[ItemStatistics] = (),
+                set_statistics: Sequence[SetStatistics] = (), names: bool = False, students: bool = False,
                 titles: dict[str, str] | None = None, site_url: str = "") -> str:
     """The page as one HTML string.
 
@@ -139,15 +151,19 @@ def render_page(submissions: Sequence[Submission], summaries: Sequence[ExerciseS
     for mistake in mistakes:
         by_exercise[mistake.exercise].append(mistake)
     return template.render(
-        style=Markup(STYLE), submissions=len(submissions), sets=_sets(submissions, summaries, titles or {}),
+        style=Markup(STYLE), submissions=len(submissions),
+        sets=_sets(submissions, summaries, titles or {}, items, set_statistics),
         failed=sum(m.count for m in mistakes), exercises_with_mistakes=len(by_exercise),
-        top=top_mistakes(mistakes, TOP), by_exercise={s.exercise: s for s in summaries}, mistakes_of=by_exercise,
+        top=top_mistakes(mistakes, TOP), unexplained=unexplained(mistakes),
+        flagged=[item for item in items if item.flag], by_exercise={s.exercise: s for s in summaries}, mistakes_of=by_exercise,
         site_url=site_url if site_url.startswith(("https://", "http://", "./", "../", "/")) else "",
         students=_students(submissions, names) if students else [],
-        percent=_percent, number=points_text, bar_width=_bar_width, quintile=_quintile)
+        percent=_percent, number=points_text, bar_width=_bar_width, quintile=_quintile, statistic=_statistic)
 
 
 def write_page(path: Path, submissions: Sequence[Submission], summaries: Sequence[ExerciseSummary],
-               mistakes: Sequence[MistakeCount], **options) -> None:
+               mistakes: Sequence[MistakeCount], items: Sequence[ItemStatistics] = (),
+               set_statistics: Sequence[SetStatistics] = (), **options) -> None:
     """Write :func:`render_page` to ``path`` (``options`` as it takes them)."""
-    Path(path).write_text(render_page(submissions, summaries, mistakes, **options), encoding="utf-8")
+    Path(path).write_text(render_page(submissions, summaries, mistakes, items, set_statistics, **options),
+                          encoding="utf-8")

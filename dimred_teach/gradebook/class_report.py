@@ -8,6 +8,7 @@
   their share of the submissions that attempted the exercise;
 - ``exercises.csv``: per exercise, the submissions, attempted, passed, not graded and the
   median points;
+- ``items.csv`` and ``sets.csv``: the item statistics (:mod:`.item_statistics`);
 - ``index.html``: the page for the lecturer (:mod:`.class_page`, written by :mod:`.class_outputs`).
 
 This module is the data model: reading the reports, counting, and the CSV files.
@@ -285,16 +286,93 @@ def section_anchor(title: str) -> str:
     return re.sub(r"^[^a-z]+", "", re.sub(r"[^a-z0-9]+", "-", ascii_text)).strip("-")
 
 
-_LATEX = {r"\mathbf ": "", r"\mathbb ": "", r"\operatorname": "", r"\text": "", r"\sigma": "σ", r"\gamma": "γ",
-          r"\Lambda": "Λ", r"\lambda": "λ", r"\alpha": "α", r"\to": "→", r"\gg": "≫", r"\times": "×", r"\|": "‖",
-          "^\\top": "ᵀ", "^2": "²", "\\vec ": "", "{": "", "}": "", "$": "", "\\": ""}
+_GREEK = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon "
+          "phi chi psi omega").split()
+_SYMBOLS = {**{name: chr(0x3B1 + i + (i > 16)) for i, name in enumerate(_GREEK)},
+            **{name.capitalize(): chr(0x391 + i + (i > 16)) for i, name in enumerate(_GREEK)},
+            "varepsilon": "ε", "varphi": "φ", "vartheta": "ϑ", "ell": "ℓ", "infty": "∞", "partial": "∂",
+            "nabla": "∇", "sum": "∑", "prod": "∏", "int": "∫", "dots": "…", "ldots": "…", "cdots": "⋯", "|": "‖",
+            "{": "{", "}": "}", "top": "ᵀ", "prime": "′", ",": "", ";": "", "!": "", "quad": "", "left": "", "right": "",
+            "to": "→", "rightarrow": "→", "mapsto": "↦", "gg": "≫", "ll": "≪", "le": "≤", "leq": "≤", "ge": "≥",
+            "geq": "≥", "ne": "≠", "neq": "≠", "approx": "≈", "sim": "∼", "in": "∈", "times": "×", "cdot": "·",
+            "pm": "±", "mid": "|"}
+"""What a LaTeX command stands for in plain text (a command not named here reads as its name)."""
+_SPACED = set("=<>+→↦≫≪≤≥≠≈∼∈×±")
+"""Relations and binary operators: written with a space either side."""
+_CONTENT = {"mathbf", "mathbb", "mathrm", "mathit", "mathcal", "boldsymbol", "bm", "vec"}
+"""Commands that only style their argument: the argument is read as it is."""
+_WORDS = {"text", "textrm", "operatorname", "mathrm"}
+"""Commands whose argument is words (its spaces kept)."""
+_ACCENTS = {"hat": "\u0302", "widehat": "\u0302", "bar": "\u0304", "overline": "\u0304", "tilde": "\u0303",
+            "widetilde": "\u0303", "dot": "\u0307"}
+_SCRIPTS = {"^": dict(zip("0123456789+-=()niT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵀ")) | {"ᵀ": "ᵀ", "′": "′"},
+            "_": dict(zip("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ"))}
+_MATH_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|\s+|.", re.S)
+
+
+def _argument(tokens: list[str], i: int, words: bool = False) -> tuple[str, int]:
+    """The argument of a command or script starting at token ``i`` (one token, or a braced group)
+    as text, and the index of the token after it."""
+    while i < len(tokens) and tokens[i].isspace():
+        i += 1
+    if i >= len(tokens) or tokens[i] != "{":
+        return _atom(tokens, i) if i < len(tokens) else ("", i)
+    depth, end = 0, i
+    for end in range(i, len(tokens)):
+        depth += {"{": 1, "}": -1}.get(tokens[end], 0)
+        if depth == 0:
+            break
+    inner = tokens[i + 1:end]
+    return ("".join(inner) if words else _math_text(inner)), end + 1
+
+
+def _wrapped(text: str) -> str:
+    return text if len(text) == 1 else f"({text})"
+
+
+def _atom(tokens: list[str], i: int) -> tuple[str, int]:
+    """Token ``i`` (with its arguments) as text, and the index of the token after it."""
+    token, name = tokens[i], tokens[i][1:]
+    if token.isspace() or token in "{}":
+        return "", i + 1
+    if token in _SCRIPTS:
+        argument, after = _argument(tokens, i + 1)
+        table = _SCRIPTS[token]
+        if argument and all(char in table for char in argument):
+            return "".join(table[char] for char in argument), after
+        return token + _wrapped(argument), after
+    if name in ("frac", "tfrac", "dfrac"):
+        top, after = _argument(tokens, i + 1)
+        bottom, after = _argument(tokens, after)
+        return f"{_wrapped(top)}/{_wrapped(bottom)}", after
+    if name == "sqrt":
+        argument, after = _argument(tokens, i + 1)
+        return "√" + _wrapped(argument), after
+    if name in _WORDS or name in _CONTENT:
+        return _argument(tokens, i + 1, words=name in _WORDS)
+    if name in _ACCENTS:
+        argument, after = _argument(tokens, i + 1)
+        return argument + _ACCENTS[name], after
+    symbol = _SYMBOLS.get(name, name) if token.startswith("\\") else token
+    return (f" {symbol} " if symbol in _SPACED else symbol), i + 1
+
+
+def _math_text(tokens: list[str]) -> str:
+    """Tokens of inline LaTeX math (:data:`_MATH_TOKEN`) as plain Unicode text: math ignores
+    spaces, so ``\\mathbf X^\\top \\mathbf X`` reads ``XᵀX``, ``\\sigma^2 \\to 0`` reads
+    ``σ² → 0`` and ``\\Lambda^{1/2}`` reads ``Λ^(1/2)``."""
+    pieces, i = [], 0
+    while i < len(tokens):
+        piece, i = _atom(tokens, i)
+        pieces.append(piece)
+    return "".join(pieces)
 
 
 def plain_title(title: str) -> str:
-    """A section title with its LaTeX turned into plain text (``$\\mathbf B$`` becomes ``B``)."""
-    for pattern, replacement in _LATEX.items():
-        title = title.replace(pattern, replacement)
-    return " ".join(title.split())
+    """A section title with its LaTeX math as plain text, to read as a link's words:
+    ``Forming $\\mathbf X^\\top \\mathbf X$ can lose digits`` reads ``Forming XᵀX can lose digits``."""
+    text = re.sub(r"\$([^$]*)\$", lambda match: _math_text(_MATH_TOKEN.findall(match.group(1))), title)
+    return " ".join(text.split())
 
 
 def summarise(submissions: Sequence[Submission], lectures: dict[str, Lecture] | None = None
@@ -349,12 +427,27 @@ def write_csvs(out: Path, summaries: Sequence[ExerciseSummary], mistakes: Sequen
                              f"{row.median_points:g}", f"{row.max_points:g}", csv_cell(row.revisit)])
 
 
+UNEXPLAINED = "other"
+"""The mistake id of a failure no named mistake explains: not a misunderstanding the lecturer
+can teach against, so it is ranked apart from the named mistakes."""
+
+
+def _ranked(mistakes: Iterable[MistakeCount]) -> list[MistakeCount]:
+    """The most submissions first, then the larger share (compared at 4 decimals), then exercise
+    and id, so the order is the same on every machine."""
+    return sorted(mistakes, key=lambda m: (-m.count, -round(m.share, 4), m.exercise, m.mistake))
+
+
 def top_mistakes(mistakes: Sequence[MistakeCount], count: int = 10) -> list[MistakeCount]:
-    """The class's most common mistakes across every set: the most submissions first, then the
-    larger share (compared at 4 decimals), then exercise and id, so the order is the same on
-    every machine."""
-    return sorted(mistakes, key=lambda m: (-m.count, -round(m.share, 4), m.exercise, m.mistake))[:count]
+    """The class's ``count`` most common named mistakes across every set (:data:`UNEXPLAINED`
+    left out: see :func:`unexplained`)."""
+    return _ranked(m for m in mistakes if m.mistake != UNEXPLAINED)[:count]
+
+
+def unexplained(mistakes: Sequence[MistakeCount]) -> list[MistakeCount]:
+    """The failures no named mistake explains, one row per exercise, the most first."""
+    return _ranked(m for m in mistakes if m.mistake == UNEXPLAINED)
 
 
 __all__ = ["Outcome", "Submission", "ExerciseSummary", "MistakeCount", "read_reports", "summarise", "write_csvs",
-           "top_mistakes", "plain_title", "section_anchor", "course_lectures"]
+           "top_mistakes", "unexplained", "plain_title", "section_anchor", "course_lectures"]

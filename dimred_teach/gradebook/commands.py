@@ -1,5 +1,5 @@
 """The commands that work on a graded class (see :mod:`dimred_teach.command_registry`):
-``class-report``, ``gradebook`` and ``merge``."""
+``class-report``, ``similarity``, ``gradebook`` and ``merge``."""
 
 from __future__ import annotations
 
@@ -27,6 +27,20 @@ def class_report(args) -> None:
         raise InputError("--names: the names appear only in the table of --students")
     print(class_report(args.reports, args.out, args.root, names=args.names, students=args.students,
                        site_url=args.site_url))
+
+
+def similarity_arguments(parser) -> None:
+    from .similarity import add_arguments
+
+    add_arguments(parser)
+
+
+@command("similarity", "students' code alike beyond what its exercise explains, and copies of the course's code",
+         similarity_arguments, folder_out=True, input_errors=(ValueError,))
+def similarity(args) -> None:
+    from .similarity import similarity
+
+    print(similarity(args.submissions, args.out, args.root, args.jobs))
 
 
 @command("gradebook", "points per student from a roster, Canvas and Moodle files, feedback pages",

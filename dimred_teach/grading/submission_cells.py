@@ -20,7 +20,9 @@ class RunCell:
     check: dict | None = None
 
 
-def _cell_text(cell) -> str | None:
+def cell_text(cell) -> str | None:
+    """A notebook cell's source as one string (None when the cell holds no text): a student's
+    notebook is any JSON, so nothing about its cells is assumed."""
     source = cell.get("source") if isinstance(cell, dict) else None
     if isinstance(source, list):
         source = "".join(part for part in source if isinstance(part, str))
@@ -41,7 +43,7 @@ def plan_cells(notebook: dict, spec: dict, module: str) -> tuple[list[RunCell], 
     by_cell_id = {c["cell_id"]: c for c in checks}
     cells: list[RunCell] = []
     for number, cell in enumerate(notebook["cells"], start=1):
-        text = _cell_text(cell)
+        text = cell_text(cell)
         if isinstance(cell, dict) and cell.get("cell_type") == "code" and text is not None:
             cell_id = cell.get("id") if isinstance(cell.get("id"), str) else None
             first = next((line.strip() for line in text.splitlines() if line.strip()), "")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from class_reports import write_synthetic_reports
 from conftest import SCREENSHOTS
-from support import axe_violations
+from support import axe_findings_at_viewports
 
 from dimred_teach.cli import main
 from dimred_teach.exercise_specs import SPECS_DIR
@@ -102,9 +102,29 @@ def test_printing_opens_every_set(page, report_page):
     assert len(page.pdf()) > 10_000
 
 
+def test_the_exercises_to_look_at_come_with_what_to_look_at(page, report_page):
+    """Issue 50.2: each flagged exercise links to its set and says what to look at; the set's
+    details hold every exercise's facility and discrimination, and the set's alpha."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(report_page.as_uri())
+    section = page.locator("#look")
+    section.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "class-report-look.png"))
+    flags = section.locator("li")
+    assert flags.count() >= 1
+    for text in flags.all_inner_texts():
+        assert "look" in text or "keep it" in text or "read its most common mistake" in text, text
+    flags.first.locator("a").click()
+    assert page.locator("details[open]").count() == 1
+    opened = page.locator("details[open]")
+    assert opened.locator("table.items tbody tr").count() >= 2 and "Cronbach's alpha" in opened.inner_text()
+    unexplained = page.locator("#top .unexplained")
+    assert "no named mistake explains" in unexplained.inner_text()
+    assert "no named mistake explains" not in page.locator("ol.top").inner_text()
+
+
 def test_the_page_has_no_accessibility_violation(page, report_page):
     page.goto(report_page.as_uri())
-    violations = axe_violations(page)
+    assert axe_findings_at_viewports(page, "class report") == {}
     page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
-    violations += axe_violations(page)
-    assert [(v["id"], v["impact"], len(v["nodes"])) for v in violations] == []
+    assert axe_findings_at_viewports(page, "class report, every set open") == {}

@@ -143,7 +143,8 @@ def _declared(requirements) -> set[str]:
 def test_every_module_the_core_commands_import_is_installed_by_the_core_dependencies():
     """Issue 39: `demo-class` crashed on a core install (cloudpickle came only with the test
     extra). Every third-party module the library imports must come with the core dependencies
-    (or what they require), except the modules of the site extra and the lectures' widgets (lab)."""
+    (or what they require), except the modules of the site and similarity extras and the lectures'
+    widgets (lab)."""
     import ast
     import importlib.metadata as metadata
     import re
@@ -165,7 +166,8 @@ def test_every_module_the_core_commands_import_is_installed_by_the_core_dependen
             if "extra ==" not in requirement:
                 todo += _declared([requirement])
     providers = metadata.packages_distributions()
-    needs_extra = {"course/site.py": "site", "course/slides.py": "site"}
+    needs_extra = {"course/site.py": "site", "course/slides.py": "site", "gradebook/similarity.py": "similarity",
+                   "gradebook/similarity_page.py": "similarity"}
     undeclared = []
     for path in sorted((ROOT / "dimred_teach").rglob("*.py")):
         relative = path.relative_to(ROOT / "dimred_teach").as_posix()
