@@ -47,8 +47,7 @@ import numpy as np
 import scipy.optimize
 
 from ._read_only import read_only
-from ._validation import (POSITIVE, Interval, as_data_matrix, as_square_symmetric, check_int, check_real,
-                          check_seed)
+from ._validation import POSITIVE, Interval, as_data_matrix, as_square_symmetric, check_int, check_real, check_seed
 from .linalg import fix_signs
 from .mds import _pairwise_squared, squared_distances
 

@@ -55,7 +55,7 @@ def defined_name(value) -> str:
     return f"{value.__module__}.{value.__qualname__}"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def rules(exercise: str) -> Rules:
     """The rules of an exercise's set: ``FORBIDS`` of its checks module
     (``dimred_teach/checks/setNN.py``), each entry a module or a function of the library or of
@@ -311,7 +311,7 @@ def rules_markdown(specs: dict[str, dict] | None = None) -> str:
     return "\n".join(lines + ["* every set: the checks' own modules (`dimred_teach.checks.*`)"])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def absent(exercise: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(modules, functions and methods) of the library that the grading kernel of an exercise's
     set does not hold: everything its spec's ``library`` does not lead to (nothing for a set

@@ -22,8 +22,8 @@ import numbers
 
 import numpy as np
 
-from . import CheckFailure
 from ..linalg import subspace_distance
+from . import CheckFailure
 
 __all__ = ["WRONG_FORM", "TYPED_DIGITS", "looks_typed_back", "note_precision", "expect", "judging_precision", "tolerance", "answer_array", "answer_number", "answer_integer",
            "answer_pair", "is_close", "expect_close", "expect_unlike", "expect_same_subspace", "expect_unit_columns",

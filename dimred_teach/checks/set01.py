@@ -13,8 +13,17 @@ import functools
 import numpy as np
 
 from . import register
-from .properties import (WRONG_FORM, answer_array, answer_number, expect, expect_close, expect_same_subspace,
-                         expect_unit_columns, in_random_order, is_close)
+from .properties import (
+    WRONG_FORM,
+    answer_array,
+    answer_number,
+    expect,
+    expect_close,
+    expect_same_subspace,
+    expect_unit_columns,
+    in_random_order,
+    is_close,
+)
 
 FORBIDS = ("dimred_teach.pca",)  # compute the covariance and the components yourself
 """What this set's answers may not use (modules or functions of the library): the grader's

@@ -8,9 +8,17 @@ import numpy as np
 
 from .. import datasets, selection
 from . import CheckFailure, register
-from .properties import (WRONG_FORM, answer_array, answer_integer, answer_number, expect, expect_close,
-                         in_random_order, is_close, tolerance)
-
+from .properties import (
+    WRONG_FORM,
+    answer_array,
+    answer_integer,
+    answer_number,
+    expect,
+    expect_close,
+    in_random_order,
+    is_close,
+    tolerance,
+)
 
 FORBIDS = ("dimred_teach.selection.t_statistic",  # 09.t_statistic
            "dimred_teach.selection.discrete_mutual_information",  # 09.mi_from_counts

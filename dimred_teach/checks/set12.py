@@ -13,9 +13,9 @@ import functools
 
 import numpy as np
 
+from ..imputation import low_rank_impute, mean_plus_rank_k
 from . import CheckFailure, register
 from .properties import answer_array, expect
-from ..imputation import low_rank_impute, mean_plus_rank_k
 from .set11 import in_random_order, whole_number
 
 FORBIDS = ("dimred_teach.imputation",)  # hard impute by hand; its own cells use the students' functions

@@ -34,8 +34,8 @@ from pathlib import Path
 import jupytext
 import nbformat
 
-from ..checks.policy import library_needs
 from ..checks import get_check
+from ..checks.policy import library_needs
 from .execution import KERNELSPEC
 
 __all__ = ["strip_solutions", "install_guard", "build_exercise", "check_header", "CHECK_CALL", "GOING_FURTHER"]

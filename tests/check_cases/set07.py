@@ -11,7 +11,6 @@ from . import Mutant, Variant, as_list, first_calls_then, float32, in_float32, r
 def noise(X, q, ddof=0, which="smallest", centre=True):
     Xc = X - X.mean(axis=0) if centre else X
     values = np.linalg.eigvalsh(Xc.T @ Xc / (len(X) - ddof))[::-1]
-    d = X.shape[1]
     return float({"smallest": values[q:], "largest": values[:q], "all": values}[which].mean())
 
 

@@ -12,9 +12,8 @@ import json
 import re
 from pathlib import Path
 
-import pytest
-
 import check_cases
+import pytest
 from check_cases import solution_answer
 
 from dimred_teach.checks import MISTAKE_ID, RESERVED_MISTAKES, evaluate, mistakes_of, registered_ids

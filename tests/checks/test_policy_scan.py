@@ -49,7 +49,7 @@ import numpy as np
 import pytest
 from check_cases import ROOT, solution_answer
 
-from dimred_teach.checks import evaluate, policy
+from dimred_teach.checks import evaluate
 from dimred_teach.exercise_specs import SPECS_DIR
 from dimred_teach.grading import view
 
@@ -105,7 +105,7 @@ def function_exercises():
                 yield pytest.param(spec["exercise_set"], check["exercise_id"], id=check["exercise_id"])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def view_callables(exercise_set: str, folder: str) -> dict[str, object]:
     """Every function and class the set's view defines (private ones too), by its name in the
     view, imported from a view built into ``folder`` under a package name of its own."""

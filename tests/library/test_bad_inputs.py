@@ -139,8 +139,15 @@ def _biplot_table():
 
 
 def _mds_table():
-    from dimred_teach.mds import (classical_mds, disparities, metric_mds, nonmetric_mds, procrustes, squared_distances,
-                                  stress)
+    from dimred_teach.mds import (
+        classical_mds,
+        disparities,
+        metric_mds,
+        nonmetric_mds,
+        procrustes,
+        squared_distances,
+        stress,
+    )
 
     _, X, D = _data()
     Z = X[:, :2]
@@ -283,8 +290,15 @@ def _ppca_table():
 
 
 def _kernel_table():
-    from dimred_teach.kernel import (center_kernel, kernel_mds, kernel_pca, kernel_squared_distances,
-                                     polynomial_kernel, rbf_kernel, whiten)
+    from dimred_teach.kernel import (
+        center_kernel,
+        kernel_mds,
+        kernel_pca,
+        kernel_squared_distances,
+        polynomial_kernel,
+        rbf_kernel,
+        whiten,
+    )
 
     _, X, _ = _data()
     return (_common_matrix_cases(rbf_kernel) + _common_matrix_cases(whiten)
@@ -310,10 +324,22 @@ def _kernel_table():
 
 
 def _selection_table():
-    from dimred_teach.selection import (contingency_table, cross_val_accuracy, discrete_mutual_information, discretize,
-                                        fit_nearest_centroid, kfold_accuracy, lasso_path, mutual_information,
-                                        recursive_feature_elimination, select_incremental_mi, soft_threshold,
-                                        t_statistic, top_k, variance_filter)
+    from dimred_teach.selection import (
+        contingency_table,
+        cross_val_accuracy,
+        discrete_mutual_information,
+        discretize,
+        fit_nearest_centroid,
+        kfold_accuracy,
+        lasso_path,
+        mutual_information,
+        recursive_feature_elimination,
+        select_incremental_mi,
+        soft_threshold,
+        t_statistic,
+        top_k,
+        variance_filter,
+    )
 
     _, X, _ = _data()
     y = np.repeat([0, 1], 6)
@@ -402,9 +428,15 @@ def _selection_table():
 
 
 def _autoencoder_table():
-    from dimred_teach.autoencoder import (finite_difference_gradient, linear_ae_gradients, tanh_ae_gradients,
-                                          tied_ae_gradients, train_linear_autoencoder, train_tanh_autoencoder,
-                                          train_tied_autoencoder)
+    from dimred_teach.autoencoder import (
+        finite_difference_gradient,
+        linear_ae_gradients,
+        tanh_ae_gradients,
+        tied_ae_gradients,
+        train_linear_autoencoder,
+        train_tanh_autoencoder,
+        train_tied_autoencoder,
+    )
 
     rng, X, _ = _data()
     W = rng.standard_normal((2, 3))
@@ -534,8 +566,15 @@ def _manifold_table():
 
 
 def _datasets_table():
-    from dimred_teach.datasets import (data_path, make_circles, make_crabs_like, make_ratings, make_selection_demo,
-                                       make_spiral, make_swiss_roll)
+    from dimred_teach.datasets import (
+        data_path,
+        make_circles,
+        make_crabs_like,
+        make_ratings,
+        make_selection_demo,
+        make_spiral,
+        make_swiss_roll,
+    )
 
     return [
         ("data_path('../dimred_teach/pca.py')", lambda: data_path("../dimred_teach/pca.py"), error(ValueError, "filename")),
@@ -634,8 +673,15 @@ def _gplvm_table():
 
 
 def _neighbour_embedding_table():
-    from dimred_teach.neighbour_embedding import (conditional_probabilities, fit_ab, fuzzy_simplicial_set, tsne,
-                                                  tsne_kl_gradient, umap, umap_loss_gradient)
+    from dimred_teach.neighbour_embedding import (
+        conditional_probabilities,
+        fit_ab,
+        fuzzy_simplicial_set,
+        tsne,
+        tsne_kl_gradient,
+        umap,
+        umap_loss_gradient,
+    )
 
     rng, X, D = _data()
     P = np.full((12, 12), 1 / 132)

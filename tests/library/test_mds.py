@@ -12,8 +12,8 @@ from dimred_teach import mds
 from dimred_teach.checks import evaluate, get_check
 from dimred_teach.checks.set04 import recover_b_points
 from dimred_teach.datasets import load_eurodist
-from dimred_teach.pca import pca
 from dimred_teach.linalg import first_best
+from dimred_teach.pca import pca
 
 
 def cloud(seed, n, p):

@@ -7,11 +7,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.decomposition import PCA
 
-from dimred_teach.datasets import load_crabs
 import dimred_teach.pca
+from dimred_teach.datasets import load_crabs
 from dimred_teach.linalg import first_best, fix_signs, order_with_ties, sign_flips, subspace_distance
-from dimred_teach.pca import (PCAResult, bootstrap_pca, center, choose_k, covariance, pca, power_iteration,
-                              reconstruction_error, standardize)
+from dimred_teach.pca import (
+    PCAResult,
+    bootstrap_pca,
+    center,
+    choose_k,
+    covariance,
+    pca,
+    power_iteration,
+    reconstruction_error,
+    standardize,
+)
 
 
 def low_rank_data(seed: int, n: int, p: int, rank: int) -> np.ndarray:

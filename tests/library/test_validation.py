@@ -4,11 +4,27 @@ import numpy as np
 import pytest
 import scipy.sparse
 
-from dimred_teach._validation import (as_data_matrix, as_distance_matrix, as_square_symmetric, as_vector,
-                                      OPEN_UNIT, check_bool, check_choice, check_int, check_k, check_real,
-                                      check_seed)
-from dimred_teach.linalg import (ARPACK_MIN_SIZE, center_rows_and_columns, fix_signs, projector, sorted_eigh,
-                                 top_eigenpairs)
+from dimred_teach._validation import (
+    OPEN_UNIT,
+    as_data_matrix,
+    as_distance_matrix,
+    as_square_symmetric,
+    as_vector,
+    check_bool,
+    check_choice,
+    check_int,
+    check_k,
+    check_real,
+    check_seed,
+)
+from dimred_teach.linalg import (
+    ARPACK_MIN_SIZE,
+    center_rows_and_columns,
+    fix_signs,
+    projector,
+    sorted_eigh,
+    top_eigenpairs,
+)
 
 GOOD_D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.5], [2.0, 1.5, 0.0]])
 
