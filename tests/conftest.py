@@ -33,7 +33,7 @@ os.environ.update(PINNED_THREADS)
 for _name in UNSET_FOR_KERNELS:
     os.environ.pop(_name, None)
 
-from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402  (after the environment above is pinned)
 
 settings.register_profile("course", derandomize=True, deadline=None, max_examples=60,
                           suppress_health_check=[HealthCheck.too_slow])

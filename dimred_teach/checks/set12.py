@@ -187,7 +187,8 @@ def _rank_instance(target: int, seed: int):
         errors = np.array([fit_rmse(train, rows, cols, values, k) for k in RANKS])
         errors.setflags(write=False)
         order = np.argsort(errors[:, 1])
-        if RANKS[order[0]] == target and errors[order[1], 1] - errors[order[0], 1] >= CLEAR_MARGIN * errors[order[0], 1]:
+        lowest, next_lowest = errors[order[0], 1], errors[order[1], 1]
+        if RANKS[order[0]] == target and next_lowest - lowest >= CLEAR_MARGIN * lowest:
             return train, rows, cols, values, errors
 
 

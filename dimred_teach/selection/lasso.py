@@ -247,7 +247,8 @@ def _homotopy(X: np.ndarray, target: np.ndarray, grid: np.ndarray) -> tuple[np.n
         if target_alpha >= knots[0]:
             coefs[:, i], n_iter[i] = 0.0, 0
             continue
-        k = min(int(np.searchsorted(-knots, -target_alpha, side="right")), len(knots) - 1)  # knots[k] <= alpha < knots[k-1]
+        # knots[k] <= alpha < knots[k-1]
+        k = min(int(np.searchsorted(-knots, -target_alpha, side="right")), len(knots) - 1)
         left, right = knots[k - 1], knots[k]
         weight = (left - target_alpha) / (left - right) if left > right else 1.0
         coefs[:, i] = betas[:, k - 1] + weight * (betas[:, k] - betas[:, k - 1])

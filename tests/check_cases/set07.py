@@ -40,7 +40,8 @@ def em_by_einsum(X, W, sigma2):
     SW = np.einsum("ij,ik->jk", Xc, Xc @ W) / n
     M = W.T @ W + sigma2 * np.eye(q)
     W_new = np.linalg.solve((sigma2 * np.eye(q) + np.linalg.solve(M, W.T @ SW)).T, SW.T).T
-    return W_new, float((np.einsum("ij,ij->", Xc, Xc) / n - np.einsum("jq,jq->", SW, np.linalg.solve(M, W_new.T).T)) / d)
+    return W_new, float((np.einsum("ij,ij->", Xc, Xc) / n
+                         - np.einsum("jq,jq->", SW, np.linalg.solve(M, W_new.T).T)) / d)
 
 
 def em_rotated(X, W, sigma2):

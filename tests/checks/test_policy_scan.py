@@ -63,7 +63,8 @@ CHEAP_SECONDS = 0.2
 
 
 LEAKS = [  # issue 37: library code that answered an exercise of its set, and how
-    ("05_lsi", "05.tfidf", "from dimred_teach import lsi", "lsi.tfidf(counts).matrix.toarray()", "dimred_teach.lsi.tfidf"),
+    ("05_lsi", "05.tfidf", "from dimred_teach import lsi", "lsi.tfidf(counts).matrix.toarray()",
+     "dimred_teach.lsi.tfidf"),
     ("07_ppca", "07.noise_variance", "from dimred_teach import ppca", "ppca.ppca_mle(X, q).sigma2",
      "dimred_teach.ppca.ppca_mle"),
     ("07_ppca", "07.marginal_covariance", "from dimred_teach import ppca",

@@ -299,7 +299,8 @@ def test_check_scaled_scores():
     assert evaluate("03.scaled_scores", U, seed=0).passed
     assert evaluate("03.scaled_scores", -U, seed=0).passed
     wrong = {
-        "the lecture's 200 crabs": biplot_coordinates(load_crabs()[list(CRABS_MEASUREMENTS)].to_numpy(float), 1.0, k=5).scores,
+        "the lecture's 200 crabs":
+            biplot_coordinates(load_crabs()[list(CRABS_MEASUREMENTS)].to_numpy(float), 1.0, k=5).scores,
         "unscaled scores": biplot_coordinates(X, 0.0, k=5).scores,
         "unit-variance scores": U * np.sqrt(X.shape[0] - 1),
         "two components": U[:, :2],

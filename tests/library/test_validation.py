@@ -157,7 +157,8 @@ def test_sign_rule_takes_the_first_of_near_equal_magnitudes():
 def test_interval_and_check_real():
     from dimred_teach._validation import NONNEGATIVE, POSITIVE, Interval
 
-    assert str(Interval(0.0, 1.0, "right")) == "(0, 1]" and str(POSITIVE) == "(0, inf)" and str(NONNEGATIVE) == "[0, inf)"
+    assert str(Interval(0.0, 1.0, "right")) == "(0, 1]"
+    assert str(POSITIVE) == "(0, inf)" and str(NONNEGATIVE) == "[0, inf)"
     assert check_real(np.float32(0.5), "x", OPEN_UNIT) == 0.5 and check_real(np.array(2.0), "x") == 2.0
     for bad, error in ((np.inf, ValueError), (0.0, ValueError), (np.True_, TypeError), (1 + 0j, TypeError)):
         with pytest.raises(error, match="x must"):
