@@ -6,7 +6,7 @@ read-only or non-contiguous arrays, tiny densities, ...) must give a right answe
 table runs in a subprocess with a time limit, each case under its own alarm, so a hang is
 a failure and not a stuck test run. The count of cases per verdict is printed.
 
-    python -m tests.test_bad_inputs          # every table, with the counts
+    python -m tests.library.test_bad_inputs          # every table, with the counts
 """
 
 from __future__ import annotations
@@ -816,7 +816,7 @@ def test_bad_inputs_table(module, record_property):
     """Run one module's table in a subprocess (a hang cannot stop the test run) and require
     every case to end in a clear error or a right answer."""
     root = Path(__file__).resolve().parents[2]
-    script = f"import json, tests.test_bad_inputs as t; print(json.dumps(t.run_table({module!r})))"
+    script = f"import json, tests.library.test_bad_inputs as t; print(json.dumps(t.run_table({module!r})))"
     try:
         completed = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True,
                                    timeout=20 * CASE_SECONDS)
