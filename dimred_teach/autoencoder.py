@@ -28,8 +28,16 @@ from types import MappingProxyType
 import numpy as np
 
 from ._read_only import read_only
-from ._validation import (NONNEGATIVE, POSITIVE, as_data_matrix, as_finite_array, check_int, check_real, check_seed,
-                          check_size)
+from ._validation import (
+    NONNEGATIVE,
+    POSITIVE,
+    as_data_matrix,
+    as_finite_array,
+    check_int,
+    check_real,
+    check_seed,
+    check_size,
+)
 
 __all__ = [
     "finite_difference_gradient",

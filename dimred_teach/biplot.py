@@ -166,7 +166,8 @@ def plot_biplot(coordinates: BiplotCoordinates, groups=None, ax=None, components
     i, j = (int(c) for c in pair)
     n = coordinates.scores.shape[0]
     if groups is not None and np.ndim(groups) != 1 or groups is not None and len(groups) != n:
-        raise ValueError(f"groups must have one label per row of the scores ({n}) in a 1-D array, got shape {np.shape(groups)}")
+        raise ValueError(f"groups must have one label per row of the scores ({n}) in a 1-D array, "
+                         f"got shape {np.shape(groups)}")
     if ax is not None and not isinstance(ax, matplotlib.axes.Axes):
         raise TypeError(f"ax must be a matplotlib Axes (or None for a new figure), got {type(ax).__name__} {ax!r}")
     if title is not None and not isinstance(title, str):

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import sys
 
-from . import _fast_start  # noqa: F401  (first: before anything imports nbformat)
+# Kept in this order: _fast_start before anything imports nbformat, and the rooms' commands in the
+# order they declare their commands, which is the order `dimred-teach --help` lists them in.
+# isort: off
+from . import _fast_start  # noqa: F401
 from .command_registry import main as run_command
 from .course import commands as _course_commands  # noqa: F401  (each declares its commands)
 from .grading import commands as _grading_commands  # noqa: F401
 from .gradebook import commands as _gradebook_commands  # noqa: F401
+# isort: on
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,9 +16,9 @@ import pandas as pd
 from ._read_only import read_only
 from ._validation import NONNEGATIVE, OPEN_UNIT, POSITIVE, check_int, check_real, check_seed, check_size
 
-__all__ = ["data_path", "load_crabs", "load_eurodist", "load_digits", "CRABS_MEASUREMENTS", "make_crabs_like", "make_selection_demo", "make_spiral", "make_circles",
-           "CORPUS_TOPICS", "load_corpus", "CORPUS_SPACE_FILE", "load_corpus_space", "load_stdlib_docstrings",
-           "load_cocktail_party"]
+__all__ = ["data_path", "load_crabs", "load_eurodist", "load_digits", "CRABS_MEASUREMENTS", "make_crabs_like",
+           "make_selection_demo", "make_spiral", "make_circles", "CORPUS_TOPICS", "load_corpus", "CORPUS_SPACE_FILE",
+           "load_corpus_space", "load_stdlib_docstrings", "load_cocktail_party"]
 
 
 def data_path(filename: str):
@@ -230,7 +230,8 @@ def make_spiral(n: int = 300, noise: float = 0.02, seed: int = 0, turns: float =
     return X + noise * rng.standard_normal((n, 2)), t
 
 
-def make_circles(n: int = 300, noise: float = 0.05, factor: float = 0.3, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def make_circles(n: int = 300, noise: float = 0.05, factor: float = 0.3,
+                 seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Two concentric circles in the plane: a class no straight line separates.
 
     The outer circle (radius 1, label 0) gets n - n // 2 points and the inner circle

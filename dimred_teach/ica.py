@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._read_only import read_only
-from ._validation import (POSITIVE, as_data_matrix, check_choice, check_int, check_k, check_real, check_seed)
+from ._validation import POSITIVE, as_data_matrix, check_choice, check_int, check_k, check_real, check_seed
 from .kernel import whiten
 from .linalg import fix_signs, order_with_ties
 
@@ -147,7 +147,7 @@ def fastica(X, k: int | None = None, fun: str = "logcosh", seed: int = 0, max_it
     nonlinearity = NONLINEARITIES[fun]
     W = _symmetric_decorrelation(np.random.default_rng(seed).standard_normal((k, k)))
     converged = False
-    for n_iter in range(1, max_iter + 1):
+    for n_iter in range(1, max_iter + 1):  # noqa: B007  (n_iter is reported after the loop)
         g, mean_derivative = nonlinearity(Z @ W.T)
         W_new = _symmetric_decorrelation(g.T @ Z / n - mean_derivative[:, None] * W)
         change = float(np.max(np.abs(np.abs(np.sum(W_new * W, axis=1)) - 1.0)))

@@ -35,8 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._read_only import read_only
-from ._validation import (NONNEGATIVE, _to_float_array, as_data_matrix, check_bool, check_int, check_k,
-                          check_real)
+from ._validation import NONNEGATIVE, _to_float_array, as_data_matrix, check_bool, check_int, check_k, check_real
 from .linalg import fix_signs
 from .pca import _svd_scores
 

@@ -250,7 +250,8 @@ class RandomProjectionResult:
         return _apply(X, self.matrix)
 
 
-def random_projection(X, q: int, kind: str = "gaussian", seed: int = 0, density: float | None = None) -> RandomProjectionResult:
+def random_projection(X, q: int, kind: str = "gaussian", seed: int = 0,
+                      density: float | None = None) -> RandomProjectionResult:
     """Project the rows of X onto q random directions: Y = X @ U.T.
 
     Parameters

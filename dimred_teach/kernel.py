@@ -12,15 +12,25 @@ largest-magnitude entry is positive (:func:`dimred_teach.linalg.fix_signs`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from collections.abc import Mapping
 
 import numpy as np
 
 from ._read_only import read_only
-from ._validation import (NONNEGATIVE, POSITIVE, as_data_matrix, as_square_symmetric, check_choice, check_int, check_k,
-                          check_real, check_size, require_finite_result)
+from ._validation import (
+    NONNEGATIVE,
+    POSITIVE,
+    as_data_matrix,
+    as_square_symmetric,
+    check_choice,
+    check_int,
+    check_k,
+    check_real,
+    check_size,
+    require_finite_result,
+)
 from .linalg import center_rows_and_columns, top_eigenpairs
 from .pca import _centred, _signed_svd
 

@@ -21,8 +21,17 @@ import scipy.linalg
 from scipy.linalg import lapack
 
 from ._read_only import read_only
-from ._validation import (NONNEGATIVE, as_data_matrix, as_distance_matrix, check_bool, check_choice, check_int,
-                          check_k, check_real, check_seed)
+from ._validation import (
+    NONNEGATIVE,
+    as_data_matrix,
+    as_distance_matrix,
+    check_bool,
+    check_choice,
+    check_int,
+    check_k,
+    check_real,
+    check_seed,
+)
 from .linalg import center_rows_and_columns, fix_signs
 
 __all__ = [

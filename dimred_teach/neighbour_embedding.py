@@ -47,8 +47,7 @@ import numpy as np
 import scipy.optimize
 
 from ._read_only import read_only
-from ._validation import (POSITIVE, Interval, as_data_matrix, as_square_symmetric, check_int, check_real,
-                          check_seed)
+from ._validation import POSITIVE, Interval, as_data_matrix, as_square_symmetric, check_int, check_real, check_seed
 from .linalg import fix_signs
 from .mds import _pairwise_squared, squared_distances
 
@@ -314,8 +313,10 @@ def tsne(X, perplexity: float = 30.0, *, n_components: int = 2, early_exaggerati
     Y = _initial_map(X, init, n_components, seed).copy()
     history: list[float] = []
     exaggerated = P * early_exaggeration
-    _descend(lambda Y, kl: _kl_and_gradient(Y, exaggerated, kl), Y, range(exaggeration_iter), 0.5, learning_rate, history)
-    _descend(lambda Y, kl: _kl_and_gradient(Y, P, kl), Y, range(exaggeration_iter, max_iter), 0.8, learning_rate, history)
+    _descend(lambda Y, kl: _kl_and_gradient(Y, exaggerated, kl), Y, range(exaggeration_iter), 0.5, learning_rate,
+             history)
+    _descend(lambda Y, kl: _kl_and_gradient(Y, P, kl), Y, range(exaggeration_iter, max_iter), 0.8, learning_rate,
+             history)
     kl, _ = _kl_and_gradient(Y, P)
     return TSNEResult(embedding=Y, P=P, kl_divergence=kl, kl_history=np.array(history),
                       learning_rate=float(learning_rate))

@@ -15,8 +15,20 @@ import numpy as np
 import scipy.linalg
 
 from ._read_only import read_only
-from ._validation import (POSITIVE, Interval, as_data_matrix, as_square_symmetric, as_vector, check_bool, check_choice,
-                          check_int, check_k, check_real, check_seed, check_size)
+from ._validation import (
+    POSITIVE,
+    Interval,
+    as_data_matrix,
+    as_square_symmetric,
+    as_vector,
+    check_bool,
+    check_choice,
+    check_int,
+    check_k,
+    check_real,
+    check_seed,
+    check_size,
+)
 from .linalg import first_best, fix_signs, sign_flips, sorted_eigh
 
 __all__ = [

@@ -25,8 +25,19 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._read_only import read_only
-from ._validation import (POSITIVE, as_data_matrix, as_vector, check_bool, check_choice, check_int, check_k, check_real,
-                          check_seed, check_size, require_finite_result)
+from ._validation import (
+    POSITIVE,
+    as_data_matrix,
+    as_vector,
+    check_bool,
+    check_choice,
+    check_int,
+    check_k,
+    check_real,
+    check_seed,
+    check_size,
+    require_finite_result,
+)
 from .linalg import fix_signs
 from .pca import pca
 

@@ -25,15 +25,15 @@ import os
 from pathlib import Path
 
 import pytest
-
 from checkout_lock import checkout_in_use
+
 from dimred_teach._environment import PINNED_THREADS, UNSET_FOR_KERNELS
 
 os.environ.update(PINNED_THREADS)
 for _name in UNSET_FOR_KERNELS:
     os.environ.pop(_name, None)
 
-from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402  (after the environment above is pinned)
 
 settings.register_profile("course", derandomize=True, deadline=None, max_examples=60,
                           suppress_health_check=[HealthCheck.too_slow])

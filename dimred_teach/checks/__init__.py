@@ -38,7 +38,7 @@ _EXERCISE_ID = re.compile(r"^(\d\d)\.[A-Za-z_][\w]*$")
 LINE_WIDTH = 88
 """Verdict lines are wrapped on word boundaries at this width, which fits a notebook's output
 area, so the browser never breaks a word."""
-_REGISTRY: dict[str, "Check"] = {}
+_REGISTRY: dict[str, Check] = {}
 MISTAKE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 """A mistake id: lower-case words joined by hyphens (``missing-half``)."""
 
@@ -184,9 +184,9 @@ def evaluate(exercise_id: str, answer, seed: int | None = None, namespace: dict 
     function is tested on instances nobody has seen before. ``namespace`` (the notebook's
     globals, passed by :func:`check`) lets the course policy see what the answer used.
     """
+    # imported here: they need CheckFailure from this module
     from .policy import Watch
-    from .properties import (FUNCTION_SLACK, TYPED_DIGITS, VALUE_SLACK, judging_precision,  # they need
-                             looks_typed_back)  # CheckFailure from this module
+    from .properties import FUNCTION_SLACK, TYPED_DIGITS, VALUE_SLACK, judging_precision, looks_typed_back
 
     entry = get_check(exercise_id)
     rng = np.random.default_rng(secrets.randbits(64) if seed is None else seed)

@@ -55,7 +55,7 @@ def defined_name(value) -> str:
     return f"{value.__module__}.{value.__qualname__}"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def rules(exercise: str) -> Rules:
     """The rules of an exercise's set: ``FORBIDS`` of its checks module
     (``dimred_teach/checks/setNN.py``), each entry a module or a function of the library or of
@@ -107,8 +107,10 @@ def library_needs(sources) -> dict[str, list[str]]:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.name.split(".")[0] == "dimred_teach":
-                        aliases[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else "dimred_teach"
-            elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == "dimred_teach":
+                        aliases[alias.asname or alias.name.split(".")[0]] = (alias.name if alias.asname
+                                                                             else "dimred_teach")
+            elif (isinstance(node, ast.ImportFrom) and not node.level
+                  and (node.module or "").split(".")[0] == "dimred_teach"):
                 for alias in node.names:
                     aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
     names = set(aliases.values())  # every import must work in the kernel
@@ -311,7 +313,7 @@ def rules_markdown(specs: dict[str, dict] | None = None) -> str:
     return "\n".join(lines + ["* every set: the checks' own modules (`dimred_teach.checks.*`)"])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def absent(exercise: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(modules, functions and methods) of the library that the grading kernel of an exercise's
     set does not hold: everything its spec's ``library`` does not lead to (nothing for a set
@@ -408,7 +410,8 @@ def _code_names(code: types.CodeType, attributes: bool = False) -> set[str]:
     ``attributes`` only the names they read as attributes: ``lsi.tokenize`` reads ``tokenize``
     from the module ``lsi``, not the module's function ``lsi.lsi``."""
     if attributes:
-        names = {instruction.argval for instruction in dis.get_instructions(code) if instruction.opname in ATTRIBUTE_OPS}
+        names = {instruction.argval for instruction in dis.get_instructions(code)
+                 if instruction.opname in ATTRIBUTE_OPS}
     else:
         names = set(code.co_names)
     for constant in code.co_consts:

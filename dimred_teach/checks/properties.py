@@ -22,12 +22,12 @@ import numbers
 
 import numpy as np
 
-from . import CheckFailure
 from ..linalg import subspace_distance
+from . import CheckFailure
 
-__all__ = ["WRONG_FORM", "TYPED_DIGITS", "looks_typed_back", "note_precision", "expect", "judging_precision", "tolerance", "answer_array", "answer_number", "answer_integer",
-           "answer_pair", "is_close", "expect_close", "expect_unlike", "expect_same_subspace", "expect_unit_columns",
-           "distinct", "in_random_order"]
+__all__ = ["WRONG_FORM", "TYPED_DIGITS", "looks_typed_back", "note_precision", "expect", "judging_precision",
+           "tolerance", "answer_array", "answer_number", "answer_integer", "answer_pair", "is_close", "expect_close",
+           "expect_unlike", "expect_same_subspace", "expect_unit_columns", "distinct", "in_random_order"]
 
 FUNCTION_SLACK = 1000.0
 """A function computing in float32 may miss the exact value by this many units of float32's

@@ -13,8 +13,17 @@ import functools
 import numpy as np
 
 from . import register
-from .properties import (WRONG_FORM, answer_array, answer_number, expect, expect_close, expect_same_subspace,
-                         expect_unit_columns, in_random_order, is_close)
+from .properties import (
+    WRONG_FORM,
+    answer_array,
+    answer_number,
+    expect,
+    expect_close,
+    expect_same_subspace,
+    expect_unit_columns,
+    in_random_order,
+    is_close,
+)
 
 FORBIDS = ("dimred_teach.pca",)  # compute the covariance and the components yourself
 """What this set's answers may not use (modules or functions of the library): the grader's
@@ -197,8 +206,8 @@ def _best_projection(answer, rng):
                    f"best_projection(X, {r}) keeps the eigenvectors of the {r} SMALLEST eigenvalues (np.linalg.eigh "
                    "sorts them in ascending order); the reconstruction error is smallest for the largest",
                    mistake="smallest-eigenvalues")
-            expect(False, f"the reconstruction error {error:.6g} of best_projection(X, {r}) is larger than the minimum, "
-                          "(n - 1) * (sum of the dropped eigenvalues)", mistake="not-best-subspace")
+            expect(False, f"the reconstruction error {error:.6g} of best_projection(X, {r}) is larger than the "
+                          "minimum, (n - 1) * (sum of the dropped eigenvalues)", mistake="not-best-subspace")
         expect_same_subspace(U, vectors[:, ::-1][:, :r], f"best_projection(X, {r})")
 
 

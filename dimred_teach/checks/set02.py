@@ -6,11 +6,22 @@ from __future__ import annotations
 import numpy as np
 
 from . import CheckFailure, register
-from .properties import (answer_array, answer_integer, answer_pair, distinct, expect, expect_close,
-                         expect_same_subspace, expect_unit_columns, expect_unlike, in_random_order, is_close,
-                         note_precision, tolerance)
+from .properties import (
+    answer_array,
+    answer_integer,
+    answer_pair,
+    distinct,
+    expect,
+    expect_close,
+    expect_same_subspace,
+    expect_unit_columns,
+    expect_unlike,
+    in_random_order,
+    is_close,
+    note_precision,
+    tolerance,
+)
 from .set01 import N_VERSUS_N_MINUS_1, covariance, random_data
-
 
 FORBIDS = ("dimred_teach.pca",)  # eigenvalues from the SVD, the Gram trick, power iteration, choosing k
 """What this set's answers may not use (modules or functions of the library): the grader's

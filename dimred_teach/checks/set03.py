@@ -11,11 +11,21 @@ import functools
 
 import numpy as np
 
-from . import register
-from .properties import (WRONG_FORM, answer_array, answer_integer, answer_pair, expect, expect_close,
-                         expect_same_subspace, in_random_order, is_close, tolerance)
 from ..datasets import CRABS_MEASUREMENTS, load_crabs, make_crabs_like
 from ..pca import pca
+from . import register
+from .properties import (
+    WRONG_FORM,
+    answer_array,
+    answer_integer,
+    answer_pair,
+    expect,
+    expect_close,
+    expect_same_subspace,
+    in_random_order,
+    is_close,
+    tolerance,
+)
 
 FORBIDS = ("dimred_teach.pca.bootstrap_pca",  # 03.bootstrap_angle
            "dimred_teach.biplot.biplot_coordinates")  # 03.biplot_factors

@@ -14,10 +14,10 @@ import functools
 
 import numpy as np
 
-from . import register
-from .properties import answer_array, expect, expect_close, in_random_order, is_close, tolerance
 from ..datasets import load_eurodist
 from ..mds import double_center, procrustes, squared_distances
+from . import register
+from .properties import answer_array, expect, expect_close, in_random_order, is_close, tolerance
 
 FORBIDS = ("dimred_teach.mds",  # classical MDS and the Procrustes alignment by hand
            "dimred_teach.linalg.center_rows_and_columns")  # 04.recover_b: H (-D2/2) H
@@ -67,7 +67,7 @@ DROPPED_CITY = "Athens"
 """Exercise 04.eurodist_spectrum leaves out this city (its row holds the impossible Athens-Rome entry)."""
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def eurodist_without(city: str | None = DROPPED_CITY) -> np.ndarray:
     """The road distances without ``city``'s row and column (all 21 cities for None), read-only."""
     table = load_eurodist()

@@ -141,7 +141,7 @@ def _fold_in(answer, rng):
         cases += [(space, counts[i], i, 1.0) for i in rows] + [(space, q, None, 1.0) for q in queries]
         cases += [(space, queries[0], None, 3.0)]
     for space, counts, i, factor in in_random_order(rng, cases):
-        call = f"fold_in(space, counts)" if factor == 1 else f"fold_in(space, {factor:g} * counts)"
+        call = "fold_in(space, counts)" if factor == 1 else f"fold_in(space, {factor:g} * counts)"
         call += f" for training document {i}" if i is not None else " for a query that is no training document"
         z = answer_array(answer(space, factor * counts), call, shape=(space.k,))
         weighted = factor * counts * space.idf
@@ -201,7 +201,7 @@ def _top_words(answer, rng):
         unknown = [word for word in words if word not in vocabulary]
         expect(not unknown, f"{call}: these are not words of the vocabulary: {unknown}")
 
-        def ranked(weights):
+        def ranked(weights, vocabulary=vocabulary, n=n):  # this iteration's vocabulary and n, bound here
             return [vocabulary[j] for j in np.argsort(weights)[::-1][:n]]
 
         weights = coordinates[:, component]

@@ -12,11 +12,19 @@ import math
 
 import numpy as np
 
-from . import CheckFailure, register
-from .properties import (answer_array, answer_integer, answer_number, distinct, expect, expect_unlike, in_random_order,
-                         is_close)
 from ..jl import random_projection
 from ..mds import squared_distances
+from . import CheckFailure, register
+from .properties import (
+    answer_array,
+    answer_integer,
+    answer_number,
+    distinct,
+    expect,
+    expect_unlike,
+    in_random_order,
+    is_close,
+)
 
 FORBIDS = ("dimred_teach.jl.jl_min_dim",  # 06.min_dim
            "dimred_teach.jl.jl_epsilon")  # 06.epsilon_for

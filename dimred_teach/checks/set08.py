@@ -148,7 +148,8 @@ def _linear_kpca_scores(answer, rng):
                mistake="eigenvectors-only")
         scale = float(np.abs(reference).max())
         expect(not is_close(np.abs(scores[:, ::-1]), np.abs(reference), 1e-6, scale=scale),
-               f"{call}: your columns are in the wrong order: the largest eigenvalue comes first", mistake="wrong-order")
+               f"{call}: your columns are in the wrong order: the largest eigenvalue comes first",
+               mistake="wrong-order")
         for j in range(k):
             sign = 1.0 if scores[:, j] @ reference[:, j] >= 0 else -1.0
             expect_close(sign * scores[:, j], reference[:, j],

@@ -8,9 +8,17 @@ import numpy as np
 
 from .. import datasets, selection
 from . import CheckFailure, register
-from .properties import (WRONG_FORM, answer_array, answer_integer, answer_number, expect, expect_close,
-                         in_random_order, is_close, tolerance)
-
+from .properties import (
+    WRONG_FORM,
+    answer_array,
+    answer_integer,
+    answer_number,
+    expect,
+    expect_close,
+    in_random_order,
+    is_close,
+    tolerance,
+)
 
 FORBIDS = ("dimred_teach.selection.t_statistic",  # 09.t_statistic
            "dimred_teach.selection.discrete_mutual_information",  # 09.mi_from_counts
@@ -258,8 +266,8 @@ def _coordinate_values(X, y, b, j, alpha) -> dict[str, float]:
 
 
 COORDINATE_MISTAKES = {
-    "missing-one-over-n": "the threshold is applied to x_j' r without the 1/n (it shrinks by alpha/n instead of alpha): "
-           "use z = x_j' r_j / n and divide by x_j' x_j / n",
+    "missing-one-over-n": "the threshold is applied to x_j' r without the 1/n (it shrinks by alpha/n instead of "
+                          "alpha): use z = x_j' r_j / n and divide by x_j' x_j / n",
     "alpha-times-n": "it shrinks by alpha * n; with the 1/n in z = x_j' r_j / n the threshold is alpha itself",
     "no-zero": "the soft threshold must set b_j to exactly 0 when |z| <= alpha; you subtracted alpha * sign(z) "
                "without the max(|z| - alpha, 0)",
@@ -291,7 +299,8 @@ def _lasso_coordinate_step(answer, rng):
         scale = max(abs(values["no-zero"]), abs(values["assumes-standardised"]), 1e-300)
         # a value can match two mistakes at once (both 0, say): name every one it matches
         matched = [mistake for mistake in COORDINATE_MISTAKES
-                   if is_close(value, values[mistake], 1e-8, scale) and not is_close(values[mistake], right, 1e-8, scale)]
+                   if is_close(value, values[mistake], 1e-8, scale)
+                   and not is_close(values[mistake], right, 1e-8, scale)]
         expect(not matched, f"{call}: " + "; or: ".join(COORDINATE_MISTAKES[m] for m in matched),
                matched[0] if matched else "other")
         if right == 0:

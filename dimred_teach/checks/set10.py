@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from scipy.spatial.distance import cdist
 
 from .. import datasets
 from ..autoencoder import finite_difference_gradient
 from . import CheckFailure, register
-from .properties import (answer_array, answer_integer, answer_number, answer_pair, distinct, expect, expect_close,
-                         expect_unlike, in_random_order, is_close, tolerance)
-
+from .properties import (
+    answer_array,
+    answer_integer,
+    answer_number,
+    answer_pair,
+    distinct,
+    expect,
+    expect_close,
+    expect_unlike,
+    in_random_order,
+    is_close,
+    tolerance,
+)
 
 FORBIDS = ("dimred_teach.autoencoder",)  # gradients, penalties and corrupted pairs by hand
 """What this set's answers may not use (modules or functions of the library): the grader's
@@ -76,11 +88,11 @@ def _gradient_step(answer, rng):
         new_E = answer_array(new_E, f"the new encoder of {call}", (p, k))
         new_D = answer_array(new_D, f"the new decoder of {call}", (k, p))
 
-        def loss(E_, D_):
+        def loss(E_, D_, X=X, n=n):  # this iteration's X and n, bound here
             return np.sum((X - X @ E_ @ D_) ** 2) / n
 
-        grad_E = finite_difference_gradient(lambda W: loss(W, D), E)
-        grad_D = finite_difference_gradient(lambda W: loss(E, W), D)
+        grad_E = finite_difference_gradient(functools.partial(loss, D_=D), E)
+        grad_D = finite_difference_gradient(functools.partial(loss, E), D)
         for new, old, grad, name in ((new_E, E, grad_E, "encoder"), (new_D, D, grad_D, "decoder")):
             step = old - new
             scale = float(np.abs(lr * grad).max())
@@ -93,7 +105,7 @@ def _gradient_step(answer, rng):
             expect(not is_close(step, lr * grad * n, 1e-6, scale=scale),
                    f"{call}: your {name} step is n times the right one: the loss is the MEAN over the rows, factor 1/n",
                    mistake="sum-not-mean")
-        later_D = D - lr * finite_difference_gradient(lambda W: loss(new_E, W), D)
+        later_D = D - lr * finite_difference_gradient(functools.partial(loss, new_E), D)
         expect_unlike(new_D, later_D, D - lr * grad_D, f"{call}: your decoder step used the NEW encoder; both "
                       "gradients are computed at the old E and D", 1e-6, scale=float(np.abs(D).max()),
                       mistake="new-encoder-for-decoder")

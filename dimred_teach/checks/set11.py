@@ -15,12 +15,12 @@ import numbers
 import numpy as np
 import scipy.linalg
 
-from . import CheckFailure, register
-from .properties import WRONG_FORM, answer_array, expect
 from ..datasets import make_swiss_roll
 from ..linalg import subspace_distance
 from ..manifold import IsomapResult, isomap, neighbourhood_graph
 from ..mds import classical_mds, double_center, procrustes, squared_distances
+from . import CheckFailure, register
+from .properties import WRONG_FORM, answer_array, expect
 
 FORBIDS = ("dimred_teach.manifold",)  # the neighbourhood graph, Isomap, Laplacian eigenmaps by hand
 """What this set's answers may not use (modules or functions of the library): the grader's

@@ -13,9 +13,9 @@ import functools
 
 import numpy as np
 
+from ..imputation import low_rank_impute, mean_plus_rank_k
 from . import CheckFailure, register
 from .properties import answer_array, expect
-from ..imputation import low_rank_impute, mean_plus_rank_k
 from .set11 import in_random_order, whole_number
 
 FORBIDS = ("dimred_teach.imputation",)  # hard impute by hand; its own cells use the students' functions
@@ -187,7 +187,8 @@ def _rank_instance(target: int, seed: int):
         errors = np.array([fit_rmse(train, rows, cols, values, k) for k in RANKS])
         errors.setflags(write=False)
         order = np.argsort(errors[:, 1])
-        if RANKS[order[0]] == target and errors[order[1], 1] - errors[order[0], 1] >= CLEAR_MARGIN * errors[order[0], 1]:
+        lowest, next_lowest = errors[order[0], 1], errors[order[1], 1]
+        if RANKS[order[0]] == target and next_lowest - lowest >= CLEAR_MARGIN * lowest:
             return train, rows, cols, values, errors
 
 

@@ -108,7 +108,7 @@ def _fa_em_reference(X: np.ndarray, W: np.ndarray, psi: np.ndarray, ddof: int = 
 def _fa_em_step(answer, rng):
     cases = [_fa_instance(rng) for _ in range(int(rng.integers(4, 7)))]
     for X, W, psi in in_random_order(rng, cases):
-        (n, d), q = X.shape, W.shape[1]
+        (_, d), q = X.shape, W.shape[1]
         call = f"fa_em_step(X, W, psi) for X of shape {X.shape} and q = {q}"
         W_part, psi_part = answer_pair(answer(X.copy(), W.copy(), psi.copy()), call, "(W_new, psi_new)")
         W_new = answer_array(W_part, f"W_new of {call}", shape=(d, q))

@@ -162,7 +162,8 @@ def _kl_gradient(answer, rng):
         expect_unlike(gradient, 4.0 * _spring_sum(Y, unweighted), right,
                       f"{call}: each pair's spring is weighted by the Student-t kernel of its distance", scale=scale,
                       mistake="no-kernel-weight")
-        # d/dy_i of sum p log(p / q) is 4 sum_j (p_ij - (sum P) q_ij) k_ij (y_i - y_j): the formula only when P sums to 1
+        # d/dy_i of sum p log(p / q) is 4 sum_j (p_ij - (sum P) q_ij) k_ij (y_i - y_j): the formula only when
+        # P sums to 1
         expect_unlike(gradient, 4.0 * _spring_sum(Y, (P - exaggeration * Q) * K), right,
                       f"{call} is the slope of sum p log(p / q) for this P, as finite differences give it; with an "
                       "exaggerated P that slope is not t-SNE's gradient: use the formula", scale=scale,

@@ -41,9 +41,11 @@ def start_page(lectures: list[Lecture]) -> str:
     """The course map JupyterLab opens first: links to every lecture, exercise set and solution."""
     rows = []
     for lecture in lectures:
-        exercise = f"[{WORK_FOLDER}/{lecture.stem}.ipynb]({WORK_FOLDER}/{lecture.stem}.ipynb)" if lecture.exercises else ""
+        work = f"{WORK_FOLDER}/{lecture.stem}.ipynb"
+        exercise = f"[{work}]({work})" if lecture.exercises else ""
         solution = f"[solution](solutions/{lecture.stem}.ipynb)" if lecture.exercises else ""
-        rows.append(f"| {lecture.number} | [{lecture.title}](notebooks/{lecture.stem}.ipynb) | {exercise} | {solution} |")
+        rows.append(f"| {lecture.number} | [{lecture.title}](notebooks/{lecture.stem}.ipynb) | {exercise} "
+                    f"| {solution} |")
     return "\n".join([
         "# Start here",
         "",
@@ -73,8 +75,9 @@ def course_map(lectures: list[Lecture]) -> str:
     for lecture in lectures:
         optional = f" + {lecture.optional_minutes} optional" if lecture.optional_minutes else ""
         exercises = f"`exercises/{lecture.stem}`" if lecture.exercises else ""
-        rows.append(f"| {lecture.number} | `notebooks/{lecture.stem}` | {exercises} | {lecture.minutes}{optional} min | "
-                    f"**{lecture.title}.** {lecture.summary} | {'; '.join(lecture.notes)} |")
+        rows.append(f"| {lecture.number} | `notebooks/{lecture.stem}` | {exercises} "
+                    f"| {lecture.minutes}{optional} min "
+                    f"| **{lecture.title}.** {lecture.summary} | {'; '.join(lecture.notes)} |")
     sets = sum(lecture.exercises for lecture in lectures)
     return "\n".join([
         f"{len(lectures)} lectures and {sets} exercise sets (generated from `course.toml` by `dimred-teach build`).",
@@ -96,9 +99,10 @@ def between_markers(text: str, name: str, generated: str) -> str:
 
 
 TITLE_STOP_WORDS = frozenset({"the", "and", "for", "not", "one", "two", "how", "out", "its", "are", "has", "all",
-                              "any", "new", "own", "way", "use", "can", "why", "does", "about", "after", "each", "from", "have", "into", "many", "need", "needs", "once",
-                              "than", "that", "their", "this", "through", "what", "when", "which", "with", "written",
-                              "your", "hand", "washu", "oxford", "exercise"})
+                              "any", "new", "own", "way", "use", "can", "why", "does", "about", "after", "each",
+                              "from", "have", "into", "many", "need", "needs", "once", "than", "that", "their",
+                              "this", "through", "what", "when", "which", "with", "written", "your", "hand", "washu",
+                              "oxford", "exercise"})
 """Words of an exercise title that name no idea of the lecture (the heading check ignores them)."""
 _SECTION_START = re.compile(r"^# ## (?:(?P<number>\d+)\. )?.*$", re.M)
 

@@ -16,8 +16,8 @@ OUT_FILE = (arg("--out", type=Path, help="write the file here instead of printin
 def _checkout(root: Path) -> Path:
     """``--root`` resolved, refused when it is not a course checkout."""
     if not (Path(root) / "course.toml").is_file():
-        raise InputError(f"--root: {Path(root).resolve()} is not the course's checkout (no course.toml); run in a clone "
-                         "of the course repository or pass --root PATH_TO_CLONE")
+        raise InputError(f"--root: {Path(root).resolve()} is not the course's checkout (no course.toml); "
+                         "run in a clone of the course repository or pass --root PATH_TO_CLONE")
     return Path(root).resolve()
 
 

@@ -160,4 +160,5 @@ def pair_problems(source: Path) -> list[str]:
     for index, (want, got) in enumerate(zip(expected, actual)):
         if want != got:
             return [f"{paired} differs from {source.name} at cell {index}: re-run `dimred-teach execute {source}`"]
-    return [f"{paired} has {len(actual)} cells but {source.name} has {len(expected)}: re-run `dimred-teach execute {source}`"]
+    return [f"{paired} has {len(actual)} cells but {source.name} has {len(expected)}: "
+            f"re-run `dimred-teach execute {source}`"]

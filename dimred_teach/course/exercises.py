@@ -34,8 +34,8 @@ from pathlib import Path
 import jupytext
 import nbformat
 
-from ..checks.policy import library_needs
 from ..checks import get_check
+from ..checks.policy import library_needs
 from .execution import KERNELSPEC
 
 __all__ = ["strip_solutions", "install_guard", "build_exercise", "check_header", "CHECK_CALL", "GOING_FURTHER"]
@@ -93,10 +93,12 @@ def install_guard(repository: str | None) -> str:
     installed, stop with a ``%pip install`` line for the course's repository (``[course]
     repository`` in course.toml), instead of a bare ModuleNotFoundError."""
     url = repository or "<the course's repository URL>"
+    message = "the course package is not installed; run this in a cell, then restart the kernel: "
+    install = "%pip install " + repr("dimred-teach @ git+" + url)
     return ("import importlib.util\n\n"
             'if importlib.util.find_spec("dimred_teach") is None:  # opened outside the course (Colab, a download)\n'
-            f"    raise ModuleNotFoundError({'the course package is not installed; run this in a cell, then restart the kernel: '!r}\n"
-            f"                              {'%pip install ' + repr('dimred-teach @ git+' + url)!r})\n")
+            f"    raise ModuleNotFoundError({message!r}\n"
+            f"                              {install!r})\n")
 
 
 def strip_solutions(code: str) -> str:

@@ -14,8 +14,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["MANIFEST", "Lecture", "ManifestError", "read_manifest", "course_repository", "check_new_slug", "find_lecture",
-           "manifest_row", "header_problems"]
+__all__ = ["MANIFEST", "Lecture", "ManifestError", "read_manifest", "course_repository", "check_new_slug",
+           "find_lecture", "manifest_row", "header_problems"]
 
 MANIFEST = "course.toml"
 NUMBER = re.compile(r"\d\d")
@@ -81,7 +81,8 @@ class Lecture:
     @property
     def time(self) -> str:
         """The lecture's time line, as its header must state it."""
-        optional = f", plus about {self.optional_minutes} for the optional last section" if self.optional_minutes else ""
+        optional = (f", plus about {self.optional_minutes} for the optional last section"
+                    if self.optional_minutes else "")
         return f"about {self.minutes} minutes{optional}"
 
 

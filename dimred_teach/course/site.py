@@ -30,7 +30,8 @@ from .manifest import Lecture, read_manifest
 SITE_TEMPLATES = Path(__file__).parent / "templates" / "site"
 """The site's own templates (the sidebar's title), favicon and scripts."""
 
-__all__ = ["Lecture", "course_version", "lectures", "home_page", "one_line_math", "build_site", "site_workflow_template"]
+__all__ = ["Lecture", "course_version", "lectures", "home_page", "one_line_math", "build_site",
+           "site_workflow_template"]
 
 _NOT_A_BLANK_LINE = r"(?!\n\s*\n)"
 _MATH = re.compile(rf"\$\$(?:{_NOT_A_BLANK_LINE}.)+?\$\$|\$(?:{_NOT_A_BLANK_LINE}[^$])+?\$", re.DOTALL)

@@ -30,11 +30,26 @@ from __future__ import annotations
 
 from .filters import abs_correlation, margin, misclassification_rate, t_statistic, top_k, variance_filter
 from .lasso import LassoCVResult, LassoPathResult, lasso_cv, lasso_path, soft_threshold
-from .mutual_information import (IncrementalMIResult, contingency_table, discrete_mutual_information, discretize,
-                                 mutual_information, select_incremental_mi)
-from .wrappers import (ForwardSelectionResult, NearestCentroid, RFECVResult, RFEResult, cross_val_accuracy,
-                       fit_nearest_centroid, forward_selection, kfold_accuracy, recursive_feature_elimination,
-                       recursive_feature_elimination_cv)
+from .mutual_information import (
+    IncrementalMIResult,
+    contingency_table,
+    discrete_mutual_information,
+    discretize,
+    mutual_information,
+    select_incremental_mi,
+)
+from .wrappers import (
+    ForwardSelectionResult,
+    NearestCentroid,
+    RFECVResult,
+    RFEResult,
+    cross_val_accuracy,
+    fit_nearest_centroid,
+    forward_selection,
+    kfold_accuracy,
+    recursive_feature_elimination,
+    recursive_feature_elimination_cv,
+)
 
 __all__ = [
     "misclassification_rate",

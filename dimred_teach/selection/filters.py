@@ -167,7 +167,8 @@ def top_k(scores, k: int, higher_is_better: bool = True) -> np.ndarray:
     except (TypeError, ValueError):
         raise TypeError(f"scores must be numbers, got {type(scores).__name__}") from None
     if values.ndim != 1 or np.isnan(values).any():
-        raise ValueError(f"scores must be a 1-D array of numbers without NaN (inf is allowed), got shape {values.shape}")
+        raise ValueError("scores must be a 1-D array of numbers without NaN (inf is allowed), "
+                         f"got shape {values.shape}")
     k = check_k(k, values.size, why=f"there are {values.size} scores")
     return order_with_ties(values, descending=higher_is_better)[:k]
 

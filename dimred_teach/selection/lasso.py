@@ -12,8 +12,17 @@ import scipy.linalg
 import scipy.linalg.lapack
 
 from .._read_only import read_only
-from .._validation import (NONNEGATIVE, OPEN_UNIT, POSITIVE, as_data_matrix, as_finite_array, as_vector, check_int,
-                           check_real, check_seed)
+from .._validation import (
+    NONNEGATIVE,
+    OPEN_UNIT,
+    POSITIVE,
+    as_data_matrix,
+    as_finite_array,
+    as_vector,
+    check_int,
+    check_real,
+    check_seed,
+)
 from ..linalg import TIE_RTOL, first_best, order_with_ties
 
 
@@ -153,7 +162,7 @@ def _coordinate_descent(X: np.ndarray, target: np.ndarray, grid: np.ndarray, tol
     coefs = np.empty((p, grid.size))
     n_iter = np.empty(grid.size, dtype=int)
     for i, alpha in enumerate(grid):
-        for sweeps in range(1, max_iter + 1):
+        for sweeps in range(1, max_iter + 1):  # noqa: B007  (sweeps is recorded after the loop)
             largest_move = 0.0
             for j in usable:
                 old = coefficient[j]
@@ -238,7 +247,8 @@ def _homotopy(X: np.ndarray, target: np.ndarray, grid: np.ndarray) -> tuple[np.n
         if target_alpha >= knots[0]:
             coefs[:, i], n_iter[i] = 0.0, 0
             continue
-        k = min(int(np.searchsorted(-knots, -target_alpha, side="right")), len(knots) - 1)  # knots[k] <= alpha < knots[k-1]
+        # knots[k] <= alpha < knots[k-1]
+        k = min(int(np.searchsorted(-knots, -target_alpha, side="right")), len(knots) - 1)
         left, right = knots[k - 1], knots[k]
         weight = (left - target_alpha) / (left - right) if left > right else 1.0
         coefs[:, i] = betas[:, k - 1] + weight * (betas[:, k] - betas[:, k - 1])

@@ -149,8 +149,8 @@ def select_incremental_mi(X, y, k: int, beta: float = 1.0, bins: int = 10) -> In
     relevance = np.array([discrete_mutual_information(codes[:, j], labels) for j in range(p)])
     redundancy = np.empty((p, p))
     for j in range(p):
-        for l in range(j, p):
-            redundancy[j, l] = redundancy[l, j] = discrete_mutual_information(codes[:, j], codes[:, l])
+        for other in range(j, p):
+            redundancy[j, other] = redundancy[other, j] = discrete_mutual_information(codes[:, j], codes[:, other])
     selected: list[int] = []
     criteria: list[float] = []
     penalty = np.zeros(p)

@@ -19,7 +19,8 @@ def benchmarks():
 
     def agreement():
         model = train_linear_autoencoder(X, k, learning_rate=0.1, epochs=500, seed=0)
-        return f"subspace distance to PCA after 500 epochs {subspace_distance(model.decoder.T, pca(X, k=k).components):.1e}"
+        distance = subspace_distance(model.decoder.T, pca(X, k=k).components)
+        return f"subspace distance to PCA after 500 epochs {distance:.1e}"
 
     yield Benchmark(
         f"train_linear_autoencoder(k={k}, 500 epochs), n=1000 p=20",

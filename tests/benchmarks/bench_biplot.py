@@ -18,13 +18,15 @@ def benchmarks():
         def agreement(X=X):
             ours = biplot_coordinates(X, 1.0, k=5).scores
             theirs = PCA(whiten=True, svd_solver="full").fit_transform(X) / np.sqrt(X.shape[0] - 1)
-            return f"max |scores - sklearn whitened / sqrt(n-1)| up to sign: {np.abs(np.abs(ours) - np.abs(theirs)).max():.1e}"
+            return ("max |scores - sklearn whitened / sqrt(n-1)| up to sign: "
+                    f"{np.abs(np.abs(ours) - np.abs(theirs)).max():.1e}")
 
         yield Benchmark(
             f"biplot_coordinates(alpha=1, k=2), crabs-like n={n} p=5",
             ours=lambda X=X: biplot_coordinates(X, 1.0, k=2),
             baselines={
-                "sklearn PCA(n_components=2, whiten=True)": lambda X=X: PCA(2, whiten=True, svd_solver="full").fit_transform(X),
+                "sklearn PCA(n_components=2, whiten=True)":
+                    lambda X=X: PCA(2, whiten=True, svd_solver="full").fit_transform(X),
             },
             floor=("numpy.linalg.svd", lambda Xc=Xc: np.linalg.svd(Xc, full_matrices=False)),
             why="n=200: fixed costs of validation and the result object dominate a 0.1 ms SVD",

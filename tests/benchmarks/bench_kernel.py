@@ -47,7 +47,8 @@ def benchmarks():
         "whiten, n=20000 p=50",
         ours=lambda: whiten(tall),
         baselines={
-            "sklearn PCA(whiten=True, svd_solver='full')": lambda: PCA(whiten=True, svd_solver="full").fit_transform(tall),
+            "sklearn PCA(whiten=True, svd_solver='full')":
+                lambda: PCA(whiten=True, svd_solver="full").fit_transform(tall),
         },
         floor=("numpy.linalg.svd", lambda: np.linalg.svd(tall_centred, full_matrices=False)),
         repeat=10,

@@ -16,7 +16,8 @@ from .harness import Benchmark
 def benchmarks():
     rng = np.random.default_rng(0)
     n, d, q = 5000, 50, 5
-    X = rng.standard_normal((n, q)) @ rng.standard_normal((q, d)) + rng.standard_normal((n, d)) * rng.uniform(0.5, 1.5, d)
+    X = (rng.standard_normal((n, q)) @ rng.standard_normal((q, d))
+         + rng.standard_normal((n, d)) * rng.uniform(0.5, 1.5, d))
     runs = {}
 
     def ours_fa():

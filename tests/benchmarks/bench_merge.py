@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 
 from dimred_teach.exercise_specs import SPECS_DIR, load_spec
+from dimred_teach.gradebook.merge import merge
 from dimred_teach.grading.reports import write_report
 from dimred_teach.grading.results import SubmissionResult, TestResult
-from dimred_teach.gradebook.merge import merge
 from dimred_teach.grading.shards import Listing, write_record
 
 from .harness import Benchmark

@@ -24,8 +24,9 @@ def benchmarks():
 
     def iterations():
         mle, fit = runs["mle"], runs["em"]
+        gap = mle.log_likelihood - fit.log_likelihood
         return (f"EM took {fit.n_iter} iterations (converged: {fit.converged}); log-likelihood gap to the closed form "
-                f"{mle.log_likelihood - fit.log_likelihood:.2e} (relative {(mle.log_likelihood - fit.log_likelihood) / abs(mle.log_likelihood):.1e}), "
+                f"{gap:.2e} (relative {gap / abs(mle.log_likelihood):.1e}), "
                 f"subspace distance {subspace_distance(fit.W, mle.W):.1e}, sigma2 {fit.sigma2:.6f} vs {mle.sigma2:.6f}")
 
     yield Benchmark(

@@ -18,8 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 import course  # noqa: E402  (the README's test command: its parallel options and environment)
 
-GRADER = ["tests/grading/test_grading.py", "tests/grading/test_grading_assignment.py", "tests/grading/test_grading_construction.py",
-          "tests/grading/test_grading_hostile.py", "tests/grading/test_grading_wire.py", "tests/gradebook/test_class_report.py"]
+GRADER = ["tests/grading/test_grading.py", "tests/grading/test_grading_assignment.py",
+          "tests/grading/test_grading_construction.py", "tests/grading/test_grading_hostile.py",
+          "tests/grading/test_grading_wire.py", "tests/gradebook/test_class_report.py"]
 PROOFS = ["tests/checks/test_check_proofs.py"]
 PARTS = {
     "unit (library, build, checks' own tests)": ["tests", *(f"--ignore={path}" for path in GRADER + PROOFS)],

@@ -66,7 +66,7 @@ class Mutant:
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def solution_namespace(exercise_set: str) -> dict:
     """The names a solution notebook defines for its checks: its code cells up to the last
     check cell run in order (check cells skipped, printed output discarded), once per session."""

@@ -5,8 +5,19 @@ import pandas as pd
 
 from dimred_teach.checks.set01 import blue_crab_matrix, crab_matrix, orange_crab_matrix
 
-from . import (Mutant, Variant, as_list, first_calls_then, float32, fortran, given, in_float32, returning, solution,
-               strided)
+from . import (
+    Mutant,
+    Variant,
+    as_list,
+    first_calls_then,
+    float32,
+    fortran,
+    given,
+    in_float32,
+    returning,
+    solution,
+    strided,
+)
 
 
 def centred(X):

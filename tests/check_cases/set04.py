@@ -6,8 +6,19 @@ import scipy.linalg
 
 from dimred_teach.checks.set04 import eurodist_without, recover_b_points
 
-from . import (Mutant, Variant, as_list, first_calls_then, float32, fortran, given, in_float32, returning, solution,
-               strided)
+from . import (
+    Mutant,
+    Variant,
+    as_list,
+    first_calls_then,
+    float32,
+    fortran,
+    given,
+    in_float32,
+    returning,
+    solution,
+    strided,
+)
 
 
 def squared(X):

@@ -11,7 +11,6 @@ from . import Mutant, Variant, as_list, first_calls_then, float32, in_float32, r
 def noise(X, q, ddof=0, which="smallest", centre=True):
     Xc = X - X.mean(axis=0) if centre else X
     values = np.linalg.eigvalsh(Xc.T @ Xc / (len(X) - ddof))[::-1]
-    d = X.shape[1]
     return float({"smallest": values[q:], "largest": values[:q], "all": values}[which].mean())
 
 
@@ -41,7 +40,8 @@ def em_by_einsum(X, W, sigma2):
     SW = np.einsum("ij,ik->jk", Xc, Xc @ W) / n
     M = W.T @ W + sigma2 * np.eye(q)
     W_new = np.linalg.solve((sigma2 * np.eye(q) + np.linalg.solve(M, W.T @ SW)).T, SW.T).T
-    return W_new, float((np.einsum("ij,ij->", Xc, Xc) / n - np.einsum("jq,jq->", SW, np.linalg.solve(M, W_new.T).T)) / d)
+    return W_new, float((np.einsum("ij,ij->", Xc, Xc) / n
+                         - np.einsum("jq,jq->", SW, np.linalg.solve(M, W_new.T).T)) / d)
 
 
 def em_rotated(X, W, sigma2):

@@ -4,7 +4,6 @@ import numpy as np
 import scipy.linalg
 import scipy.spatial.distance
 
-
 from . import Mutant, Variant, as_list, first_calls_then, fortran, in_float32, returning, solution
 
 

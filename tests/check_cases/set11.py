@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 import scipy.linalg
 import scipy.sparse
 from scipy.sparse.csgraph import connected_components, shortest_path
 
-
 from . import Mutant, Variant
-
 
 # --- 11.knn_graph -------------------------------------------------------------------------------
 

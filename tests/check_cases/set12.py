@@ -11,7 +11,6 @@ from dimred_teach.imputation import low_rank_impute
 
 from . import Mutant, Variant
 
-
 # --- 12.item_means ------------------------------------------------------------------------------
 
 def means_nanmean(R):

@@ -214,7 +214,8 @@ CASES = {
             Variant("float32", lambda: in_float32(solution("13.match_sources")())),
             Variant("a loop over pairs, integer signs", lambda: _match_by_loop),
             Variant("lists", lambda: _match_with(order_as_list=True)),
-            Variant("standardised columns' products, in float32", lambda: in_float32(_match_by(_standardised_products))),
+            Variant("standardised columns' products, in float32",
+                    lambda: in_float32(_match_by(_standardised_products))),
         ],
         [
             Mutant("the inverse permutation", lambda: _match_with(axis=0), r"for each estimated column",

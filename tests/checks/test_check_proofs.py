@@ -12,9 +12,8 @@ import json
 import re
 from pathlib import Path
 
-import pytest
-
 import check_cases
+import pytest
 from check_cases import solution_answer
 
 from dimred_teach.checks import MISTAKE_ID, RESERVED_MISTAKES, evaluate, mistakes_of, registered_ids
@@ -105,12 +104,14 @@ def test_every_named_mistake_is_declared_used_and_proven(exercise_set):
     set (so the proofs show the check can report it)."""
     named = mistakes_of(exercise_set)
     source = Path(importlib.import_module(f"dimred_teach.checks.set{exercise_set}").__file__).read_text()
-    body = source.replace(source[source.index("\nMISTAKES = {"):source.index("\n}\n", source.index("\nMISTAKES = {"))], "")
+    start = source.index("\nMISTAKES = {")
+    body = source.replace(source[start:source.index("\n}\n", start)], "")
     proven = {mistake for exercise_id in EXERCISES if exercise_id.startswith(exercise_set + ".")
               for mutant in cases_of(exercise_id)[1] for mistake in mutant.mistakes}
     for mistake, name in named.items():
         assert MISTAKE_ID.match(mistake) and mistake not in RESERVED_MISTAKES, f"set {exercise_set}: bad id {mistake!r}"
-        assert name and len(name) <= 100 and not name.endswith("."), f"set {exercise_set}: {mistake!r} needs a short name"
+        assert name and len(name) <= 100 and not name.endswith("."), (
+            f"set {exercise_set}: {mistake!r} needs a short name")
         assert f'"{mistake}"' in body, f"set {exercise_set}: {mistake!r} is declared but no check reports it"
         assert mistake in proven, f"set {exercise_set}: no mutant proves that a check reports {mistake!r}"
     unknown = {m for m in proven if m not in named and m not in RESERVED_MISTAKES}

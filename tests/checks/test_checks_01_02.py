@@ -6,8 +6,15 @@ import pytest
 
 from dimred_teach import check
 from dimred_teach.checks import LINE_WIDTH, CheckFailure, Verdict, evaluate, get_check, registered_ids
-from dimred_teach.checks.properties import (VALUE_SLACK, answer_array, answer_pair, distinct, expect_close,
-                                            judging_precision, tolerance)
+from dimred_teach.checks.properties import (
+    VALUE_SLACK,
+    answer_array,
+    answer_pair,
+    distinct,
+    expect_close,
+    judging_precision,
+    tolerance,
+)
 from dimred_teach.checks.set01 import orange_crab_matrix
 from dimred_teach.display import rounded
 

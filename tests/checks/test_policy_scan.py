@@ -49,7 +49,7 @@ import numpy as np
 import pytest
 from check_cases import ROOT, solution_answer
 
-from dimred_teach.checks import evaluate, policy
+from dimred_teach.checks import evaluate
 from dimred_teach.exercise_specs import SPECS_DIR
 from dimred_teach.grading import view
 
@@ -63,7 +63,8 @@ CHEAP_SECONDS = 0.2
 
 
 LEAKS = [  # issue 37: library code that answered an exercise of its set, and how
-    ("05_lsi", "05.tfidf", "from dimred_teach import lsi", "lsi.tfidf(counts).matrix.toarray()", "dimred_teach.lsi.tfidf"),
+    ("05_lsi", "05.tfidf", "from dimred_teach import lsi", "lsi.tfidf(counts).matrix.toarray()",
+     "dimred_teach.lsi.tfidf"),
     ("07_ppca", "07.noise_variance", "from dimred_teach import ppca", "ppca.ppca_mle(X, q).sigma2",
      "dimred_teach.ppca.ppca_mle"),
     ("07_ppca", "07.marginal_covariance", "from dimred_teach import ppca",
@@ -105,7 +106,7 @@ def function_exercises():
                 yield pytest.param(spec["exercise_set"], check["exercise_id"], id=check["exercise_id"])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def view_callables(exercise_set: str, folder: str) -> dict[str, object]:
     """Every function and class the set's view defines (private ones too), by its name in the
     view, imported from a view built into ``folder`` under a package name of its own."""

@@ -12,7 +12,6 @@ import re
 
 import numpy as np
 import pytest
-
 from check_cases import solution_answer
 from test_check_proofs import EXERCISES
 
@@ -26,7 +25,7 @@ is not copying printed digits (their answers must not be printed in the course a
 ``dimred-teach build --check`` enforces)."""
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def right_answer(exercise_id: str):
     return solution_answer(exercise_id)
 

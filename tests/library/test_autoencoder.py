@@ -104,7 +104,8 @@ def test_tanh_gradients_match_finite_differences(seed):
     params = {name: rng.standard_normal(shape) * 0.7 for name, shape in shapes.items()}
     loss, gradients = ae.tanh_ae_gradients(X, params)
     for name in shapes:
-        numeric = ae.finite_difference_gradient(lambda W, name=name: ae.tanh_ae_gradients(X, {**params, name: W})[0], params[name])
+        numeric = ae.finite_difference_gradient(lambda W, name=name: ae.tanh_ae_gradients(X, {**params, name: W})[0],
+                                                params[name])
         np.testing.assert_allclose(gradients[name], numeric, rtol=1e-5, atol=1e-7, err_msg=name)
 
 
@@ -157,7 +158,9 @@ def test_tied_loss_is_the_written_formula():
     for x, t in zip(X, T):  # point by point, the Jacobian by finite differences of the encoder
         z = np.tanh(x @ W + b)
         jacobian = np.array([(np.tanh((x + h) @ W + b) - np.tanh((x - h) @ W + b)) / 2e-6 for h in 1e-6 * np.eye(3)])
-        expected += np.sum((z @ W.T + c - t) ** 2) + 0.3 * np.sum(np.sqrt(z**2 + ae.SPARSITY_SMOOTHING**2) - ae.SPARSITY_SMOOTHING) + 0.7 * np.sum(jacobian**2)
+        expected += (np.sum((z @ W.T + c - t) ** 2)
+                     + 0.3 * np.sum(np.sqrt(z**2 + ae.SPARSITY_SMOOTHING**2) - ae.SPARSITY_SMOOTHING)
+                     + 0.7 * np.sum(jacobian**2))
     assert loss == pytest.approx(expected / 6, rel=1e-7)
 
 
@@ -303,7 +306,8 @@ def destandardize(Z_star, mean, std):
     ("10.gradient_step", gradient_step, [
         lambda X, E, D, lr: (E + lr * ae.linear_ae_gradients(X, E, D)[1], D + lr * ae.linear_ae_gradients(X, E, D)[2]),
         lambda X, E, D, lr: (E, D),
-        lambda X, E, D, lr: (E - lr * ae.linear_ae_gradients(X, E, D)[1] / 2, D - lr * ae.linear_ae_gradients(X, E, D)[2] / 2),
+        lambda X, E, D, lr: (E - lr * ae.linear_ae_gradients(X, E, D)[1] / 2,
+                             D - lr * ae.linear_ae_gradients(X, E, D)[2] / 2),
     ]),
     ("10.reconstruct", reconstruct_m, [
         lambda X, M: (X - X.mean(0)) @ pca(X, k=M).components @ pca(X, k=M).components.T,  # forgot the mean

@@ -6,7 +6,7 @@ read-only or non-contiguous arrays, tiny densities, ...) must give a right answe
 table runs in a subprocess with a time limit, each case under its own alarm, so a hang is
 a failure and not a stuck test run. The count of cases per verdict is printed.
 
-    python -m tests.test_bad_inputs          # every table, with the counts
+    python -m tests.library.test_bad_inputs          # every table, with the counts
 """
 
 from __future__ import annotations
@@ -127,10 +127,12 @@ def _biplot_table():
         ("alpha=np.float32(0.5)", lambda: biplot_coordinates(X, np.float32(0.5)), answer(lambda c: c.alpha == 0.5)),
         ("scale='no'", lambda: biplot_coordinates(X, 1.0, scale="no"), error(TypeError, "scale")),
         ("k=np.int64(2)", lambda: biplot_coordinates(X, 0.0, k=np.int64(2)), answer(lambda c: c.k == 2)),
-        ("components out of range", lambda: plot_biplot(coordinates, components=(0, 5)), error(ValueError, "components")),
+        ("components out of range", lambda: plot_biplot(coordinates, components=(0, 5)),
+         error(ValueError, "components")),
         ("components one number", lambda: plot_biplot(coordinates, components=(0,)), error(ValueError, "components")),
         ("components a string", lambda: plot_biplot(coordinates, components="ab"), error(ValueError, "components")),
-        ("components bools", lambda: plot_biplot(coordinates, components=(False, True)), error(ValueError, "components")),
+        ("components bools", lambda: plot_biplot(coordinates, components=(False, True)),
+         error(ValueError, "components")),
         ("groups 2-D", lambda: plot_biplot(coordinates, groups=np.zeros((12, 2))), error(ValueError, "groups")),
         ("groups too short", lambda: plot_biplot(coordinates, groups=np.zeros(3)), error(ValueError, "groups")),
         ("ax='left'", lambda: plot_biplot(coordinates, ax="left"), error(TypeError, "ax")),
@@ -139,8 +141,15 @@ def _biplot_table():
 
 
 def _mds_table():
-    from dimred_teach.mds import (classical_mds, disparities, metric_mds, nonmetric_mds, procrustes, squared_distances,
-                                  stress)
+    from dimred_teach.mds import (
+        classical_mds,
+        disparities,
+        metric_mds,
+        nonmetric_mds,
+        procrustes,
+        squared_distances,
+        stress,
+    )
 
     _, X, D = _data()
     Z = X[:, :2]
@@ -179,7 +188,8 @@ def _lsi_table():
         ("lsi matrix near 1e300", lambda: lsi(np.eye(4) * 1e300, 2), error(ValueError, "docs_or_matrix")),
         ("lsi sparse matrix near 1e300", lambda: lsi(scipy.sparse.csr_array(np.eye(4) * 1e300), 2),
          error(ValueError, "docs_or_matrix")),
-        ("lsi matrix with NaN", lambda: lsi(np.where(np.eye(4) > 0, np.nan, 0.0), 2), error(ValueError, "docs_or_matrix")),
+        ("lsi matrix with NaN", lambda: lsi(np.where(np.eye(4) > 0, np.nan, 0.0), 2),
+         error(ValueError, "docs_or_matrix")),
         ("lsi center='no'", lambda: lsi(texts, 2, center="no"), error(TypeError, "center")),
         ("lsi k=True", lambda: lsi(texts, True), error(TypeError, "k")),
         ("lsi k=np.int64(2)", lambda: lsi(texts, np.int64(2)), answer(lambda r: r.k == 2)),
@@ -217,7 +227,8 @@ def _jl_table():
          answer(lambda r: r.matrix.nnz == 0 and r.embedding.shape == (12, 10))),
         ("sparse density=1e-19", lambda: random_projection(X, 10, kind="sparse", density=1e-19),
          answer(lambda r: r.embedding.shape == (12, 10))),
-        ("sparse density=True", lambda: random_projection(X, 10, kind="sparse", density=True), error(TypeError, "density")),
+        ("sparse density=True", lambda: random_projection(X, 10, kind="sparse", density=True),
+         error(TypeError, "density")),
         ("sparse density=np.float32(0.5)", lambda: random_projection(X, 10, kind="sparse", density=np.float32(0.5)),
          answer(lambda r: r.density == 0.5)),
         ("sparse q=10**12", lambda: random_projection(X, 10**12, kind="sparse"), error(ValueError, "q")),
@@ -252,7 +263,8 @@ def _ppca_table():
     return _common_matrix_cases(lambda X: ppca_mle(X, 1)) + [
         ("log_likelihood sigma2=1e-320", lambda: log_likelihood(X, W, mean, 1e-320), error(ValueError, "sigma2")),
         ("log_likelihood sigma2=0", lambda: log_likelihood(X, W, mean, 0.0), error(ValueError, "sigma2")),
-        ("log_likelihood W of wrong size", lambda: log_likelihood(X, np.ones((5, 2)), mean, 1.0), error(ValueError, "W")),
+        ("log_likelihood W of wrong size", lambda: log_likelihood(X, np.ones((5, 2)), mean, 1.0),
+         error(ValueError, "W")),
         ("log_likelihood mean of wrong size", lambda: log_likelihood(X, W, mean[:3], 1.0), error(ValueError, "mean")),
         ("log_likelihood sigma2=np.float32", lambda: log_likelihood(X, W, mean, np.float32(0.5)),
          answer(lambda v: np.isclose(v, log_likelihood(X, W, mean, 0.5)))),
@@ -283,8 +295,15 @@ def _ppca_table():
 
 
 def _kernel_table():
-    from dimred_teach.kernel import (center_kernel, kernel_mds, kernel_pca, kernel_squared_distances,
-                                     polynomial_kernel, rbf_kernel, whiten)
+    from dimred_teach.kernel import (
+        center_kernel,
+        kernel_mds,
+        kernel_pca,
+        kernel_squared_distances,
+        polynomial_kernel,
+        rbf_kernel,
+        whiten,
+    )
 
     _, X, _ = _data()
     return (_common_matrix_cases(rbf_kernel) + _common_matrix_cases(whiten)
@@ -310,10 +329,22 @@ def _kernel_table():
 
 
 def _selection_table():
-    from dimred_teach.selection import (contingency_table, cross_val_accuracy, discrete_mutual_information, discretize,
-                                        fit_nearest_centroid, kfold_accuracy, lasso_path, mutual_information,
-                                        recursive_feature_elimination, select_incremental_mi, soft_threshold,
-                                        t_statistic, top_k, variance_filter)
+    from dimred_teach.selection import (
+        contingency_table,
+        cross_val_accuracy,
+        discrete_mutual_information,
+        discretize,
+        fit_nearest_centroid,
+        kfold_accuracy,
+        lasso_path,
+        mutual_information,
+        recursive_feature_elimination,
+        select_incremental_mi,
+        soft_threshold,
+        t_statistic,
+        top_k,
+        variance_filter,
+    )
 
     _, X, _ = _data()
     y = np.repeat([0, 1], 6)
@@ -347,9 +378,11 @@ def _selection_table():
         ("lasso_path tol=0", lambda: lasso_path(X, target, tol=0.0), error(ValueError, "tol")),
         ("lasso_path max_iter=0", lambda: lasso_path(X, target, max_iter=0), error(ValueError, "max_iter")),
         ("lasso_path (coordinate descent) max_iter=1 does not converge",
-         lambda: lasso_path(X, target, alphas=[1e-3], max_iter=1, method="coordinate"), error(RuntimeError, "max_iter")),
+         lambda: lasso_path(X, target, alphas=[1e-3], max_iter=1, method="coordinate"),
+         error(RuntimeError, "max_iter")),
         ("lasso_path method unknown", lambda: lasso_path(X, target, method="lars"), error(ValueError, "method")),
-        ("lasso_path an all-zero column (coefficient 0)", lambda: lasso_path(np.column_stack([X, np.zeros(12)]), target),
+        ("lasso_path an all-zero column (coefficient 0)",
+         lambda: lasso_path(np.column_stack([X, np.zeros(12)]), target),
          answer(lambda r: not r.coefs[-1].any())),
         ("recursive_feature_elimination n_features=0", lambda: recursive_feature_elimination(X, target, 0),
          error(ValueError, "n_features")),
@@ -365,7 +398,8 @@ def _selection_table():
         ("top_k higher_is_better='no'", lambda: top_k([1.0, 2.0], 1, higher_is_better="no"),
          error(TypeError, "higher_is_better")),
         ("top_k k=True", lambda: top_k([1.0, 2.0], True), error(TypeError, "k")),
-        ("top_k near-equal scores", lambda: top_k([0.3, 0.1 + 0.2, 0.2], 2), answer(lambda idx: idx.tolist() == [0, 1])),
+        ("top_k near-equal scores", lambda: top_k([0.3, 0.1 + 0.2, 0.2], 2),
+         answer(lambda idx: idx.tolist() == [0, 1])),
         ("discretize bins=10**30", lambda: discretize(X, bins=10**30), error(ValueError, "bins")),
         ("discretize a column spanning +-1e308", lambda: discretize(np.array([[-1e308], [1e308], [0.0]])),
          error(ValueError, "X")),
@@ -378,12 +412,14 @@ def _selection_table():
          error(ValueError, "y")),
         ("select_incremental_mi beta=np.float32", lambda: select_incremental_mi(X, y, 2, beta=np.float32(0.5)),
          answer(lambda r: r.beta == 0.5)),
-        ("select_incremental_mi beta=True", lambda: select_incremental_mi(X, y, 2, beta=True), error(TypeError, "beta")),
+        ("select_incremental_mi beta=True", lambda: select_incremental_mi(X, y, 2, beta=True),
+         error(TypeError, "beta")),
         ("select_incremental_mi beta=-1", lambda: select_incremental_mi(X, y, 2, beta=-1), error(ValueError, "beta")),
         ("cross_val_accuracy one-member class", lambda: cross_val_accuracy(X, lonely, folds=3),
          error(ValueError, "y")),
         ("cross_val_accuracy folds=1", lambda: cross_val_accuracy(X, y, folds=1), error(ValueError, "folds")),
-        ("contingency_table lengths differ", lambda: contingency_table([0, 1, 1], [0, 1]), error(ValueError, "a and b")),
+        ("contingency_table lengths differ", lambda: contingency_table([0, 1, 1], [0, 1]),
+         error(ValueError, "a and b")),
         ("contingency_table 2-D a", lambda: contingency_table(np.eye(2), [0, 1]), error(ValueError, "a and b")),
         ("contingency_table empty", lambda: contingency_table([], []), error(ValueError, "a and b")),
         ("contingency_table inf labels", lambda: contingency_table([0, 1], [np.inf, 0.0]), error(ValueError, "b")),
@@ -402,9 +438,15 @@ def _selection_table():
 
 
 def _autoencoder_table():
-    from dimred_teach.autoencoder import (finite_difference_gradient, linear_ae_gradients, tanh_ae_gradients,
-                                          tied_ae_gradients, train_linear_autoencoder, train_tanh_autoencoder,
-                                          train_tied_autoencoder)
+    from dimred_teach.autoencoder import (
+        finite_difference_gradient,
+        linear_ae_gradients,
+        tanh_ae_gradients,
+        tied_ae_gradients,
+        train_linear_autoencoder,
+        train_tanh_autoencoder,
+        train_tied_autoencoder,
+    )
 
     rng, X, _ = _data()
     W = rng.standard_normal((2, 3))
@@ -417,9 +459,12 @@ def _autoencoder_table():
         ("finite_difference_gradient W with NaN", lambda: finite_difference_gradient(square, W * np.nan),
          error(ValueError, "W")),
         ("finite_difference_gradient W=None", lambda: finite_difference_gradient(square, None), error(TypeError, "W")),
-        ("finite_difference_gradient W complex", lambda: finite_difference_gradient(square, W + 1j), error(TypeError, "W")),
-        ("finite_difference_gradient W a string", lambda: finite_difference_gradient(square, "W"), error(TypeError, "W")),
-        ("finite_difference_gradient h=0", lambda: finite_difference_gradient(square, W, h=0.0), error(ValueError, "h")),
+        ("finite_difference_gradient W complex", lambda: finite_difference_gradient(square, W + 1j),
+         error(TypeError, "W")),
+        ("finite_difference_gradient W a string", lambda: finite_difference_gradient(square, "W"),
+         error(TypeError, "W")),
+        ("finite_difference_gradient h=0", lambda: finite_difference_gradient(square, W, h=0.0),
+         error(ValueError, "h")),
         ("finite_difference_gradient h=None", lambda: finite_difference_gradient(square, W, h=None),
          error(TypeError, "h")),
         ("finite_difference_gradient loss not callable", lambda: finite_difference_gradient(3.0, W),
@@ -448,11 +493,13 @@ def _autoencoder_table():
         ("train_linear_autoencoder k=0", lambda: train_linear_autoencoder(X, 0), error(ValueError, "k")),
         ("train_linear_autoencoder k=10**9", lambda: train_linear_autoencoder(X, 10**9), error(ValueError, "k")),
         _beyond_float("train_linear_autoencoder", lambda k: train_linear_autoencoder(X, k), "k"),
-        _beyond_float("train_linear_autoencoder", lambda epochs: train_linear_autoencoder(X, 2, epochs=epochs), "epochs"),
+        _beyond_float("train_linear_autoencoder", lambda epochs: train_linear_autoencoder(X, 2, epochs=epochs),
+                      "epochs"),
         _beyond_float("train_tanh_autoencoder", lambda hidden: train_tanh_autoencoder(X, 2, hidden=hidden), "hidden"),
         ("train_linear_autoencoder init_scale=1e200 (the starting loss overflows)",
          lambda: train_linear_autoencoder(X, 2, init_scale=1e200), error(ValueError, "init_scale")),
-        ("train_tanh_autoencoder hidden=10**9", lambda: train_tanh_autoencoder(X, 2, hidden=10**9), error(ValueError, "hidden")),
+        ("train_tanh_autoencoder hidden=10**9", lambda: train_tanh_autoencoder(X, 2, hidden=10**9),
+         error(ValueError, "hidden")),
         ("train_tanh_autoencoder k=10**12", lambda: train_tanh_autoencoder(X, 10**12), error(ValueError, "k")),
         ("train_linear_autoencoder epochs=10**12", lambda: train_linear_autoencoder(X, 2, epochs=10**12),
          error(ValueError, "epochs")),
@@ -484,7 +531,8 @@ def _autoencoder_table():
         ("train_tied_autoencoder noise=np.float32, m=np.int64",
          lambda: train_tied_autoencoder(X, np.int64(8), noise=np.float32(0.1), epochs=2),
          answer(lambda model: model.noise == float(np.float32(0.1)) and model.encode(X).shape == (12, 8))),
-        ("train_tied_autoencoder learning_rate=1e200", lambda: train_tied_autoencoder(X, 8, learning_rate=1e200, epochs=5),
+        ("train_tied_autoencoder learning_rate=1e200",
+         lambda: train_tied_autoencoder(X, 8, learning_rate=1e200, epochs=5),
          error(ValueError, "learning_rate")),
         ("tied_ae_gradients target of another shape",
          lambda: tied_ae_gradients(X, tied, target=X[:, :3]), error(ValueError, "target")),
@@ -494,7 +542,8 @@ def _autoencoder_table():
          error(ValueError, "params")),
         ("tied_ae_gradients params missing b", lambda: tied_ae_gradients(X, {"W": tied["W"], "c": tied["c"]}),
          error(ValueError, "params")),
-        ("tied_ae_gradients sparsity=-1", lambda: tied_ae_gradients(X, tied, sparsity=-1.0), error(ValueError, "sparsity")),
+        ("tied_ae_gradients sparsity=-1", lambda: tied_ae_gradients(X, tied, sparsity=-1.0),
+         error(ValueError, "sparsity")),
         ("tied_ae_gradients contraction=inf", lambda: tied_ae_gradients(X, tied, contraction=math.inf),
          error(ValueError, "contraction")),
     ]
@@ -511,9 +560,11 @@ def _imputation_table():
         ("low_rank_impute k=4 (centred 12 x 4: rank 3)", lambda: low_rank_impute(R, 4), error(ValueError, "k")),
         ("low_rank_impute max_iter=0", lambda: low_rank_impute(R, 2, max_iter=0), error(ValueError, "max_iter")),
         ("low_rank_impute tol=-1", lambda: low_rank_impute(R, 2, tol=-1.0), error(ValueError, "tol")),
-        ("low_rank_impute R with inf", lambda: low_rank_impute(np.where(R > 0.9, np.inf, R), 2), error(ValueError, "X")),
+        ("low_rank_impute R with inf", lambda: low_rank_impute(np.where(R > 0.9, np.inf, R), 2),
+         error(ValueError, "X")),
         ("low_rank_impute center=np.bool_(False), k=np.int64(2)",
-         lambda: low_rank_impute(R, np.int64(2), center=np.bool_(False)), answer(lambda r: r.completed.shape == X.shape)),
+         lambda: low_rank_impute(R, np.int64(2), center=np.bool_(False)),
+         answer(lambda r: r.completed.shape == X.shape)),
     ]
 
 
@@ -524,7 +575,8 @@ def _manifold_table():
     return [
         *_common_matrix_cases(lambda X: isomap(X, 2, n_neighbors=5)),
         ("isomap n_neighbors=0", lambda: isomap(X, 2, n_neighbors=0), error(ValueError, "n_neighbors")),
-        ("isomap n_neighbors=12 (only 11 others)", lambda: isomap(X, 2, n_neighbors=12), error(ValueError, "n_neighbors")),
+        ("isomap n_neighbors=12 (only 11 others)", lambda: isomap(X, 2, n_neighbors=12),
+         error(ValueError, "n_neighbors")),
         ("isomap k=0", lambda: isomap(X, 0, n_neighbors=5), error(ValueError, "k")),
         ("laplacian_eigenmaps n_neighbors=2.5", lambda: laplacian_eigenmaps(X, 2, n_neighbors=2.5),
          error(TypeError, "n_neighbors")),
@@ -534,11 +586,19 @@ def _manifold_table():
 
 
 def _datasets_table():
-    from dimred_teach.datasets import (data_path, make_circles, make_crabs_like, make_ratings, make_selection_demo,
-                                       make_spiral, make_swiss_roll)
+    from dimred_teach.datasets import (
+        data_path,
+        make_circles,
+        make_crabs_like,
+        make_ratings,
+        make_selection_demo,
+        make_spiral,
+        make_swiss_roll,
+    )
 
     return [
-        ("data_path('../dimred_teach/pca.py')", lambda: data_path("../dimred_teach/pca.py"), error(ValueError, "filename")),
+        ("data_path('../dimred_teach/pca.py')", lambda: data_path("../dimred_teach/pca.py"),
+         error(ValueError, "filename")),
         ("data_path('/etc/passwd')", lambda: data_path("/etc/passwd"), error(ValueError, "filename")),
         ("data_path('..')", lambda: data_path(".."), error(ValueError, "filename")),
         ("data_path(3)", lambda: data_path(3), error(TypeError, "filename")),
@@ -553,7 +613,8 @@ def _datasets_table():
         ("make_swiss_roll n=10**9", lambda: make_swiss_roll(10**9), error(ValueError, "n")),
         ("make_ratings n_users=10**9", lambda: make_ratings(n_users=10**9), error(ValueError, "n_users")),
         ("make_ratings n_items=10**12", lambda: make_ratings(n_items=10**12), error(ValueError, "n_items")),
-        ("make_spiral noise=np.float32", lambda: make_spiral(10, noise=np.float32(0.1)), answer(lambda r: len(r[0]) == 10)),
+        ("make_spiral noise=np.float32", lambda: make_spiral(10, noise=np.float32(0.1)),
+         answer(lambda r: len(r[0]) == 10)),
         ("make_spiral turns=inf", lambda: make_spiral(10, turns=math.inf), error(ValueError, "turns")),
         ("make_circles factor=True", lambda: make_circles(10, factor=True), error(TypeError, "factor")),
         ("make_circles factor=1", lambda: make_circles(10, factor=1.0), error(ValueError, "factor")),
@@ -634,8 +695,15 @@ def _gplvm_table():
 
 
 def _neighbour_embedding_table():
-    from dimred_teach.neighbour_embedding import (conditional_probabilities, fit_ab, fuzzy_simplicial_set, tsne,
-                                                  tsne_kl_gradient, umap, umap_loss_gradient)
+    from dimred_teach.neighbour_embedding import (
+        conditional_probabilities,
+        fit_ab,
+        fuzzy_simplicial_set,
+        tsne,
+        tsne_kl_gradient,
+        umap,
+        umap_loss_gradient,
+    )
 
     rng, X, D = _data()
     P = np.full((12, 12), 1 / 132)
@@ -748,7 +816,7 @@ def test_bad_inputs_table(module, record_property):
     """Run one module's table in a subprocess (a hang cannot stop the test run) and require
     every case to end in a clear error or a right answer."""
     root = Path(__file__).resolve().parents[2]
-    script = f"import json, tests.test_bad_inputs as t; print(json.dumps(t.run_table({module!r})))"
+    script = f"import json, tests.library.test_bad_inputs as t; print(json.dumps(t.run_table({module!r})))"
     try:
         completed = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True,
                                    timeout=20 * CASE_SECONDS)

@@ -17,11 +17,11 @@ from hypothesis import strategies as st  # noqa: E402
 from scipy.spatial.distance import pdist  # noqa: E402
 from sklearn.decomposition import PCA  # noqa: E402
 
-from dimred_teach.biplot import BiplotCoordinates, biplot_coordinates, plot_biplot  # noqa: E402
+from dimred_teach.biplot import biplot_coordinates, plot_biplot  # noqa: E402
 from dimred_teach.checks import evaluate  # noqa: E402
 from dimred_teach.datasets import CRABS_MEASUREMENTS, load_crabs, make_crabs_like  # noqa: E402
-from dimred_teach.pca import covariance, pca  # noqa: E402
 from dimred_teach.linalg import first_best  # noqa: E402
+from dimred_teach.pca import covariance, pca  # noqa: E402
 
 MEASUREMENTS = list(CRABS_MEASUREMENTS)
 alphas = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
@@ -299,7 +299,8 @@ def test_check_scaled_scores():
     assert evaluate("03.scaled_scores", U, seed=0).passed
     assert evaluate("03.scaled_scores", -U, seed=0).passed
     wrong = {
-        "the lecture's 200 crabs": biplot_coordinates(load_crabs()[list(CRABS_MEASUREMENTS)].to_numpy(float), 1.0, k=5).scores,
+        "the lecture's 200 crabs":
+            biplot_coordinates(load_crabs()[list(CRABS_MEASUREMENTS)].to_numpy(float), 1.0, k=5).scores,
         "unscaled scores": biplot_coordinates(X, 0.0, k=5).scores,
         "unit-variance scores": U * np.sqrt(X.shape[0] - 1),
         "two components": U[:, :2],

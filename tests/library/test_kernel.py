@@ -14,8 +14,8 @@ from sklearn.metrics import pairwise
 from dimred_teach import kernel
 from dimred_teach.checks import evaluate
 from dimred_teach.datasets import make_circles
-from dimred_teach.pca import covariance, pca
 from dimred_teach.linalg import first_best
+from dimred_teach.pca import covariance, pca
 
 
 def data(seed, n=30, p=3):

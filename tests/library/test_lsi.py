@@ -13,7 +13,7 @@ from hypothesis.extra.numpy import arrays
 from dimred_teach import datasets, lsi
 from dimred_teach.checks import evaluate
 from dimred_teach.checks.set05 import random_search_case, random_texts
-from dimred_teach.linalg import subspace_distance, first_best
+from dimred_teach.linalg import first_best, subspace_distance
 from dimred_teach.pca import pca
 
 TOY = ["The cat sat on the mat.", "The dog sat on the log!", "A dog and a cat: friends?", "the the the"]

@@ -12,8 +12,8 @@ from dimred_teach import mds
 from dimred_teach.checks import evaluate, get_check
 from dimred_teach.checks.set04 import recover_b_points
 from dimred_teach.datasets import load_eurodist
-from dimred_teach.pca import pca
 from dimred_teach.linalg import first_best
+from dimred_teach.pca import pca
 
 
 def cloud(seed, n, p):
@@ -444,7 +444,8 @@ WRONG = [
     ("04.align", lambda: (lambda A, B: np.array(mds.procrustes(A, B, scale=True).aligned)), "rigidly"),
     ("04.eurodist_spectrum", lambda: mds.classical_mds(load_eurodist().to_numpy(), k=1).eigenvalues, "Athens"),
     ("04.is_euclidean", lambda: (lambda D: True), "is not Euclidean"),
-    ("04.is_euclidean", lambda: (lambda D: bool(np.all(D[:, :, None] + D[None] >= D[:, None, :] - 1e-9))), "is not Euclidean"),
+    ("04.is_euclidean", lambda: (lambda D: bool(np.all(D[:, :, None] + D[None] >= D[:, None, :] - 1e-9))),
+     "is not Euclidean"),
     ("04.is_euclidean", lambda: (lambda D: 1), "True or False"),
     ("04.non_euclidean_metric", lambda: np.array([[0, 1, 2], [1, 0, 1], [2, 1, 0.0]]), "D is Euclidean"),
     ("04.non_euclidean_metric", lambda: np.array([[0, 1, 5], [1, 0, 1], [5, 1, 0.0]]), "triangle inequality"),

@@ -8,9 +8,17 @@ from sklearn.manifold import TSNE
 from sklearn.manifold._utils import _binary_search_perplexity
 from sklearn.metrics import pairwise_distances
 
-from dimred_teach.neighbour_embedding import (conditional_probabilities, fit_ab, fuzzy_simplicial_set,
-                                              joint_probabilities, perplexity, tsne, tsne_kl_gradient, umap,
-                                              umap_loss_gradient)
+from dimred_teach.neighbour_embedding import (
+    conditional_probabilities,
+    fit_ab,
+    fuzzy_simplicial_set,
+    joint_probabilities,
+    perplexity,
+    tsne,
+    tsne_kl_gradient,
+    umap,
+    umap_loss_gradient,
+)
 
 
 def blobs(n_per=40, seed=0):

@@ -7,11 +7,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.decomposition import PCA
 
-from dimred_teach.datasets import load_crabs
 import dimred_teach.pca
+from dimred_teach.datasets import load_crabs
 from dimred_teach.linalg import first_best, fix_signs, order_with_ties, sign_flips, subspace_distance
-from dimred_teach.pca import (PCAResult, bootstrap_pca, center, choose_k, covariance, pca, power_iteration,
-                              reconstruction_error, standardize)
+from dimred_teach.pca import (
+    PCAResult,
+    bootstrap_pca,
+    center,
+    choose_k,
+    covariance,
+    pca,
+    power_iteration,
+    reconstruction_error,
+    standardize,
+)
 
 
 def low_rank_data(seed: int, n: int, p: int, rank: int) -> np.ndarray:
@@ -190,10 +199,12 @@ BAD_INPUTS = [
     (lambda: pca(np.random.default_rng(0).random((5, 3)), k=2.0), TypeError, "k must be a positive integer"),
     (lambda: pca(np.random.default_rng(0).random((5, 3)), method="qr"), ValueError, "method must be one of"),
     (lambda: pca(np.random.default_rng(0).random((3, 8)), k=3, method="gram"), ValueError, "exceeds the rank"),
-    (lambda: standardize(np.array([[1.0, 2.0], [1.0, 3.0], [1.0, 4.0]])), ValueError, r"zero variance in column\(s\) \[0\]"),
+    (lambda: standardize(np.array([[1.0, 2.0], [1.0, 3.0], [1.0, 4.0]])), ValueError,
+     r"zero variance in column\(s\) \[0\]"),
     (lambda: pca(np.array([[1.0, 2.0], [1.0, 3.0], [1.0, 4.0]]), scale=True), ValueError, "zero variance"),
     (lambda: pca(np.ones((4, 2))).transform(np.ones((2, 3))), ValueError, "X must have 2 columns"),
-    (lambda: pca(np.random.default_rng(0).random((4, 2)), k=1).reconstruct(np.ones((2, 2))), ValueError, "Z must have 1 columns"),
+    (lambda: pca(np.random.default_rng(0).random((4, 2)), k=1).reconstruct(np.ones((2, 2))), ValueError,
+     "Z must have 1 columns"),
     (lambda: reconstruction_error(np.ones((3, 2)), "model"), TypeError, "result must be a PCAResult"),
     (lambda: power_iteration(np.array([[1.0, 2.0], [0.0, 1.0]])), ValueError, "A must be symmetric"),
     (lambda: power_iteration(np.eye(2), seed=1.5), TypeError, "seed must be an integer"),

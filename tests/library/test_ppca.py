@@ -12,7 +12,7 @@ from sklearn.decomposition import PCA
 
 from dimred_teach import ppca
 from dimred_teach.checks import evaluate
-from dimred_teach.linalg import projector, subspace_distance, first_best
+from dimred_teach.linalg import first_best, projector, subspace_distance
 from dimred_teach.pca import pca
 
 

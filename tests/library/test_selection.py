@@ -181,7 +181,7 @@ def test_incremental_mi_relevance_and_redundancy_come_from_contingency_tables(de
     codes = selection.discretize(X, bins=7)
     columns = range(X.shape[1])
     relevance = [selection.discrete_mutual_information(codes[:, j], y) for j in columns]
-    tables = [[selection.contingency_table(codes[:, j], codes[:, l]) for l in columns] for j in columns]
+    tables = [[selection.contingency_table(codes[:, j], codes[:, i]) for i in columns] for j in columns]
     np.testing.assert_allclose(result.relevance, relevance, atol=1e-15)
     np.testing.assert_allclose(result.redundancy, [[mi_from_counts(t) for t in row] for row in tables], atol=1e-12)
 

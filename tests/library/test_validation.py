@@ -4,11 +4,27 @@ import numpy as np
 import pytest
 import scipy.sparse
 
-from dimred_teach._validation import (as_data_matrix, as_distance_matrix, as_square_symmetric, as_vector,
-                                      OPEN_UNIT, check_bool, check_choice, check_int, check_k, check_real,
-                                      check_seed)
-from dimred_teach.linalg import (ARPACK_MIN_SIZE, center_rows_and_columns, fix_signs, projector, sorted_eigh,
-                                 top_eigenpairs)
+from dimred_teach._validation import (
+    OPEN_UNIT,
+    as_data_matrix,
+    as_distance_matrix,
+    as_square_symmetric,
+    as_vector,
+    check_bool,
+    check_choice,
+    check_int,
+    check_k,
+    check_real,
+    check_seed,
+)
+from dimred_teach.linalg import (
+    ARPACK_MIN_SIZE,
+    center_rows_and_columns,
+    fix_signs,
+    projector,
+    sorted_eigh,
+    top_eigenpairs,
+)
 
 GOOD_D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.5], [2.0, 1.5, 0.0]])
 
@@ -141,7 +157,8 @@ def test_sign_rule_takes_the_first_of_near_equal_magnitudes():
 def test_interval_and_check_real():
     from dimred_teach._validation import NONNEGATIVE, POSITIVE, Interval
 
-    assert str(Interval(0.0, 1.0, "right")) == "(0, 1]" and str(POSITIVE) == "(0, inf)" and str(NONNEGATIVE) == "[0, inf)"
+    assert str(Interval(0.0, 1.0, "right")) == "(0, 1]"
+    assert str(POSITIVE) == "(0, inf)" and str(NONNEGATIVE) == "[0, inf)"
     assert check_real(np.float32(0.5), "x", OPEN_UNIT) == 0.5 and check_real(np.array(2.0), "x") == 2.0
     for bad, error in ((np.inf, ValueError), (0.0, ValueError), (np.True_, TypeError), (1 + 0j, TypeError)):
         with pytest.raises(error, match="x must"):
