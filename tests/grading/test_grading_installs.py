@@ -61,12 +61,13 @@ def _run(command: list, env: dict | None = None, timeout: int = 900) -> None:
 def _install(python: Path, wheel: Path, env: dict, *extra: str) -> None:
     """The wheel and its pinned dependencies into ``python``'s environment: with uv from its
     cache (seconds) when uv is on the PATH, else with the environment's own pip, as course.py
-    chooses (CI's stage without uv runs the pip path)."""
+    chooses (CI's stage without uv runs the pip path). Neither writes bytecode (uv does not
+    unless asked; pip would spend half its time on it), so the kernels start alike either way."""
     uv = shutil.which("uv")
     if uv:
         command = [uv, "pip", "install", "--quiet", "--link-mode", "hardlink", "--python", python, *extra]
     else:
-        command = [python, "-m", "pip", "install", "--quiet"]
+        command = [python, "-m", "pip", "install", "--quiet", "--no-compile"]
     _run([*command, "-c", ROOT / "constraints.txt", wheel], env)
 
 
