@@ -56,7 +56,7 @@ def test_the_gradebook_has_a_row_per_student_with_set_and_total_points(graded):
     by_id = {row[0]: row[2:] for row in rows[1:]}
     assert by_id == {"S1": ["2", "6", "8", "10", "3"], "S2": ["0", "0", "0", "10", "1"],
                      "S3": ["4", "0", "4", "10", "1"], "S4": ["0", "0", "0", "10", "0"]}
-    assert read(graded / "out/unmatched.csv")[1:] == [["class/stray/04_mds.ipynb", "04_mds", "2"]]
+    assert read(graded / "out/unmatched.csv")[1:] == [["class/stray/04_mds.ipynb", "04_mds", "2", "on no roster row"]]
 
 
 def test_canvas_and_moodle_files_follow_their_import_layouts(graded):
@@ -92,7 +92,6 @@ def test_each_student_gets_a_feedback_page_of_their_own_report_as_text(graded):
     ("id,name,folder\nS1,Ada,ada\nS1,Bob,bob\n", "line 3 repeats the id 'S1'"),
     ("id,name,folder,pattern\nS1,Ada,ada,*.ipynb\n", "line 2 gives both a folder and a pattern"),
     ("id,name,folder\nS1,Ada,ada\nS2,Ann,,\n", "line 3 lacks"),
-    ("id,name,folder,pattern\nS1,Ada,ada,\nS2,All,,*04_mds*\n", "matches the rows of S1 (Ada) and S2 (All)"),
 ])
 def test_a_bad_roster_is_refused_naming_the_row(graded, capsys, roster, named):
     (graded / "bad.csv").write_text(roster)
@@ -100,3 +99,23 @@ def test_a_bad_roster_is_refused_naming_the_row(graded, capsys, roster, named):
                  "--out", str(graded / "out")]) == 2
     error = capsys.readouterr().err
     assert "--roster" in error and named in error
+
+
+def test_a_folder_named_after_a_classmate_refuses_that_notebook_alone(graded, capsys):
+    """Issue 52.7: Bob's notebook in a folder he named after Ada's roster folder matches both rows: that
+    notebook is refused (listed in unmatched.csv with the reason, and in the account), and everyone else's
+    points are exported."""
+    report(graded / "reports", "class/bob/ada/04_mds.ipynb", "b4-ada", "04_mds", [2, 2, 2])
+    assert main(["gradebook", str(graded / "reports"), "--roster", str(graded / "roster.csv"),
+                 "--out", str(graded / "out")]) == 0
+    account = capsys.readouterr().out
+    assert "1 notebook(s) matching two students' rows" in account
+    by_id = {row[0]: row[2:5] for row in read(graded / "out/students.csv")[1:]}
+    assert by_id["S1"] == ["2", "6", "8"] and by_id["S2"] == ["0", "0", "0"]  # neither got the ambiguous notebook
+    unmatched = read(graded / "out/unmatched.csv")
+    assert unmatched[0] == ["submission", "exercise_set", "points", "reason"]
+    refused = [row for row in unmatched if row[0] == "class/bob/ada/04_mds.ipynb"]
+    assert refused == [["class/bob/ada/04_mds.ipynb", "04_mds", "6",
+                        "matches the rows of S1 (Lovelace, Ada) and S2 (=HYPERLINK(\"x\") <script>alert(1)</script>): "
+                        "make their folder or pattern tell them apart"]]
+    assert ["class/stray/04_mds.ipynb", "04_mds", "2", "on no roster row"] in unmatched

@@ -9,7 +9,7 @@
   name``, then one column per set and the total; at import, identify users by ID number and
   map each column to a grade item;
 - ``feedback/<id>.html``: each student's report as a page to send them (autoescaped);
-- ``unmatched.csv``: graded notebooks no roster row claims.
+- ``unmatched.csv``: graded notebooks no student got: on no roster row, or on two (refused), with the reason.
 
 Every text cell of every CSV goes through :func:`dimred_teach._csv_cells.csv_cell`.
 """
@@ -25,7 +25,7 @@ from pathlib import Path
 from .._csv_cells import csv_cell
 from .class_page import points_text
 from .class_report import Submission, course_lectures, read_reports, summarise
-from .roster import Student, assign, read_roster
+from .roster import NOT_ON_ROSTER, Student, assign, read_roster
 
 FEEDBACK_STYLE = """
 body { font: 16px/1.5 system-ui, sans-serif; color: #1a1a1a; background: #fff; margin: 0 auto; max-width: 50rem;
@@ -130,10 +130,13 @@ def student_outputs(paths: Sequence[Path], roster: Path, out: Path, root: Path) 
                    {summary.exercise: summary.revisit for summary in summaries if summary.revisit})
     with (out / "unmatched.csv").open("w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
-        writer.writerow(["submission", "exercise_set", "points"])
-        for submission in unmatched:
-            writer.writerow([csv_cell(submission.name), csv_cell(submission.exercise_set), points_text(submission.score)])
+        writer.writerow(["submission", "exercise_set", "points", "reason"])
+        for submission, reason in unmatched:
+            writer.writerow([csv_cell(submission.name), csv_cell(submission.exercise_set), points_text(submission.score),
+                             csv_cell(reason)])
     without = sum(not student.submissions for student in students)
-    return (f"{len(students)} student(s) ({without} without a graded notebook), {len(unmatched)} notebook(s) not on "
-            f"the roster: {out / 'students.csv'}, canvas.csv, moodle.csv, feedback/, unmatched.csv"
+    ambiguous = sum(reason != NOT_ON_ROSTER for _, reason in unmatched)
+    return (f"{len(students)} student(s) ({without} without a graded notebook), {len(unmatched) - ambiguous} "
+            f"notebook(s) not on the roster, {ambiguous} notebook(s) matching two students' rows (refused, see "
+            f"unmatched.csv): {out / 'students.csv'}, canvas.csv, moodle.csv, feedback/, unmatched.csv"
             + "".join(f"\nskipped {note}" for note in skipped))

@@ -11,8 +11,9 @@ The roster is a CSV file with a header row and one row per student:
   its whole path when the pattern holds a ``/``;
 - ``email``, ``login``, ``section`` (optional): passed on to the LMS files.
 
-A submission two students' rows match is an error naming both; one no row matches is listed
-as not on the roster; a student with no submission gets no points.
+A submission no row matches is listed as not on the roster; one that two students' rows match
+(a folder named after a classmate's) is refused alone, with a reason naming both rows, and
+counts for neither; a student with no submission gets no points.
 """
 
 from __future__ import annotations
@@ -31,8 +32,11 @@ OPTIONAL = ("folder", "pattern", "email", "login", "section")
 MAX_ROWS = 100_000
 
 
+NOT_ON_ROSTER = "on no roster row"
+
+
 class RosterError(ValueError):
-    """A roster that cannot be read or that maps a submission to two students."""
+    """A roster that cannot be read."""
 
 
 @dataclass(frozen=True)
@@ -95,18 +99,19 @@ def read_roster(path: Path) -> list[Student]:
     return students
 
 
-def assign(students: Sequence[Student], submissions: Sequence[Submission]) -> tuple[list[Student], list[Submission]]:
-    """The students with their submissions, and the submissions no student's row matches.
-    RosterError for a submission two rows match, naming both students."""
+def assign(students: Sequence[Student], submissions: Sequence[Submission]
+           ) -> tuple[list[Student], list[tuple[Submission, str]]]:
+    """The students with their submissions, and each submission no student got with the reason:
+    :data:`NOT_ON_ROSTER`, or the two rows it matches (it then counts for neither)."""
     owned: dict[str, list[Submission]] = {student.id: [] for student in students}
     unmatched = []
     for submission in submissions:
         owners = [student for student in students if student.owns(submission.name)]
-        if len(owners) > 1:
-            raise RosterError(f"--roster: {submission.name} matches the rows of {owners[0].id} ({owners[0].name}) and "
-                              f"{owners[1].id} ({owners[1].name}); make their folder or pattern tell them apart")
-        if owners:
+        if len(owners) == 1:
             owned[owners[0].id].append(submission)
+        elif owners:
+            unmatched.append((submission, f"matches the rows of {owners[0].id} ({owners[0].name}) and {owners[1].id} "
+                                          f"({owners[1].name}): make their folder or pattern tell them apart"))
         else:
-            unmatched.append(submission)
+            unmatched.append((submission, NOT_ON_ROSTER))
     return [dataclasses.replace(student, submissions=tuple(owned[student.id])) for student in students], unmatched
