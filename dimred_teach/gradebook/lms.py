@@ -3,11 +3,14 @@
 - ``students.csv``: one row per student: id, name, the points of each exercise set (the
   student's best notebook of the set), the total and the maximum;
 - ``canvas.csv``: Canvas's gradebook import layout: ``Student``, ``ID``, ``SIS User ID``,
-  ``SIS Login ID``, ``Section``, then one column per exercise set and the total (new columns
-  become new assignments), with the ``Points Possible`` row second;
+  ``SIS Login ID``, ``Section``, then one column per exercise set (new columns become new
+  assignments), with the ``Points Possible`` row second;
 - ``moodle.csv``: for Moodle's CSV grade import: ``ID number``, ``Email address``, ``Full
-  name``, then one column per set and the total; at import, identify users by ID number and
-  map each column to a grade item;
+  name``, then one column per set; at import, identify users by ID number and map each column
+  to a grade item.
+
+Neither LMS file has a total: both import every column that is not a student's identity as one
+more assignment (or grade item), which would count every point twice; each LMS adds up its own.
 - ``feedback/<id>.html``: each student's report as a page to send them (autoescaped);
 - ``unmatched.csv``: graded notebooks no student got: on no roster row, or on two (refused), with the reason.
 
@@ -66,23 +69,20 @@ def _column(name: str) -> str:
 def write_canvas(out: Path, students: Sequence[Student], sets: dict[str, float]) -> None:
     with (out / "canvas.csv").open("w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
-        writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *map(_column, sets),
-                         _column("total")])
-        writer.writerow(["Points Possible", "", "", "", "", *map(points_text, sets.values()), points_text(sum(sets.values()))])
+        writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *map(_column, sets)])
+        writer.writerow(["Points Possible", "", "", "", "", *map(points_text, sets.values())])
         for student in students:
-            points = _points(student, sets)
             writer.writerow([csv_cell(student.name), "", csv_cell(student.id), csv_cell(student.login or student.email),
-                             csv_cell(student.section), *map(points_text, points), points_text(sum(points))])
+                             csv_cell(student.section), *map(points_text, _points(student, sets))])
 
 
 def write_moodle(out: Path, students: Sequence[Student], sets: dict[str, float]) -> None:
     with (out / "moodle.csv").open("w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
-        writer.writerow(["ID number", "Email address", "Full name", *map(_column, sets), _column("total")])
+        writer.writerow(["ID number", "Email address", "Full name", *map(_column, sets)])
         for student in students:
-            points = _points(student, sets)
             writer.writerow([csv_cell(student.id), csv_cell(student.email), csv_cell(student.name),
-                             *map(points_text, points), points_text(sum(points))])
+                             *map(points_text, _points(student, sets))])
 
 
 def feedback_names(students: Sequence[Student]) -> dict[str, str]:
