@@ -28,9 +28,15 @@ site [--out DIR]    build the course website from the executed notebooks (site e
 class-report REPORTS... --out DIR
                     what a class got wrong: mistakes.csv, exercises.csv and index.html from the
                     reports of `grade` (its --out folders, reports or gradebooks)
-gradebook REPORTS... --roster CSV --out DIR
+written REPORTS... --out DIR [--anonymous]
+                    the written answers, one page per exercise (rubric, model answer, identical
+                    answers grouped), and written-scores.csv for the lecturer to fill in
+gradebook REPORTS... --roster CSV --out DIR [--written SCORES]
                     points per student and set, Canvas's and Moodle's import files, and each
                     student's feedback page
+regrade OUT --out NEW_OUT
+                    grade the notebooks of OUT's reports again with the grader installed now
+                    (their options and paths are in the reports) and write changes.csv
 class-template github|slurm|kubernetes --shards N [--out FILE]
                     the files grading a class in N shards on that engine, then merging them
 merge SHARD_OUT... --out DIR
@@ -55,7 +61,7 @@ from pathlib import Path
 
 from . import _fast_start  # noqa: F401  (first: before anything imports nbformat)
 
-FOLDER_OUT = ("grade", "classroom-grade", "demo-class", "class-report", "site", "slides")
+FOLDER_OUT = ("grade", "classroom-grade", "demo-class", "class-report", "written", "regrade", "site", "slides")
 """The commands whose ``--out`` is a folder: a file there is refused before anything is written."""
 
 
@@ -157,6 +163,16 @@ def main(argv: list[str] | None = None) -> int:
                              help="folder for students.csv, canvas.csv, moodle.csv, feedback/ and unmatched.csv")
     book_parser.add_argument("--root", type=Path, default=Path.cwd(),
                              help="the course's root folder (for the lecture sections to revisit)")
+    book_parser.add_argument("--written", type=Path, help="the written answers' points: written-scores.csv of "
+                                                          "`dimred-teach written`, filled in")
+    from .gradebook import written_pages
+    from .grading import regrade
+
+    regrade.add_arguments(sub.add_parser("regrade", help="grade a run's notebooks again with the grader installed "
+                                                         "now, into a new folder, and list what changes"))
+
+    written_pages.add_arguments(sub.add_parser("written", help="the class's written answers, one page per exercise, "
+                                                              "and written-scores.csv to fill in"))
     engine_parser = sub.add_parser("class-template", help="grade a class in shards on GitHub Actions, Slurm or Kubernetes")
     engine_parser.add_argument("engine", choices=["github", "slurm", "kubernetes"], help="the engine")
     engine_parser.add_argument("--shards", type=int, default=4, help="shards graded at once (default 4)")
@@ -243,11 +259,17 @@ def main(argv: list[str] | None = None) -> int:
         from .gradebook.lms import student_outputs
 
         try:
-            print(student_outputs(args.reports, args.roster, args.out, args.root))
+            print(student_outputs(args.reports, args.roster, args.out, args.root, args.written))
         except (ValueError, FileNotFoundError) as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
         return 0
+    if args.command in ("written", "regrade"):
+        try:
+            return {"written": written_pages, "regrade": regrade}[args.command].run(args)
+        except (ValueError, FileNotFoundError) as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
     if args.command == "class-template":
         from .grading.engines import command_class_template
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import fnmatch
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -60,12 +60,15 @@ class Student:
         target = str(parts) if "/" in self.pattern else parts.name
         return fnmatch.fnmatchcase(target, self.pattern)
 
-    def best(self) -> dict[str, Submission]:
-        """Per exercise set, the student's best-scoring submission (the first of equals)."""
+    def best(self, written: Mapping[str, float] | None = None) -> dict[str, Submission]:
+        """Per exercise set, the student's best-scoring submission (the first of equals), its
+        written points (``written``: by submission name) counted in."""
+        written = written or {}
         best: dict[str, Submission] = {}
         for submission in self.submissions:
             kept = best.get(submission.exercise_set)
-            if kept is None or round(submission.score, 6) > round(kept.score, 6):
+            if kept is None or (round(submission.score + written.get(submission.name, 0.0), 6)
+                                > round(kept.score + written.get(kept.name, 0.0), 6)):
                 best[submission.exercise_set] = submission
         return best
 
