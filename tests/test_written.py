@@ -42,6 +42,13 @@ def read_csv(path: Path) -> list[dict]:
         return list(csv.DictReader(file))
 
 
+def write_csv(path: Path, rows: list[dict]) -> None:
+    with path.open("w", newline="", encoding="utf-8") as file:
+        writer = csv.DictWriter(file, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
 def answer_cells(notebook) -> list:
     return [cell for cell in notebook.cells if cell.id.startswith("written-")]
 
@@ -196,8 +203,13 @@ def test_written_shows_every_answer_escaped_grouped_beside_the_rubric(graded_cla
     assert main(["written", str(folder / "reports"), "--out", str(folder / "written"), "--root", str(ROOT)]) == 0
     assert "10 submission(s), 3 exercise page(s), 30 answer(s)" in capsys.readouterr().out
     planted = graded_class["record"]["written"]
+    reports = [json.loads(path.read_text())["extra_data"] for path in (folder / "reports").glob("*.json")]
     for exercise, part in PARTS:
         page = (folder / "written" / f"{exercise}.html").read_text()
+        for report in reports:  # every answer is on its page, rendered as the page renders it, its writer named
+            answer = next(w for w in report["written"] if (w["exercise"], w["part"]) == (exercise, part))
+            assert str(escape(report["submission"])) in page
+            assert answer["blank"] or str(render_markdown(answer["text"])) in page
         assert "<script" not in page and "<img" not in page and "&lt;script&gt;alert(&quot;pwned&quot;)" in page
         assert "Rubric" in page and "Model answer" in page
         kinds = Counter(made[f"{exercise} part {part}"] for made in planted.values())
@@ -251,10 +263,7 @@ def _filled(graded_class) -> tuple[Path, Path, dict]:
             row["comment"] = '=HYPERLINK("http://evil.example") <b>see me</b>' if "=cmd" in row["submission"] else "ok"
         expected[row["submission"]] += float(row["points"])
     filled = folder / "filled.csv"
-    with filled.open("w", newline="", encoding="utf-8") as file:
-        writer = csv.DictWriter(file, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(filled, rows)
     roster = folder / "roster.csv"
     roster.write_text("id,name,folder\n" + "".join(f"S{n},Student {n},student-{n:03d}\n" for n in range(1, 9))
                       + "S9,Mallory,student-=cmd\nS10,Blank,student-blank\n", encoding="utf-8")
@@ -311,13 +320,20 @@ def test_a_bad_scores_row_is_refused_naming_it_and_nothing_is_written(graded_cla
     rows[0].update(points="1")
     edit(rows)
     bad = folder / "bad.csv"
-    with bad.open("w", newline="", encoding="utf-8") as file:
-        writer = csv.DictWriter(file, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(bad, rows)
     out = folder / "refused"
     assert main(["gradebook", str(folder / "reports"), "--roster", str(roster), "--written", str(bad),
                  "--out", str(out)]) == 2
     error = capsys.readouterr().err.strip()
     assert error.startswith("error: --written:") and named in error and "\n" not in error
     assert not out.exists()
+
+
+def test_written_needs_the_courses_solutions_and_reports_with_written_answers(graded_class, tmp_path, capsys):
+    folder = graded_class["folder"]
+    assert main(["written", str(folder / "reports"), "--out", str(tmp_path / "out"), "--root", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.startswith(f"error: --root: {tmp_path} is not the course's checkout")
+    (tmp_path / "empty").mkdir()
+    assert main(["written", str(tmp_path / "empty"), "--out", str(tmp_path / "out"), "--root", str(ROOT)]) == 2
+    assert "REPORTS: no written answer in" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
