@@ -337,3 +337,15 @@ def test_written_needs_the_courses_solutions_and_reports_with_written_answers(gr
     assert main(["written", str(tmp_path / "empty"), "--out", str(tmp_path / "out"), "--root", str(ROOT)]) == 2
     assert "REPORTS: no written answer in" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_an_answer_worth_other_points_than_its_rubric_now_is_said_and_keeps_the_reports(graded_class, tmp_path,
+                                                                                         capsys):
+    report = next((graded_class["folder"] / "reports").glob("*.json"))
+    data = json.loads(report.read_text())
+    data["extra_data"]["written"][0]["max_points"] = 5
+    (tmp_path / report.name).write_text(json.dumps(data))
+    assert main(["written", str(tmp_path / report.name), "--out", str(tmp_path / "out"), "--root", str(ROOT)]) == 0
+    assert "note: 1 answer(s) are worth other points in their report than their rubric gives now" in (
+        capsys.readouterr().out)
+    assert read_csv(tmp_path / "out" / "written-scores.csv")[0]["max_points"] == "5"

@@ -152,6 +152,8 @@ def written_pages(paths: Sequence[Path], out: Path, root: Path, anonymous: bool 
     labels = {index: f"answer {position + 1}" if anonymous else submissions[index].name
               for position, index in enumerate(order)}
     unknown = sum((a.exercise, a.part) not in parts for s in submissions for a in s.written)
+    repriced = sum((a.exercise, a.part) in parts and round(parts[(a.exercise, a.part)].points, 6) != round(a.max_points, 6)
+                   for s in submissions for a in s.written)
     pages, rows = [], []
     for exercise in dict.fromkeys(key[0] for key in parts):
         sections = []
@@ -182,6 +184,9 @@ def written_pages(paths: Sequence[Path], out: Path, root: Path, anonymous: bool 
                f"({sum(a.blank for _, a in rows)} blank, scored 0): {out / 'index.html'}, {out / SCORES_FILE}")
     if unknown:
         account += f"\nskipped {unknown} answer(s) to written parts the course's solutions do not have"
+    if repriced:
+        account += (f"\nnote: {repriced} answer(s) are worth other points in their report than their rubric gives now; "
+                    f"{SCORES_FILE} keeps the reports' (what was graded)")
     return account + "".join(f"\nskipped {note}" for note in skipped)
 
 
