@@ -103,7 +103,7 @@ def best_projection(X, r):
 # %% tags=["check"] points=2
 check("01.best_projection", best_projection)
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "01.best_projection", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
@@ -126,7 +126,7 @@ scores = ...
 check("01.score_covariance", scores)
 
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "01.score_covariance", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
@@ -146,5 +146,5 @@ def variance_explained(X, k):
 # %% tags=["check"] points=1
 check("01.variance_explained", variance_explained)
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "01.variance_explained", "part": 1}}
 # **Your answer:** *(write it here)*

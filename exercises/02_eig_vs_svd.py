@@ -72,7 +72,7 @@ def components_from_gram(G, k):
 check("02.components_from_gram", components_from_gram)
 
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "02.components_from_gram", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
@@ -93,7 +93,7 @@ def pca_via_svd(X, k):
 check("02.svd_is_pca", pca_via_svd)
 
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "02.svd_is_pca", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
@@ -156,5 +156,5 @@ def pseudo_inverse(A):
 # %% tags=["check"] points=2
 check("02.pseudo_inverse", pseudo_inverse)
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "02.pseudo_inverse", "part": 1}}
 # **Your answer:** *(write it here)*

@@ -85,7 +85,7 @@ check("03.scaled_scores", scaled_scores)
 # %% [markdown]
 # (b) Explain why the covariance is exactly $I/(n-1)$, and what that means for the picture.
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "03.scaled_scores", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
@@ -115,7 +115,7 @@ check("03.arrow_cosines", arrow_cosines)
 R = ...
 
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "03.arrow_cosines", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
@@ -158,7 +158,7 @@ species_pc = ...
 check("03.species_component", species_pc)
 
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "03.species_component", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
@@ -190,5 +190,5 @@ check("03.bootstrap_angle", bootstrap_angle)
 # YOUR CODE HERE
 pass
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "03.bootstrap_angle", "part": 1}}
 # **Your answer:** *(write it here)*

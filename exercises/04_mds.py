@@ -63,7 +63,7 @@ B = ...
 check("04.recover_b", B)
 
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "04.recover_b", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
@@ -129,8 +129,15 @@ check("04.eurodist_spectrum", relative_eigenvalues)
 pass
 
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "04.eurodist_spectrum", "part": 1}}
 # **Your answer:** *(write it here)*
+
+# %% [markdown]
+# ## Exercise 5 · Is it Euclidean? *(5 min, lecture §5)*
+#
+# Write `is_euclidean(D)` that returns `True` when the dissimilarity matrix `D` is the distance matrix of some
+# points in a Euclidean space and `False` otherwise, by inspecting the eigenvalues of $\mathbf B$. Rounding
+# leaves tiny negative eigenvalues even for exact points: treat eigenvalues above $-10^{-9}\lambda_{\max}$ as zero.
 
 # %%
 def is_euclidean(D):
@@ -159,5 +166,5 @@ H = ...
 # %% tags=["check"] points=2
 check("04.non_euclidean_metric", D_metric)
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "04.non_euclidean_metric", "part": 1}}
 # **Your answer:** *(write it here)*

@@ -102,7 +102,7 @@ check("05.top_words", top_words)
 pass
 
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "05.top_words", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
@@ -133,7 +133,7 @@ check("05.hidden_match", hidden_matches)
 coordinates = ...
 ranking = ...
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "05.hidden_match", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
@@ -145,5 +145,5 @@ ranking = ...
 # %%
 print(dr.rounded(space.term_coordinates[:, 0].min()))
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "05.uncentred_component", "part": 1}}
 # **Your answer:** *(write it here)*

@@ -102,7 +102,7 @@ check("06.simulate_squared_norms", simulate_squared_norms)
 # %% [markdown]
 # Why should the mean match? Write the derivation of $\mathbb E\|\mathbf U\vec x\|^2 = \|\vec x\|^2$ in two lines.
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "06.simulate_squared_norms", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
@@ -133,5 +133,5 @@ check("06.failure_rate", failure_rate)
 X_notes = ...
 notes_rate = ...
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "06.failure_rate", "part": 1}}
 # **Your answer:** *(write it here)*

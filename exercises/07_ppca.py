@@ -112,7 +112,7 @@ draws = ...
 gap = ...
 
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "07.marginal_covariance", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
@@ -161,5 +161,5 @@ print(shrink)
 # %% tags=["check"] points=1
 check("07.shrinkage", shrink)
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "07.shrinkage", "part": 1}}
 # **Your answer:** *(write it here)*

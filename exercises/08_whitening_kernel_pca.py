@@ -61,7 +61,7 @@ check("08.whiten", whiten_data)
 # **Explain** (WashU Exercises 4.3 and 4.4): why does $\mathbf X_c V \Lambda^{-1/2}$ equal $\sqrt{n-1}\,U$, and why is
 # its covariance $I$? Which other matrices would also be valid whitened data?
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "08.whiten", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
@@ -148,7 +148,7 @@ check("08.dual_normalisation", dual_coefficients)
 # **Explain**: the check accepts $\mathbf a_j + c\,\mathbf 1$ for any number $c$ as well, although that vector is no
 # eigenvector of $\tilde K$ and its $n\lambda_j\,\mathbf a^\top\mathbf a$ is not 1. Why is that right?
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "08.dual_normalisation", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
@@ -184,5 +184,5 @@ pass
 # **Explain** what goes wrong with a much larger $\gamma$ (try 50) and with a much smaller one (try 0.02), and why
 # the lecture's $\gamma = 2$ does not work here.
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "08.circle_gamma", "part": 1}}
 # **Your answer:** *(write it here)*

@@ -174,7 +174,7 @@ y_pairs = pairs_demo["label"].to_numpy()
 pass
 
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "09.best_pair", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]

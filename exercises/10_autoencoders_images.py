@@ -104,7 +104,7 @@ errors_10 = ...
 own = ...
 
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "10.class_errors", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
@@ -147,7 +147,7 @@ eights = images[labels == 8]
 # YOUR CODE HERE
 M_90 = ...
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "10.digits_m90", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
@@ -161,7 +161,7 @@ constant = ...
 M_90_standardised = ...
 
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "10.digits_m90", "part": 2}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
@@ -209,5 +209,5 @@ check("10.denoising_pairs", denoising_pairs)
 # **To think about.** Why must the noise go on the inputs and not on the targets? What
 # would an overcomplete autoencoder learn from pairs (clean input, noisy target)?
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "10.denoising_pairs", "part": 1}}
 # **Your answer:** *(write it here)*

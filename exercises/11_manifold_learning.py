@@ -108,7 +108,7 @@ X_clean, sheet_clean = make_swiss_roll(800, seed=5)
 pass
 
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "11.isomap", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]
@@ -133,5 +133,5 @@ check("11.laplacian", my_laplacian_eigenmaps)
 # Why the *generalised* problem? Answer in the markdown cell: what does the constraint $y^\top\mathbf D y = 1$
 # do that $y^\top y = 1$ does not?
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "11.laplacian", "part": 1}}
 # **Your answer:** *(write it here)*

@@ -101,7 +101,7 @@ check("13.fastica_step", fastica_step)
 # they are still mixtures. Why is decorrelating not enough, and what extra information does ICA use? What would go
 # wrong if the three sources were Gaussian, and what can ICA never recover even for non-Gaussian sources?
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "13.fastica_step", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]

@@ -89,7 +89,7 @@ check("14.student_t_similarities", student_t_similarities)
 # area of the cluster of B cells, and concludes that T cells are three times as varied. What does the lecture's
 # section 4 say about this reading, why (which step of t-SNE is responsible), and what would you check instead?
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "14.student_t_similarities", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]

@@ -108,6 +108,14 @@ check("01.best_projection", best_projection)
 # multiplier per constraint the stationarity condition is $S U = U M$ with $M$ symmetric, so the columns of $U$ span
 # an invariant subspace of $S$ and the trace is a sum of $r$ eigenvalues; the largest sum takes the top $r$. The
 # error left is $(n-1)\sum_{j>r}\lambda_j$.
+#
+# **Rubric.**
+#
+# - 1 point: Pythagoras for an orthonormal $U$: $\|x - UU^\top x\|^2 = \|x\|^2 - \|U^\top x\|^2$, so minimising the
+#   error is maximising $\operatorname{tr}(U^\top S U)$.
+# - 1 point: The constrained maximum: stationarity gives $SU = UM$, so the columns of $U$ span an invariant subspace
+#   of $S$.
+# - 1 point: Concludes that the top $r$ eigenvectors are best, leaving an error of $(n-1)\sum_{j>r}\lambda_j$.
 
 # %% [markdown]
 # ## Exercise 4 · $\operatorname{Var}[\text{scores}] = \Lambda$ *(10 min, lecture §5)*
@@ -133,6 +141,12 @@ check("01.score_covariance", scores)
 # **Why.** With $Z = \mathbf X_c V$ and $S = V\Lambda V^\top$,
 # $\frac{1}{n-1}Z^\top Z = V^\top \frac{\mathbf X_c^\top \mathbf X_c}{n-1} V = V^\top V \Lambda V^\top V = \Lambda$,
 # because $V^\top V = I$ for the orthonormal eigenvectors of the symmetric matrix $S$.
+#
+# **Rubric.**
+#
+# - 1 point: Writes the covariance of the scores as $V^\top S V$ (from $Z = \mathbf X_c V$ and the centred scores).
+# - 1 point: Uses $S = V\Lambda V^\top$ with $V^\top V = I$ (orthonormal eigenvectors of a symmetric matrix) to
+#   reach $\Lambda$.
 
 
 # %% [markdown]
@@ -160,3 +174,8 @@ check("01.variance_explained", variance_explained)
 # eigenvalue, by $(n-1)/n$. The proportion $\sum_{j\le k}\lambda_j / \sum_j \lambda_j$ has that factor in its
 # top and its bottom, and it cancels. Any other scaling of the data (mm to cm, say) cancels the same way; only
 # scaling the variables *differently* (standardising, notebook 03) changes the proportions.
+#
+# **Rubric.**
+#
+# - 1 point: Dividing by $n$ instead of $n-1$ multiplies every eigenvalue by the same factor $(n-1)/n$.
+# - 1 point: The factor is in the numerator and the denominator of the proportion, and cancels.

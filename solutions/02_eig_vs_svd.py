@@ -78,6 +78,13 @@ check("02.components_from_gram", components_from_gram)
 # The directions follow from $\mathbf X_c^\top U = V D U^\top U = V D$: $V = \mathbf X_c^\top U D^{-1} =
 # \mathbf X_c^\top Z D^{-2}$ for the columns with $d_j > 0$. Cost: $O(n^2 p)$ to form $G$ and $O(n^3)$ to
 # decompose it, against $O(np^2 + p^3)$ for $S$.
+#
+# **Rubric.**
+#
+# - 1 point: From the thin SVD, $G = UD^2U^\top$ and $Z = \mathbf X_c V = UD$.
+# - 1 point: Recovers the directions as $V = \mathbf X_c^\top Z D^{-2}$ (or $\mathbf X_c^\top U D^{-1}$), for $d_j >
+#   0$ only.
+# - 1 point: Says why this avoids the $p\times p$ covariance (cost $O(n^2p + n^3)$ against $O(np^2 + p^3)$).
 
 # %% [markdown]
 # ## Exercise 3 · The SVD solves PCA (WashU Exercise 4.2) *(10 min, lecture §1)*
@@ -105,6 +112,12 @@ check("02.svd_is_pca", pca_via_svd)
 # so $S V = V \frac{D^2}{n-1}$: the right singular vectors are eigenvectors of $S$ with eigenvalues
 # $\lambda_j = d_j^2/(n-1)$, sorted because the singular values are. The scores are
 # $\mathbf X_c V = U D V^\top V = U D$.
+#
+# **Rubric.**
+#
+# - 1 point: Writes $S = V\frac{D^2}{n-1}V^\top$ from the SVD of $\mathbf X_c$.
+# - 1 point: Concludes $SV = V\Lambda$ with $\lambda_j = d_j^2/(n-1)$, in order because the singular values are
+#   sorted.
 
 # %% [markdown]
 # ## Exercise 4 · Power iteration *(10 min, lecture §4)*
@@ -194,3 +207,10 @@ check("02.pseudo_inverse", pseudo_inverse)
 # smallest when those are 0. That $y$ is $D^+ c$, so $x = V D^+ U^\top b = A^+ b$. The null-space basis holds
 # the columns of $V$ of those other $j$: adding $N z$ to $x$ changes only the other $y_j$, so every $A^+ b + N z$
 # has the same, smallest residual, and $\|A^+ b + N z\|^2 = \|A^+ b\|^2 + \|z\|^2$ is smallest at $z = 0$.
+#
+# **Rubric.**
+#
+# - 1 point: Rotates to $y = V^\top x$, $c = U^\top b$ (lengths kept) and splits the residual over the $d_j > 0$ and
+#   the rest.
+# - 1 point: The residual is smallest at $y_j = c_j/d_j$; the norm is smallest with the other $y_j = 0$: $x = A^+b$.
+# - 1 point: Adding a null-space vector $Nz$ leaves the residual unchanged and adds $\|z\|^2$ to $\|x\|^2$.

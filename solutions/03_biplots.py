@@ -89,6 +89,13 @@ check("03.scaled_scores", scaled_scores)
 # $U^\top U/(n-1) = I/(n-1)$ because the columns of $U$ are orthonormal. The derived variables are uncorrelated and
 # all have the same variance, so the scaled biplot's point cloud is round: how spread out the data are along each
 # component is no longer visible in the points but in the lengths of the arrows $V D$.
+#
+# **Rubric.**
+#
+# - 1 point: With $\alpha = 1$ the scores are $U$, whose columns have mean 0 ($\mathbf 1^\top\mathbf X_c = 0$).
+# - 1 point: Orthonormal columns give the covariance $U^\top U/(n-1) = I/(n-1)$.
+# - 1 point: For the picture: the point cloud is round; the spread along each component shows in the arrows' lengths
+#   $VD$.
 
 # %% [markdown]
 # ## Exercise 3 · Correlations from the angles between arrows *(10 min, lecture §4)*
@@ -130,6 +137,13 @@ print("largest difference in the 2-D view, k = 2:", dr.rounded(np.abs(arrow_cosi
 # $H_2 H_2^\top = (n-1)S - \sum_{\ell\ge 3} d_\ell^2 v_\ell v_\ell^\top$: the part of each variable carried by the
 # dropped components is missing, the arrows are shorter than $\sqrt{n-1}\,s_j$ and their angles are distorted.
 # Here the dropped components hold under 1% of the variance, so the error is small.
+#
+# **Rubric.**
+#
+# - 1 point: Gives the largest difference (about 0.05, for `RW` and `BD`) and that with all components the cosines
+#   are the correlations.
+# - 1 point: Explains that two columns leave out the dropped components' part of each variable (shorter arrows,
+#   distorted angles), which is small here.
 
 # %% [markdown]
 # ## Exercise 4 · A number for "separates the species" *(10 min, lecture §5)*
@@ -188,6 +202,12 @@ check("03.species_component", species_pc)
 # depth with carapace width (and rear width): for a given size the orange crabs have a larger frontal lobe and a
 # deeper body. The largest components are not necessarily the interesting ones, and a component's number depends
 # on what else varies in the sample.
+#
+# **Rubric.**
+#
+# - 1 point: Names PC2 with the separations as numbers (3.58 against 0.65 for the next best).
+# - 1 point: PC1 is size, which does not tell the species apart.
+# - 1 point: With one sex only there is no sex contrast, so the species contrast moves up from PC3 to PC2.
 
 # %% [markdown]
 # ## Exercise 6 · How far does a component turn under the bootstrap? *(10 min, lecture §7)*
@@ -234,3 +254,8 @@ for j in (1, 2, 3):
 # **Reading.** PC1 (size, about 98% of the variance) hardly moves; PC2 and PC3 turn by several degrees, because
 # their eigenvalues are close ($\lambda_2/\lambda_3 \approx 1.3$) and the data do not fix their directions inside
 # the plane they span.
+#
+# **Rubric.**
+#
+# - 1 point: PC1 hardly moves; PC2 and PC3 turn by several degrees.
+# - 1 point: Because $\lambda_2$ and $\lambda_3$ are close, the data do not fix the directions inside their plane.

@@ -63,6 +63,15 @@ check("04.recover_b", B)
 # So $\mathbf H\mathbf D^{(2)}\mathbf H = -2\mathbf B$. Entrywise: $\mathbf B_{ij} = -\tfrac12(\mathbf D^{(2)}_{ij}
 # - \bar d_{i\cdot} - \bar d_{\cdot j} + \bar d_{\cdot\cdot})$ with row, column and grand means of
 # $\mathbf D^{(2)}$. Translating the points does not change $\mathbf D^{(2)}$, so centring costs nothing.
+#
+# **Rubric.**
+#
+# - 1 point: Writes $\mathbf D^{(2)} = b\mathbf 1^\top + \mathbf 1 b^\top - 2\mathbf B$ with $b =
+#   \operatorname{diag}(\mathbf B)$.
+# - 1 point: $\mathbf H\mathbf 1 = 0$ removes the two terms with $\mathbf 1$; $\mathbf B\mathbf 1 = 0$ for centred
+#   points gives $\mathbf H\mathbf B\mathbf H = \mathbf B$.
+# - 1 point: Concludes $\mathbf H\mathbf D^{(2)}\mathbf H = -2\mathbf B$ (and that centring costs nothing: distances
+#   ignore translation).
 
 # %% [markdown]
 # ## Exercise 2 · Classical MDS *(15 min, lecture §3)*
@@ -146,7 +155,14 @@ print("most negative / second largest:", dr.rounded(relative_eigenvalues[-1] / r
 # Euclidean space has these distances, because $\mathbf B$ would then be a Gram matrix, which is positive
 # semi-definite. Road distances follow roads, around mountains and seas; they are not straight lines, and no
 # single bad entry explains that away. A 2-D map is still a good picture of the large distances.
+#
+# **Rubric.**
+#
+# - 1 point: Eight clearly negative eigenvalues, the most negative about a quarter of the second largest.
+# - 1 point: Not Euclidean without Athens either: a Gram matrix would be positive semi-definite; road distances are
+#   not straight lines.
 
+# %% [markdown]
 # ## Exercise 5 · Is it Euclidean? *(5 min, lecture §5)*
 #
 # Write `is_euclidean(D)` that returns `True` when the dissimilarity matrix `D` is the distance matrix of some
@@ -199,3 +215,10 @@ check("04.non_euclidean_metric", D_metric)
 # continuously on the distances, and it was clearly negative for the star ($-0.11$ of the largest at $c = 0.05$,
 # $-0.09$ at $c = 0.1$): a small change leaves it negative, so no points realise $\mathbf D$ either. (At
 # $c \approx 0.4$ it reaches zero: large enough a constant makes any metric Euclidean.)
+#
+# **Rubric.**
+#
+# - 1 point: An argument from equality in the triangle inequality (the star: point 0 must be the midpoint of two
+#   pairs, a contradiction).
+# - 1 point: Why the answer's room to spare keeps it non-Euclidean: a constant added keeps the triangle inequality,
+#   and the negative eigenvalue changes continuously.

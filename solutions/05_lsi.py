@@ -108,6 +108,11 @@ print(top_words(space.term_coordinates, space.vocabulary, 2, 5))
 # **Topic.** Music: singer, album, audience, tune, festival. The other end of this component holds visual art
 # (gallery, show, painting, museum, painter): component index 2 contrasts music with art (see the map in the
 # lecture notebook).
+#
+# **Rubric.**
+#
+# - 1 point: Names the topic (music) from the five top words.
+# - 1 point: Notes that the other end of the component holds another topic (visual art): a component is a contrast.
 
 # %% [markdown]
 # ## Exercise 4 · A match without a shared word *(10 min, lecture §7)*
@@ -146,6 +151,12 @@ print(corpus["text"][hidden_matches(ranking, corpus["text"], "picture")[0]])
 # **Why.** The story says "painting" and uses the rest of the art vocabulary (museum, painter, portrait, brush,
 # varnish). Across the corpus "picture" occurs with exactly these words, so the query "picture" folds in along the
 # art direction of the latent space, where this story lies too. Keyword search gives it cosine 0.
+#
+# **Rubric.**
+#
+# - 1 point: The story shares the art vocabulary that co-occurs with "picture" across the corpus.
+# - 1 point: So the folded-in query lies along the art direction of the latent space, where the story is; keyword
+#   search gives it 0.
 
 # %% [markdown]
 # ## Exercise 5 · The first uncentred component (written) *(10 min, lecture §5)*
@@ -156,7 +167,7 @@ print(corpus["text"][hidden_matches(ranking, corpus["text"], "picture")[0]])
 # %%
 print(dr.rounded(space.term_coordinates[:, 0].min()))
 
-# %% [markdown] tags=["solution"]
+# %% [markdown] exercise="05.uncentred_component" tags=["solution"]
 # **Why.** The tf-idf matrix $X$ has no negative entry, so $X^\top X$ has none either. The first right singular vector
 # maximises $v^\top X^\top X v$ over unit vectors; replacing $v$ by $|v|$ (entrywise) can only increase that sum,
 # so a maximiser with all entries $\ge 0$ exists (Perron-Frobenius), and the sign rule makes it the positive one.
@@ -164,3 +175,11 @@ print(dr.rounded(space.term_coordinates[:, 0].min()))
 # Centring subtracts the mean document first; the first component then follows the direction of largest
 # *variance*, the main contrast between topics (music against art in the notes), and has weights of both signs.
 # The price is that the centred matrix is dense.
+#
+# **Rubric.**
+#
+# - 1 point: No negative entry in $X$ (so in $X^\top X$): taking $|v|$ cannot lower $v^\top X^\top X v$, so the
+#   first vector can be taken non-negative.
+# - 1 point: It points along the mean document: what all documents share.
+# - 1 point: Centring removes the mean: the first component becomes the main contrast between topics, with weights
+#   of both signs.

@@ -112,6 +112,12 @@ check("06.simulate_squared_norms", simulate_squared_norms)
 # $(\mathbf U\vec x)_i = q^{-1/2}\sum_j Z_{ij}x_j$, so $\mathbb E(\mathbf U\vec x)_i^2 = q^{-1}\sum_{j,k}x_jx_k\,\mathbb E[Z_{ij}Z_{ik}]
 # = q^{-1}\sum_j x_j^2$, because the $Z_{ij}$ are independent with mean 0 and variance 1. Summing the $q$ coordinates
 # gives $\|\vec x\|^2$.
+#
+# **Rubric.**
+#
+# - 1 point: Expands $\mathbb E(\mathbf U\vec x)_i^2$ with independent entries of mean 0 and variance 1:
+#   $q^{-1}\sum_j x_j^2$.
+# - 1 point: Sums the $q$ coordinates to get $\|\vec x\|^2$.
 
 # %% [markdown]
 # ## Exercise 4 · How often does a projection fail? *(10 min, lecture §6)*
@@ -161,3 +167,9 @@ print("measured failure rate:", dr.rounded(notes_rate),
 # `johnson_lindenstrauss_min_dim`, $4\log n/(\epsilon^2/2 - \epsilon^3/3)$, is the same form). (The failure rate also
 # depends on the data: points spanning only a few dimensions fail less often, because their pairs are distorted
 # together. The bound covers the worst case.)
+#
+# **Rubric.**
+#
+# - 1 point: Reports the measured rate (about 0.12) and that it exceeds $\delta = 0.05$: the promise is not kept.
+# - 1 point: Explains why: the bound's constant holds only for small $\epsilon$; the upper tail of $\chi^2_q/q$ is
+#   heavier (Dasgupta and Gupta's form).

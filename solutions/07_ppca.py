@@ -127,6 +127,12 @@ print("largest entry difference:", dr.rounded(gap))
 # **What it shows.** The largest entry difference is a few hundredths, the size of the sampling error of a
 # covariance from 20 000 points (about $\sqrt{2/n}$ times the entries, a few hundredths here). Doubling the sample
 # divides it by about $\sqrt2$; it does not vanish because the sample covariance is random.
+#
+# **Rubric.**
+#
+# - 1 point: The largest difference is a few hundredths.
+# - 1 point: Explains it as sampling error of a covariance from 20 000 points (about $\sqrt{2/n}$ relative), which
+#   shrinks with more draws.
 
 # %% [markdown]
 # ## Exercise 4 · Comparing subspaces through projectors *(10 min, lecture §6)*
@@ -188,3 +194,10 @@ check("07.shrinkage", shrink)
 # Each factor is below 1: the posterior pulls the reconstruction towards the mean, more along weak components
 # (where the noise is a larger share of the variance). As $\sigma^2 \to 0$ both factors tend to 1 and the map
 # becomes the orthogonal projector $V_2V_2^\top$ of PCA.
+#
+# **Rubric.**
+#
+# - 1 point: At the maximum $W^\top W = \Lambda_2 - \sigma^2 I$, so $M = \Lambda_2$ and the factors are $(\lambda_j
+#   - \sigma^2)/\lambda_j$.
+# - 1 point: Each factor is below 1: the posterior shrinks towards the mean, more along weak components.
+# - 1 point: As $\sigma^2\to 0$ the factors tend to 1: the orthogonal projector of PCA.

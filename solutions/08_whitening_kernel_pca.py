@@ -62,6 +62,12 @@ check("08.whiten", whiten_data)
 # (this is the notes' $D^{-1}U^\top X = V_d^\top$ in their transposed layout). Its covariance is
 # $(n-1)U^\top U/(n-1) = I$ because the columns of $U$ are orthonormal. Any $\mathbf Z Q$ with $Q$ orthogonal is also
 # whitened: $Q^\top I Q = I$. For example $Q = V^\top$ gives the "ZCA" whitening $\mathbf X_c V\Lambda^{-1/2}V^\top$.
+#
+# **Rubric.**
+#
+# - 1 point: From $\mathbf X_c = UDV^\top$ and $\Lambda = D^2/(n-1)$: $\mathbf X_c V\Lambda^{-1/2} = \sqrt{n-1}\,U$.
+# - 1 point: Its covariance is $(n-1)U^\top U/(n-1) = I$.
+# - 1 point: Any orthogonal rotation $\mathbf ZQ$ is also whitened (for example ZCA, $Q = V^\top$).
 
 # %% [markdown]
 # ## Exercise 2 · Centring a kernel matrix in feature space *(10 min, lecture §4)*
@@ -170,6 +176,11 @@ check("08.dual_normalisation", dual_coefficients)
 # n\lambda\mathbf a$ seen from the other side: solutions differ from eigenvectors only by null-space parts, which do
 # not matter. Only for the eigenvector itself (no null-space part) does $n\lambda\,\mathbf a^\top\mathbf a$ equal
 # the squared length of $\mathbf u$.
+#
+# **Rubric.**
+#
+# - 1 point: Centring gives $\tilde K\mathbf 1 = 0$: the constant vector is in the null space.
+# - 1 point: So adding $c\mathbf 1$ changes neither the feature-space direction nor the scores $\tilde K\mathbf a$.
 
 # %% [markdown]
 # ## Exercise 6 · An RBF width that separates the circles *(15 min, lecture §6)*
@@ -230,3 +241,10 @@ print(separating_gammas(X_circles, labels, [0.02, 0.1, 0.25, 0.5, 1.0, 2.0, 10.0
 # $\sqrt 2$. The inner ring is denser (as many points on a circle 0.3 times as long), so its points share far more
 # neighbours: the leading components trace the inner ring's shape, the outer ring collapses to one spot, and the
 # contrast between the rings no longer comes first.
+#
+# **Rubric.**
+#
+# - 1 point: Large $\gamma$: each point sees only its close neighbours; the denser inner ring dominates the leading
+#   components.
+# - 1 point: Small $\gamma$: the kernel is nearly linear after centring, so kernel PCA is close to ordinary PCA.
+# - 1 point: The lecture's $\gamma$ fails because the data are 3 times larger: $\gamma$ must shrink by 9.

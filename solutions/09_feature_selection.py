@@ -199,6 +199,12 @@ print(best_pair(X_pairs, y_pairs),
 # each other, while columns 0 and 4 are weak alone but separate the classes together. (They
 # are `pair_a` and `pair_b` of the lecture's demo, whose best pair was `(2, 3)` in its own
 # column order.)
+#
+# **Rubric.**
+#
+# - 1 point: Gives the best pair, `(0, 4)`, and its accuracy.
+# - 1 point: It is not the pair of the two best single features: those are near copies of each other, while the best
+#   pair is weak alone but separates the classes together.
 
 
 # %% [markdown]

@@ -123,6 +123,12 @@ assert np.all(np.array(own) < 0.6 * errors_10)
 # well they serve a digit depends on how much of that digit's own variation lies along them. Fitted to one digit
 # alone, ten components do much better for every digit (less than 0.6 of the shared basis's error): a basis serves
 # best the images it was fitted to.
+#
+# **Rubric.**
+#
+# - 1 point: The eights come back worst and the zeros best, with the errors.
+# - 1 point: Explains it: the components are the directions of all digits' variance, which serve some digits' own
+#   variation better than others'.
 
 # %% [markdown]
 # ## Exercise 4 · De-standardise *(5 min, lecture §8)*
@@ -175,6 +181,11 @@ print("the eights need", M_90, "components for 90%; all ten digits need", compon
 # Fewer: 18 components keep 90% of the eights' variance, against 21 for all ten digits. One digit's images vary
 # less than the ten digits together: the differences between digits (a loop against a stroke) are variance the
 # eights do not have.
+#
+# **Rubric.**
+#
+# - 1 point: Fewer: 18 components for the eights against 21 for all digits.
+# - 1 point: One digit's images lack the variation between digits.
 
 # %% [markdown]
 # **To think about.** How many components would the eights need if you first standardised the pixels (leaving
@@ -194,6 +205,12 @@ assert (M_90, components_needed(images, 0.9), constant, M_90_standardised) == (1
 # unscaled). Standardising gives every other pixel variance 1, including border pixels that are almost always
 # blank and only rarely light up; their scattered, weakly correlated variation now counts as much as the strongly
 # correlated strokes in the middle, so the variance is spread over more directions.
+#
+# **Rubric.**
+#
+# - 1 point: More components after standardising (25 instead of 18).
+# - 1 point: Standardising gives rarely-lit border pixels as much variance as the strokes, spreading the variance
+#   over more directions.
 
 # %% [markdown]
 # ## Exercise 6 · The contractive penalty of a tanh encoder *(10 min, lecture §6)*
@@ -256,3 +273,10 @@ check("10.denoising_pairs", denoising_pairs)
 # map, on average over the noise, is still the identity (the noise has mean 0 and cannot
 # be predicted), so the overcomplete autoencoder goes on copying; the noise only adds
 # to the loss.
+#
+# **Rubric.**
+#
+# - 1 point: With noisy inputs the identity no longer minimises the loss: the map must send corrupted points back to
+#   clean ones.
+# - 1 point: With noisy targets the best map on average is still the identity: the autoencoder keeps copying; the
+#   noise only adds to the loss.

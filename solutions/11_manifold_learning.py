@@ -126,6 +126,12 @@ for n_neighbors in (10, 40):
 # With 40 neighbours some edges jump between layers of the roll (2 pi apart), "short circuits" that make far-apart
 # points look close, and the correlation drops to about 0.39: the geodesic distances are no longer distances along
 # the sheet.
+#
+# **Rubric.**
+#
+# - 1 point: With 10 neighbours the first coordinate follows the position along the roll (correlation near 1).
+# - 1 point: With 40, edges jump between layers (short circuits), the geodesic distances break and the correlation
+#   drops.
 
 # %% [markdown]
 # ## Exercise 4 · Laplacian eigenmaps *(15 min, lecture §6)*
@@ -160,3 +166,9 @@ check("11.laplacian", my_laplacian_eigenmaps)
 # $y^\top\mathbf D y = \sum_i d_i y_i^2$, makes well-connected points count more, so the embedding spreads over
 # the whole graph; the minimisers are the generalised eigenvectors of $\mathbf L y = \lambda\mathbf D y$
 # (Belkin and Niyogi, 2003).
+#
+# **Rubric.**
+#
+# - 1 point: With $y^\top y = 1$ the cheapest vectors sit on a few weakly connected points.
+# - 1 point: Weighting by the degrees makes well-connected points count more, so the embedding spreads over the
+#   graph (the generalised problem $\mathbf Ly = \lambda\mathbf Dy$).

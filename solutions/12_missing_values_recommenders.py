@@ -163,3 +163,10 @@ assert best_k == 4 and round(validation_rmse[4], 2) == 0.48 and round(test_rmse,
 # RMSE, about 0.47, is the one to report. Here the validation error of $k = 4$ (about 0.48) is not below it: with
 # one clear minimum among six ranks the choice gains little, less than the difference between two random tenths
 # of the ratings. Both sit just above the noise level 0.4, the error even the true model would make.
+#
+# **Rubric.**
+#
+# - 1 point: The training error falls with every extra rank, so it would always choose the largest $k$.
+# - 1 point: The validation error is smallest near the true rank 4 and rises after: the extra factors fit noise.
+# - 1 point: The chosen $k$'s validation error is optimistic (it was chosen to be small); the test ratings played no
+#   part, so their error is the one to report.

@@ -125,6 +125,13 @@ check("13.fastica_step", fastica_step)
 # rotation, so every rotation is an equally good answer and the mixing is not identifiable (at most one source may
 # be Gaussian). Even when ICA works, the order, sign and scale of the sources cannot be recovered, since
 # $As = (AP D)(D^{-1}P^\top s)$ for any permutation $P$ and diagonal $D$.
+#
+# **Rubric.**
+#
+# - 1 point: Whitening fixes the covariance only: every rotation of white data is white, so it cannot choose the
+#   rotation.
+# - 1 point: ICA uses non-Gaussianity: a mixture is closer to Gaussian than its sources.
+# - 1 point: Gaussian sources are not identifiable; the order, sign and scale of the sources are never recovered.
 
 # %% [markdown]
 # ## Exercise 4 · The linear GPLVM's latent points *(10 min, lecture §6)*

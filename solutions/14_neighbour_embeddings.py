@@ -98,6 +98,13 @@ check("14.student_t_similarities", student_t_similarities)
 # the perplexity and with the random start. To compare how varied two groups are, measure it in the data: the
 # spread of each group around its mean (or its distances to its neighbours) in the original variables, or in a
 # linear projection such as PCA that keeps distances' scale.
+#
+# **Rubric.**
+#
+# - 1 point: The reading is not supported: t-SNE does not keep cluster sizes.
+# - 1 point: Names the calibration: each point's bandwidth is set to a fixed perplexity, so the density is lost.
+# - 1 point: Proposes a check in the data itself (spread around the group's mean, or a linear projection such as
+#   PCA).
 
 # %% [markdown]
 # ## Exercise 4 · t-SNE's gradient *(15 min, lecture §3)*

@@ -9,8 +9,11 @@ before the check cell that swaps the answer for the mutant's (sent as a pickle m
 cloudpickle, so a mutant function travels with the code it needs) and a cell after it that
 puts the right answer back, so later exercises are not affected.
 
+Each written answer is, at random, the model answer (so many are identical), its first
+sentence (identical too), an answer of the student's own, or blank (see :data:`WRITTEN_RATES`).
+
 ``class.json`` records what every notebook was built with: the counts a class report of the
-graded class must recover.
+graded class must recover, and the kind of each written answer.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import base64
 import contextlib
 import importlib
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -27,11 +31,15 @@ import numpy as np
 
 from ..checks import mistakes_of
 from ..exercise_specs import load_spec
+from ..grading.written import ANSWER_LEAD, ANSWER_MARKDOWN
 from .exercises import CHECK_CALL
 from .manifest import read_manifest
+from .written_parts import read_written_parts
 
 RATES = {"right": 0.55, "mistake": 0.35, "blank": 0.10}
 """How often a demo student gets an exercise right, makes a typical mistake, or leaves it blank."""
+WRITTEN_RATES = {"model": 0.4, "first sentence": 0.3, "own": 0.2, "blank": 0.1}
+"""How often a demo student's written answer is the model answer, its first sentence, the student's own, or blank."""
 STATEFUL = "for three calls"
 """Mutants named so have learnt the check's call order: a hostile answer, not a student's mistake."""
 UNSEEN_BY_THE_GRADER = {("07.em_step", "formed-s")}
@@ -130,11 +138,25 @@ def _swap_cells(name: str, answer_source: str, exercise_id: str) -> tuple[nbform
     return before, after
 
 
-def demo_notebook(root: Path, exercise_set: str, choices: dict[str, tuple[str, object]]) -> nbformat.NotebookNode:
+def written_answer(kind: str, model_answer: str, student: int) -> str:
+    """A demo student's written answer of ``kind`` (a key of :data:`WRITTEN_RATES`), as the answer
+    cell's text ("" for blank)."""
+    first = re.split(r"(?<=\.)\s", model_answer, maxsplit=1)[0]
+    text = {"model": model_answer, "first sentence": first, "own": f"As I see it (demo student {student}): {first}",
+            "blank": ""}[kind]
+    return f"{ANSWER_LEAD} {text}" if text else ANSWER_MARKDOWN
+
+
+def demo_notebook(root: Path, exercise_set: str, choices: dict[str, tuple[str, object]],
+                  written: dict[str, str] | None = None) -> nbformat.NotebookNode:
     """The exercise notebook of ``exercise_set`` filled with the solution's code, with each
     exercise's answer swapped as ``choices`` says: ("right", None), ("blank", None) or
-    ("mistake", base64 pickle)."""
+    ("mistake", base64 pickle), and each written answer's cell holding ``written``'s text (by
+    cell id; the cell is left as it is when absent)."""
     notebook = nbformat.read(root / "exercises" / f"{exercise_set}.ipynb", as_version=4)
+    for cell in notebook.cells:
+        if cell.id in (written or {}):
+            cell.source = written[cell.id]
     code = iter(_solution_code(root, exercise_set))
     answer_names = {entry["exercise_id"]: entry["source"] for entry in load_spec(exercise_set)["checks"]}
     cells = []
@@ -194,13 +216,15 @@ def demo_class(root: Path, out: Path, size: int, seed: int, sets: list[str] | No
                              f"{', '.join(lecture.number for lecture in lectures)}")
         lectures = [lecture for lecture in lectures if lecture.number in sets]
     rng = np.random.default_rng(seed)
+    words = np.random.default_rng([seed, 50])  # a stream of its own: the code answers stay as they were
     record: dict = ({"every_mistake": True} if every_mistake else {"size": size, "seed": seed, "rates": RATES})
-    record["submissions"], record["not_planted"] = {}, {}
+    record.update(written_rates=WRITTEN_RATES, submissions={}, not_planted={}, written={})
     out = Path(out)
     for lecture in lectures:
         exercise_set = lecture.stem
         cases = _cases_module(root, exercise_set)
         exercises = [entry["exercise_id"] for entry in load_spec(exercise_set)["checks"]]
+        parts = read_written_parts(lecture.solution_source)
         candidates = {exercise_id: typical_mistakes(root, exercise_id) for exercise_id in exercises}
         pickles = {(exercise_id, mutant.name): _pickled(mutant, exercise_set, cases)
                    for exercise_id, mutants in candidates.items() for mutant in mutants}
@@ -214,9 +238,13 @@ def demo_class(root: Path, out: Path, size: int, seed: int, sets: list[str] | No
                                     if student <= len(mistakes[exercise_id]) else (("right", None), ""))
                       if every_mistake else _choose(rng, exercise_id, mistakes[exercise_id], pickles)
                       for exercise_id in exercises}
-            path = out / f"student-{student:03d}" / f"{exercise_set}.ipynb"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            nbformat.write(demo_notebook(root, exercise_set, {e: c[0] for e, c in chosen.items()}), path)
-            record["submissions"][f"student-{student:03d}/{exercise_set}.ipynb"] = {e: c[1] for e, c in chosen.items()}
+            kinds = {part.cell_id: list(WRITTEN_RATES)[words.choice(len(WRITTEN_RATES), p=list(WRITTEN_RATES.values()))]
+                     for part in parts}
+            texts = {part.cell_id: written_answer(kinds[part.cell_id], part.model_answer, student) for part in parts}
+            name = f"student-{student:03d}/{exercise_set}.ipynb"
+            (out / name).parent.mkdir(parents=True, exist_ok=True)
+            nbformat.write(demo_notebook(root, exercise_set, {e: c[0] for e, c in chosen.items()}, texts), out / name)
+            record["submissions"][name] = {e: c[1] for e, c in chosen.items()}
+            record["written"][name] = {f"{part.exercise} part {part.part}": kinds[part.cell_id] for part in parts}
     (out / "class.json").write_text(json.dumps(record, indent=1) + "\n")
     return record

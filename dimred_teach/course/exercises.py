@@ -9,7 +9,8 @@ a single line ending in ``# SOLUTION``. Generating the exercise:
   cells still run and report "not yet"), or ``pass`` (a blank cell that prints nothing);
 * the set-up cell (the first code cell) starts with :func:`install_guard`: opened outside the
   course (Colab, a downloaded file), its error says how to install the package;
-* a markdown cell tagged ``solution`` becomes an empty answer cell;
+* a markdown cell tagged ``solution`` (a written answer: the model answer and its rubric,
+  :mod:`.written_parts`) becomes an empty answer cell marked with its exercise and part;
 * outputs are cleared, and the notebook is tagged with its exercise set.
 
 The notebook carries the ``kernelspec`` and ``language_info`` of the executed solution
@@ -20,7 +21,8 @@ readable, unpaired copy for reviewing the generated exercise.
 A check cell is a code cell holding exactly one ``check("NN.name", answer)`` call; its
 points come from the cell metadata (``# %% points=2``, default 1). The check cells are
 also written to ``dimred_teach/exercise_specs/NN_topic.json``, which the grader uses to
-restore them in a submission.
+restore them in a submission, with the written parts (exercise, part, points and cell id: no
+model answer or rubric, which stay in the solution source).
 """
 
 from __future__ import annotations
@@ -36,13 +38,13 @@ import nbformat
 
 from ..checks import get_check
 from ..checks.policy import library_needs
+from ..grading.written import ANSWER_MARKDOWN, marker
 from .execution import KERNELSPEC
 
 __all__ = ["strip_solutions", "install_guard", "build_exercise", "check_header", "CHECK_CALL", "GOING_FURTHER"]
 
 BEGIN, END, LINE = "# BEGIN SOLUTION", "# END SOLUTION", "# SOLUTION"
 CHECK_CALL = re.compile(r"""^\s*check\(\s*["'](?P<id>\d\d\.\w+)["']\s*,""")
-ANSWER_MARKDOWN = "**Your answer:** *(write it here)*"
 
 
 EXERCISE_HEADING = re.compile(r"^## Exercise (?P<number>\d+) · (?P<title>.+) \*\((?P<minutes>\d+) min, lecture"
@@ -196,12 +198,16 @@ def build_exercise(solution: Path, repository: str | None = None) -> tuple[nbfor
     text : str
         The same notebook as jupytext py:percent.
     spec : dict
-        ``exercise_set``, ``source`` and the list of check cells (see :class:`CheckCell`).
+        ``exercise_set``, ``source``, the list of check cells (see :class:`CheckCell`) and the
+        written parts (``exercise``, ``part``, ``points``, ``cell_id``, ``cell_index``).
     """
+    from .written_parts import written_parts  # (which reads this module's markup)
+
     solution = Path(solution)
     stem = solution.stem
     number = stem[:2]
     source_nb = jupytext.read(solution)
+    written = {part.cell_index: part for part in written_parts(source_nb.cells, number, solution.name)}
     cells = []
     checks: list[CheckCell] = []
     section = None  # the lecture section of the exercise being read
@@ -216,8 +222,10 @@ def build_exercise(solution: Path, repository: str | None = None) -> tuple[nbfor
         if cell.cell_type == "markdown":
             section = next((GOING_FURTHER if m["further"] else int(m["section"])
                             for m in EXERCISE_HEADING.finditer(cell.source)), section)
-            text = ANSWER_MARKDOWN if "solution" in cell.metadata.get("tags", []) else cell.source
-            new = nbformat.v4.new_markdown_cell(text)
+            new = nbformat.v4.new_markdown_cell(ANSWER_MARKDOWN if index in written else cell.source)
+            if index in written:
+                new.metadata.update(marker(written[index].exercise, written[index].part))
+                new.id = written[index].cell_id
         elif cell.cell_type == "code":
             try:
                 code = strip_solutions(cell.source)
@@ -243,7 +251,7 @@ def build_exercise(solution: Path, repository: str | None = None) -> tuple[nbfor
                 checks.append(CheckCell(exercise_id, points, new.id, index, code, section))
         else:
             new = nbformat.v4.new_raw_cell(cell.source)
-        if not new.id.startswith("check-"):
+        if not new.id.startswith(("check-", "written-")):
             new.id = f"cell-{index:03d}"
         cells.append(new)
     if not checks:
@@ -261,6 +269,8 @@ def build_exercise(solution: Path, repository: str | None = None) -> tuple[nbfor
         "source": f"solutions/{solution.name}",
         "max_score": sum(c.points for c in checks),
         "checks": [c.__dict__ for c in checks],
+        "written": [{"exercise": part.exercise, "part": part.part, "points": part.points, "cell_id": part.cell_id,
+                     "cell_index": part.cell_index} for part in written.values()],
         "library": library_needs([c.source for c in source_nb.cells if c.cell_type == "code"]),
     }
     readable = nbformat.from_dict(notebook)

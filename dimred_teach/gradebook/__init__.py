@@ -11,6 +11,8 @@ Modules, one job each:
 ``class_outputs`` ``class-report``: the CSV files and the page in one folder
 ``roster``        a course's roster, and which student each submission belongs to
 ``lms``           ``gradebook``: per-student points, Canvas's and Moodle's import files, feedback pages
+``written_pages`` ``written``: the written answers, a page per exercise beside its rubric
+``written_scores`` the lecturer's points for the written answers (``written-scores.csv``)
 ``merge``         ``merge``: the shards of ``grade --shard K/N`` put back together
 ``similarity``    ``similarity``: students' code compared exercise by exercise (copydetect's fingerprints)
 ``similarity_page`` its page: the pairs that stand out side by side, copies of the course's code

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from ..checks import MISTAKE_ID, RESERVED_MISTAKES, mistake_name
 from ..exercise_specs import load_spec
+from ..grading.results import WrittenAnswer
 from .._csv_cells import csv_cell
 from ..course.manifest import Lecture, read_manifest
 
@@ -66,6 +67,8 @@ class Submission:
     name: str
     exercise_set: str
     outcomes: tuple[Outcome, ...]
+    written: tuple[WrittenAnswer, ...] = ()
+    """Its written answers (:mod:`.written_pages`), as the report holds them."""
 
     @property
     def score(self) -> float:
@@ -167,7 +170,8 @@ def _from_report(data) -> Submission | None:
                                 _message(test.get("output", "")) if mistake else "",
                                 _text(test.get("output", ""), "a test's output", FEEDBACK_LIMIT)))
     return Submission(_text(extra.get("submission"), "the submission's name", 300),
-                      _text(exercise_set, "the exercise set", 100), tuple(outcomes))
+                      _text(exercise_set, "the exercise set", 100), tuple(outcomes),
+                      WrittenAnswer.from_report(extra.get("written")))
 
 
 def _from_gradebook(path: Path) -> list[Submission]:

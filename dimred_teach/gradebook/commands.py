@@ -1,5 +1,5 @@
 """The commands that work on a graded class (see :mod:`dimred_teach.command_registry`):
-``class-report``, ``similarity``, ``gradebook`` and ``merge``."""
+``class-report``, ``similarity``, ``written``, ``gradebook`` and ``merge``."""
 
 from __future__ import annotations
 
@@ -43,17 +43,33 @@ def similarity(args) -> None:
     print(similarity(args.submissions, args.out, args.root, args.jobs))
 
 
+def written_arguments(parser) -> None:
+    from .written_pages import add_arguments
+
+    add_arguments(parser)
+
+
+@command("written", "the class's written answers, one page per exercise, and written-scores.csv to fill in",
+         written_arguments, folder_out=True, input_errors=(ValueError, FileNotFoundError))
+def written(args) -> int:
+    from .written_pages import run
+
+    return run(args)
+
+
 @command("gradebook", "points per student from a roster, Canvas and Moodle files, feedback pages",
          arg("reports", nargs="+", type=Path, help="--out folders of grade, or report files"),
          arg("--roster", type=Path, required=True,
              help="CSV: id, name, and folder or pattern per student (email, login, section optional)"),
          arg("--out", type=Path, required=True,
              help="folder for students.csv, canvas.csv, moodle.csv, feedback/ and unmatched.csv"), ROOT,
+         arg("--written", type=Path,
+             help="the written answers' points: written-scores.csv of `dimred-teach written`, filled in"),
          input_errors=(ValueError, FileNotFoundError))
 def gradebook(args) -> None:
     from .lms import student_outputs
 
-    print(student_outputs(args.reports, args.roster, args.out, args.root))
+    print(student_outputs(args.reports, args.roster, args.out, args.root, args.written))
 
 
 @command("merge", "one run's reports, gradebook and class report from grade --shard's",

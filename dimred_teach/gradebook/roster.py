@@ -11,8 +11,9 @@ The roster is a CSV file with a header row and one row per student:
   its whole path when the pattern holds a ``/``;
 - ``email``, ``login``, ``section`` (optional): passed on to the LMS files.
 
-A submission two students' rows match is an error naming both; one no row matches is listed
-as not on the roster; a student with no submission gets no points.
+A submission no row matches is listed as not on the roster; one that two students' rows match
+(a folder named after a classmate's) is refused alone, with a reason naming both rows, and
+counts for neither; a student with no submission gets no points.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import fnmatch
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -31,8 +32,11 @@ OPTIONAL = ("folder", "pattern", "email", "login", "section")
 MAX_ROWS = 100_000
 
 
+NOT_ON_ROSTER = "on no roster row"
+
+
 class RosterError(ValueError):
-    """A roster that cannot be read or that maps a submission to two students."""
+    """A roster that cannot be read."""
 
 
 @dataclass(frozen=True)
@@ -56,12 +60,15 @@ class Student:
         target = str(parts) if "/" in self.pattern else parts.name
         return fnmatch.fnmatchcase(target, self.pattern)
 
-    def best(self) -> dict[str, Submission]:
-        """Per exercise set, the student's best-scoring submission (the first of equals)."""
+    def best(self, written: Mapping[str, float] | None = None) -> dict[str, Submission]:
+        """Per exercise set, the student's best-scoring submission (the first of equals), its
+        written points (``written``: by submission name) counted in."""
+        written = written or {}
         best: dict[str, Submission] = {}
         for submission in self.submissions:
             kept = best.get(submission.exercise_set)
-            if kept is None or round(submission.score, 6) > round(kept.score, 6):
+            if kept is None or (round(submission.score + written.get(submission.name, 0.0), 6)
+                                > round(kept.score + written.get(kept.name, 0.0), 6)):
                 best[submission.exercise_set] = submission
         return best
 
@@ -95,18 +102,19 @@ def read_roster(path: Path) -> list[Student]:
     return students
 
 
-def assign(students: Sequence[Student], submissions: Sequence[Submission]) -> tuple[list[Student], list[Submission]]:
-    """The students with their submissions, and the submissions no student's row matches.
-    RosterError for a submission two rows match, naming both students."""
+def assign(students: Sequence[Student], submissions: Sequence[Submission]
+           ) -> tuple[list[Student], list[tuple[Submission, str]]]:
+    """The students with their submissions, and each submission no student got with the reason:
+    :data:`NOT_ON_ROSTER`, or the two rows it matches (it then counts for neither)."""
     owned: dict[str, list[Submission]] = {student.id: [] for student in students}
     unmatched = []
     for submission in submissions:
         owners = [student for student in students if student.owns(submission.name)]
-        if len(owners) > 1:
-            raise RosterError(f"--roster: {submission.name} matches the rows of {owners[0].id} ({owners[0].name}) and "
-                              f"{owners[1].id} ({owners[1].name}); make their folder or pattern tell them apart")
-        if owners:
+        if len(owners) == 1:
             owned[owners[0].id].append(submission)
+        elif owners:
+            unmatched.append((submission, f"matches the rows of {owners[0].id} ({owners[0].name}) and {owners[1].id} "
+                                          f"({owners[1].name}): make their folder or pattern tell them apart"))
         else:
-            unmatched.append(submission)
+            unmatched.append((submission, NOT_ON_ROSTER))
     return [dataclasses.replace(student, submissions=tuple(owned[student.id])) for student in students], unmatched

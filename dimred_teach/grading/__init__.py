@@ -6,6 +6,7 @@ Modules, one job each:
 ``submissions``  which notebooks, which exercise set each is, reading one safely
 ``submission_cells``
                  the cells of one submission to run, every check cell restored from the grading spec
+``written``      a submission's written answers, read as plain text before its kernel starts
 ``run_settings`` the options, the sets' specs and the sandbox of a whole run, settled once
 ``sandbox``      where and as whom a kernel runs (bubblewrap, an unprivileged user, none)
 ``mounts``       what a ``user`` kernel's own mount namespace hides and covers
@@ -26,6 +27,7 @@ Modules, one job each:
 ``gradescope``   the Gradescope autograder bundle and its ``run_autograder``
 ``classroom``    a Classroom 50 submission: its ``result.json`` and ``release-body.md``
 ``shards``       ``grade --shard K/N``: a stable share of a class, and the checks of ``merge``
+``regrade``      ``regrade``: a run's notebooks graded again with the grader installed now, and what changed
 ``engines``      ``class-template``: a class in shards on GitHub Actions, Slurm or Kubernetes
 
 How a submission is graded

@@ -1,5 +1,6 @@
 """The commands that grade notebooks, here or on other machines (see
-:mod:`dimred_teach.command_registry`): ``grade``, ``gradescope`` and ``class-template``."""
+:mod:`dimred_teach.command_registry`): ``grade``, ``gradescope``, ``regrade`` and
+``class-template``."""
 
 from __future__ import annotations
 
@@ -49,6 +50,20 @@ def gradescope(args) -> int:
     from .command import command_gradescope
 
     return command_gradescope(args)
+
+
+def regrade_arguments(parser: argparse.ArgumentParser) -> None:
+    from .regrade import add_arguments
+
+    add_arguments(parser)
+
+
+@command("regrade", "grade a run's notebooks again with the grader installed now, into a new folder, and list "
+         "what changes", regrade_arguments, folder_out=True, input_errors=(ValueError, FileNotFoundError))
+def regrade(args) -> int:
+    from .regrade import run
+
+    return run(args)
 
 
 @command("class-template", "grade a class in shards on GitHub Actions, Slurm or Kubernetes",

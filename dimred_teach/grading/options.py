@@ -5,12 +5,14 @@ from __future__ import annotations
 import hmac
 import math
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from ..exercise_specs import SPECS_DIR
 from . import cgroup
 
+NOT_RECORDED = frozenset({"specs_dir", "extra_check_dirs", "seed_key"})
+"""Options a report does not record: the grader's own sources, and the secret seed key."""
 SANDBOXES = ("auto", "bwrap", "user", "none")
 """``--sandbox`` choices: ``auto`` picks the strongest of ``bwrap`` and ``user`` that works here."""
 
@@ -101,6 +103,26 @@ class GradingOptions:
             raise ValueError(f"cpu_seconds must be a positive integer, got {self.cpu_seconds!r}")
         if self.sandbox not in SANDBOXES:
             raise ValueError(f"sandbox must be one of {', '.join(SANDBOXES)}, got {self.sandbox!r}")
+
+    def record(self) -> dict:
+        """The options as plain data for a report (what ``regrade`` grades with again): all but
+        the seed key (a secret), and the specs and check folders (the installed grader's)."""
+        return {f.name: list(value) if isinstance(value := getattr(self, f.name), tuple) else value
+                for f in fields(self) if f.name not in NOT_RECORDED}
+
+    @classmethod
+    def from_record(cls, record, **sources) -> "GradingOptions":
+        """The options a :meth:`record` holds, with ``sources`` (``specs_dir``, ``extra_check_dirs``,
+        ``seed_key``) of the grader at hand; ValueError for a record that is not one."""
+        names = {f.name for f in fields(cls)} - NOT_RECORDED
+        if not isinstance(record, dict) or set(record) - names:
+            raise ValueError(f"not a record of grading options (unknown: {sorted(set(record or {}) - names)})")
+        values = dict(record)
+        if "assignment" in values:
+            if not isinstance(values["assignment"], list) or not all(isinstance(v, str) for v in values["assignment"]):
+                raise ValueError("its assignment is not a list of exercise sets")
+            values["assignment"] = tuple(values["assignment"])
+        return cls(**values, **sources)
 
     @property
     def cpu_limit(self) -> int:

@@ -1,5 +1,6 @@
-"""What a grading run produces: one :class:`TestResult` per exercise, one
-:class:`SubmissionResult` per notebook, and the single constructor of a "not graded" result."""
+"""What a grading run produces: one :class:`TestResult` per exercise, one :class:`WrittenAnswer`
+per written part, one :class:`SubmissionResult` per notebook, and the single constructor of a
+"not graded" result."""
 
 from __future__ import annotations
 
@@ -38,13 +39,66 @@ class TestResult:
 
 
 @dataclass(frozen=True)
+class WrittenAnswer:
+    """What a submission wrote for one written part (plain text, never rendered by the grader):
+    ``blank`` when nothing was written, ``clipped`` when the text was cut to the report's limit.
+    The points are the lecturer's to give (``dimred-teach written``); ``max_points`` is what the
+    part is worth."""
+
+    exercise: str
+    part: int
+    max_points: float
+    text: str
+    blank: bool
+    clipped: bool = False
+
+    def to_report(self) -> dict:
+        return {"exercise": self.exercise, "part": self.part, "max_points": self.max_points, "blank": self.blank,
+                "clipped": self.clipped, "text": self.text}
+
+    @classmethod
+    def from_report(cls, entries) -> tuple["WrittenAnswer", ...]:
+        """The written answers of a report's ``extra_data.written`` (none when absent); ValueError
+        for anything that is not a list of such entries of bounded size."""
+        if entries is None:
+            return ()
+        if not isinstance(entries, list) or len(entries) > 50:
+            raise ValueError("its written answers are not a list of at most 50 entries")
+        answers = []
+        for entry in entries:
+            fields = (entry.get("exercise"), entry.get("part"), entry.get("max_points"), entry.get("text"),
+                      entry.get("blank"), entry.get("clipped", False)) if isinstance(entry, dict) else ()
+            if not (fields and isinstance(fields[0], str) and len(fields[0]) <= 100
+                    and isinstance(fields[1], int) and not isinstance(fields[1], bool) and 0 < fields[1] <= 50
+                    and isinstance(fields[2], (int, float)) and not isinstance(fields[2], bool) and 0 < fields[2] < 1e6
+                    and isinstance(fields[3], str) and len(fields[3]) <= 50_000
+                    and isinstance(fields[4], bool) and isinstance(fields[5], bool)):
+                raise ValueError("a written answer is not (exercise, part, max_points, text, blank, clipped)")
+            answers.append(cls(fields[0], fields[1], float(fields[2]), *fields[3:]))
+        return tuple(answers)
+
+
+@dataclass(frozen=True)
+class RegradeRecord:
+    """What ``dimred-teach regrade`` needs to grade a report's submission again: the folder the
+    run's paths were relative to (the submission's path is the report's ``submission``) and the
+    run's options (:meth:`.options.GradingOptions.record`: no secret, no test-only source)."""
+
+    cwd: str
+    options: dict
+
+
+@dataclass(frozen=True)
 class SubmissionResult:
     """The grade of one submission (``graded`` is False when it could not be run at all;
     ``skipped`` when it is not an exercise notebook at all, a lecture copy, and counts for nothing).
 
     ``sandbox`` names the isolation its kernel ran in (``bwrap``, ``user`` or ``none``),
     ``limits`` the kernel's resource limits in words, ``accepted_readable`` whether its run
-    accepted the weaker guarantees of files other users can read (``--accept-readable-files``).
+    accepted the weaker guarantees of files other users can read (``--accept-readable-files``),
+    ``written`` its written answers (read from the notebook, whatever happened in its kernel),
+    ``notebook_sha256`` the digest of the notebook as graded (:func:`.submissions.notebook_digest`)
+    and ``regrade`` what its run records for ``regrade``.
     """
 
     submission: str
@@ -58,6 +112,9 @@ class SubmissionResult:
     limits: str = ""
     skipped: bool = False
     accepted_readable: bool = False
+    written: tuple[WrittenAnswer, ...] = ()
+    notebook_sha256: str = ""
+    regrade: RegradeRecord | None = None
 
     @property
     def score(self) -> float:
@@ -79,28 +136,36 @@ class SubmissionResult:
         if visibility is not None:
             for test in tests:
                 test["visibility"] = visibility
+        extra = {"submission": self.submission, "exercise_set": self.exercise_set, "graded": self.graded,
+                 "skipped": self.skipped, "sandbox": self.sandbox, "limits": self.limits,
+                 "accepted_readable_files": self.accepted_readable,
+                 "written": [answer.to_report() for answer in self.written]}
+        if self.regrade is not None:
+            extra["regrade"] = {"cwd": self.regrade.cwd, "options": self.regrade.options,
+                                "notebook_sha256": self.notebook_sha256}
         return {
             "score": self.score,
             "max_score": self.max_score,
             "execution_time": round(self.execution_time, 1),
             "output": self.output,
             "tests": tests,
-            "extra_data": {"submission": self.submission, "exercise_set": self.exercise_set, "graded": self.graded,
-                           "skipped": self.skipped, "sandbox": self.sandbox, "limits": self.limits,
-                           "accepted_readable_files": self.accepted_readable},
+            "extra_data": extra,
         }
 
     @classmethod
     def from_gradescope(cls, report: dict, report_name: str) -> "SubmissionResult":
         """The result a :meth:`to_gradescope` report was written from."""
         extra = report["extra_data"]
+        record = extra.get("regrade")
         tests = tuple(TestResult(t["name"], float(t["score"]), float(t["max_score"]), t["status"] == PASSED,
                                  t["output"], str(t.get("extra_data", {}).get("mistake", "")),
                                  str(t.get("extra_data", {}).get("mistake_name", ""))) for t in report["tests"])
         return cls(extra["submission"], report_name, extra["exercise_set"], tests, report["output"],
                    float(report["execution_time"]), bool(extra["graded"]), extra.get("sandbox", ""),
                    str(extra.get("limits", "")), bool(extra.get("skipped", False)),
-                   bool(extra.get("accepted_readable_files", False)))
+                   bool(extra.get("accepted_readable_files", False)), WrittenAnswer.from_report(extra.get("written")),
+                   str(record["notebook_sha256"]) if record else "",
+                   RegradeRecord(str(record["cwd"]), dict(record["options"])) if record else None)
 
 
 NOT_GRADED = "not-graded"

@@ -4,11 +4,13 @@ specs and the sandbox that works on this machine."""
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import uids
 from .options import GradingOptions
+from .results import RegradeRecord
 from .exposure import accepts_readable, require_private
 from .sandbox import choose
 from .submissions import load_specs, resolve_sets
@@ -23,11 +25,18 @@ class RunSettings:
     options : the limits and sources (``assignment`` resolved to full set names)
     specs : the grading spec of every exercise set, by full name
     sandbox : the isolation in use: ``bwrap``, ``user`` or ``none`` (``auto`` resolved)
+    cwd : the working folder the submissions' paths are relative to
     """
 
     options: GradingOptions
     specs: dict[str, dict]
     sandbox: str
+    cwd: str = field(default_factory=os.getcwd)
+
+    @property
+    def regrade(self) -> RegradeRecord:
+        """What every report of the run records for ``dimred-teach regrade``."""
+        return RegradeRecord(self.cwd, self.options.record())
 
     @property
     def limits(self) -> str:

@@ -17,6 +17,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import pkgutil
+import re
 import signal
 import tempfile
 import time
@@ -38,6 +39,7 @@ from .run_settings import RunSettings, settle_run
 from .sandbox import base_sandbox, kill_group, remove_tree
 from .session import Job, grade_job
 from .staging import Staging
+from .written import spec_answers
 from .submissions import display_path, set_from_file_name
 
 HIDDEN = "[hidden]"
@@ -110,21 +112,26 @@ def worker(job: Job, connection) -> None:
     remove_tree(job.root)  # also when the main process is gone
     fields = {"exercise_set": result.exercise_set, "output": scrub(result.output), "graded": result.graded,
               "execution_time": result.execution_time, "skipped": result.skipped,
-              "tests": [[t.name, t.passed, scrub(t.output), t.mistake] for t in result.tests]}
+              "tests": [[t.name, t.passed, scrub(t.output), t.mistake] for t in result.tests],
+              "written": [answer.to_report() for answer in result.written],
+              "notebook_sha256": result.notebook_sha256}
     connection.send_bytes(json.dumps(["result", fields]).encode())
     connection.close()
 
 
 def accept(base: SubmissionResult, fields, specs: dict, sandbox: str) -> SubmissionResult:
     """The result a worker reported, for the submission the main process gave it: only the
-    exercises of the set's spec, points from the spec; ValueError when malformed."""
+    exercises and written parts of the set's spec, points from the spec; ValueError when malformed."""
     exercise_set = fields["exercise_set"]
+    digest = fields.get("notebook_sha256", "")
+    if not (isinstance(digest, str) and re.fullmatch(r"(?:[0-9a-f]{64})?", digest)):
+        raise ValueError("a notebook digest that is not SHA-256 hex")
     if exercise_set is not None and exercise_set not in specs:
         raise ValueError("an unknown exercise set")
     spec = specs.get(exercise_set)
     if fields.get("skipped") is True:
         return SubmissionResult(base.submission, base.report_name, None, (), clip(str(fields["output"]), 6000),
-                                float(fields["execution_time"]), False, sandbox, skipped=True)
+                                float(fields["execution_time"]), False, sandbox, skipped=True, notebook_sha256=digest)
     reported = {name: (bool(passed), clip(str(output), 4000), mistake) for name, passed, output, mistake in fields["tests"]}
     tests = []
     for check in spec["checks"] if spec else ():
@@ -140,7 +147,8 @@ def accept(base: SubmissionResult, fields, specs: dict, sandbox: str) -> Submiss
         raise ValueError("graded without an exercise set")
     return SubmissionResult(base.submission, base.report_name, exercise_set, tuple(tests),
                             clip(str(fields["output"]), 6000), float(fields["execution_time"]),
-                            bool(fields["graded"]), sandbox)
+                            bool(fields["graded"]), sandbox, written=spec_answers(fields.get("written"), spec),
+                            notebook_sha256=digest)
 
 
 def provisional(path: Path, name: str, plan: RunSettings) -> SubmissionResult:
@@ -148,7 +156,7 @@ def provisional(path: Path, name: str, plan: RunSettings) -> SubmissionResult:
     exercise_set = set_from_file_name(display_path(path.stem), plan.specs)
     result = not_graded(display_path(path), name, exercise_set, plan.specs.get(exercise_set) if exercise_set else None,
                         NOT_FINISHED, 0.0, plan.sandbox, plan.limits)
-    return marked(dataclasses.replace(result, accepted_readable=plan.accepted_readable))
+    return marked(dataclasses.replace(result, accepted_readable=plan.accepted_readable, regrade=plan.regrade))
 
 
 def marked(result: SubmissionResult) -> SubmissionResult:
@@ -278,7 +286,7 @@ def _grade_staged(paths: list[Path], names: list[str], results: list[SubmissionR
             result = not_graded(base.submission, base.report_name, base.exercise_set, specs.get(base.exercise_set),
                                 f"{trouble} (twice; the submission was graded again in a fresh kernel)",
                                 result.execution_time, mode)
-        results[index] = result = marked(dataclasses.replace(result, limits=limits,
+        results[index] = result = marked(dataclasses.replace(result, limits=limits, regrade=plan.regrade,
                                                               accepted_readable=plan.accepted_readable))
         staging.stage(result)
         if on_result is not None:

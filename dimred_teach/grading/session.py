@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
-import hashlib
 import json
 import math
 import os
@@ -43,8 +42,9 @@ from .options import GradingOptions
 from .submission_cells import plan_cells
 from .results import SubmissionResult, TestResult, clip, known_mistake, not_graded, not_graded_test
 from .sandbox import Sandbox, kill_group, needs_uid, scrubbed_environment
-from .submissions import display_path, identify_set, is_exercise_notebook, read_notebook
+from .submissions import display_path, identify_set, is_exercise_notebook, notebook_digest, read_notebook
 from .view import view_for
+from .written import written_answers
 
 KERNEL_NAME = "dimred-teach-grader"
 HELPER_SOURCE = (files(__package__).joinpath("wire.py").read_text() + "\n"
@@ -414,8 +414,7 @@ async def run_notebook(job: "Job", notify: Callable[[int, int], None], checker: 
         run = Run(client, options, channel, module, time.monotonic() + options.timeout, checker)
         # names the checks' random instances (GradingOptions.check_seed): a changed notebook gets new ones, so a
         # seed a report showed cannot be answered by a notebook written for it
-        content = hashlib.sha256(json.dumps(job.notebook, sort_keys=True).encode()).hexdigest()
-        run.seed_name = f"{job.submission}\0{content}"
+        run.seed_name = f"{job.submission}\0{notebook_digest(job.notebook)}"
         scratch = asyncio.ensure_future(run.watch_scratch(box, sandbox))
         bootstrap = (f"import types as _grader_types\n_grader = _grader_types.ModuleType('{module}_setup')\n"
                      f"exec(compile({HELPER_SOURCE!r}, '<grader>', 'exec'), _grader.__dict__)\n"
@@ -485,11 +484,12 @@ def grade_job(job: Job, notify: Callable[[int, int], None]) -> SubmissionResult:
     """Grade one submission (in a worker): its own kernel user id, held until its kernel is
     gone, and its own checks process, forked before any thread starts; never raises."""
     started = time.monotonic()
-    path, spec, exercise_set = Path(job.path), None, None
+    path, spec, exercise_set, written, digest = Path(job.path), None, None, (), ""
 
     def unusable(message: str, skipped: bool = False) -> SubmissionResult:
-        return not_graded(job.submission, job.report_name, exercise_set, spec, message, time.monotonic() - started,
-                          job.sandbox.mode, skipped=skipped)
+        result = not_graded(job.submission, job.report_name, exercise_set, spec, message, time.monotonic() - started,
+                            job.sandbox.mode, skipped=skipped)
+        return dataclasses.replace(result, written=written, notebook_sha256=digest)
 
     try:
         try:
@@ -497,6 +497,7 @@ def grade_job(job: Job, notify: Callable[[int, int], None]) -> SubmissionResult:
         except (OSError, ValueError) as error:
             return unusable(str(error) if isinstance(error, ValueError) else
                             f"{display_path(path.name)} could not be read ({error.strerror})")
+        digest = notebook_digest(notebook)
         assignment = job.options.assignment
         exercise_set, note = identify_set(notebook, path, job.specs, assignment)
         if exercise_set is None:
@@ -507,6 +508,7 @@ def grade_job(job: Job, notify: Callable[[int, int], None]) -> SubmissionResult:
         if not assignment and not is_exercise_notebook(notebook, spec):
             return unusable(f"skipped: {display_path(path.name)} is not an exercise notebook (no exercise metadata "
                             "and none of its set's check cells; a lecture saved into the folder?)", skipped=True)
+        written = written_answers(notebook, spec)  # plain text, read before any kernel starts
         job = dataclasses.replace(job, exercise_set=exercise_set, spec=spec, notebook=notebook, note=note)
         options = job.options
         checker = Checker(options.check_memory_mb, options.check_cpu_seconds, options.check_timeout,
@@ -515,7 +517,8 @@ def grade_job(job: Job, notify: Callable[[int, int], None]) -> SubmissionResult:
         try:
             if allocation is not None:
                 job = dataclasses.replace(job, sandbox=dataclasses.replace(job.sandbox, uid=allocation.uid))
-            return asyncio.run(run_notebook(job, notify, checker))
+            return dataclasses.replace(asyncio.run(run_notebook(job, notify, checker)), written=written,
+                                       notebook_sha256=digest)
         finally:
             checker.stop()
             if allocation is not None:

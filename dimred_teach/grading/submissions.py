@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -124,6 +125,12 @@ def is_exercise_notebook(notebook: dict, spec: dict) -> bool:
         if cell.get("id") in ids or any(call in source for call in calls):
             return True
     return False
+
+
+def notebook_digest(notebook: dict) -> str:
+    """SHA-256 (hex) of a notebook's content (its JSON with sorted keys): what was graded, whatever
+    the file's formatting."""
+    return hashlib.sha256(json.dumps(notebook, sort_keys=True).encode()).hexdigest()
 
 
 def read_notebook(path: Path, max_bytes: int) -> dict:

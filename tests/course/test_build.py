@@ -107,14 +107,126 @@ def test_check_cells_get_ids_tags_and_points(tmp_path):
 
         # %% [markdown] tags=["solution"]
         # The answer is secret.
+        #
+        # **Rubric.**
+        #
+        # - 1 point: says the hidden thing.
         """))
     notebook, text, spec = build_exercise(path)
     check_cell = notebook.cells[3]  # after the heading, the exercise's heading and the set-up
     assert check_cell.id == "check-01-top_direction"
     assert check_cell.metadata["tags"] == ["check"] and check_cell.metadata["points"] == 3
     assert spec["max_score"] == 3 and spec["checks"][0]["cell_index"] == 3
-    assert "secret" not in text and "SOLUTION" not in text
+    assert "secret" not in text and "SOLUTION" not in text and "hidden thing" not in text
     assert notebook.metadata["dimred_teach"]["exercise_set"] == "01_demo"
+
+
+WRITTEN = textwrap.dedent("""\
+    # %%
+    from dimred_teach import check
+    w = 1  # SOLUTION
+
+    # %% points=2
+    check("01.top_direction", w)
+
+    # %% [markdown] tags=["solution"]
+    # **Why.** The model answer, with $\\lambda_1$.
+    #
+    # **Rubric.**
+    #
+    # - 1 point: names the first eigenvalue.
+    # - 2.5 points: says why it is the largest,
+    #   in two lines.
+
+    # %% [markdown] tags=["solution"]
+    # A second part.
+    #
+    # **Rubric.**
+    # - 1 point: anything.
+    """)
+
+
+def test_written_answers_are_marked_cells_with_their_points_in_the_spec_and_no_model_answer(tmp_path):
+    """Issue 50.1: every written answer's cell carries its exercise and part in its metadata (the student's
+    copy still reads "**Your answer:**"); the spec has its points; the model answer and the rubric stay in the
+    solution source."""
+    from dimred_teach.course.written_parts import RubricItem, read_written_parts
+
+    path = write_solution(tmp_path, WRITTEN)
+    notebook, text, spec = build_exercise(path)
+    answers = [cell for cell in notebook.cells if cell.id.startswith("written-")]
+    assert [cell.id for cell in answers] == ["written-01-top_direction-1", "written-01-top_direction-2"]
+    assert [cell.metadata["dimred_teach"]["written"] for cell in answers] == [
+        {"exercise": "01.top_direction", "part": 1}, {"exercise": "01.top_direction", "part": 2}]
+    assert all(cell.source == "**Your answer:** *(write it here)*" for cell in answers)
+    assert spec["written"] == [
+        {"exercise": "01.top_direction", "part": 1, "points": 3.5, "cell_id": "written-01-top_direction-1",
+         "cell_index": 4},
+        {"exercise": "01.top_direction", "part": 2, "points": 1.0, "cell_id": "written-01-top_direction-2",
+         "cell_index": 5}]
+    assert notebook.cells[4].id == spec["written"][0]["cell_id"]
+    for generated in (text, json.dumps(spec), json.dumps(notebook)):
+        assert "model answer" not in generated and "Rubric" not in generated and "eigenvalue" not in generated
+    first, second = read_written_parts(path)
+    assert first.model_answer == "**Why.** The model answer, with $\\lambda_1$."
+    assert first.rubric == (RubricItem(1.0, "names the first eigenvalue."),
+                            RubricItem(2.5, "says why it is the largest, in two lines."))
+    assert first.title == "Exercise 1 · The top direction" and second.part == 2 and second.points == 1
+
+
+def test_the_course_marks_its_33_written_answers_and_keeps_their_answers_out_of_every_student_file():
+    """Every ``**Your answer:**`` cell of the exercise notebooks is a marked written part with a rubric; no
+    model answer or rubric item reaches exercises/ or the specs (which a student's copy of the package holds)."""
+    from dimred_teach.course.written_parts import read_written_parts
+
+    marked, parts = 0, []
+    for lecture in read_manifest(ROOT):
+        if not lecture.exercises:
+            continue
+        notebook = nbformat.read(lecture.exercise_notebook, as_version=4)
+        answers = [cell for cell in notebook.cells if cell.source.startswith("**Your answer:**")]
+        assert all(cell.metadata["dimred_teach"]["written"] for cell in answers)
+        marked += len(answers)
+        own = read_written_parts(lecture.solution_source)
+        spec = json.loads((ROOT / "dimred_teach" / "exercise_specs" / f"{lecture.stem}.json").read_text())
+        assert [(p.exercise, p.part, p.points) for p in own] == [(w["exercise"], w["part"], w["points"])
+                                                                 for w in spec["written"]]
+        student_files = [lecture.exercise_notebook.read_text(), lecture.exercise_notebook.with_suffix(".py").read_text(),
+                         json.dumps(spec)]
+        for part in own:
+            assert 2 <= part.points <= 3
+            for secret in (part.model_answer.split("\n")[0], *(item.text for item in part.rubric)):
+                assert not any(secret in text for text in student_files), (part.exercise, secret)
+        parts += own
+    assert marked == len(parts) == 33
+
+
+@pytest.mark.parametrize("change, message", [
+    (("# **Rubric.**\n", ""), "ends with its rubric"),
+    (("# - 1 point: anything.", "# - one point: anything."), "is not an item"),
+    (("# - 1 point: anything.", "# - 0 points: anything."), "positive points"),
+    (('check("01.top_direction", w)', 'check("01.top_direction", w)\n\n# %%\ncheck("01.best_projection", w)'),
+     "has 2 checks"),
+    (("# A second part.", "# A second part.\n#\n# ## Exercise 2 · More *(5 min, lecture §2)*"),
+     "holds the heading of exercise 2"),
+])
+def test_a_written_answer_that_cannot_be_graded_is_refused_naming_the_cell(tmp_path, change, message):
+    """Issue 50.1 (and set 04, whose exercise 4 answer swallowed exercise 5's heading and prompt, so that no
+    student ever saw them)."""
+    with pytest.raises(ValueError, match=message):
+        build_exercise(write_solution(tmp_path, WRITTEN.replace(*change)))
+
+
+def test_a_written_exercise_without_a_check_names_its_id(tmp_path):
+    body = WRITTEN.replace('# %% [markdown] tags=["solution"]\n# A second part.',
+                           '# %% [markdown]\n# ## Exercise 2 · Only words *(5 min, lecture §2)*\n\n'
+                           '# %% [markdown] exercise="01.only_words" tags=["solution"]\n# A second part.')
+    heading = HEADING.replace("about 5 minutes", "about 10 minutes").replace(
+        "# 1. find the top direction.\n", "# 1. find the top direction;\n# 2. say it.\n")
+    _, _, spec = build_exercise(write_solution(tmp_path, body, heading))
+    assert [w["exercise"] for w in spec["written"]] == ["01.top_direction", "01.only_words"]
+    with pytest.raises(ValueError, match="has 0 checks"):
+        build_exercise(write_solution(tmp_path / "bad", body.replace(' exercise="01.only_words"', ""), heading))
 
 
 @pytest.mark.parametrize("cell, message", [

@@ -48,7 +48,8 @@ def test_out_naming_a_file_is_refused_and_the_file_kept(tmp_path, capsys):
     taken.write_text("my notes\n")
     assert main(["grade", str(tmp_path / "04_mds.ipynb"), "--out", str(taken), "--sandbox", "none"]) == 2
     assert "--out:" in one_error_line(capsys) and taken.read_text() == "my notes\n"
-    for command in (["demo-class", "--root", str(ROOT)], ["class-report", str(tmp_path)]):
+    for command in (["demo-class", "--root", str(ROOT)], ["class-report", str(tmp_path)], ["written", str(tmp_path)],
+                    ["regrade", str(tmp_path)]):
         assert main([*command, "--out", str(taken)]) == 2, command
         assert "--out:" in one_error_line(capsys) and taken.read_text() == "my notes\n"
 

@@ -56,21 +56,53 @@ def test_the_gradebook_has_a_row_per_student_with_set_and_total_points(graded):
     by_id = {row[0]: row[2:] for row in rows[1:]}
     assert by_id == {"S1": ["2", "6", "8", "10", "3"], "S2": ["0", "0", "0", "10", "1"],
                      "S3": ["4", "0", "4", "10", "1"], "S4": ["0", "0", "0", "10", "0"]}
-    assert read(graded / "out/unmatched.csv")[1:] == [["class/stray/04_mds.ipynb", "04_mds", "2"]]
+    assert read(graded / "out/unmatched.csv")[1:] == [["class/stray/04_mds.ipynb", "04_mds", "2", "on no roster row"]]
 
 
-def test_canvas_and_moodle_files_follow_their_import_layouts(graded):
+CANVAS_IDENTITY = ("Student", "ID", "SIS User ID", "SIS Login ID", "Integration ID", "Section")
+CANVAS_READ_ONLY = tuple(f"{kind} {what}" for kind in ("Current", "Unposted Current", "Final", "Unposted Final")
+                         for what in ("Score", "Grade", "Points")) + ("Override Score", "Override Grade")
+MOODLE_IDENTITY = ("ID number", "Email address", "Full name")
+
+
+def canvas_import(path: Path) -> dict[str, dict[str, float]]:
+    """canvas.csv read as Canvas's gradebook import documents it: the identity columns name the
+    student (SIS User ID here), the second row gives Points Possible, the calculated read-only
+    columns are ignored, and every other column is an assignment (a new one when no assignment
+    has its name). Returns each student's points per assignment."""
+    header, possible, *rows = read(path)
+    assert possible[0] == "Points Possible"
+    assignments = [(i, name) for i, name in enumerate(header) if name not in CANVAS_IDENTITY + CANVAS_READ_ONLY]
+    return {row[header.index("SIS User ID")]: {name: float(row[i]) for i, name in assignments} for row in rows}
+
+
+def moodle_import(path: Path) -> dict[str, dict[str, float]]:
+    """moodle.csv read as Moodle's CSV grade import documents it: the lecturer maps ID number to
+    the users' ID number, the name and email to nothing, and every other column to a grade item
+    (an existing one or a new one; the course total is calculated, never imported)."""
+    header, *rows = read(path)
+    items = [(i, name) for i, name in enumerate(header) if name not in MOODLE_IDENTITY]
+    return {row[header.index("ID number")]: {name: float(row[i]) for i, name in items} for row in rows}
+
+
+def test_canvas_and_moodle_import_each_set_once_and_no_total(graded):
+    """Issue 51.3: a total column was imported as one more assignment, doubling every LMS total."""
     assert main(["gradebook", str(graded / "reports"), "--roster", str(graded / "roster.csv"),
                  "--out", str(graded / "out")]) == 0
     canvas = read(graded / "out/canvas.csv")
-    # Canvas: Student, ID, SIS User ID, SIS Login ID, Section, then assignments; Points Possible second
     assert canvas[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "dimred-teach 01_pca_lagrangian",
-                         "dimred-teach 04_mds", "dimred-teach total"]
-    assert canvas[1] == ["Points Possible", "", "", "", "", "4", "6", "10"]
-    assert canvas[2] == ["Lovelace, Ada", "", "S1", "alovelace", "L1", "2", "6", "8"]
+                         "dimred-teach 04_mds"]
+    assert canvas[1] == ["Points Possible", "", "", "", "", "4", "6"]
+    assert canvas[2] == ["Lovelace, Ada", "", "S1", "alovelace", "L1", "2", "6"]
     moodle = read(graded / "out/moodle.csv")
-    assert moodle[0][:3] == ["ID number", "Email address", "Full name"] and moodle[1] == [
-        "S1", "ada@example.org", "Lovelace, Ada", "2", "6", "8"]
+    assert moodle[0] == ["ID number", "Email address", "Full name", "dimred-teach 01_pca_lagrangian",
+                         "dimred-teach 04_mds"]
+    assert moodle[1] == ["S1", "ada@example.org", "Lovelace, Ada", "2", "6"]
+    header = read(graded / "out/students.csv")[0]
+    totals = {row[0]: float(row[header.index("total")]) for row in read(graded / "out/students.csv")[1:]}
+    for imported in (canvas_import(graded / "out/canvas.csv"), moodle_import(graded / "out/moodle.csv")):
+        assert {student: sum(points.values()) for student, points in imported.items()} == totals
+        assert all(len(points) == 2 for points in imported.values())  # one grade item per set, nothing else
     for name in ("students.csv", "canvas.csv", "moodle.csv", "unmatched.csv"):
         assert not any(cell.startswith(("=", "+", "-", "@")) for row in read(graded / "out" / name) for cell in row)
 
@@ -92,7 +124,6 @@ def test_each_student_gets_a_feedback_page_of_their_own_report_as_text(graded):
     ("id,name,folder\nS1,Ada,ada\nS1,Bob,bob\n", "line 3 repeats the id 'S1'"),
     ("id,name,folder,pattern\nS1,Ada,ada,*.ipynb\n", "line 2 gives both a folder and a pattern"),
     ("id,name,folder\nS1,Ada,ada\nS2,Ann,,\n", "line 3 lacks"),
-    ("id,name,folder,pattern\nS1,Ada,ada,\nS2,All,,*04_mds*\n", "matches the rows of S1 (Ada) and S2 (All)"),
 ])
 def test_a_bad_roster_is_refused_naming_the_row(graded, capsys, roster, named):
     (graded / "bad.csv").write_text(roster)
@@ -100,3 +131,23 @@ def test_a_bad_roster_is_refused_naming_the_row(graded, capsys, roster, named):
                  "--out", str(graded / "out")]) == 2
     error = capsys.readouterr().err
     assert "--roster" in error and named in error
+
+
+def test_a_folder_named_after_a_classmate_refuses_that_notebook_alone(graded, capsys):
+    """Issue 52.7: Bob's notebook in a folder he named after Ada's roster folder matches both rows: that
+    notebook is refused (listed in unmatched.csv with the reason, and in the account), and everyone else's
+    points are exported."""
+    report(graded / "reports", "class/bob/ada/04_mds.ipynb", "b4-ada", "04_mds", [2, 2, 2])
+    assert main(["gradebook", str(graded / "reports"), "--roster", str(graded / "roster.csv"),
+                 "--out", str(graded / "out")]) == 0
+    account = capsys.readouterr().out
+    assert "1 notebook(s) matching two students' rows" in account
+    by_id = {row[0]: row[2:5] for row in read(graded / "out/students.csv")[1:]}
+    assert by_id["S1"] == ["2", "6", "8"] and by_id["S2"] == ["0", "0", "0"]  # neither got the ambiguous notebook
+    unmatched = read(graded / "out/unmatched.csv")
+    assert unmatched[0] == ["submission", "exercise_set", "points", "reason"]
+    refused = [row for row in unmatched if row[0] == "class/bob/ada/04_mds.ipynb"]
+    assert refused == [["class/bob/ada/04_mds.ipynb", "04_mds", "6",
+                        "matches the rows of S1 (Lovelace, Ada) and S2 (=HYPERLINK(\"x\") <script>alert(1)</script>): "
+                        "make their folder or pattern tell them apart"]]
+    assert ["class/stray/04_mds.ipynb", "04_mds", "2", "on no roster row"] in unmatched
