@@ -217,7 +217,7 @@ b = ...
 c = ...
 
 
-# %% [markdown]
+# %% [markdown] dimred_teach={"written": {"exercise": "09.lasso_coordinate_step", "part": 1}}
 # **Your answer:** *(write it here)*
 
 # %% [markdown]

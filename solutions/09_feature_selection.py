@@ -263,6 +263,12 @@ print("c:", c.round(6))
 # $c_0 = 0.1 = \alpha$ and $c_1 = -0.1 = -\alpha$, with the signs of $b_0 = 0.825$ and $b_1 = -0.290$, and
 # $|c_2| = 0.008 \le \alpha$ where $b_2 = 0$: `b` is the LASSO's minimiser (the lecture's
 # `selection.lasso_path(X_small, y_small, alphas=[0.1])` gives the same coefficients to six decimals).
+#
+# **Rubric.**
+#
+# - 1 point: Prints `b` and `c` after twenty sweeps of their own coordinate step.
+# - 1 point: Concludes that `b` is the minimiser because $c_j = \alpha \operatorname{sign}(b_j)$ where $b_j \ne 0$
+#   and $|c_j| \le \alpha$ where $b_j = 0$.
 
 # %% [markdown]
 # ## Exercise 7 · The ranking of recursive feature elimination *(5 min, lecture §5)*
