@@ -29,9 +29,11 @@ import pytest
 
 import dimred_teach
 from dimred_teach.exercise_specs import SPECS_DIR
-from dimred_teach.grading import grade
-from dimred_teach.grading import sandbox, uids
-from dimred_teach.grading.sandbox import SandboxUnavailable, choose, secret_folders
+from dimred_teach.grading import grade, settle_run
+from dimred_teach.grading import mounts, sandbox_modes, uids
+from dimred_teach.grading.installation import secret_folders
+from dimred_teach.grading.sandbox import SandboxUnavailable
+from dimred_teach.grading.sandbox_modes import choose
 
 from checkout_lock import checkout_permissions_changing
 from test_grading import FIXTURES, ROOT, _answered, _code, _insert_after
@@ -386,14 +388,14 @@ def _sandbox_of(param: str):
     that cannot make mount namespaces (as in a container that forbids ``unshare``)."""
     with pytest.MonkeyPatch.context() as patch:
         if param == "user-no-namespaces":
-            patch.setattr(sandbox, "private_namespaces", lambda: False)
+            patch.setattr(mounts, "private_namespaces", lambda: False)
         else:
-            assert param == "bwrap" or sandbox.private_namespaces(), "root cannot unshare here: user mode is untested"
-        sandbox.base_sandbox.cache_clear()
+            assert param == "bwrap" or mounts.private_namespaces(), "root cannot unshare here: user mode is untested"
+        sandbox_modes.forget()
         try:
             yield param.split("-")[0]
         finally:
-            sandbox.base_sandbox.cache_clear()
+            sandbox_modes.forget()
 
 
 @contextlib.contextmanager
@@ -432,12 +434,12 @@ def attacked(request, fixture_set):
                     os.chmod(Path(path).parent, 0o700)
             started = time.monotonic()
             with _course_private(), _files_of_nobody() as nobodys:
-                results = grade(list(paths.values()), folder / "reports", options, jobs=4)
+                results = grade(list(paths.values()), folder / "reports", settle_run(options), jobs=4)
                 leftovers = _leftovers()
                 nobodys_kept = all(path.exists() for path in nobodys)
             shutil.rmtree(open_folder)
             uids.world_writable_places.cache_clear()
-            private = sandbox.base_sandbox(mode).private
+            private = getattr(sandbox_modes.named(mode), "private", False)
         yield {"mode": mode, "private": private, "results": dict(zip(paths, results)), "out": folder / "reports",
                "wall": time.monotonic() - started, "leftovers": leftovers, "nobodys_kept": nobodys_kept}
 
@@ -557,7 +559,7 @@ def test_the_attacks_work_where_nothing_is_isolated(fixture_set, tmp_path):
     options = dataclasses.replace(fixture_set["options"], specs_dir=_specs(fixture_set, tmp_path), sandbox="none",
                                   timeout=60, cell_timeout=20)
     try:
-        bypass, reads, leaves, other_view, classmates = grade(chosen, tmp_path / "reports", options, jobs=2)
+        bypass, reads, leaves, other_view, classmates = grade(chosen, tmp_path / "reports", settle_run(options), jobs=2)
         segments = Path("/proc/sysvipc/shm").read_text().split()
         queue = _posix_queue_left()
     finally:
@@ -597,10 +599,10 @@ def test_two_grader_runs_on_one_machine_do_not_touch_each_other(fixture_set, tmp
         command = [sys.executable, "-c", (
             "import sys; from pathlib import Path\n"
             "from dimred_teach import checks\nchecks.__path__.append(sys.argv[1])\n"
-            "from dimred_teach.grading import GradingOptions, grade\n"
+            "from dimred_teach.grading import GradingOptions, grade, settle_run\n"
             "options = GradingOptions(sandbox=sys.argv[2], specs_dir=Path(sys.argv[3]), extra_check_dirs=(Path(sys.argv[1]),),"
             " timeout=60, cell_timeout=20, accept_readable_files=True)\n"
-            "grade([sys.argv[4]], Path(sys.argv[5]), options)"),
+            "grade([sys.argv[4]], Path(sys.argv[5]), settle_run(options))"),
             str(FIXTURES), mode, str(fixture_set["options"].specs_dir), path, str(tmp_path / name / "out")]
         runs.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
         time.sleep(1.5)  # the slow kernel is running when the killer starts
@@ -621,17 +623,17 @@ def test_user_mode_stops_before_any_kernel_while_the_course_is_readable(fixture_
     with _course_private(private=False):
         with pytest.raises(SandboxUnavailable, match=r"is readable by other users.*chmod -R go-rwx .*"
                                                      r"--accept-readable-files") as refusal:
-            grade([paths["reads_solutions_04"]], tmp_path / "refused", options)
+            grade([paths["reads_solutions_04"]], tmp_path / "refused", settle_run(options))
         assert "\n" not in str(refusal.value) and str(refusal.value).split(" ")[2] in secret_folders()
         assert not (tmp_path / "refused").exists()  # nothing graded, nothing written
         accepted = dataclasses.replace(options, accept_readable_files=True)
-        [reads] = grade([paths["reads_solutions_04"]], tmp_path / "accepted", accepted)
+        [reads] = grade([paths["reads_solutions_04"]], tmp_path / "accepted", settle_run(accepted))
     # a checkout under /tmp (a CI clone) is hidden anyway: the kernel's private tmpfs covers it
-    from dimred_teach.grading.sandbox import base_sandbox, checkout_folder
+    from dimred_teach.grading.installation import checkout_folder
     from dimred_teach.grading.uids import world_writable_places
 
     checkout = checkout_folder() or ""
-    hidden = base_sandbox("user").private and any(checkout.startswith(place.rstrip("/") + "/")
+    hidden = sandbox_modes.named("user").private and any(checkout.startswith(place.rstrip("/") + "/")
                                                   for place in world_writable_places())
     assert reads.max_score == 12 and reads.score == (0 if hidden else 12), reads
     report = json.loads(next((tmp_path / "accepted").glob("*.json")).read_text())
@@ -721,7 +723,7 @@ def test_reports_wait_in_a_private_folder_until_no_kernel_is_alive(fixture_set, 
 
     paths = [_save(_answered(fixture_set), tmp_path / name, "99_grading_fixture.ipynb") for name in ("alice", "bob")]
     options = dataclasses.replace(fixture_set["options"], sandbox="bwrap")
-    grade(paths, out, options, on_result=look, gradebook=out / "book.csv")
+    grade(paths, out, settle_run(options), on_result=look, gradebook=out / "book.csv")
     assert len(seen) == 2
     for name, mode, files in seen:
         assert name.startswith(".grading-") and mode == 0o700, seen

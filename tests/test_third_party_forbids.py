@@ -19,7 +19,7 @@ from test_grader_trouble import FIXTURES, answered_set99
 from test_grading_construction import ROOT_ONLY, _course_private, _sandbox_of
 
 from dimred_teach.checks import evaluate, policy
-from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade
+from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade, settle_run
 
 FORBIDDEN = "scipy.linalg.orthogonal_procrustes"
 USES_IT = ("import scipy.linalg\n"
@@ -51,7 +51,7 @@ def _options(tmp_path, sandbox: str = "bwrap") -> tuple[GradingOptions, os.PathL
 
 
 def _graded_unit_vector(options: GradingOptions, path, out) -> tuple[bool, str, dict]:
-    result = grade([path], out, options)[0]
+    result = grade([path], out, settle_run(options))[0]
     test = next(t for t in result.tests if t.name == "99.unit_vector")
     guarantees = json.loads((out / f"{result.report_name}.json").read_text())["extra_data"]["guarantees"]
     return test.passed, result.output + "\n" + test.output, guarantees
@@ -80,7 +80,7 @@ def test_without_namespaces_a_set_forbidding_a_third_party_function_is_refused(t
         options, path = _options(tmp_path, mode)
         with pytest.raises(SandboxUnavailable, match=rf"{FORBIDDEN}, which set 99 forbids.*unshare.*bubblewrap.*"
                                                      r"--accept-readable-files") as refusal:
-            grade([path], tmp_path / "refused", options)
+            grade([path], tmp_path / "refused", settle_run(options))
         assert "\n" not in str(refusal.value) and "scipy/linalg/" in str(refusal.value)
         assert not (tmp_path / "refused").exists()
         accepted = dataclasses.replace(options, accept_readable_files=True)

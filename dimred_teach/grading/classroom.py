@@ -68,7 +68,7 @@ def command_classroom_grade(args) -> int:
     except (ValueError, OSError, SandboxUnavailable) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    results, notes = grade_one_per_set(paths, args.out, plan.options, args.jobs)
+    results, notes = grade_one_per_set(paths, args.out, plan, args.jobs)
     write_reports(results, args.out, 1.0)
     append_step_summary(args.out)
     result = classroom_result(results)
@@ -80,6 +80,6 @@ def command_classroom_grade(args) -> int:
         with open(output, "a") as file:
             file.write(f"result={encoded_result(result)}\n")
     score = sum(test["score"] for test in result["tests"])
-    print(f"{score:g} / {result['max_score']:g} points ({result['status']}); sandbox: {plan.sandbox}; "
+    print(f"{score:g} / {result['max_score']:g} points ({result['status']}); sandbox: {plan.mode.name}; "
           f"reports in {args.out}" + ("; step output `result` written" if output else ""))
     return 0

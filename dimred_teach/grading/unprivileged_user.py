@@ -1,0 +1,120 @@
+"""``--sandbox user``: for a root grader where user namespaces do not work (many containers),
+each kernel runs as a user id of its own (:mod:`.uids`) that owns only its 0700 folder.
+
+Where root can still make mount, PID and IPC namespaces (:func:`.mounts.private_namespaces`),
+the kernel gets them (:mod:`.mounts`): a size-limited tmpfs of its own over every
+world-writable folder, an empty one over the run's submissions' folders and outputs, and the
+stand-ins of the third-party functions its set forbids over the originals; otherwise every
+process of its id is killed afterwards, and its files in every world-writable folder and its
+System V IPC objects are removed. It imports the set's view, but the rest of the machine stays
+readable: a run stops before any kernel while a file it must not read is readable by other
+users (:func:`.exposure.require_private`), and the reports state what held (:meth:`guarantees`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..checks import policy
+from . import mounts, uids
+from .exposure import accepts_readable, exposed_course, require_private
+from .installation import installation_paths
+from .sandbox import FORBIDDEN_ABSENT, GUARANTEES, OTHERS_UNREACHABLE, SMALL_TMPFS_BYTES, SandboxMode
+
+
+@dataclass(frozen=True)
+class UnprivilegedUser(SandboxMode):
+    """Kernels as user ids of their own (``private``: in mount, PID and IPC namespaces of their
+    own, in which the ``hidden`` folders are empty: :func:`.mounts.hidden_folders`)."""
+
+    name = "user"
+    description = "isolated as an unprivileged user (own scratch folder, cannot signal or read the grader)"
+    automatic = True
+
+    private: bool = False
+
+    @classmethod
+    def configured(cls) -> "UnprivilegedUser":
+        return cls(private=mounts.private_namespaces())
+
+    def missing(self) -> str | None:
+        if os.name != "posix" or os.geteuid() != 0 or not shutil.which("setpriv"):
+            return "needs a root grader and setpriv (util-linux)"
+        return None
+
+    def for_run(self, submissions=(), outputs=()) -> "UnprivilegedUser":
+        return dataclasses.replace(self, readable=tuple(installation_paths()),
+                                   hidden=mounts.hidden_folders(submissions, outputs))
+
+    @property
+    def needs_uid(self) -> bool:
+        return True
+
+    @property
+    def counts_processes(self) -> bool:
+        return True
+
+    @property
+    def sweeps(self) -> bool:
+        return not self.private
+
+    def check_course(self, exercise_sets, accept: bool) -> None:
+        require_private(self.private, exercise_sets=exercise_sets, accept=accept)
+        uids.world_writable_places()  # walked once, before the workers fork
+
+    def check_class(self, submissions, out_dir, gradebook, accept: bool) -> None:
+        require_private(self.private, submissions, out_dir, gradebook, accept=accept)
+
+    def accepts_readable(self, accept: bool) -> bool:
+        return accepts_readable(accept)
+
+    def own_view(self, view: Path, box: Path) -> Path:
+        """A copy of the set's ``view`` in the kernel's own 0700 box, so that no kernel reads
+        another set's view (the run's views folder is root's alone)."""
+        shutil.copytree(view, box / "view", symlinks=True)
+        return box / "view"
+
+    def wrap(self, argv: list[str], box: Path, view: Path, scratch_bytes: int) -> list[str]:
+        become = ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
+                  "--no-new-privs", "--pdeathsig=KILL", "--", *argv]
+        if not self.private:
+            return become
+        from .view import shadows  # here: the view module imports the checks
+
+        return mounts.private_command(become, f"size={SMALL_TMPFS_BYTES},mode=1777", [str(box), *self.readable],
+                                      self.hidden, shadows(view))
+
+    def guarantees(self, exercise_set: str | None = None, accepted: bool = False) -> dict[str, str]:
+        held = dict.fromkeys(GUARANTEES, "held")
+        held["no network"] = "not held: --sandbox user has no network namespace"
+        held["nothing outside its folder readable"] = "not held: every world-readable file is" + (
+            ", but for the run's submissions and outputs" if self.private else "")
+        missing = []
+        exposed = exposed_course()
+        if exposed:
+            missing.append("the course's files are readable by the kernel's user (" + ", ".join(exposed)
+                           + "); make them private to root, as the Gradescope bundle does")
+        third_party = policy.third_party(exercise_set) if exercise_set and not self.private else ()
+        if third_party:
+            missing.append(f"{', '.join(third_party)}, which set {policy.set_number(exercise_set)} forbids, is the "
+                           "original: without mount namespaces nothing covers it")
+        if missing:
+            held[FORBIDDEN_ABSENT] = "not held: " + "; ".join(missing)
+        if self.private:
+            held[OTHERS_UNREACHABLE] = "held: the run's submissions and outputs are an empty tmpfs in its mount namespace"
+            held["every byte it writes counted"] = ("held: its folder and open unlinked files are measured; every "
+                                                    "world-writable folder is a size-limited tmpfs of its own")
+            held["nothing left behind"] = "held: its tmpfs and IPC namespace vanish with it, its processes are killed"
+            return held
+        if accepted:
+            held[OTHERS_UNREACHABLE] = ("not held: graded with --accept-readable-files, so a submission, an earlier "
+                                        "report or the gradebook may be readable by the kernel's user")
+        held["every byte it writes counted"] = ("held for its folder, open unlinked files, its files in every "
+                                                "world-writable folder and its System V shared memory")
+        held["nothing left behind"] = ("held: its processes are killed, its files in every world-writable "
+                                       "folder and its System V IPC objects removed")
+        return held
