@@ -30,10 +30,11 @@ import pytest
 import dimred_teach
 from dimred_teach.exercise_specs import SPECS_DIR
 from dimred_teach.grading import grade, settle_run
-from dimred_teach.grading import mounts, sandbox_modes, uids
-from dimred_teach.grading.installation import secret_folders
+from dimred_teach.grading import installation, mounts, sandbox_modes, uids
+from dimred_teach.grading.installation import UNREACHABLE, secret_folders
 from dimred_teach.grading.sandbox import SandboxUnavailable
 from dimred_teach.grading.sandbox_modes import choose
+from dimred_teach.grading.unprivileged_user import UnprivilegedUser
 
 from checkout_lock import checkout_permissions_changing
 from test_grading import FIXTURES, ROOT, _answered, _code, _insert_after
@@ -302,6 +303,10 @@ def _class(fixture_set, folder: Path, open_folder: Path = Path("/var/tmp")) -> d
     leaves = LEAVES.replace("OPEN_FOLDER", repr(str(open_folder)))
     paths["leaves_ipc_and_files_99"] = _save(_insert_after(_answered(fs), "import numpy", leaves), folder,
                                              "victor/99_grading_fixture.ipynb")
+    own_python = _answered(fs)  # "worked": the kernel runs another installation's standard library than the grader's
+    _code(own_python, "# BEGIN").source = (f"import os\nworked = os.__file__ != {os.__file__!r}\n"
+                                           "w = np.array([2.0, 0.0, 0.0]) if worked else np.array([1.0, 0.0, 0.0])")
+    paths["runs_the_graders_python_99"] = _save(own_python, folder, "ursula/99_grading_fixture.ipynb")
     classmates = _answered(fs)  # last: graded when classmates' reports exist
     _code(classmates, "# BEGIN").source = (
         f"CLASSMATE, OUT = {paths['honest_99']!r}, {str(folder / 'reports')!r}\n" + CLASSMATES
@@ -385,7 +390,10 @@ def _leftovers() -> list[str]:
 @contextlib.contextmanager
 def _sandbox_of(param: str):
     """The mode a test parameter names, ``user-no-namespaces`` being ``user`` for a root grader
-    that cannot make mount namespaces (as in a container that forbids ``unshare``)."""
+    that cannot make mount namespaces (as in a container that forbids ``unshare``). Where the
+    mode refuses this installation because its kernels' user cannot reach it (a checkout or a
+    Python under a folder only its owner can enter), the test is skipped with the grader's line."""
+    mode = param.split("-")[0]
     with pytest.MonkeyPatch.context() as patch:
         if param == "user-no-namespaces":
             patch.setattr(mounts, "private_namespaces", lambda: False)
@@ -393,7 +401,13 @@ def _sandbox_of(param: str):
             assert param == "bwrap" or mounts.private_namespaces(), "root cannot unshare here: user mode is untested"
         sandbox_modes.forget()
         try:
-            yield param.split("-")[0]
+            try:
+                choose(mode)
+            except SandboxUnavailable as error:
+                if UNREACHABLE in str(error):
+                    pytest.skip(str(error))
+                pytest.fail(f"--sandbox {mode} does not work on this machine: {error}")
+            yield mode
         finally:
             sandbox_modes.forget()
 
@@ -419,10 +433,6 @@ def attacked(request, fixture_set):
     (``dimred-teach grade`` refuses readable submissions there)."""
     with _readable_folder(f"dimred-class-{request.param}-") as folder:
         with _sandbox_of(request.param) as mode:
-            try:
-                choose(mode)
-            except SandboxUnavailable as error:
-                pytest.fail(f"--sandbox {mode} does not work on this machine: {error}")
             options = dataclasses.replace(fixture_set["options"], specs_dir=_specs(fixture_set, folder), sandbox=mode,
                                           timeout=60, cell_timeout=20, scratch_mb=16)
             open_folder = Path(tempfile.mkdtemp(prefix="dimred-open-", dir="/var/cache"))  # as a package may leave one
@@ -535,6 +545,14 @@ def test_a_kernel_reads_no_other_sets_view(attacked):
     assert _passed(attacked["results"]["reads_another_sets_view_99"])["99.unit_vector"]
 
 
+def test_every_kernel_runs_the_graders_own_python(attacked):
+    """Its interpreter, standard library and packages, also where they lie under a folder only
+    their owner can enter (here the base Python under /root, 0700): a ``user`` kernel's mount
+    namespace passes it through that folder (issue 54; before, the kernel's Python fell back to
+    another installation's standard library where there was one, and died where there was none)."""
+    assert _passed(attacked["results"]["runs_the_graders_python_99"])["99.unit_vector"]
+
+
 def test_nothing_is_left_behind(attacked):
     assert attacked["leftovers"] == []
     assert attacked["nobodys_kept"]  # the files of an account are not a kernel's to delete
@@ -639,6 +657,36 @@ def test_user_mode_stops_before_any_kernel_while_the_course_is_readable(fixture_
     report = json.loads(next((tmp_path / "accepted").glob("*.json")).read_text())
     assert report["extra_data"]["guarantees"]["the set's forbidden code, the checks and solutions absent"].startswith(
         "not held")
+
+
+def test_user_mode_refuses_an_installation_its_kernels_cannot_reach(fixture_set, tmp_path, capsys, monkeypatch):
+    """A course and its venv under a folder only its owner can enter (0700, as ``mktemp -d`` and
+    many home folders make it; issue 54, simulated: the installation is said to be there). Without
+    mount namespaces the kernels' user cannot reach its interpreter, so the run stops before any
+    kernel (not even the probe's: no kernel user id is taken) with one line naming that folder and
+    the fix; with them, the folder is an empty one in each kernel's namespace, through which the
+    installation is bound back (no refusal)."""
+    private = Path(tempfile.mkdtemp(prefix="dimred-private-", dir="/var/cache"))
+    try:
+        (private / "course" / ".venv").mkdir(parents=True)
+        monkeypatch.setattr(installation, "installation_paths", lambda: [str(private / "course" / ".venv")])
+        assert str(private) in UnprivilegedUser(private=True).for_run().hidden
+        monkeypatch.setattr(mounts, "private_namespaces", lambda: False)
+        sandbox_modes.forget()
+
+        def no_kernel(*args, **kwargs):
+            raise AssertionError("a kernel user id was taken: a kernel (or the probe's) was about to start")
+
+        monkeypatch.setattr(uids, "allocate", no_kernel)
+        submission = _save(_answered(fixture_set), tmp_path / "alice", "99_grading_fixture.ipynb")
+        assert _cli(fixture_set, submission, "--out", str(tmp_path / "out"), "--sandbox", "user") == 2
+        refusal = capsys.readouterr().err.strip()
+        assert refusal.count("\n") == 0 and UNREACHABLE in refusal, refusal
+        assert f"{private} is closed to other users (mode 0700); let them pass (chmod o+x {private})" in refusal
+        assert not (tmp_path / "out").exists()
+    finally:
+        sandbox_modes.forget()
+        shutil.rmtree(private, ignore_errors=True)
 
 
 def _cli(fixture_set, *arguments: str) -> int:

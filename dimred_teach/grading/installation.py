@@ -8,12 +8,16 @@ from __future__ import annotations
 import functools
 import json
 import os
+import stat
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from .sandbox import scrubbed_environment
+
+UNREACHABLE = "the kernels' user cannot reach"
+"""How the refusal of an installation the kernels' user cannot reach begins (:func:`unreachable_message`)."""
 
 
 @functools.lru_cache(maxsize=None)
@@ -77,3 +81,36 @@ def installation_paths() -> list[str]:
     paths = {p for p in paths if allowed(p)}
     top = sorted(p for p in paths if not any(p != q and inside(p, q) for q in paths))
     return [p for p in top if p != "/" and not inside(p, "/usr")]
+
+
+def needed_by_kernels() -> list[tuple[str, bool]]:
+    """(path, whether a kernel lists it) for each folder a kernel's user must reach: the
+    installation (:func:`installation_paths`: the interpreter, its standard library, the
+    packages) and the folder every run's workspace is made in, the kernels' folders and
+    views below it (only passed through)."""
+    return [(path, True) for path in installation_paths()] + [(os.path.realpath(tempfile.gettempdir()), False)]
+
+
+def closed_to_others(path: str, listed: bool) -> str | None:
+    """The first folder on the way to ``path`` (``path`` included) that a user with no
+    relation to the files cannot pass through, or, when ``listed``, cannot list ``path``
+    itself; None when nothing is closed."""
+    way = [*reversed(Path(path).parents), Path(path)]
+    for folder in way:
+        try:
+            mode = os.stat(folder).st_mode
+        except OSError:
+            return str(folder)
+        needed = stat.S_IXOTH | (stat.S_IROTH if listed and folder == way[-1] else 0)
+        if mode & needed != needed:
+            return str(folder)
+    return None
+
+
+def unreachable_message(needed: str, closed: str) -> str:
+    """One line naming the folder that keeps the kernels' user from ``needed``, and what to do."""
+    mode = stat.S_IMODE(os.stat(closed).st_mode) if os.path.exists(closed) else 0
+    opening = "o+rx" if closed == needed else "o+x"
+    return (f"{UNREACHABLE} {needed}, which the kernels need: {closed} is closed to other users "
+            f"(mode {mode:04o}); let them pass (chmod {opening} {closed}), or keep the course and its Python in a "
+            "folder other users can enter")

@@ -22,7 +22,7 @@ from pathlib import Path
 from ..checks import policy
 from . import mounts, uids
 from .exposure import accepts_readable, exposed_course, require_private
-from .installation import installation_paths
+from .installation import closed_to_others, installation_paths, needed_by_kernels, unreachable_message
 from .sandbox import FORBIDDEN_ABSENT, GUARANTEES, OTHERS_UNREACHABLE, SMALL_TMPFS_BYTES, SandboxMode
 
 
@@ -42,13 +42,33 @@ class UnprivilegedUser(SandboxMode):
         return cls(private=mounts.private_namespaces())
 
     def missing(self) -> str | None:
+        """A grader that is not root, or lacks setpriv; or what the kernels need (the interpreter,
+        the installation, the run's folder) that their user cannot reach (:func:`passages`)."""
         if os.name != "posix" or os.geteuid() != 0 or not shutil.which("setpriv"):
             return "needs a root grader and setpriv (util-linux)"
+        try:
+            self.passages()
+        except PermissionError as closed:
+            return str(closed)
         return None
 
+    def passages(self) -> list[str]:
+        """The folders closed to other users on the way to what the kernels need: with mount
+        namespaces each becomes, in the kernel's, an empty folder through which only what the
+        kernels need is bound back (a kernel could not read in it anyway); without, or where
+        what the kernels need is closed itself, PermissionError naming it and what to do."""
+        found = []
+        for needed, listed in needed_by_kernels():
+            closed = closed_to_others(needed, listed)
+            if closed is not None and (not self.private or closed == needed):
+                raise PermissionError(unreachable_message(needed, closed))
+            if closed is not None:
+                found.append(closed)
+        return found
+
     def for_run(self, submissions=(), outputs=()) -> "UnprivilegedUser":
-        return dataclasses.replace(self, readable=tuple(installation_paths()),
-                                   hidden=mounts.hidden_folders(submissions, outputs))
+        hidden = set(mounts.hidden_folders(submissions, outputs)) | set(self.passages() if self.private else ())
+        return dataclasses.replace(self, readable=tuple(installation_paths()), hidden=tuple(sorted(hidden)))
 
     @property
     def needs_uid(self) -> bool:
