@@ -6,12 +6,14 @@ venv whose interpreter is a link or a copy, a system or toolcache Python)."""
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 import json
 import os
 import stat
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 from pathlib import Path
 
 from .sandbox import scrubbed_environment
@@ -67,7 +69,9 @@ def installation_paths() -> list[str]:
     installation, the folder of the interpreter's real file, and every folder the kernel's
     Python imports from. Never a checkout of the course (its solutions and tests) or a folder
     holding one, except a venv inside it; the installed package inside a bound folder is
-    covered by the set's view (:func:`.bubblewrap.hidden_originals`)."""
+    covered by the set's view (:func:`.bubblewrap.hidden_originals`), a source tree inside one
+    by an empty folder (:func:`.bubblewrap.covered_sources`). Nothing under ``/usr`` (always
+    there) but what lies in a source tree."""
     checkout = checkout_folder()
     prefix = os.path.realpath(sys.prefix)
 
@@ -80,7 +84,70 @@ def installation_paths() -> list[str]:
     paths = {os.path.realpath(p) for p in paths if p and os.path.isdir(p)}
     paths = {p for p in paths if allowed(p)}
     top = sorted(p for p in paths if not any(p != q and inside(p, q) for q in paths))
-    return [p for p in top if p != "/" and not inside(p, "/usr")]
+    trees = source_trees()  # under /usr, the system's folder, a source tree is covered: what is in it, bound back
+    return [p for p in top if p != "/" and (not inside(p, "/usr") or any(inside(p, tree) for tree in trees))]
+
+
+def install_source() -> tuple[str, bool] | None:
+    """Where the installed course came from, as pip and uv record it (``direct_url.json``): (the
+    folder or file, whether it is installed editable); None when nothing was recorded (an install
+    from an index) or the place is gone."""
+    records = (dist.read_text("direct_url.json") for dist in importlib.metadata.distributions(name="dimred-teach"))
+    try:  # the first distribution that has a record (a checkout's egg-info on the path has none)
+        record = json.loads(next(text for text in records if text))
+        url = urllib.parse.urlparse(record["url"])
+    except (StopIteration, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    path = os.path.realpath(urllib.parse.unquote(url.path))
+    if url.scheme != "file" or not os.path.exists(path):
+        return None
+    return path, bool(record.get("dir_info", {}).get("editable"))
+
+
+def source_trees() -> list[str]:
+    """The course's source folders an installation points to: the checkout an editable install
+    runs from, and the folder a wheel or a non-editable install was built from (one holding
+    ``pyproject.toml`` beside the wheel's ``dist/`` folder, or the folder installed from)."""
+    trees = {checkout_folder()}
+    source = install_source()
+    if source is not None:
+        path = source[0]
+        tree = path if os.path.isdir(path) else os.path.dirname(os.path.dirname(path))
+        trees.add(tree if os.path.isfile(os.path.join(tree, "pyproject.toml")) else None)
+    return sorted(t for t in trees if t)
+
+
+def _git_folders(tree: str) -> list[str]:
+    """The git repository of a source tree: its ``.git`` folder, or for a worktree (``.git`` a file
+    naming its folder) that folder and the repository's common folder."""
+    dot_git = os.path.join(tree, ".git")
+    if os.path.isdir(dot_git) or not os.path.isfile(dot_git):
+        return [dot_git] if os.path.isdir(dot_git) else []
+    try:
+        named = Path(dot_git).read_text().strip().removeprefix("gitdir:").strip()
+        folder = os.path.realpath(os.path.join(tree, named))
+        common = os.path.realpath(os.path.join(folder, Path(folder, "commondir").read_text().strip()))
+    except OSError:
+        return []
+    return [folder, common]
+
+
+def source_leftovers() -> list[str]:
+    """What an installation leaves beside it that holds the course's sources, beyond
+    :func:`secret_folders`: each source tree's git repository (``git show HEAD:solutions/...``),
+    ``build/`` (pip's copy of the package) and ``dist/`` (the wheels, the whole package), the
+    package, data, solutions and tests of a tree the course was built from (not run from), and a
+    wheel installed from outside any tree."""
+    found = []
+    source = install_source()
+    for tree in source_trees():
+        found += _git_folders(tree) + [os.path.join(tree, name) for name in ("build", "dist")]
+        if tree != checkout_folder():
+            found += [os.path.join(tree, name) for name in ("dimred_teach", "data", "solutions", "tests")]
+    if source is not None and os.path.isfile(source[0]) and not any(inside(source[0], t) for t in source_trees()):
+        found.append(source[0])
+    secret = set(secret_folders())
+    return sorted({f for f in found if os.path.exists(f) and f not in secret})
 
 
 def needed_by_kernels() -> list[tuple[str, bool]]:

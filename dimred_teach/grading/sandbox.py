@@ -212,7 +212,8 @@ class SandboxMode:
 
     def probe(self) -> str | None:
         """Why this mode cannot start the kernel's own Python here, as the kernel's user,
-        importing a set's view (and finding none of :meth:`probe_absent`); None when it can."""
+        importing a set's view, finding its packages (ipykernel, not imported) and none of
+        :meth:`probe_absent`; None when it can."""
         from . import uids
         from .view import build_view  # here: the view module imports the checks
 
@@ -226,20 +227,23 @@ class SandboxMode:
             mode.prepare(box)
             view = mode.own_view(root / "view", box)
             os.chmod(root, 0o711)
-            script = ("import os, dimred_teach; print(os.getuid(), any(map(os.path.exists, "
-                      f"{mode.probe_absent()!r})), dimred_teach.__file__.startswith({str(view)!r}))")
+            script = ("import importlib.util, os, dimred_teach; print(os.getuid(), any(map(os.path.exists, "
+                      f"{mode.probe_absent()!r})), dimred_teach.__file__.startswith({str(view)!r}), "
+                      "importlib.util.find_spec('ipykernel') is not None)")
             argv = mode.wrap([sys.executable, "-c", script], box, view, 2**24)
             run = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd="/",
                                  env=scrubbed_environment(box / "work", sandboxed=True, view=view))
             if run.returncode != 0:
                 return (run.stderr.strip().splitlines() or [f"exit status {run.returncode}"])[-1]
-            uid, seen, from_view = run.stdout.split()
+            uid, seen, from_view, packages = run.stdout.split()
             if uid == "0" and os.getuid() == 0:
                 return "the kernel would still run as root"
             if seen != "False":
                 return "the installed package (the grader, the specs) would be readable in the sandbox"
             if from_view != "True":
                 return "the kernel would not import the exercise set's view of the course"
+            if packages != "True":
+                return "the kernel's Python would not find its packages (ipykernel): is its venv out of its reach?"
             return None
         except (OSError, subprocess.SubprocessError, RuntimeError) as error:
             return str(error)
