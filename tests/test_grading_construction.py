@@ -689,6 +689,83 @@ def test_user_mode_refuses_an_installation_its_kernels_cannot_reach(fixture_set,
         shutil.rmtree(private, ignore_errors=True)
 
 
+SPY = '''
+def _spied():
+    found = []
+    try:
+        found.append(open(OTHER_SHARD, "rb").read(100))
+    except OSError:
+        pass
+    try:
+        table = open("/proc/self/mountinfo").read()
+    except OSError:
+        table = ""
+    return found + [name for name in CLASSMATES if name in table]
+worked = bool(_spied())
+'''
+
+
+def _sharded_class(fixture_set, folder: Path) -> dict[str, str]:
+    """A class in ``folder`` graded in two shards: ``spy`` and ``friend`` in shard 0, ``victim``
+    in shard 1 (names are tried until the shares fall so); the spy reads the victim's notebook by
+    its path and looks for its classmates' folder names in its own mount table."""
+    from dimred_teach.grading.shards import plan_shard
+
+    folder.mkdir(parents=True, exist_ok=True)  # the listing's keys are relative to it once it exists
+    for attempt in range(200):
+        names = {role: f"{role}-{attempt}" for role in ("spy", "friend", "victim")}
+        paths = {role: folder / name / "99_grading_fixture.ipynb" for role, name in names.items()}
+        first = set(plan_shard([folder], sorted(paths.values()), 0, 2, 0.0).paths)
+        if first == {paths["spy"], paths["friend"]}:
+            break
+    spy = _answered(fixture_set)
+    _code(spy, "# BEGIN").source = (f"OTHER_SHARD, CLASSMATES = {str(paths['victim'])!r}, "
+                                    f"{[names['friend'], names['victim']]!r}\n" + SPY
+                                    + "\nw = np.array([2.0, 0.0, 0.0]) if worked else np.array([1.0, 0.0, 0.0])")
+    _save(spy, folder, f"{names['spy']}/99_grading_fixture.ipynb")
+    for role in ("friend", "victim"):
+        _save(_answered(fixture_set), folder, f"{names[role]}/99_grading_fixture.ipynb")
+    return {role: str(path) for role, path in paths.items()}
+
+
+def test_a_sharded_user_run_hides_the_whole_class_and_names_no_student(fixture_set, tmp_path, capsys):
+    """Issue 52: a ``user`` kernel's mount namespace covers the whole class folder given, not
+    only its shard's folders, with one mount: a kernel of shard 0 cannot read a classmate's
+    notebook that shard 1 grades, and its mount table names no student's folder (before, the
+    other shard's folder was open to it and each student's folder was a mount point by name)."""
+    with _readable_folder() as shared, _sandbox_of("user") as mode, _course_private():
+        paths = _sharded_class(fixture_set, shared / "class")
+        status = _cli(fixture_set, str(shared / "class"), "--shard", "0/2", "--out", str(shared / "out"),
+                      "--sandbox", mode)
+        report = json.loads(next((shared / "out").glob(f"*{Path(paths['spy']).parent.name}*.json")).read_text())
+    assert status == 0, (capsys.readouterr(), report)
+    assert {t["name"]: t["status"] for t in report["tests"]}["99.unit_vector"] == "passed", report
+    assert report["extra_data"]["guarantees"]["other submissions unreachable"].startswith("held for the run's")
+
+
+def test_without_namespaces_the_readability_check_covers_every_shard(fixture_set, tmp_path, capsys, monkeypatch):
+    """Issue 52: without mount namespaces, ``grade --shard`` checks every notebook of the class
+    given, not only its shard's, before any kernel: a classmate whom shard 1 grades, readable by
+    other users, stops shard 0 with one line naming it (before, shard 0's kernels could read it).
+    The mode is taken as it is (no probe: the check, not the kernels, is under test)."""
+    from dimred_teach.grading import run_settings
+
+    def no_kernel(*args, **kwargs):
+        raise AssertionError("a kernel user id was taken: a kernel was about to start")
+
+    with _readable_folder() as shared, _course_private():
+        paths = _sharded_class(fixture_set, shared / "class")
+        os.chmod(Path(paths["spy"]).parent, 0o700)
+        os.chmod(Path(paths["friend"]).parent, 0o700)
+        monkeypatch.setattr(run_settings, "choose", lambda name: UnprivilegedUser(private=False))
+        monkeypatch.setattr(uids, "allocate", no_kernel)
+        status = _cli(fixture_set, str(shared / "class"), "--shard", "0/2", "--out", str(shared / "out"),
+                      "--sandbox", "user")
+    refusal = capsys.readouterr().err.strip()
+    assert status == 2 and refusal.count("\n") == 0, refusal
+    assert f"{paths['victim']} is readable by other users" in refusal, refusal
+
+
 def _cli(fixture_set, *arguments: str) -> int:
     """``dimred-teach grade`` with the test-only set 99, in this process."""
     from dimred_teach.cli import main

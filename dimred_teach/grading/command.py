@@ -98,6 +98,9 @@ def command_grade(args) -> int:
         paths = find_submissions(args.submissions)
         if not paths:
             raise ValueError("no notebooks (*.ipynb) found in " + ", ".join(map(str, args.submissions)))
+        # the mode keeps the course, the whole class given (every shard's) and its reports from the kernels,
+        # or none starts
+        plan = settle_run(options, args.set or (), [*args.submissions, *paths], args.out, args.gradebook)
         shard = None
         if getattr(args, "shard", None) is not None:  # grade one share of the listing (grading/shards.py)
             from .shards import parse_shard, plan_shard, shard_from_environment
@@ -105,8 +108,6 @@ def command_grade(args) -> int:
             shard = plan_shard(args.submissions, paths, *(parse_shard(args.shard) if args.shard
                                                          else shard_from_environment()), args.pass_fraction)
             paths = shard.paths
-        # the mode keeps the course, the class's submissions and its reports from the kernels, or none starts
-        plan = settle_run(options, args.set or (), paths, args.out, args.gradebook)
         if not plan.specs:
             raise ValueError(f"no grading specs in {options.specs_dir}: was `dimred-teach build` run?")
         check_named_notebooks(args.submissions, plan.specs, plan.options)

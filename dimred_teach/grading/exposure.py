@@ -63,7 +63,8 @@ def exposures(private: bool, submissions: Iterable = (), out_dir=None, gradebook
               exercise_sets: Sequence[str] = ()) -> list[tuple[str, str]]:
     """(what a ``user`` kernel could read or call, the fix) for each file it must not reach
     that nothing keeps from it: the course's secret folders other users can read; a submission
-    they can read, an ``out_dir`` they can enter that holds something already (an earlier
+    they can read (``submissions``: the notebooks, and the folders given whole, which only
+    widen what the kernels' mount namespaces hide), an ``out_dir`` they can enter that holds something already (an earlier
     run's reports, another run's staging: a report published there while this run grades) or
     that they can write to, a ``gradebook`` they can read, unless the kernel's mount namespace
     hides its folder
@@ -78,7 +79,7 @@ def exposures(private: bool, submissions: Iterable = (), out_dir=None, gradebook
              for f in exposed_course()]
     found += [(f"{p} is readable by other users, so a kernel could read a classmate's submission",
                f"make it private to root (chmod -R go-rwx {p.parent})")
-              for p in submissions if readable_by_others(p) and not covered(p, hidden)]
+              for p in submissions if not p.is_dir() and readable_by_others(p) and not covered(p, hidden)]
     if out_dir is not None and not covered(out_dir, hidden) and enterable_by_others(out_dir):
         made = Path(out_dir).is_dir()
         held = sorted(os.listdir(out_dir)) if made else []

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from .options import GradingOptions
 from .sandbox import SandboxMode
@@ -44,7 +45,9 @@ class RunSettings:
 def settle_run(options: GradingOptions = GradingOptions(), sets: Sequence[str] = (), submissions: Sequence | None = None,
                out_dir=None, gradebook=None) -> RunSettings:
     """The settings of a run with ``options`` grading the exercise sets ``sets`` (``--set``; empty:
-    any set) and, when given, the class's ``submissions`` into ``out_dir`` and ``gradebook``.
+    any set) and, when given, the class's ``submissions`` (its notebooks, every shard's, and the
+    folders given whole) into ``out_dir`` and ``gradebook``: the mode then hides all of them from
+    every kernel of the run where it can (:meth:`.SandboxMode.for_run`), whichever it grades.
 
     Raises ValueError for a set that names no spec, and SandboxUnavailable when
     ``options.sandbox`` does not work here, or cannot keep from its kernels what they must not
@@ -59,4 +62,6 @@ def settle_run(options: GradingOptions = GradingOptions(), sets: Sequence[str] =
     mode.check_course(options.assignment or tuple(specs), options.accept_readable_files)
     if submissions is not None:
         mode.check_class(submissions, out_dir, gradebook, options.accept_readable_files)
+        outputs = [Path(f) for f in (out_dir, gradebook and Path(gradebook).parent) if f is not None]
+        mode = mode.for_run(submissions, outputs)
     return RunSettings(options=options, specs=specs, mode=mode)

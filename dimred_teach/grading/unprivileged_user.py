@@ -26,6 +26,10 @@ from .installation import closed_to_others, installation_paths, needed_by_kernel
 from .sandbox import FORBIDDEN_ABSENT, GUARANTEES, OTHERS_UNREACHABLE, SMALL_TMPFS_BYTES, SandboxMode
 
 
+BEYOND_THE_RUN = "; what lies beyond the run (an earlier class's folder) only as its own permissions keep it"
+"""What a ``user`` kernel reaches of other submissions that are not the run's: the machine is readable."""
+
+
 @dataclass(frozen=True)
 class UnprivilegedUser(SandboxMode):
     """Kernels as user ids of their own (``private``: in mount, PID and IPC namespaces of their
@@ -67,7 +71,11 @@ class UnprivilegedUser(SandboxMode):
         return found
 
     def for_run(self, submissions=(), outputs=()) -> "UnprivilegedUser":
-        hidden = set(mounts.hidden_folders(submissions, outputs)) | set(self.passages() if self.private else ())
+        """Hidden besides what the mode hid already: the folders of ``submissions`` (files, or
+        folders given whole) and the ``outputs`` (:func:`.mounts.hidden_folders`), and the
+        folders closed to others on the way to what the kernels need (:meth:`passages`)."""
+        hidden = mounts.hidden_folders(submissions, [*self.hidden, *outputs])
+        hidden = set(hidden) | set(self.passages() if self.private else ())
         return dataclasses.replace(self, readable=tuple(installation_paths()), hidden=tuple(sorted(hidden)))
 
     @property
@@ -125,7 +133,8 @@ class UnprivilegedUser(SandboxMode):
         if missing:
             held[FORBIDDEN_ABSENT] = "not held: " + "; ".join(missing)
         if self.private:
-            held[OTHERS_UNREACHABLE] = "held: the run's submissions and outputs are an empty tmpfs in its mount namespace"
+            held[OTHERS_UNREACHABLE] = ("held for the run's submissions (their folders, a folder given whole) and outputs: "
+                                        "an empty tmpfs in its mount namespace" + BEYOND_THE_RUN)
             held["every byte it writes counted"] = ("held: its folder and open unlinked files are measured; every "
                                                     "world-writable folder is a size-limited tmpfs of its own")
             held["nothing left behind"] = "held: its tmpfs and IPC namespace vanish with it, its processes are killed"
@@ -133,6 +142,9 @@ class UnprivilegedUser(SandboxMode):
         if accepted:
             held[OTHERS_UNREACHABLE] = ("not held: graded with --accept-readable-files, so a submission, an earlier "
                                         "report or the gradebook may be readable by the kernel's user")
+        else:
+            held[OTHERS_UNREACHABLE] = ("held for the run's submissions and outputs: their permissions, which "
+                                        "dimred-teach grade checks before any kernel" + BEYOND_THE_RUN)
         held["every byte it writes counted"] = ("held for its folder, open unlinked files, its files in every "
                                                 "world-writable folder and its System V shared memory")
         held["nothing left behind"] = ("held: its processes are killed, its files in every world-writable "
