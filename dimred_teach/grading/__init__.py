@@ -7,10 +7,15 @@ Modules, one job each:
 ``submission_cells``
                  the cells of one submission to run, every check cell restored from the grading spec
 ``written``      a submission's written answers, read as plain text before its kernel starts
-``run_settings`` the options, the sets' specs and the sandbox of a whole run, settled once
-``sandbox``      where and as whom a kernel runs (bubblewrap, an unprivileged user, none)
+``run_settings`` the options, the sets' specs and the sandbox mode of a whole run, settled once
+``sandbox``      the interface of a sandbox mode (where and as whom a kernel runs, what it hides,
+                 how it fails closed, what its reports say) and what every mode shares
+``sandbox_modes`` the registry of modes: ``--sandbox``'s choices, ``auto``'s probe, a report's mode
+``bubblewrap``, ``unprivileged_user``
+                 the ``bwrap`` and ``user`` modes (``none`` is in :mod:`.sandbox`)
+``installation`` what of the course's installation a kernel needs, and what it must never read
 ``mounts``       what a ``user`` kernel's own mount namespace hides and covers
-``exposure``     what a kernel could read that it must not: the refusals, the guarantees each report states
+``exposure``     what a ``user`` kernel could read that it must not: the refusals before any kernel
 ``kernel_helper``, ``kernel_launcher``
                  the code that runs in the kernel (real files, sent or executed as is)
 ``wire``         the plain-data format of answers, arguments and results (no pickle)
@@ -38,7 +43,7 @@ How a submission is graded
    the spec (by cell id, by the exercise id in its ``check(...)`` call, else put back
    where it was) and rewritten to hand its answer to a helper installed in the kernel
    under a per-run random name.
-3. The kernel starts in the sandbox (``--sandbox``, see :mod:`.sandbox`) as a user id of its
+3. The kernel starts in the sandbox (``--sandbox``, see :mod:`.sandbox_modes`) as a user id of its
    own (:mod:`.uids`), with a scrubbed environment, rlimits, per-cell and whole-notebook
    time limits, outputs discarded, and its set's view of the course (:mod:`.view`): what
    the set forbids, the checks, the grader and the solutions are not there to import or read.
@@ -56,15 +61,17 @@ How a submission is graded
 from .. import _fast_start  # noqa: F401  (first: before anything imports nbformat)
 from .command import workflow_template
 from .wire import WireError, decode, encode
-from .options import SANDBOXES, GradingOptions
+from .options import GradingOptions
 from .submission_cells import plan_cells
 from .reports import report_names, write_gradebook, write_reports
 from .results import SubmissionResult, TestResult
+from .run_settings import RunSettings, settle_run
 from .sandbox import SandboxUnavailable, scrubbed_environment
+from .sandbox_modes import CHOICES as SANDBOXES
 from .scheduler import grade
 from .submissions import find_submissions, identify_set, load_specs
 from .watchdog import grade_supervised
 
-__all__ = ["GradingOptions", "SANDBOXES", "SandboxUnavailable", "TestResult", "SubmissionResult", "grade",
+__all__ = ["GradingOptions", "RunSettings", "settle_run", "SANDBOXES", "SandboxUnavailable", "TestResult", "SubmissionResult", "grade",
            "grade_supervised", "load_specs", "find_submissions", "identify_set", "encode", "decode", "WireError", "plan_cells",
            "report_names", "scrubbed_environment", "write_reports", "write_gradebook", "workflow_template"]

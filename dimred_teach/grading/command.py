@@ -12,11 +12,11 @@ from pathlib import Path
 from .._files import write_new_file
 from ..command_registry import InputError
 from ..exercise_specs import SPECS_DIR
-from .options import SANDBOXES, GradingOptions
+from .options import GradingOptions
 from .results import SubmissionResult
 from .run_settings import settle_run
-from .exposure import require_private
 from .sandbox import SandboxUnavailable
+from .sandbox_modes import AUTO, CHOICES
 from .scheduler import grader_errors
 from .submissions import (claimed_set, display_path, find_submissions, load_specs, read_notebook, resolve_sets,
                           set_from_file_name)
@@ -40,7 +40,7 @@ def add_grade_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"largest file a kernel may write, MB (default {defaults.file_mb})")
     parser.add_argument("--scratch-mb", type=int, default=defaults.scratch_mb,
                         help=f"disk space of each kernel's scratch folder, MB (default {defaults.scratch_mb})")
-    parser.add_argument("--sandbox", choices=SANDBOXES, default="auto",
+    parser.add_argument("--sandbox", choices=CHOICES, default=AUTO,
                         help="isolation of each kernel: auto (default: the strongest that works), bwrap (bubblewrap), "
                              "user (a root grader runs kernels as an unprivileged user), none (not isolated)")
     parser.add_argument("--accept-readable-files", action="store_true",
@@ -98,6 +98,9 @@ def command_grade(args) -> int:
         paths = find_submissions(args.submissions)
         if not paths:
             raise ValueError("no notebooks (*.ipynb) found in " + ", ".join(map(str, args.submissions)))
+        # the mode keeps the course, the whole class given (every shard's) and its reports from the kernels,
+        # or none starts
+        plan = settle_run(options, args.set or (), [*args.submissions, *paths], args.out, args.gradebook)
         shard = None
         if getattr(args, "shard", None) is not None:  # grade one share of the listing (grading/shards.py)
             from .shards import parse_shard, plan_shard, shard_from_environment
@@ -105,11 +108,8 @@ def command_grade(args) -> int:
             shard = plan_shard(args.submissions, paths, *(parse_shard(args.shard) if args.shard
                                                          else shard_from_environment()), args.pass_fraction)
             paths = shard.paths
-        plan = settle_run(options, args.set or ())
         if not plan.specs:
             raise ValueError(f"no grading specs in {options.specs_dir}: was `dimred-teach build` run?")
-        if plan.sandbox == "user":  # a class's submissions and reports: out of the kernels' reach, or none starts
-            require_private(paths, args.out, args.gradebook, accept=options.accept_readable_files)
         check_named_notebooks(args.submissions, plan.specs, plan.options)
         args.out.mkdir(parents=True, exist_ok=True)
     except (ValueError, OSError, SandboxUnavailable) as error:
@@ -135,7 +135,7 @@ def command_grade(args) -> int:
     passed = sum(r.passes(args.pass_fraction) for r in counted)
     skipped = f" ({len(results) - len(counted)} skipped: not exercise notebooks)" if len(counted) < len(results) else ""
     print(f"{passed} of {len(counted)} submission(s) reach {args.pass_fraction:.0%} of the points{skipped}; "
-          f"sandbox: {plan.sandbox}; "
+          f"sandbox: {plan.mode.name}; "
           f"reports in {args.out}")
     troubled = grader_errors(results)
     if troubled:

@@ -1,6 +1,5 @@
-"""What a kernel could read that it must not, the refusal before any kernel starts when the
-grader cannot keep it from the kernel, and what each mode guarantees (the lines every report
-states).
+"""What a ``user`` kernel could read that it must not, and the refusal before any kernel starts
+when the grader cannot keep it from the kernel (:mod:`.unprivileged_user` fails closed with it).
 
 Under bubblewrap a kernel sees only what is bound. A ``user`` kernel sees the machine: with
 mount namespaces of its own (:mod:`.mounts`) the grader hides the run's submissions and
@@ -19,20 +18,14 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..checks import policy
+from .installation import secret_folders
 from .mounts import covered, hidden_folders
-from .sandbox import SandboxUnavailable, base_sandbox, secret_folders
+from .sandbox import SandboxUnavailable
 from .view import third_party_files
 
 ACCEPT_VARIABLE = "DIMRED_TEACH_ACCEPT_READABLE_FILES"
 """Set to 1 (or pass ``--accept-readable-files``) to grade in ``user`` mode although files the
 kernels must not read are readable by other users (every report then says so)."""
-
-FORBIDDEN_ABSENT = "the set's forbidden code, the checks and solutions absent"
-OTHERS_UNREACHABLE = "other submissions unreachable"
-GUARANTEES = (FORBIDDEN_ABSENT, OTHERS_UNREACHABLE, "grader processes unreachable", "nothing outside its folder readable",
-              "no network", "every byte it writes counted", "nothing left behind")
-"""The guarantees each report states, held or not, per sandbox mode (see :func:`guarantees`)."""
-
 
 def accepts_readable(accept: bool) -> bool:
     """Whether a run accepts the weaker guarantees of readable files: ``accept``
@@ -66,17 +59,18 @@ def exposed_course() -> list[str]:
     return [f for f in secret_folders() if os.path.exists(f) and readable_by_others(f)]
 
 
-def exposures(submissions: Iterable = (), out_dir=None, gradebook=None,
+def exposures(private: bool, submissions: Iterable = (), out_dir=None, gradebook=None,
               exercise_sets: Sequence[str] = ()) -> list[tuple[str, str]]:
     """(what a ``user`` kernel could read or call, the fix) for each file it must not reach
     that nothing keeps from it: the course's secret folders other users can read; a submission
-    they can read, an ``out_dir`` they can enter that holds something already (an earlier
+    they can read (``submissions``: the notebooks, and the folders given whole, which only
+    widen what the kernels' mount namespaces hide), an ``out_dir`` they can enter that holds something already (an earlier
     run's reports, another run's staging: a report published there while this run grades) or
     that they can write to, a ``gradebook`` they can read, unless the kernel's mount namespace
     hides its folder
     (:func:`.mounts.hidden_folders`); and without such a namespace the original of each
-    third-party function one of ``exercise_sets`` forbids."""
-    private = base_sandbox("user").private
+    third-party function one of ``exercise_sets`` forbids. ``private``: the kernels have mount
+    namespaces of their own (:func:`.mounts.private_namespaces`)."""
     submissions = [Path(p) for p in submissions]
     outputs = [Path(f) for f in (out_dir, gradebook and Path(gradebook).parent) if f is not None]
     hidden = hidden_folders(submissions, outputs) if private else ()
@@ -85,7 +79,7 @@ def exposures(submissions: Iterable = (), out_dir=None, gradebook=None,
              for f in exposed_course()]
     found += [(f"{p} is readable by other users, so a kernel could read a classmate's submission",
                f"make it private to root (chmod -R go-rwx {p.parent})")
-              for p in submissions if readable_by_others(p) and not covered(p, hidden)]
+              for p in submissions if not p.is_dir() and readable_by_others(p) and not covered(p, hidden)]
     if out_dir is not None and not covered(out_dir, hidden) and enterable_by_others(out_dir):
         made = Path(out_dir).is_dir()
         held = sorted(os.listdir(out_dir)) if made else []
@@ -107,52 +101,14 @@ def exposures(submissions: Iterable = (), out_dir=None, gradebook=None,
     return found
 
 
-def require_private(submissions: Iterable = (), out_dir=None, gradebook=None, exercise_sets: Sequence[str] = (),
-                    accept: bool = False) -> None:
+def require_private(private: bool, submissions: Iterable = (), out_dir=None, gradebook=None,
+                    exercise_sets: Sequence[str] = (), accept: bool = False) -> None:
     """For ``user`` mode: raise :class:`.sandbox.SandboxUnavailable`, before any kernel
     starts, with one line naming the first of the :func:`exposures` and its fix, unless the
     weaker guarantee is accepted (:func:`accepts_readable`)."""
-    found = [] if accepts_readable(accept) else exposures(submissions, out_dir, gradebook, exercise_sets)
+    found = [] if accepts_readable(accept) else exposures(private, submissions, out_dir, gradebook, exercise_sets)
     if found:
         what, fix = found[0]
         raise SandboxUnavailable(f"--sandbox user: {what}; {fix}, use bubblewrap, or accept this with "
                                  "--accept-readable-files")
 
-
-def guarantees(mode: str, exercise_set: str | None = None, accepted: bool = False) -> dict[str, str]:
-    """What a kernel of ``exercise_set`` in ``mode`` cannot do, guarantee by guarantee: "held",
-    or why not (``accepted``: its run accepted weaker guarantees, :func:`accepts_readable`)."""
-    if mode == "none":
-        return {name: "not held: --sandbox none runs the kernel as the grader's user" for name in GUARANTEES}
-    held = dict.fromkeys(GUARANTEES, "held")
-    if mode != "user":
-        return held
-    private = base_sandbox("user").private
-    held["no network"] = "not held: --sandbox user has no network namespace"
-    held["nothing outside its folder readable"] = "not held: every world-readable file is" + (
-        ", but for the run's submissions and outputs" if private else "")
-    missing = []
-    exposed = exposed_course()
-    if exposed:
-        missing.append("the course's files are readable by the kernel's user (" + ", ".join(exposed)
-                       + "); make them private to root, as the Gradescope bundle does")
-    third_party = policy.third_party(exercise_set) if exercise_set and not private else ()
-    if third_party:
-        missing.append(f"{', '.join(third_party)}, which set {policy.set_number(exercise_set)} forbids, is the "
-                       "original: without mount namespaces nothing covers it")
-    if missing:
-        held[FORBIDDEN_ABSENT] = "not held: " + "; ".join(missing)
-    if private:
-        held[OTHERS_UNREACHABLE] = "held: the run's submissions and outputs are an empty tmpfs in its mount namespace"
-        held["every byte it writes counted"] = ("held: its folder and open unlinked files are measured; every "
-                                                "world-writable folder is a size-limited tmpfs of its own")
-        held["nothing left behind"] = "held: its tmpfs and IPC namespace vanish with it, its processes are killed"
-        return held
-    if accepted:
-        held[OTHERS_UNREACHABLE] = ("not held: graded with --accept-readable-files, so a submission, an earlier "
-                                    "report or the gradebook may be readable by the kernel's user")
-    held["every byte it writes counted"] = ("held for its folder, open unlinked files, its files in every "
-                                            "world-writable folder and its System V shared memory")
-    held["nothing left behind"] = ("held: its processes are killed, its files in every world-writable "
-                                   "folder and its System V IPC objects removed")
-    return held

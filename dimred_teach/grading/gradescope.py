@@ -37,7 +37,8 @@ from pathlib import Path
 
 from .options import GradingOptions
 from .results import FAILED, PASSED, SubmissionResult, not_graded
-from .submissions import display_path, identify_set, load_specs, read_notebook
+from .run_settings import RunSettings, settle_run
+from .submissions import display_path, identify_set, read_notebook
 from .watchdog import grade_supervised
 
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
@@ -155,14 +156,14 @@ def one_per_set(paths: list[Path], specs: dict, options: GradingOptions) -> tupl
     return graded, notes
 
 
-def grade_one_per_set(paths: list[Path], reports: Path, options: GradingOptions,
+def grade_one_per_set(paths: list[Path], reports: Path, plan: RunSettings,
                       jobs: int) -> tuple[list[SubmissionResult], list[str]]:
     """Grade one notebook of each exercise set among ``paths`` (:func:`one_per_set`) into
     ``reports``; every set of the assignment without a notebook scores 0, not graded. Returns the
     results (the assignment's sets in order, then the others) and the notes on the other notebooks."""
-    specs = load_specs(options.specs_dir)
+    options, specs = plan.options, plan.specs
     graded, notes = one_per_set(paths, specs, options)
-    results = grade_supervised(list(graded.values()), reports, options, jobs=jobs) if graded else []
+    results = grade_supervised(list(graded.values()), reports, plan, jobs=jobs) if graded else []
     for missing in (s for s in options.assignment if s not in graded):
         results.append(not_graded(f"{missing}.ipynb", missing, missing, specs[missing],
                                   f"no notebook of exercise set {missing} was submitted"))
@@ -194,7 +195,7 @@ def run_autograder(root: Path) -> int:
                              assignment=tuple(settings.get("assignment", ())))
     paths = sorted(p for p in (root / "submission").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
     with tempfile.TemporaryDirectory(prefix="dimred-gradescope-") as reports:
-        results, notes = grade_one_per_set(paths, Path(reports), options, int(settings["jobs"]))
+        results, notes = grade_one_per_set(paths, Path(reports), settle_run(options), int(settings["jobs"]))
     (root / "results").mkdir(parents=True, exist_ok=True)
     (root / "results" / "results.json").write_text(
         json.dumps(results_json(results, settings["visibility"], notes), indent=1))

@@ -88,11 +88,14 @@ def private_namespaces() -> bool:
 
 def hidden_folders(submissions: Iterable, outputs: Iterable) -> tuple[str, ...]:
     """The folders a ``user`` kernel's mount namespace covers with an empty tmpfs: the folder
-    holding each submission (where its file really is) and each of the run's ``outputs``
-    (folders: ``--out``, the gradebook's); never ``/``, which holds the system the kernel runs on."""
-    folders = {os.path.dirname(os.path.realpath(path)) for path in submissions}
-    folders |= {os.path.realpath(folder) for folder in outputs}
-    return tuple(sorted(folders - {"/"}))
+    holding each submission (where its file really is), each folder of ``submissions`` given
+    whole (a class's: one mount over it, so the kernel's mount table names no student's folder)
+    and each of the run's ``outputs`` (folders: ``--out``, the gradebook's); only the outermost
+    of them, and never ``/``, which holds the system the kernel runs on."""
+    folders = {os.path.realpath(path) if os.path.isdir(path) else os.path.dirname(os.path.realpath(path))
+               for path in submissions}
+    folders = (folders | {os.path.realpath(folder) for folder in outputs}) - {"/"}
+    return tuple(sorted(f for f in folders if not any(f != g and covered(f, [g]) for g in folders)))
 
 
 def covered(path, folders: Sequence[str]) -> bool:

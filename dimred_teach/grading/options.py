@@ -10,11 +10,10 @@ from pathlib import Path
 
 from ..exercise_specs import SPECS_DIR
 from . import cgroup
+from .sandbox_modes import AUTO, CHOICES
 
 NOT_RECORDED = frozenset({"specs_dir", "extra_check_dirs", "seed_key"})
 """Options a report does not record: the grader's own sources, and the secret seed key."""
-SANDBOXES = ("auto", "bwrap", "user", "none")
-"""``--sandbox`` choices: ``auto`` picks the strongest of ``bwrap`` and ``user`` that works here."""
 
 
 @dataclass(frozen=True)
@@ -34,7 +33,7 @@ class GradingOptions:
     file_mb : largest file a kernel may write
     scratch_mb : disk space of the kernel's scratch folder (all files together)
     cpu_seconds : CPU time of each kernel process (a backstop; default ``2 * timeout + 60``)
-    sandbox : isolation of the kernels, one of :data:`SANDBOXES`
+    sandbox : isolation of the kernels, one of :data:`.sandbox_modes.CHOICES`
     accept_readable_files : grade in ``user`` mode although files the kernels must not read are
         readable by other users (the course's; without mount namespaces also a third-party function
         a set forbids and, checked by ``dimred-teach grade``, the submissions, --out and the
@@ -67,7 +66,7 @@ class GradingOptions:
     file_mb: int = 256
     scratch_mb: int = 1024
     cpu_seconds: int | None = None
-    sandbox: str = "auto"
+    sandbox: str = AUTO
     accept_readable_files: bool = False
     specs_dir: Path = SPECS_DIR
     extra_check_dirs: tuple[Path, ...] = ()
@@ -101,8 +100,8 @@ class GradingOptions:
                 raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")
         if self.cpu_seconds is not None and not (isinstance(self.cpu_seconds, int) and self.cpu_seconds >= 1):
             raise ValueError(f"cpu_seconds must be a positive integer, got {self.cpu_seconds!r}")
-        if self.sandbox not in SANDBOXES:
-            raise ValueError(f"sandbox must be one of {', '.join(SANDBOXES)}, got {self.sandbox!r}")
+        if self.sandbox not in CHOICES:
+            raise ValueError(f"sandbox must be one of {', '.join(CHOICES)}, got {self.sandbox!r}")
 
     def record(self) -> dict:
         """The options as plain data for a report (what ``regrade`` grades with again): all but
@@ -129,20 +128,14 @@ class GradingOptions:
         """CPU seconds of each kernel process."""
         return self.cpu_seconds or int(2 * self.timeout + 60)
 
-    def counts_processes(self, mode: str) -> bool:
-        """Whether the process limit holds in sandbox ``mode``: RLIMIT_NPROC counts the
-        processes of a real user id and root ignores it, so it is set only where the kernel
-        has a user id of its own (``bwrap``: a user namespace, or a kernel id of :mod:`.uids`
-        for a root grader; ``user``: a kernel id)."""
-        return mode != "none"
-
-    def limits_text(self, mode: str) -> str:
-        """The kernel's resource limits in words, as reports state them."""
+    def limits_text(self, mode) -> str:
+        """The kernel's resource limits in words, as reports state them, in sandbox ``mode``
+        (:class:`.sandbox.SandboxMode`: whether the process limit holds there)."""
         if cgroup.available():
             return (f"a control group of {self.processes} processes/threads, {self.memory_mb} MB memory and one CPU "
                     f"core for the whole kernel; per process {self.open_files} open files, {self.file_mb} MB per file, "
                     f"{self.cpu_limit} s CPU; {self.scratch_mb} MB scratch")
-        processes = f"{self.processes} processes/threads" if self.counts_processes(mode) else "processes not limited"
+        processes = f"{self.processes} processes/threads" if mode.counts_processes else "processes not limited"
         return (f"{self.memory_mb} MB memory, {processes}, {self.open_files} open files, {self.file_mb} MB per file, "
                 f"{self.scratch_mb} MB scratch, {self.cpu_limit} s CPU")
 

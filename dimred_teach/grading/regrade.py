@@ -30,7 +30,6 @@ from pathlib import Path
 
 from .._csv_cells import csv_cell
 from ..exercise_specs import SPECS_DIR
-from .exposure import accepts_readable, enterable_by_others, require_private
 from .options import GradingOptions
 from .results import SubmissionResult
 from .run_settings import settle_run
@@ -133,12 +132,9 @@ def regrade(out: Path, new_out: Path, jobs: int = 1, specs_dir: Path = SPECS_DIR
                                          seed_key=os.environ.get("DIMRED_TEACH_SEED_KEY", ""))
     with _working_folder(old[0].regrade.cwd):
         paths = notebooks(old, options.max_notebook_bytes)
-        plan = settle_run(options)
-        if plan.sandbox == "user":  # the old reports hold classmates' answers: out of the kernels' reach too
-            require_private(paths, new_out, accept=options.accept_readable_files)
-            if enterable_by_others(out) and not accepts_readable(options.accept_readable_files):
-                raise SandboxUnavailable(f"--sandbox user: OUT ({out}) is readable by other users, so a kernel could "
-                                         f"read the old reports; make it private to root (chmod go-rwx {out})")
+        # the notebooks, OUT (its reports hold classmates' answers) and NEW_OUT: out of every kernel's
+        # reach, as grade keeps its class and --out, or the run fails closed
+        plan = settle_run(options, (), [*paths, out], new_out)
         new_out.mkdir(parents=True, exist_ok=True)
         new = grade_supervised(paths, new_out, plan, jobs=jobs)
     rows = changes(old, new)

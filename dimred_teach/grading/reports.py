@@ -18,8 +18,8 @@ from pathlib import Path
 
 from .._csv_cells import csv_cell
 from .results import SubmissionResult, clip, points_label
-from .exposure import GUARANTEES, guarantees
-from .sandbox import DESCRIPTIONS
+from .sandbox import GUARANTEES
+from .sandbox_modes import named
 
 MAX_NAME = 100
 """Longest report name (characters, all ASCII) before a hash replaces the rest."""
@@ -73,8 +73,9 @@ def report_text(result: SubmissionResult) -> str:
     """One submission's report in Gradescope's format, stating which of the sandbox's
     guarantees held for its kernel (``extra_data.guarantees``)."""
     report = result.to_gradescope()
-    if result.sandbox:
-        report["extra_data"]["guarantees"] = guarantees(result.sandbox, result.exercise_set, result.accepted_readable)
+    mode = named(result.sandbox)
+    if mode is not None:
+        report["extra_data"]["guarantees"] = mode.guarantees(result.exercise_set, result.accepted_readable)
     return json.dumps(report, indent=1) + "\n"
 
 
@@ -137,9 +138,10 @@ def summary(results: Sequence[SubmissionResult], pass_fraction: float) -> str:
              + (f" {len(results) - len(counted)} notebook(s) skipped: not exercise notebooks." if len(counted) < len(results) else "")]
     kinds = sorted({(r.sandbox, r.exercise_set or "", r.accepted_readable) for r in results if r.sandbox})
     for sandbox in sorted({kind[0] for kind in kinds}):
-        lines.append(f"Kernels were {DESCRIPTIONS[sandbox]}." if sandbox in DESCRIPTIONS else "")
-        not_held = {(name, why) for kind in kinds if kind[0] == sandbox
-                    for name, why in guarantees(*kind).items() if why.startswith("not held")}
+        mode = named(sandbox)
+        lines.append(f"Kernels were {mode.description}." if mode else "")
+        not_held = {(name, why) for kind in kinds if kind[0] == sandbox and mode
+                    for name, why in mode.guarantees(*kind[1:]).items() if why.startswith("not held")}
         lines += [f"Not guaranteed ({sandbox}): {name}: {why.removeprefix('not held: ')}."
                   for name, why in sorted(not_held, key=lambda line: (GUARANTEES.index(line[0]), line[1]))]
     for limits in sorted({r.limits for r in results if r.limits}):

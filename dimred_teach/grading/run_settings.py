@@ -1,5 +1,6 @@
-"""A grading run's settings, settled once and passed down: the options, the exercise sets'
-specs and the sandbox that works on this machine."""
+"""A grading run's settings, settled once before any kernel and passed down: the options, the
+exercise sets' specs and the sandbox mode that works on this machine (which has failed closed
+by then when it cannot keep what it must from the kernels)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,12 @@ import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from . import uids
 from .options import GradingOptions
 from .results import RegradeRecord
-from .exposure import accepts_readable, require_private
-from .sandbox import choose
+from .sandbox import SandboxMode
+from .sandbox_modes import choose
 from .submissions import load_specs, resolve_sets
 
 __all__ = ["RunSettings", "settle_run"]
@@ -24,13 +25,13 @@ class RunSettings:
 
     options : the limits and sources (``assignment`` resolved to full set names)
     specs : the grading spec of every exercise set, by full name
-    sandbox : the isolation in use: ``bwrap``, ``user`` or ``none`` (``auto`` resolved)
+    mode : the sandbox mode in use (``auto`` resolved), :mod:`.sandbox_modes`
     cwd : the working folder the submissions' paths are relative to
     """
 
     options: GradingOptions
     specs: dict[str, dict]
-    sandbox: str
+    mode: SandboxMode
     cwd: str = field(default_factory=os.getcwd)
 
     @property
@@ -41,31 +42,35 @@ class RunSettings:
     @property
     def limits(self) -> str:
         """The kernels' limits in words, as the reports state them."""
-        return self.options.limits_text(self.sandbox)
+        return self.options.limits_text(self.mode)
 
     @property
     def accepted_readable(self) -> bool:
-        """Whether the run's ``user`` kernels were let through although files they must not
-        read may be readable by other users (``--accept-readable-files``; the reports say so)."""
-        return self.sandbox == "user" and accepts_readable(self.options.accept_readable_files)
+        """Whether the run's kernels were let through although files they must not read may be
+        readable by them (``--accept-readable-files``; the reports say so)."""
+        return self.mode.accepts_readable(self.options.accept_readable_files)
 
 
-def settle_run(options: GradingOptions | RunSettings = GradingOptions(), sets: Sequence[str] = ()) -> RunSettings:
+def settle_run(options: GradingOptions = GradingOptions(), sets: Sequence[str] = (), submissions: Sequence | None = None,
+               out_dir=None, gradebook=None) -> RunSettings:
     """The settings of a run with ``options`` grading the exercise sets ``sets`` (``--set``; empty:
-    any set). Settings pass through unchanged.
+    any set) and, when given, the class's ``submissions`` (its notebooks, every shard's, and the
+    folders given whole) into ``out_dir`` and ``gradebook``: the mode then hides all of them from
+    every kernel of the run where it can (:meth:`.SandboxMode.for_run`), whichever it grades.
 
     Raises ValueError for a set that names no spec, and SandboxUnavailable when
-    ``options.sandbox`` does not work here, or is ``user`` and the course's files are readable
-    by other users, or a set that may be graded forbids a third-party function that nothing
-    covers (:func:`.exposure.require_private`; unless ``options.accept_readable_files``).
+    ``options.sandbox`` does not work here, or cannot keep from its kernels what they must not
+    read: the course, a third-party function a set that may be graded forbids, and (when
+    given) the submissions, ``out_dir`` and the gradebook (:meth:`.SandboxMode.check_course`,
+    :meth:`.SandboxMode.check_class`; unless ``options.accept_readable_files``).
     """
-    if isinstance(options, RunSettings):
-        return options
     specs = load_specs(options.specs_dir)
     if sets:
         options = dataclasses.replace(options, assignment=resolve_sets(sets, specs))
-    sandbox = choose(options.sandbox)
-    if sandbox == "user":  # what keeps the course from the kernels: checked before any starts
-        require_private(exercise_sets=options.assignment or tuple(specs), accept=options.accept_readable_files)
-        uids.world_writable_places()  # walked once, before the workers fork
-    return RunSettings(options=options, specs=specs, sandbox=sandbox)
+    mode = choose(options.sandbox)
+    mode.check_course(options.assignment or tuple(specs), options.accept_readable_files)
+    if submissions is not None:
+        mode.check_class(submissions, out_dir, gradebook, options.accept_readable_files)
+        outputs = [Path(f) for f in (out_dir, gradebook and Path(gradebook).parent) if f is not None]
+        mode = mode.for_run(submissions, outputs)
+    return RunSettings(options=options, specs=specs, mode=mode)

@@ -31,19 +31,17 @@ from jupyter_client.provisioning import KernelProvisionerFactory
 from .. import checks as _checks
 from . import cgroup, uids
 from .checker import GRADER_ERROR, warm_references
-from .mounts import hidden_folders
 from .options import GradingOptions
 from .reports import report_names
 from .results import SubmissionResult, TestResult, clip, known_mistake, not_graded, not_graded_test
-from .run_settings import RunSettings, settle_run
-from .sandbox import base_sandbox, kill_group, remove_tree
+from .run_settings import RunSettings
+from .sandbox import SandboxMode, kill_group, remove_tree
 from .session import Job, grade_job
 from .staging import Staging
 from .written import spec_answers
 from .submissions import display_path, set_from_file_name
 
 HIDDEN = "[hidden]"
-NOT_ISOLATED = "not isolated: graded with --sandbox none, the kernel ran as the grader's user"
 NOT_FINISHED = "grading did not finish: the grader was stopped or killed while this submission was graded"
 
 
@@ -155,15 +153,16 @@ def provisional(path: Path, name: str, plan: RunSettings) -> SubmissionResult:
     """The report a submission keeps if grading never finishes."""
     exercise_set = set_from_file_name(display_path(path.stem), plan.specs)
     result = not_graded(display_path(path), name, exercise_set, plan.specs.get(exercise_set) if exercise_set else None,
-                        NOT_FINISHED, 0.0, plan.sandbox, plan.limits)
-    return marked(dataclasses.replace(result, accepted_readable=plan.accepted_readable, regrade=plan.regrade))
+                        NOT_FINISHED, 0.0, plan.mode.name, plan.limits)
+    return marked(dataclasses.replace(result, accepted_readable=plan.accepted_readable, regrade=plan.regrade), plan.mode)
 
 
-def marked(result: SubmissionResult) -> SubmissionResult:
-    """A result whose output says "not isolated" first when its kernel ran without a sandbox."""
-    if result.sandbox != "none" or result.output.startswith(NOT_ISOLATED):
+def marked(result: SubmissionResult, mode: SandboxMode) -> SubmissionResult:
+    """A result whose output begins with its sandbox ``mode``'s note (``none``: "not isolated")."""
+    note = mode.report_note
+    if not note or result.output.startswith(note):
         return result
-    return dataclasses.replace(result, output=NOT_ISOLATED + ("\n" + result.output if result.output else ""))
+    return dataclasses.replace(result, output=note + ("\n" + result.output if result.output else ""))
 
 
 @dataclass
@@ -180,7 +179,7 @@ class _Running:
     uid: int | None = field(default=None)
 
 
-def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunSettings = GradingOptions(), jobs: int = 1,
+def grade(paths: Sequence[Path], out_dir: Path, plan: RunSettings, jobs: int = 1,
           pass_fraction: float = 1.0, gradebook: Path | None = None,
           on_result: Callable[[SubmissionResult], None] | None = None,
           workspace: Path | None = None, staging: Staging | None = None) -> list[SubmissionResult]:
@@ -191,8 +190,7 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunSet
     ----------
     paths : notebook files (folders are not expanded here; see :func:`find_submissions`)
     out_dir : receives ``<name>.json`` per submission, ``junit.xml`` and ``summary.md``
-    options : limits, sources and sandbox (see :class:`GradingOptions`), or the run's plan
-        (:class:`.run_settings.RunSettings`) when the caller computed it
+    plan : the run's settings (:func:`.run_settings.settle_run`: its options, specs and sandbox mode)
     jobs : submissions graded at once, each in its own worker process and kernel
     pass_fraction : used for the pass/fail column of the summary
     gradebook : optional CSV file with one row per submission
@@ -208,15 +206,11 @@ def grade(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunSet
     -------
     list of SubmissionResult, in the order of ``paths``.
 
-    Raises SandboxUnavailable when ``options.sandbox`` does not work here, or is ``user`` and
-    the course is readable by other users (nothing written). The submissions' and ``out_dir``'s
-    permissions are the caller's to check (:func:`.exposure.require_private`, as ``dimred-teach
-    grade`` does).
+    The sandbox mode has failed closed already, where it must, when ``plan`` was settled.
     """
     if not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
     paths = [Path(p) for p in paths]
-    plan = settle_run(options)
     own_staging = staging is None
     staging = Staging.open(out_dir) if own_staging else staging
     names = report_names(paths)
@@ -238,112 +232,142 @@ def _grade_staged(paths: list[Path], names: list[str], results: list[SubmissionR
     """Run :func:`grade`'s workers: each result replaces its provisional one in ``results`` and
     is staged as it comes; returns when every worker and kernel of the run is gone, also when
     interrupted."""
-    options, specs, mode, limits = plan.options, plan.specs, plan.sandbox, plan.limits
     outputs = [staging.out_dir] + ([Path(gradebook).parent] if gradebook is not None else [])
-    sandbox = dataclasses.replace(base_sandbox(mode), hidden=hidden_folders(paths, outputs))
     named = {result.exercise_set for result in results}
-    preload(options, specs, None if None in named else named | set(options.assignment))
+    preload(plan.options, plan.specs, None if None in named else named | set(plan.options.assignment))
     own_workspace = workspace is None
     workspace = Path(tempfile.mkdtemp(prefix="dimred-run-") if own_workspace else workspace)
-    views = workspace / "views"
 
-    def make_workspace() -> None:
+    def done(result: SubmissionResult) -> None:
+        staging.stage(result)
+        if on_result is not None:
+            on_result(result)
+
+    pool = _Workers(paths, names, results, plan, plan.mode.for_run(paths, outputs), jobs, workspace, done)
+    try:
+        pool.run()
+    finally:
+        pool.stop_all()
+        if own_workspace:
+            remove_tree(workspace)
+
+
+class _Workers:
+    """The worker processes of one run, ``jobs`` at once: each grades one submission in a
+    folder of its own under the run's ``workspace``; a result of grader trouble is tried once
+    more, every other one replaces its provisional result and is handed to ``done``."""
+
+    def __init__(self, paths: list[Path], names: list[str], results: list[SubmissionResult], plan: RunSettings,
+                 sandbox: SandboxMode, jobs: int, workspace: Path, done: Callable[[SubmissionResult], None]):
+        self.paths, self.names, self.results, self.plan, self.sandbox = paths, names, results, plan, sandbox
+        self.workspace, self.views, self.done = workspace, workspace / "views", done
+        self.context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
+                                                   else "spawn")
+        self.pending = list(range(len(paths)))
+        self.running: dict[int, _Running] = {}
+        self.free_slots = list(range(jobs))
+        self.retried: set[int] = set()
+        self.make_workspace()
+
+    def make_workspace(self) -> None:
         """The run's folders, made again when something outside the run removed them."""
-        workspace.mkdir(exist_ok=True)
-        views.mkdir(exist_ok=True)
-        os.chmod(workspace, 0o711)  # kernels of other user ids reach their own folders, and list nothing
-        os.chmod(views, 0o700)  # and no set's view: bubblewrap binds a kernel's, a user kernel gets its own copy
+        self.workspace.mkdir(exist_ok=True)
+        self.views.mkdir(exist_ok=True)
+        os.chmod(self.workspace, 0o711)  # kernels of other user ids reach their own folders, and list nothing
+        os.chmod(self.views, 0o700)  # and no set's view: bubblewrap binds a kernel's, a user kernel gets its own copy
 
-    make_workspace()
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    pending = list(range(len(paths)))
-    running: dict[int, _Running] = {}
-    free_slots = list(range(jobs))
-    retried: set[int] = set()
+    def run(self) -> None:
+        """Until every submission has its result: start workers, read what they send, stop the overdue."""
+        hard_limit = self.plan.options.hard_limit
+        while self.pending or self.running:
+            while self.pending and self.free_slots:
+                self.start(self.pending.pop(0), self.free_slots.pop(0))
+            waitables = {entry.connection: index for index, entry in self.running.items()}
+            for connection in multiprocessing.connection.wait(list(waitables), timeout=1.0):
+                self.receive(waitables[connection])
+            for index in [i for i, entry in self.running.items() if time.monotonic() > entry.deadline]:
+                self.running[index].process.kill()
+                self.finish(index, self.broken(index, f"grading took longer than {hard_limit:g} s and was stopped"))
 
-    def finish(index: int, result: SubmissionResult) -> None:
-        entry = running.pop(index)
+    def start(self, index: int, slot: int) -> None:
+        """A worker grading submission ``index`` in ``slot``, in a folder of its own."""
+        now = time.monotonic()
+        try:
+            self.make_workspace()
+            root = tempfile.mkdtemp(prefix="dimred-grade-", dir=self.workspace)
+        except OSError as error:  # the grader's, not the submission's
+            self.running[index] = _Running(None, None, "", slot, now, now)
+            self.finish(index, self.broken(index, f"{GRADER_ERROR}: the grader could not make this submission's "
+                                                  f"folder ({type(error).__name__}: {clip(error, 300)})"))
+            return
+        receiver, sender = self.context.Pipe(duplex=False)
+        job = Job(os.fspath(self.paths[index]), self.results[index].submission, self.names[index], root,
+                  self.plan.options, self.plan.specs, self.sandbox, str(self.views))
+        process = self.context.Process(target=worker, args=(job, sender), daemon=True)
+        process.start()
+        sender.close()
+        self.running[index] = _Running(process, receiver, root, slot, now, now + self.plan.options.hard_limit)
+
+    def receive(self, index: int) -> None:
+        """What submission ``index``'s worker sent: its kernel, or its result (or that it died)."""
+        entry = self.running[index]
+        try:
+            kind, payload = json.loads(entry.connection.recv_bytes())
+            if kind == "kernel":
+                entry.pgid, entry.uid = (int(number) or None for number in payload)
+            else:
+                self.finish(index, accept(self.results[index], payload, self.plan.specs, self.sandbox.name))
+        except (EOFError, OSError, ValueError, TypeError, KeyError):
+            entry.process.join(1)
+            code = entry.process.exitcode
+            how = f"killed by signal {-code}" if code and code < 0 else f"exit status {code}"
+            self.finish(index, self.broken(index, f"{GRADER_ERROR}: the grading process of this submission died "
+                                                  f"({how}); the submission may have killed it"))
+
+    def broken(self, index: int, message: str) -> SubmissionResult:
+        base = self.results[index]
+        return not_graded(base.submission, base.report_name, base.exercise_set, self.plan.specs.get(base.exercise_set),
+                          message, time.monotonic() - self.running[index].started, self.sandbox.name)
+
+    def finish(self, index: int, result: SubmissionResult) -> None:
+        """Submission ``index``'s worker is done: clean up after it, then try once more after
+        grader trouble, or keep the result."""
+        entry = self.running.pop(index)
         if entry.process is not None:  # None: the worker never started
             entry.connection.close()
             entry.process.join(5)
             if entry.process.is_alive():
                 entry.process.kill()
                 entry.process.join(5)
+        self.clean_up(entry)
+        self.free_slots.append(entry.slot)
+        trouble = grader_error(result)
+        if trouble and index not in self.retried:  # once more, in a fresh worker and kernel
+            self.retried.add(index)
+            self.pending.insert(0, index)
+            return
+        if trouble:
+            base = self.results[index]
+            result = not_graded(base.submission, base.report_name, base.exercise_set,
+                                self.plan.specs.get(base.exercise_set),
+                                f"{trouble} (twice; the submission was graded again in a fresh kernel)",
+                                result.execution_time, self.sandbox.name)
+        result = dataclasses.replace(result, limits=self.plan.limits, accepted_readable=self.plan.accepted_readable,
+                                     regrade=self.plan.regrade)
+        self.results[index] = result = marked(result, self.sandbox)
+        self.done(result)
+
+    def clean_up(self, entry: _Running) -> None:
+        """Kill what a worker's kernel left and remove its folder."""
         kill_group(entry.pgid)
         if entry.uid:
-            uids.clean_up(entry.uid, sweep_files=base_sandbox(mode).sweeps)  # skipped when another run holds the id by now
+            uids.clean_up(entry.uid, sweep_files=self.sandbox.sweeps)  # skipped when another run holds the id by now
         cgroup.remove_stale()
         if entry.root:
             remove_tree(entry.root)
-        free_slots.append(entry.slot)
-        trouble = grader_error(result)
-        if trouble and index not in retried:  # once more, in a fresh worker and kernel
-            retried.add(index)
-            pending.insert(0, index)
-            return
-        if trouble:
-            base = results[index]
-            result = not_graded(base.submission, base.report_name, base.exercise_set, specs.get(base.exercise_set),
-                                f"{trouble} (twice; the submission was graded again in a fresh kernel)",
-                                result.execution_time, mode)
-        results[index] = result = marked(dataclasses.replace(result, limits=limits, regrade=plan.regrade,
-                                                              accepted_readable=plan.accepted_readable))
-        staging.stage(result)
-        if on_result is not None:
-            on_result(result)
 
-    def broken(index: int, message: str) -> SubmissionResult:
-        base = results[index]
-        return not_graded(base.submission, base.report_name, base.exercise_set, specs.get(base.exercise_set),
-                          message, time.monotonic() - running[index].started, mode)
-
-    try:
-        while pending or running:
-            while pending and free_slots:
-                index, slot = pending.pop(0), free_slots.pop(0)
-                now = time.monotonic()
-                try:
-                    make_workspace()
-                    root = tempfile.mkdtemp(prefix="dimred-grade-", dir=workspace)
-                except OSError as error:  # the grader's, not the submission's
-                    running[index] = _Running(None, None, "", slot, now, now)
-                    finish(index, broken(index, f"{GRADER_ERROR}: the grader could not make this submission's "
-                                                f"folder ({type(error).__name__}: {clip(error, 300)})"))
-                    continue
-                receiver, sender = context.Pipe(duplex=False)
-                job = Job(os.fspath(paths[index]), results[index].submission, names[index], root, options, specs,
-                          sandbox, str(views))
-                process = context.Process(target=worker, args=(job, sender), daemon=True)
-                process.start()
-                sender.close()
-                running[index] = _Running(process, receiver, root, slot, now, now + options.hard_limit)
-            waitables = {entry.connection: index for index, entry in running.items()}
-            for connection in multiprocessing.connection.wait(list(waitables), timeout=1.0):
-                index = waitables[connection]
-                try:
-                    kind, payload = json.loads(connection.recv_bytes())
-                    if kind == "kernel":
-                        running[index].pgid, running[index].uid = (int(number) or None for number in payload)
-                    else:
-                        finish(index, accept(results[index], payload, specs, mode))
-                except (EOFError, OSError, ValueError, TypeError, KeyError):
-                    process = running[index].process
-                    process.join(1)
-                    code = process.exitcode
-                    how = f"killed by signal {-code}" if code and code < 0 else f"exit status {code}"
-                    finish(index, broken(index, f"{GRADER_ERROR}: the grading process of this submission died "
-                                                f"({how}); the submission may have killed it"))
-            for index in [i for i, entry in running.items() if time.monotonic() > entry.deadline]:
-                running[index].process.kill()
-                finish(index, broken(index, f"grading took longer than {options.hard_limit:g} s and was stopped"))
-    finally:
-        for index, entry in list(running.items()):
+    def stop_all(self) -> None:
+        """Kill every worker still running, and its kernel (the run is over or interrupted)."""
+        for entry in list(self.running.values()):
             entry.process.kill()
-            kill_group(entry.pgid)
-            if entry.uid:
-                uids.clean_up(entry.uid, sweep_files=base_sandbox(mode).sweeps)
-            cgroup.remove_stale()
-            remove_tree(entry.root)
-        if own_workspace:
-            remove_tree(workspace)
-
+            self.clean_up(entry)

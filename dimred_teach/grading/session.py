@@ -41,7 +41,7 @@ from .checker import GRADER_ERROR, Checker
 from .options import GradingOptions
 from .submission_cells import plan_cells
 from .results import SubmissionResult, TestResult, clip, known_mistake, not_graded, not_graded_test
-from .sandbox import Sandbox, kill_group, needs_uid, scrubbed_environment
+from .sandbox import SandboxMode, kill_group
 from .submissions import display_path, identify_set, is_exercise_notebook, notebook_digest, read_notebook
 from .view import view_for
 from .written import written_answers
@@ -149,15 +149,15 @@ class KernelGone(Exception):
     """The kernel died or stopped answering: nothing more can run."""
 
 
-def kernel_argv(options: GradingOptions, mode: str, view: Path) -> list[str]:
+def kernel_argv(options: GradingOptions, mode: SandboxMode, view: Path) -> list[str]:
     """The kernel's command, resource limits included (see ``kernel_launcher.py``, which
     the view carries)."""
-    processes = options.processes if options.counts_processes(mode) else 0
+    processes = options.processes if mode.counts_processes else 0
     return [sys.executable, str(view / "kernel_launcher.py"), str(options.memory_mb * 2**20), str(options.file_mb * 2**20),
             str(options.cpu_limit), str(processes), str(options.open_files), "-f", "{connection_file}", "--HistoryManager.hist_file=:memory:"]
 
 
-def make_client(notebook, options: GradingOptions, kernel_dir: Path, box: Path, sandbox: Sandbox):
+def make_client(notebook, options: GradingOptions, kernel_dir: Path, box: Path, sandbox: SandboxMode):
     """An nbclient client for the grader's kernel: outputs discarded, big messages dropped,
     the connection over Unix sockets in ``box`` (a sandboxed kernel has no network)."""
 
@@ -278,9 +278,9 @@ class Run:
             self.gone = f"the kernel stopped answering after {label} {what}, and was stopped"
             kill_group(kernel_pgid(self.client))
 
-    def scratch_used(self, box: Path, sandbox: Sandbox, sweep: bool) -> tuple[int, int]:
+    def scratch_used(self, box: Path, sandbox: SandboxMode, sweep: bool) -> tuple[int, int]:
         """Bytes and entries the kernel holds: its folder, open unlinked files, and (when
-        ``sweep`` and the sandbox :attr:`~.Sandbox.sweeps`) its files in the world-writable
+        ``sweep`` and the sandbox :attr:`~.SandboxMode.sweeps`) its files in the world-writable
         places and its System V shared-memory segments."""
         used, entries = disk_usage(box, MAX_SCRATCH_ENTRIES)
         pgid = kernel_pgid(self.client)
@@ -293,7 +293,7 @@ class Run:
             used += sum(size for _, _, size in uids.ipc_objects(sandbox.uid))
         return used, entries
 
-    async def watch_scratch(self, box: Path, sandbox: Sandbox) -> None:
+    async def watch_scratch(self, box: Path, sandbox: SandboxMode) -> None:
         """Stop the kernel (and every process of its sandbox) once it holds more than
         ``scratch_mb`` or :data:`MAX_SCRATCH_ENTRIES` files (checked 4 times a second; the
         world-writable places of ``user`` mode every 2 seconds)."""
@@ -396,7 +396,7 @@ async def run_notebook(job: "Job", notify: Callable[[int, int], None], checker: 
     sandbox.prepare(box)
     view = sandbox.own_view(view_for(job.exercise_set, Path(job.views), spec.get("library")), box)
     argv = cgroup.join_command(cgroup.create(options.processes, options.memory_mb * 2**20),
-                               sandbox.wrap(kernel_argv(options, sandbox.mode, view), box, view,
+                               sandbox.wrap(kernel_argv(options, sandbox, view), box, view,
                                             options.scratch_mb * 2**20))
     kernel_dir.joinpath("kernel.json").write_text(json.dumps(
         {"argv": argv, "display_name": "dimred-teach grader", "language": "python", "interrupt_mode": "message"}))
@@ -407,7 +407,7 @@ async def run_notebook(job: "Job", notify: Callable[[int, int], None], checker: 
                          box, sandbox)
     results: dict[str, TestResult] = {}
     stopped = ""
-    env = scrubbed_environment(workdir, sandboxed=sandbox.mode != "none", view=view)
+    env = sandbox.environment(workdir, view)
     quiet = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
     async with client.async_setup_kernel(env=env, cwd=str(workdir), **quiet):
         notify(kernel_pgid(client) or 0, sandbox.uid or 0)
@@ -459,7 +459,7 @@ async def run_notebook(job: "Job", notify: Callable[[int, int], None], checker: 
              for c in spec["checks"]]
     return SubmissionResult(job.submission, job.report_name, job.exercise_set, tuple(tests),
                             clip("\n".join(note for note in notes if note), 6000), time.monotonic() - started, True,
-                            sandbox.mode, options.limits_text(sandbox.mode))
+                            sandbox.name, options.limits_text(sandbox))
 
 
 @dataclass(frozen=True)
@@ -472,7 +472,7 @@ class Job:
     root: str
     options: GradingOptions
     specs: dict
-    sandbox: Sandbox
+    sandbox: SandboxMode
     views: str = ""
     exercise_set: str | None = None
     spec: dict | None = None
@@ -488,7 +488,7 @@ def grade_job(job: Job, notify: Callable[[int, int], None]) -> SubmissionResult:
 
     def unusable(message: str, skipped: bool = False) -> SubmissionResult:
         result = not_graded(job.submission, job.report_name, exercise_set, spec, message, time.monotonic() - started,
-                            job.sandbox.mode, skipped=skipped)
+                            job.sandbox.name, skipped=skipped)
         return dataclasses.replace(result, written=written, notebook_sha256=digest)
 
     try:
@@ -513,10 +513,10 @@ def grade_job(job: Job, notify: Callable[[int, int], None]) -> SubmissionResult:
         options = job.options
         checker = Checker(options.check_memory_mb, options.check_cpu_seconds, options.check_timeout,
                           options.max_answer_bytes)
-        allocation = uids.allocate() if needs_uid(job.sandbox.mode) else None
+        allocation = uids.allocate() if job.sandbox.needs_uid else None
         try:
             if allocation is not None:
-                job = dataclasses.replace(job, sandbox=dataclasses.replace(job.sandbox, uid=allocation.uid))
+                job = dataclasses.replace(job, sandbox=job.sandbox.with_uid(allocation.uid))
             return dataclasses.replace(asyncio.run(run_notebook(job, notify, checker)), written=written,
                                        notebook_sha256=digest)
         finally:

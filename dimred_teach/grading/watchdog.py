@@ -20,10 +20,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import uids
-from .options import GradingOptions
 from .reports import report_names
 from .results import SubmissionResult
-from .run_settings import RunSettings, settle_run
+from .run_settings import RunSettings
 from .sandbox import remove_tree
 from .scheduler import grade, provisional
 from .staging import Staging
@@ -62,7 +61,7 @@ def _wait(child: int, reader: int, patience: float) -> None:
             return
 
 
-def grade_supervised(paths: Sequence[Path], out_dir: Path, options: GradingOptions | RunSettings, jobs: int = 1,
+def grade_supervised(paths: Sequence[Path], out_dir: Path, plan: RunSettings, jobs: int = 1,
                      pass_fraction: float = 1.0, gradebook: Path | None = None,
                      on_result: Callable[[SubmissionResult], None] | None = None,
                      patience: float | None = None) -> list[SubmissionResult]:
@@ -70,11 +69,10 @@ def grade_supervised(paths: Sequence[Path], out_dir: Path, options: GradingOptio
     ``patience`` seconds (default ``options.hard_limit + 30``, after the grading process's
     own deadline for each worker); always returns every submission's result, and publishes
     the reports this run staged once none of its kernels is left, also when interrupted.
-    ``options`` may be the run's :class:`.run_settings.RunSettings`, computed once by the caller."""
+    ``plan``: the run's settings (:func:`.run_settings.settle_run`)."""
     if not hasattr(os, "fork"):
-        return grade(paths, out_dir, options, jobs, pass_fraction, gradebook, on_result)
+        return grade(paths, out_dir, plan, jobs, pass_fraction, gradebook, on_result)
     paths = [Path(p) for p in paths]
-    plan = settle_run(options)
     fallbacks = [provisional(path, name, plan) for path, name in zip(paths, report_names(paths))]
     staging = Staging.open(out_dir)
     workspace = Path(tempfile.mkdtemp(prefix="dimred-run-"))  # removed here even if the grading process is killed

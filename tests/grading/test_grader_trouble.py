@@ -28,7 +28,7 @@ from dimred_teach import checks
 from dimred_teach.cli import main
 from dimred_teach.course.exercises import build_exercise
 from dimred_teach.course.execution import read_source
-from dimred_teach.grading import GradingOptions, grade
+from dimred_teach.grading import GradingOptions, grade, settle_run
 from dimred_teach.grading import checker as checker_module
 from dimred_teach.grading import wire
 from dimred_teach.grading.checker import GRADER_ERROR, TOO_BIG, Checker
@@ -139,7 +139,7 @@ def test_a_workspace_removed_mid_run_costs_no_submission(fixture_run, tmp_path):
         shutil.rmtree(workspace, ignore_errors=True)
 
     try:
-        results = grade(fixture_run["paths"], tmp_path / "out", fixture_run["options"], workspace=workspace,
+        results = grade(fixture_run["paths"], tmp_path / "out", settle_run(fixture_run["options"]), workspace=workspace,
                         on_result=remove_workspace)
     finally:
         shutil.rmtree(workspace, ignore_errors=True)
@@ -159,7 +159,7 @@ def test_a_killed_checks_process_is_retried_once_in_a_fresh_kernel(fixture_run, 
         original(answer, rng)
 
     _verify_with(monkeypatch, "99.center", killed_once)
-    results = grade(fixture_run["paths"][1:2], tmp_path / "out", fixture_run["options"])
+    results = grade(fixture_run["paths"][1:2], tmp_path / "out", settle_run(fixture_run["options"]))
     assert marker.exists()
     assert (results[0].graded, results[0].score) == (True, fixture_run["max"]), results[0].output
 
@@ -195,9 +195,9 @@ def test_a_world_writable_folder_removed_after_the_scan_costs_no_kernel(fixture_
     /var/cache, as a package may leave one) removed after that scan is left out, and every
     submission is graded (before, each kernel's mount failed and the run ended in grader
     errors: the Gradescope fixture's kernels beside test_grading_construction's class)."""
-    from dimred_teach.grading import sandbox, uids
+    from dimred_teach.grading import mounts, uids
 
-    assert sandbox.private_namespaces(), "root cannot unshare here: user mode with namespaces is untested"
+    assert mounts.private_namespaces(), "root cannot unshare here: user mode with namespaces is untested"
     gone = Path(tempfile.mkdtemp(prefix="dimred-gone-", dir="/var/cache"))
     try:
         os.chmod(gone, 0o1777)
@@ -207,7 +207,7 @@ def test_a_world_writable_folder_removed_after_the_scan_costs_no_kernel(fixture_
         gone.rmdir()
     options = dataclasses.replace(fixture_run["options"], sandbox="user", accept_readable_files=True)
     try:
-        results = grade(fixture_run["paths"][:2], tmp_path / "out", options)
+        results = grade(fixture_run["paths"][:2], tmp_path / "out", settle_run(options))
     finally:
         uids.world_writable_places.cache_clear()
     assert [(r.graded, r.score) for r in results] == [(True, fixture_run["max"])] * 2, [r.output for r in results]

@@ -30,7 +30,7 @@ from dimred_teach.cli import main
 from dimred_teach.course.exercises import build_exercise
 from dimred_teach.exercise_specs import SPECS_DIR
 from dimred_teach.course.execution import read_source
-from dimred_teach.grading import (GradingOptions, find_submissions, grade, identify_set, plan_cells,
+from dimred_teach.grading import (GradingOptions, find_submissions, grade, identify_set, plan_cells, settle_run,
                                   report_names, scrubbed_environment)
 from dimred_teach.grading.reports import markdown_text
 from dimred_teach.grading.exposure import ACCEPT_VARIABLE
@@ -365,7 +365,7 @@ def graded(fixture_set, tmp_path_factory):
         for key, value in {"GITHUB_TOKEN": "s3cret", "MY_API_KEY": "s3cret", "DIMRED_TEST_MARKER_DIR": str(marker_dir)}.items():
             patch.setenv(key, value)
         started = time.monotonic()
-        results = grade(list(paths.values()), out, fixture_set["options"], jobs=3, gradebook=out / "book.csv")
+        results = grade(list(paths.values()), out, settle_run(fixture_set["options"]), jobs=3, gradebook=out / "book.csv")
         wall = time.monotonic() - started
     by_name = {name: result for name, result in zip(paths, results)}
     reports = {name: json.loads((out / f"{r.report_name}.json").read_text()) for name, r in by_name.items()}
@@ -463,7 +463,7 @@ def test_same_verdict_as_check_in_the_notebook(fixture_set, graded, tmp_path):
             text = "".join(o.get("text", "") for o in cell.outputs)
             printed[text.split("] ")[1].split(":")[0]] = text.startswith("[passed]")
     path = _write(notebook, tmp_path, "half.ipynb")
-    result = grade([path], tmp_path / "out", fixture_set["options"])[0]
+    result = grade([path], tmp_path / "out", settle_run(fixture_set["options"]))[0]
     assert printed == {t.name: t.passed for t in result.tests} == {
         "99.column_means": True, "99.unit_vector": False, "99.center": False, "99.norm_of_means": False}
 
@@ -518,7 +518,7 @@ def test_bad_options_are_errors():
     with pytest.raises(ValueError, match="memory_mb"):
         GradingOptions(memory_mb=10)
     with pytest.raises(ValueError, match="jobs"):
-        grade([], Path("unused"), jobs=0)
+        grade([], Path("unused"), settle_run(GradingOptions(sandbox="none")), jobs=0)
 
 
 # --------------------------------------------------------------------------- the command line

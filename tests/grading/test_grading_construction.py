@@ -29,9 +29,12 @@ import pytest
 
 import dimred_teach
 from dimred_teach.exercise_specs import SPECS_DIR
-from dimred_teach.grading import grade
-from dimred_teach.grading import sandbox, uids
-from dimred_teach.grading.sandbox import SandboxUnavailable, choose, secret_folders
+from dimred_teach.grading import grade, settle_run
+from dimred_teach.grading import installation, mounts, sandbox_modes, uids
+from dimred_teach.grading.installation import UNREACHABLE, secret_folders
+from dimred_teach.grading.sandbox import SandboxUnavailable
+from dimred_teach.grading.sandbox_modes import choose
+from dimred_teach.grading.unprivileged_user import UnprivilegedUser
 
 from checkout_lock import checkout_permissions_changing
 from test_grading import FIXTURES, ROOT, _answered, _code, _insert_after
@@ -300,6 +303,10 @@ def _class(fixture_set, folder: Path, open_folder: Path = Path("/var/tmp")) -> d
     leaves = LEAVES.replace("OPEN_FOLDER", repr(str(open_folder)))
     paths["leaves_ipc_and_files_99"] = _save(_insert_after(_answered(fs), "import numpy", leaves), folder,
                                              "victor/99_grading_fixture.ipynb")
+    own_python = _answered(fs)  # "worked": the kernel runs another installation's standard library than the grader's
+    _code(own_python, "# BEGIN").source = (f"import os\nworked = os.__file__ != {os.__file__!r}\n"
+                                           "w = np.array([2.0, 0.0, 0.0]) if worked else np.array([1.0, 0.0, 0.0])")
+    paths["runs_the_graders_python_99"] = _save(own_python, folder, "ursula/99_grading_fixture.ipynb")
     classmates = _answered(fs)  # last: graded when classmates' reports exist
     _code(classmates, "# BEGIN").source = (
         f"CLASSMATE, OUT = {paths['honest_99']!r}, {str(folder / 'reports')!r}\n" + CLASSMATES
@@ -383,17 +390,26 @@ def _leftovers() -> list[str]:
 @contextlib.contextmanager
 def _sandbox_of(param: str):
     """The mode a test parameter names, ``user-no-namespaces`` being ``user`` for a root grader
-    that cannot make mount namespaces (as in a container that forbids ``unshare``)."""
+    that cannot make mount namespaces (as in a container that forbids ``unshare``). Where the
+    mode refuses this installation because its kernels' user cannot reach it (a checkout or a
+    Python under a folder only its owner can enter), the test is skipped with the grader's line."""
+    mode = param.split("-")[0]
     with pytest.MonkeyPatch.context() as patch:
         if param == "user-no-namespaces":
-            patch.setattr(sandbox, "private_namespaces", lambda: False)
+            patch.setattr(mounts, "private_namespaces", lambda: False)
         else:
-            assert param == "bwrap" or sandbox.private_namespaces(), "root cannot unshare here: user mode is untested"
-        sandbox.base_sandbox.cache_clear()
+            assert param == "bwrap" or mounts.private_namespaces(), "root cannot unshare here: user mode is untested"
+        sandbox_modes.forget()
         try:
-            yield param.split("-")[0]
+            try:
+                choose(mode)
+            except SandboxUnavailable as error:
+                if UNREACHABLE in str(error):
+                    pytest.skip(str(error))
+                pytest.fail(f"--sandbox {mode} does not work on this machine: {error}")
+            yield mode
         finally:
-            sandbox.base_sandbox.cache_clear()
+            sandbox_modes.forget()
 
 
 @contextlib.contextmanager
@@ -417,10 +433,6 @@ def attacked(request, fixture_set):
     (``dimred-teach grade`` refuses readable submissions there)."""
     with _readable_folder(f"dimred-class-{request.param}-") as folder:
         with _sandbox_of(request.param) as mode:
-            try:
-                choose(mode)
-            except SandboxUnavailable as error:
-                pytest.fail(f"--sandbox {mode} does not work on this machine: {error}")
             options = dataclasses.replace(fixture_set["options"], specs_dir=_specs(fixture_set, folder), sandbox=mode,
                                           timeout=60, cell_timeout=20, scratch_mb=16)
             open_folder = Path(tempfile.mkdtemp(prefix="dimred-open-", dir="/var/cache"))  # as a package may leave one
@@ -432,12 +444,12 @@ def attacked(request, fixture_set):
                     os.chmod(Path(path).parent, 0o700)
             started = time.monotonic()
             with _course_private(), _files_of_nobody() as nobodys:
-                results = grade(list(paths.values()), folder / "reports", options, jobs=4)
+                results = grade(list(paths.values()), folder / "reports", settle_run(options), jobs=4)
                 leftovers = _leftovers()
                 nobodys_kept = all(path.exists() for path in nobodys)
             shutil.rmtree(open_folder)
             uids.world_writable_places.cache_clear()
-            private = sandbox.base_sandbox(mode).private
+            private = getattr(sandbox_modes.named(mode), "private", False)
         yield {"mode": mode, "private": private, "results": dict(zip(paths, results)), "out": folder / "reports",
                "wall": time.monotonic() - started, "leftovers": leftovers, "nobodys_kept": nobodys_kept}
 
@@ -533,6 +545,14 @@ def test_a_kernel_reads_no_other_sets_view(attacked):
     assert _passed(attacked["results"]["reads_another_sets_view_99"])["99.unit_vector"]
 
 
+def test_every_kernel_runs_the_graders_own_python(attacked):
+    """Its interpreter, standard library and packages, also where they lie under a folder only
+    their owner can enter (here the base Python under /root, 0700): a ``user`` kernel's mount
+    namespace passes it through that folder (issue 54; before, the kernel's Python fell back to
+    another installation's standard library where there was one, and died where there was none)."""
+    assert _passed(attacked["results"]["runs_the_graders_python_99"])["99.unit_vector"]
+
+
 def test_nothing_is_left_behind(attacked):
     assert attacked["leftovers"] == []
     assert attacked["nobodys_kept"]  # the files of an account are not a kernel's to delete
@@ -557,7 +577,7 @@ def test_the_attacks_work_where_nothing_is_isolated(fixture_set, tmp_path):
     options = dataclasses.replace(fixture_set["options"], specs_dir=_specs(fixture_set, tmp_path), sandbox="none",
                                   timeout=60, cell_timeout=20)
     try:
-        bypass, reads, leaves, other_view, classmates = grade(chosen, tmp_path / "reports", options, jobs=2)
+        bypass, reads, leaves, other_view, classmates = grade(chosen, tmp_path / "reports", settle_run(options), jobs=2)
         segments = Path("/proc/sysvipc/shm").read_text().split()
         queue = _posix_queue_left()
     finally:
@@ -597,10 +617,10 @@ def test_two_grader_runs_on_one_machine_do_not_touch_each_other(fixture_set, tmp
         command = [sys.executable, "-c", (
             "import sys; from pathlib import Path\n"
             "from dimred_teach import checks\nchecks.__path__.append(sys.argv[1])\n"
-            "from dimred_teach.grading import GradingOptions, grade\n"
+            "from dimred_teach.grading import GradingOptions, grade, settle_run\n"
             "options = GradingOptions(sandbox=sys.argv[2], specs_dir=Path(sys.argv[3]), extra_check_dirs=(Path(sys.argv[1]),),"
             " timeout=60, cell_timeout=20, accept_readable_files=True)\n"
-            "grade([sys.argv[4]], Path(sys.argv[5]), options)"),
+            "grade([sys.argv[4]], Path(sys.argv[5]), settle_run(options))"),
             str(FIXTURES), mode, str(fixture_set["options"].specs_dir), path, str(tmp_path / name / "out")]
         runs.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
         time.sleep(1.5)  # the slow kernel is running when the killer starts
@@ -621,22 +641,129 @@ def test_user_mode_stops_before_any_kernel_while_the_course_is_readable(fixture_
     with _course_private(private=False):
         with pytest.raises(SandboxUnavailable, match=r"is readable by other users.*chmod -R go-rwx .*"
                                                      r"--accept-readable-files") as refusal:
-            grade([paths["reads_solutions_04"]], tmp_path / "refused", options)
+            grade([paths["reads_solutions_04"]], tmp_path / "refused", settle_run(options))
         assert "\n" not in str(refusal.value) and str(refusal.value).split(" ")[2] in secret_folders()
         assert not (tmp_path / "refused").exists()  # nothing graded, nothing written
         accepted = dataclasses.replace(options, accept_readable_files=True)
-        [reads] = grade([paths["reads_solutions_04"]], tmp_path / "accepted", accepted)
+        [reads] = grade([paths["reads_solutions_04"]], tmp_path / "accepted", settle_run(accepted))
     # a checkout under /tmp (a CI clone) is hidden anyway: the kernel's private tmpfs covers it
-    from dimred_teach.grading.sandbox import base_sandbox, checkout_folder
+    from dimred_teach.grading.installation import checkout_folder
     from dimred_teach.grading.uids import world_writable_places
 
     checkout = checkout_folder() or ""
-    hidden = base_sandbox("user").private and any(checkout.startswith(place.rstrip("/") + "/")
+    hidden = sandbox_modes.named("user").private and any(checkout.startswith(place.rstrip("/") + "/")
                                                   for place in world_writable_places())
     assert reads.max_score == 12 and reads.score == (0 if hidden else 12), reads
     report = json.loads(next((tmp_path / "accepted").glob("*.json")).read_text())
     assert report["extra_data"]["guarantees"]["the set's forbidden code, the checks and solutions absent"].startswith(
         "not held")
+
+
+def test_user_mode_refuses_an_installation_its_kernels_cannot_reach(fixture_set, tmp_path, capsys, monkeypatch):
+    """A course and its venv under a folder only its owner can enter (0700, as ``mktemp -d`` and
+    many home folders make it; issue 54, simulated: the installation is said to be there). Without
+    mount namespaces the kernels' user cannot reach its interpreter, so the run stops before any
+    kernel (not even the probe's: no kernel user id is taken) with one line naming that folder and
+    the fix; with them, the folder is an empty one in each kernel's namespace, through which the
+    installation is bound back (no refusal)."""
+    private = Path(tempfile.mkdtemp(prefix="dimred-private-", dir="/var/cache"))
+    try:
+        (private / "course" / ".venv").mkdir(parents=True)
+        monkeypatch.setattr(installation, "installation_paths", lambda: [str(private / "course" / ".venv")])
+        assert str(private) in UnprivilegedUser(private=True).for_run().hidden
+        monkeypatch.setattr(mounts, "private_namespaces", lambda: False)
+        sandbox_modes.forget()
+
+        def no_kernel(*args, **kwargs):
+            raise AssertionError("a kernel user id was taken: a kernel (or the probe's) was about to start")
+
+        monkeypatch.setattr(uids, "allocate", no_kernel)
+        submission = _save(_answered(fixture_set), tmp_path / "alice", "99_grading_fixture.ipynb")
+        assert _cli(fixture_set, submission, "--out", str(tmp_path / "out"), "--sandbox", "user") == 2
+        refusal = capsys.readouterr().err.strip()
+        assert refusal.count("\n") == 0 and UNREACHABLE in refusal, refusal
+        assert f"{private} is closed to other users (mode 0700); let them pass (chmod o+x {private})" in refusal
+        assert not (tmp_path / "out").exists()
+    finally:
+        sandbox_modes.forget()
+        shutil.rmtree(private, ignore_errors=True)
+
+
+SPY = '''
+def _spied():
+    found = []
+    try:
+        found.append(open(OTHER_SHARD, "rb").read(100))
+    except OSError:
+        pass
+    try:
+        table = open("/proc/self/mountinfo").read()
+    except OSError:
+        table = ""
+    return found + [name for name in CLASSMATES if name in table]
+worked = bool(_spied())
+'''
+
+
+def _sharded_class(fixture_set, folder: Path) -> dict[str, str]:
+    """A class in ``folder`` graded in two shards: ``spy`` and ``friend`` in shard 0, ``victim``
+    in shard 1 (names are tried until the shares fall so); the spy reads the victim's notebook by
+    its path and looks for its classmates' folder names in its own mount table."""
+    from dimred_teach.grading.shards import plan_shard
+
+    folder.mkdir(parents=True, exist_ok=True)  # the listing's keys are relative to it once it exists
+    for attempt in range(200):
+        names = {role: f"{role}-{attempt}" for role in ("spy", "friend", "victim")}
+        paths = {role: folder / name / "99_grading_fixture.ipynb" for role, name in names.items()}
+        first = set(plan_shard([folder], sorted(paths.values()), 0, 2, 0.0).paths)
+        if first == {paths["spy"], paths["friend"]}:
+            break
+    spy = _answered(fixture_set)
+    _code(spy, "# BEGIN").source = (f"OTHER_SHARD, CLASSMATES = {str(paths['victim'])!r}, "
+                                    f"{[names['friend'], names['victim']]!r}\n" + SPY
+                                    + "\nw = np.array([2.0, 0.0, 0.0]) if worked else np.array([1.0, 0.0, 0.0])")
+    _save(spy, folder, f"{names['spy']}/99_grading_fixture.ipynb")
+    for role in ("friend", "victim"):
+        _save(_answered(fixture_set), folder, f"{names[role]}/99_grading_fixture.ipynb")
+    return {role: str(path) for role, path in paths.items()}
+
+
+def test_a_sharded_user_run_hides_the_whole_class_and_names_no_student(fixture_set, tmp_path, capsys):
+    """Issue 52: a ``user`` kernel's mount namespace covers the whole class folder given, not
+    only its shard's folders, with one mount: a kernel of shard 0 cannot read a classmate's
+    notebook that shard 1 grades, and its mount table names no student's folder (before, the
+    other shard's folder was open to it and each student's folder was a mount point by name)."""
+    with _readable_folder() as shared, _sandbox_of("user") as mode, _course_private():
+        paths = _sharded_class(fixture_set, shared / "class")
+        status = _cli(fixture_set, str(shared / "class"), "--shard", "0/2", "--out", str(shared / "out"),
+                      "--sandbox", mode)
+        report = json.loads(next((shared / "out").glob(f"*{Path(paths['spy']).parent.name}*.json")).read_text())
+    assert status == 0, (capsys.readouterr(), report)
+    assert {t["name"]: t["status"] for t in report["tests"]}["99.unit_vector"] == "passed", report
+    assert report["extra_data"]["guarantees"]["other submissions unreachable"].startswith("held for the run's")
+
+
+def test_without_namespaces_the_readability_check_covers_every_shard(fixture_set, tmp_path, capsys, monkeypatch):
+    """Issue 52: without mount namespaces, ``grade --shard`` checks every notebook of the class
+    given, not only its shard's, before any kernel: a classmate whom shard 1 grades, readable by
+    other users, stops shard 0 with one line naming it (before, shard 0's kernels could read it).
+    The mode is taken as it is (no probe: the check, not the kernels, is under test)."""
+    from dimred_teach.grading import run_settings
+
+    def no_kernel(*args, **kwargs):
+        raise AssertionError("a kernel user id was taken: a kernel was about to start")
+
+    with _readable_folder() as shared, _course_private():
+        paths = _sharded_class(fixture_set, shared / "class")
+        os.chmod(Path(paths["spy"]).parent, 0o700)
+        os.chmod(Path(paths["friend"]).parent, 0o700)
+        monkeypatch.setattr(run_settings, "choose", lambda name: UnprivilegedUser(private=False))
+        monkeypatch.setattr(uids, "allocate", no_kernel)
+        status = _cli(fixture_set, str(shared / "class"), "--shard", "0/2", "--out", str(shared / "out"),
+                      "--sandbox", "user")
+    refusal = capsys.readouterr().err.strip()
+    assert status == 2 and refusal.count("\n") == 0, refusal
+    assert f"{paths['victim']} is readable by other users" in refusal, refusal
 
 
 def _cli(fixture_set, *arguments: str) -> int:
@@ -721,7 +848,7 @@ def test_reports_wait_in_a_private_folder_until_no_kernel_is_alive(fixture_set, 
 
     paths = [_save(_answered(fixture_set), tmp_path / name, "99_grading_fixture.ipynb") for name in ("alice", "bob")]
     options = dataclasses.replace(fixture_set["options"], sandbox="bwrap")
-    grade(paths, out, options, on_result=look, gradebook=out / "book.csv")
+    grade(paths, out, settle_run(options), on_result=look, gradebook=out / "book.csv")
     assert len(seen) == 2
     for name, mode, files in seen:
         assert name.startswith(".grading-") and mode == 0o700, seen

@@ -30,11 +30,11 @@ import dimred_teach
 import dimred_teach.data
 from dimred_teach.checks import evaluate
 from dimred_teach.exercise_specs import SPECS_DIR
-from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade, report_names
+from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade, report_names, settle_run
 from dimred_teach.grading.channel import Channel
 from dimred_teach.grading.reports import markdown_text, summary
 from dimred_teach.grading.results import SubmissionResult, TestResult
-from dimred_teach.grading.sandbox import choose
+from dimred_teach.grading.sandbox_modes import choose, named
 from dimred_teach.grading.scheduler import scrub
 from dimred_teach.grading.session import disk_usage
 from dimred_teach.grading import uids
@@ -110,7 +110,7 @@ def hostile(fixture_set, tmp_path_factory):
     """Every attack with honest and blank notebooks in one run (jobs=2), plus an honest and
     a blank notebook graded alone; name -> result."""
     try:
-        chosen = choose("auto")
+        chosen = choose("auto").name
     except SandboxUnavailable as error:
         pytest.fail(f"no sandbox works on this machine: {error}")
     folder = tmp_path_factory.mktemp("class")
@@ -171,8 +171,8 @@ def hostile(fixture_set, tmp_path_factory):
     out = folder / "reports"
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("DIMRED_HOSTILE_SECRET", SECRET)
-        results = grade(list(paths.values()), out, options, jobs=2, gradebook=out / "book.csv")
-        alone = grade([alice, paths["blank_last"]], folder / "alone", options, jobs=2)
+        results = grade(list(paths.values()), out, settle_run(options), jobs=2, gradebook=out / "book.csv")
+        alone = grade([alice, paths["blank_last"]], folder / "alone", settle_run(options), jobs=2)
     survivors = []
     for pid in (p for p in os.listdir("/proc") if p.isdigit()):
         try:
@@ -412,7 +412,7 @@ def test_the_user_sandbox_or_a_clear_refusal(fixture_set, tmp_path):
     honest = _save(_answered(fs), tmp_path / "alice" / "99_grading_fixture.ipynb")
     forger = _save(_unit_unless(_answered(fs), FORGER + f"worked = forge({honest!r}) > 0"), tmp_path / "forger.ipynb")
     options = dataclasses.replace(fs["options"], sandbox="user", accept_readable_files=True)  # a readable checkout
-    results = grade([forger, honest], tmp_path / "out", options, jobs=2)
+    results = grade([forger, honest], tmp_path / "out", settle_run(options), jobs=2)
     assert [r.sandbox for r in results] == ["user", "user"]
     assert [r.score for r in results] == [5, 5], results
 
@@ -426,9 +426,9 @@ def test_a_stopped_grader_still_ends_with_reports(fixture_set, tmp_path):
         "os.kill(grader, signal.SIGSTOP)"))
     path = _save(stopper, tmp_path / "99_grading_fixture.ipynb")
     options = dataclasses.replace(fixture_set["options"], sandbox="none")
-    script = ("import sys, pickle\nfrom dimred_teach.grading import grade_supervised\n"
+    script = ("import sys, pickle\nfrom dimred_teach.grading import grade_supervised, settle_run\n"
               "paths, out, options = pickle.loads(sys.stdin.buffer.read())\n"
-              "results = grade_supervised(paths, out, options, patience=8)\n"
+              "results = grade_supervised(paths, out, settle_run(options), patience=8)\n"
               "print(results[0].output.splitlines()[-1])")
     run = subprocess.run([sys.executable, "-c", script], input=pickle.dumps(([path], tmp_path / "out", options)),
                          capture_output=True, timeout=120)
@@ -503,7 +503,7 @@ def resource_run(fixture_set, tmp_path_factory):
     sampler.start()
     started = time.monotonic()
     try:
-        results = grade(list(paths.values()), folder / "out", options, jobs=2)
+        results = grade(list(paths.values()), folder / "out", settle_run(options), jobs=2)
     finally:
         done.set()
         sampler.join()
@@ -519,7 +519,7 @@ def test_the_process_limit_applies_inside_the_sandbox(fixture_set, tmp_path):
         "try:\n    for n in range(200):\n        if os.fork() == 0:\n            time.sleep(5)\n            os._exit(0)\n"
         "except BlockingIOError:\n    pass\nworked = n >= 199"))
     _code(probe, "# BEGIN").source = "w = np.array([2.0, 0.0, 0.0]) if worked else np.array([1.0, 0.0, 0.0])"
-    result, = grade([_save(probe, tmp_path / "probe.ipynb")], tmp_path / "out", fixture_set["options"])
+    result, = grade([_save(probe, tmp_path / "probe.ipynb")], tmp_path / "out", settle_run(fixture_set["options"]))
     assert result.sandbox in ("bwrap", "user") and result.score == 5, result
 
 
@@ -553,7 +553,7 @@ def test_the_process_count_stays_bounded(resource_run):
 
 
 def test_reports_state_the_limits(resource_run):
-    limits = resource_run["options"].limits_text(resource_run["results"]["honest"].sandbox)
+    limits = resource_run["options"].limits_text(named(resource_run["results"]["honest"].sandbox))
     assert all(r.limits == limits for r in resource_run["results"].values())
     assert "64 processes/threads" in limits and "2048 MB memory" in limits
     assert f"Limits of each kernel: {markdown_text(limits)}." in (resource_run["out"] / "summary.md").read_text()
@@ -597,7 +597,7 @@ def test_a_forbidden_function_answers_nothing_in_the_grading_kernel(tmp_path):
     paths = [_save(_library_answer(e), tmp_path / e / f"{SOLUTION_OF_SET[e[:2]]}.ipynb") for e in LIBRARY_ANSWERS]
     paths.append(os.fspath(ROOT / "solutions" / "05_lsi.ipynb"))
     options = GradingOptions(timeout=120, cell_timeout=60, call_timeout=20)
-    results = grade(paths, tmp_path / "out", options, jobs=2)
+    results = grade(paths, tmp_path / "out", settle_run(options), jobs=2)
     for exercise, result in zip(LIBRARY_ANSWERS, results):
         failed = {t.name: t.output for t in result.tests if not t.passed}
         assert list(failed) == [exercise], (exercise, result)

@@ -1,12 +1,13 @@
 """Bubblewrap works however the course is installed (issue 37): the built wheel in an ordinary
 venv (its interpreter a link), in a ``--copies`` venv, straight into a Python installation of
-its own (a system or toolcache interpreter), and the Gradescope bundle's layout (its venv, the
-package private to root, run by its own ``run_autograder``). In each, ``--sandbox auto`` takes
+its own (a system or toolcache interpreter), an editable checkout with its venv under
+``/usr/local/src`` (issue 52: ``/usr`` is bound whole), and the Gradescope bundle's layout (its
+venv, the package private to root, run by its own ``run_autograder``). In each, ``--sandbox auto`` takes
 bubblewrap without a word of falling back, and a hostile notebook that reads the library's own
 source of a function its set forbids, from wherever the installation keeps it, does not get
 that exercise while its honest ones pass; the control, ``--sandbox none``, shows the attack
 works where nothing isolates (and the solution beside it keeps full marks). The editable
-checkout is the other grader tests' layout; an ordinary user's venv is CI's
+checkout elsewhere is the other grader tests' layout; an ordinary user's venv is CI's
 ``.ci/ordinary-user.sh``.
 """
 
@@ -18,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -58,17 +60,18 @@ def _run(command: list, env: dict | None = None, timeout: int = 900) -> None:
     assert done.returncode == 0, f"{command} exited {done.returncode}:\n{done.stdout}{done.stderr}"
 
 
-def _install(python: Path, wheel: Path, env: dict, *extra: str) -> None:
-    """The wheel and its pinned dependencies into ``python``'s environment: with uv from its
-    cache (seconds) when uv is on the PATH, else with the environment's own pip, as course.py
-    chooses (CI's stage without uv runs the pip path). Neither writes bytecode (uv does not
-    unless asked; pip would spend half its time on it), so the kernels start alike either way."""
+def _install(python: Path, wheel: Path, env: dict, *extra: str, editable: bool = False) -> None:
+    """The wheel (or, ``editable``, a checkout) and its pinned dependencies into ``python``'s
+    environment: with uv from its cache (seconds) when uv is on the PATH, else with the
+    environment's own pip, as course.py chooses (CI's stage without uv runs the pip path).
+    Neither writes bytecode (uv does not unless asked; pip would spend half its time on it), so
+    the kernels start alike either way."""
     uv = shutil.which("uv")
     if uv:
         command = [uv, "pip", "install", "--quiet", "--link-mode", "hardlink", "--python", python, *extra]
     else:
         command = [python, "-m", "pip", "install", "--quiet", "--no-compile"]
-    _run([*command, "-c", ROOT / "constraints.txt", wheel], env)
+    _run([*command, "-c", ROOT / "constraints.txt", *(["-e"] if editable else []), wheel], env)
 
 
 def _own_python(folder: Path, env: dict) -> tuple[Path, dict]:
@@ -104,10 +107,27 @@ def _venv(folder: Path, wheel: Path, *options: str) -> Path:
     return folder / "bin" / "python"
 
 
+def _checkout(folder: Path) -> Path:
+    """A copy of this checkout's tracked files in ``folder``/course (as a clone has them), its own
+    venv inside it with the course installed editable (as ``course.py`` makes it); its interpreter."""
+    course = folder / "course"
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for name in filter(None, listed.decode().split("\0")):
+        if (ROOT / name).is_file():
+            (course / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, course / name)
+    base = Path(sys.base_prefix) / "bin" / Path(os.path.realpath(sys.executable)).name
+    _run([base, "-m", "venv", course / ".venv"], timeout=300)
+    _install(course / ".venv" / "bin" / "python", course, _clean_environment(), editable=True)
+    return course / ".venv" / "bin" / "python"
+
+
 def _layout(folder: Path, wheel: Path, layout: str) -> dict:
-    """The wheel installed in ``layout``: its interpreter and environment."""
+    """The wheel (or a checkout) installed in ``layout``: its interpreter and environment."""
     env = _clean_environment()
-    if layout == "own Python":
+    if layout == CHECKOUT_UNDER_USR:
+        python = _checkout(folder)
+    elif layout == "own Python":
         python, env = _own_python(folder, env)
         _install(python, wheel, env, "--system", "--break-system-packages")
     else:
@@ -115,7 +135,7 @@ def _layout(folder: Path, wheel: Path, layout: str) -> dict:
         assert python.is_symlink() == (layout == "venv")
     where = subprocess.run([str(python), "-c", "import dimred_teach; print(dimred_teach.__file__)"], env=env, cwd="/",
                            capture_output=True, text=True, check=True).stdout
-    assert where.startswith(str(folder)), where  # the wheel's package, not the checkout's
+    assert where.startswith(str(folder)), where  # the wheel's (or the copy's) package, not this checkout's
     return {"layout": layout, "python": python, "env": env}
 
 
@@ -125,10 +145,28 @@ def ordinary_venv(wheel, tmp_path_factory) -> dict:
     return _layout(tmp_path_factory.mktemp("venv"), wheel, "venv")
 
 
-@pytest.fixture(scope="module", params=["venv", "venv --copies", "own Python"])
+CHECKOUT_UNDER_USR = "checkout under /usr/local/src"
+
+
+@pytest.fixture(scope="module")
+def usr_checkout(wheel):
+    """A clone of the course with its venv in ``/usr/local/src/<folder>/course``, installed editable."""
+    if not os.access("/usr/local/src", os.W_OK):
+        pytest.skip("needs a grader that may write to /usr/local/src (root)")
+    folder = Path(tempfile.mkdtemp(prefix="dimred-", dir="/usr/local/src"))
+    os.chmod(folder, 0o755)  # as /usr/local/src/<course> is
+    try:
+        yield _layout(folder, wheel, CHECKOUT_UNDER_USR)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module", params=["venv", "venv --copies", "own Python", CHECKOUT_UNDER_USR])
 def installed(request, wheel, ordinary_venv, tmp_path_factory) -> dict:
     if request.param == "venv":
         return ordinary_venv
+    if request.param == CHECKOUT_UNDER_USR:
+        return request.getfixturevalue("usr_checkout")
     return _layout(tmp_path_factory.mktemp("install"), wheel, request.param)
 
 
@@ -157,8 +195,9 @@ def test_auto_takes_bubblewrap_and_the_installed_library_stays_hidden(installed,
     assert _scores(tmp_path / "out") == {"06_random_projections": (5, "bwrap", False)}
 
 
-def test_the_attack_works_where_nothing_isolates(ordinary_venv, submissions, tmp_path):
-    run = _grade(ordinary_venv, submissions, "none", tmp_path / "out")
+@pytest.mark.parametrize("layout", ["ordinary_venv", "usr_checkout"])
+def test_the_attack_works_where_nothing_isolates(request, layout, submissions, tmp_path):
+    run = _grade(request.getfixturevalue(layout), submissions, "none", tmp_path / "out")
     assert _scores(tmp_path / "out") == {"honest__06_random_projections": (6, "none", True),
                                          "hostile__06_random_projections": (6, "none", True)}, run.stdout + run.stderr
 

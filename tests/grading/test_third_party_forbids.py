@@ -25,7 +25,7 @@ from test_grading import _code
 from test_grading_construction import ROOT_ONLY, _course_private, _sandbox_of, _solution
 
 from dimred_teach.checks import evaluate, policy
-from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade
+from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade, settle_run
 
 pytestmark = pytest.mark.sandbox
 
@@ -59,7 +59,7 @@ def _options(tmp_path, sandbox: str = "bwrap") -> tuple[GradingOptions, os.PathL
 
 
 def _graded_unit_vector(options: GradingOptions, path, out) -> tuple[bool, str, dict]:
-    result = grade([path], out, options)[0]
+    result = grade([path], out, settle_run(options))[0]
     test = next(t for t in result.tests if t.name == "99.unit_vector")
     guarantees = json.loads((out / f"{result.report_name}.json").read_text())["extra_data"]["guarantees"]
     return test.passed, result.output + "\n" + test.output, guarantees
@@ -88,7 +88,7 @@ def test_without_namespaces_a_set_forbidding_a_third_party_function_is_refused(t
         options, path = _options(tmp_path, mode)
         with pytest.raises(SandboxUnavailable, match=rf"{FORBIDDEN}, which set 99 forbids.*unshare.*bubblewrap.*"
                                                      r"--accept-readable-files") as refusal:
-            grade([path], tmp_path / "refused", options)
+            grade([path], tmp_path / "refused", settle_run(options))
         assert "\n" not in str(refusal.value) and "scipy/linalg/" in str(refusal.value)
         assert not (tmp_path / "refused").exists()
         accepted = dataclasses.replace(options, accept_readable_files=True)
@@ -183,7 +183,7 @@ def test_the_grading_kernel_has_only_a_stand_in(exercise_set, exercise_id, name,
     nbformat.write(solution, path)
     options = GradingOptions(timeout=120, cell_timeout=60, call_timeout=20, sandbox="bwrap")
     with _course_private():
-        result = grade([path], tmp_path / "out", options)[0]
+        result = grade([path], tmp_path / "out", settle_run(options))[0]
     verdicts = {test.name: test for test in result.tests}
     assert not verdicts[exercise_id].passed and f"may not use {calls}" in verdicts[exercise_id].output, (
         verdicts[exercise_id].output)
@@ -246,7 +246,7 @@ def _graded_projector_distance(tmp_path, sandbox: str) -> tuple[bool, str]:
     _code(notebook, "def projector_distance").source = ANGLES_ANSWER
     path = tmp_path / "07_ppca.ipynb"
     nbformat.write(notebook, path)
-    result = grade([path], tmp_path / "out", GradingOptions(timeout=120, cell_timeout=60, sandbox=sandbox))[0]
+    result = grade([path], tmp_path / "out", settle_run(GradingOptions(timeout=120, cell_timeout=60, sandbox=sandbox)))[0]
     test = next(t for t in result.tests if t.name == "07.projector_distance")
     assert all(t.passed for t in result.tests if t is not test), result.output
     return test.passed, result.output + "\n" + test.output
