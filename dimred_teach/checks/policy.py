@@ -486,10 +486,10 @@ class Watch:
     def _static(self, answer, namespace) -> str | None:
         reachable: list = []
         if isinstance(answer, types.FunctionType):
-            names = _code_names(answer.__code__)
+            names = sorted(_code_names(answer.__code__))  # sorted: the same message on every run
             reachable += [answer.__globals__[n] for n in names if n in answer.__globals__]
             modules = [m for m in reachable if isinstance(m, types.ModuleType)]
-            attributes = _code_names(answer.__code__, attributes=True)
+            attributes = sorted(_code_names(answer.__code__, attributes=True))
             reachable += [getattr(m, n) for m in modules for n in attributes
                           if isinstance(getattr(m, n, None), types.ModuleType)]
             reachable += [getattr(m, n) for m in modules for n in attributes

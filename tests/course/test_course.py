@@ -226,4 +226,4 @@ def test_an_install_that_brought_an_extra_is_not_repeated_for_what_it_includes(t
     (root / "constraints.txt").write_text((ROOT / "constraints.txt").read_text() + "\n")
     course.install(course.EXTRAS["build"])
     assert ran == [".[lab]", ".[test]", "."]
-    assert course.included_extras("test,browser") == {"", "lab", "test", "site", "browser"}
+    assert course.included_extras("test,browser") == {"", "lab", "similarity", "test", "site", "browser"}

@@ -231,7 +231,7 @@ def runner_python(grader):
     with the grader already installed from the pinned source, as in a runtime image; every user
     can run it."""
     folder = _world_readable_folder()
-    python, environment = _own_python(folder)
+    python, environment = _own_python(folder, {})  # {}: only what it adds (LD_LIBRARY_PATH)
     install = ([uv(), "pip", "install", "--offline", "--quiet", "--system", "--break-system-packages", "--python",
                 str(python)] if uv() else [str(python), "-m", "pip", "install", "--quiet"])
     subprocess.run([*install, "-c", str(ROOT / "constraints.txt"), f"dimred-teach @ {grader}"], check=True,
@@ -358,7 +358,7 @@ def test_the_autograder_installs_the_pinned_grader_then_grades_and_writes_result
     course's files are readable by the kernels' users."""
     folder = _world_readable_folder()
     try:
-        python, environment = _own_python(folder)  # the runner's Python, as setup-python installs it: no grader
+        python, environment = _own_python(folder, {})  # the runner's Python, as setup-python installs it: no grader
         subprocess.run(["chmod", "-R", "a+rX", str(folder)], check=True)
         bundle = folder / "classroom50-runtime" / "mds"
         shutil.copytree(assignment / "classroom50" / "dimred" / "autograders" / "mds", bundle)
