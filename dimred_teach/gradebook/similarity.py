@@ -235,19 +235,19 @@ def compare_exercise(exercise: str, chosen: Sequence[Answer]) -> tuple[list[Pair
     (matrix,) = _incidence([answer.fingerprints for answer in comparable])
     shared = (matrix @ matrix.T).toarray()
     sizes = np.diff(matrix.indptr).astype(float)
-    similarity = _rounded(2 * shared / (sizes[:, None] + sizes[None, :]), 4)
-    upper = similarity[np.triu_indices(n, 1)]
+    scores = _rounded(2 * shared / (sizes[:, None] + sizes[None, :]), 4)
+    upper = scores[np.triu_indices(n, 1)]
     mean, sd = float(upper.mean()), float(upper.std())
     ordered = np.sort(upper)
     names = [answer.submission for answer in comparable]
     name_rank = np.argsort(np.argsort(names, kind="stable"), kind="stable")
     chosen_pairs = set()
     for i in range(n):
-        others = np.lexsort((name_rank, -similarity[i]))  # most alike first, then by name
+        others = np.lexsort((name_rank, -scores[i]))  # most alike first, then by name
         chosen_pairs.update(tuple(sorted((i, j))) for j in [j for j in others if j != i][:NEAREST])
     pairs = []
     for i, j in sorted(chosen_pairs):
-        score = float(similarity[i, j])
+        score = float(scores[i, j])
         z = float(_rounded((score - mean) / sd, 2)) if sd > 1e-9 else None
         percentile = float(_rounded(100 * np.searchsorted(ordered, score, side="left") / len(ordered), 1))
         a, b = sorted((names[i], names[j]))

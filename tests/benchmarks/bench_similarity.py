@@ -14,6 +14,8 @@ import atexit
 import builtins
 import io
 import keyword
+import os
+import resource
 import shutil
 import subprocess
 import tempfile
@@ -75,10 +77,15 @@ def benchmarks():
     codes = [code for path in sorted(demo.glob("*/*.ipynb"))
              for code in answers(nbformat.read(path, as_version=4), specs[path.stem], starters[path.stem]).values()]
 
+    cpu = []
+
     def ours():
         shutil.rmtree(work / "out", ignore_errors=True)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         subprocess.run([COMMAND, "similarity", demo, "--out", work / "out", "--jobs", "2"], cwd=ROOT, check=True,
                        capture_output=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
 
     yield Benchmark(
         f"similarity --jobs 2: {STUDENTS} students x {len(specs)} sets, every answer its own text",
@@ -87,7 +94,9 @@ def benchmarks():
                    lambda: [filter_code(code, "answer.py", "python") for code in codes]},
         why="the command also reads 2,800 notebooks, starts Python and copydetect (Matplotlib) and writes the page",
         notes=lambda: f"{len(codes)} answers, {len(set(codes))} distinct texts; "
-                      f"{sum(1 for _ in open(work / 'out' / 'pairs.csv')) - 1} rows in pairs.csv",
+                      f"{sum(1 for _ in open(work / 'out' / 'pairs.csv')) - 1} rows in pairs.csv; the command used "
+                      f"{min(cpu):.1f} s of CPU (user + sys, its workers included: what a shared machine cannot "
+                      f"inflate), load average {os.getloadavg()[0]:.1f} at the end",
         repeat=1, warmup=False)
 
     exercise = "04.classical_mds"
