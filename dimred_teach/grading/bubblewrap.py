@@ -19,7 +19,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from .installation import inside, installation_paths, source_leftovers, source_trees
+from .installation import inside, installation_paths, leftover_folders, source_trees
 from .sandbox import GUARANTEES, SMALL_TMPFS_BYTES, SandboxMode, font_caches
 
 ETC_FILES = ("ld.so.cache", "localtime", "nsswitch.conf", "passwd", "group", "hosts", "fonts", "alternatives")
@@ -90,7 +90,7 @@ def covered_sources(readable) -> list[str]:
     ``pip install -e`` of a repository makes it), the tree a wheel was built in, and what an
     installation leaves beside it (:func:`.installation.source_leftovers`). Each is an empty,
     read-only tmpfs in the sandbox, through which only what the kernel needs is bound back."""
-    places = set(source_trees()) | {f if os.path.isdir(f) else os.path.dirname(f) for f in source_leftovers()}
+    places = set(source_trees()) | set(leftover_folders())
     bound = [*readable, "/usr"]
     places = {p for p in places if any(inside(p, b) for b in bound)}
     return sorted(p for p in places if not any(p != q and inside(p, q) for q in places))

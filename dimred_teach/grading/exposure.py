@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..checks import policy
-from .installation import secret_folders
+from .installation import secret_folders, source_leftovers
 from .mounts import covered, hidden_folders
 from .sandbox import SandboxUnavailable
 from .view import third_party_files
@@ -54,15 +54,20 @@ def enterable_by_others(folder) -> bool:
     return all(os.stat(f).st_mode & stat.S_IXOTH for f in [folder, *folder.parents])
 
 
-def exposed_course() -> list[str]:
-    """The course's secret folders (:func:`.sandbox.secret_folders`) another user can read."""
-    return [f for f in secret_folders() if os.path.exists(f) and readable_by_others(f)]
+def exposed_course(private: bool) -> list[str]:
+    """The course's secret folders (:func:`.installation.secret_folders`) another user can read,
+    and, unless ``private`` (kernels with mount namespaces of their own, where they are hidden),
+    what an installation leaves beside it (:func:`.installation.source_leftovers`: a checkout's
+    ``.git``, ``build/``, ``dist/``, the tree a wheel was built in)."""
+    leftovers = [] if private else source_leftovers()
+    return [f for f in [*secret_folders(), *leftovers] if os.path.exists(f) and readable_by_others(f)]
 
 
 def exposures(private: bool, submissions: Iterable = (), out_dir=None, gradebook=None,
               exercise_sets: Sequence[str] = ()) -> list[tuple[str, str]]:
     """(what a ``user`` kernel could read or call, the fix) for each file it must not reach
-    that nothing keeps from it: the course's secret folders other users can read; a submission
+    that nothing keeps from it: the course's secret folders other users can read
+    (:func:`exposed_course`); a submission
     they can read (``submissions``: the notebooks, and the folders given whole, which only
     widen what the kernels' mount namespaces hide), an ``out_dir`` they can enter that holds something already (an earlier
     run's reports, another run's staging: a report published there while this run grades) or
@@ -76,7 +81,7 @@ def exposures(private: bool, submissions: Iterable = (), out_dir=None, gradebook
     hidden = hidden_folders(submissions, outputs) if private else ()
     found = [(f"{f} is readable by other users, so a kernel could read the checks or solutions",
               f"make it private to root (chmod -R go-rwx {f}; the Gradescope bundle does this for the course)")
-             for f in exposed_course()]
+             for f in exposed_course(private)]
     found += [(f"{p} is readable by other users, so a kernel could read a classmate's submission",
                f"make it private to root (chmod -R go-rwx {p.parent})")
               for p in submissions if not p.is_dir() and readable_by_others(p) and not covered(p, hidden)]

@@ -150,6 +150,12 @@ def source_leftovers() -> list[str]:
     return sorted({f for f in found if os.path.exists(f) and f not in secret})
 
 
+def leftover_folders() -> list[str]:
+    """The folders holding :func:`source_leftovers` (a wheel file: the folder it is in), for a
+    sandbox to show as empty ones."""
+    return sorted({f if os.path.isdir(f) else os.path.dirname(f) for f in source_leftovers()})
+
+
 def needed_by_kernels() -> list[tuple[str, bool]]:
     """(path, whether a kernel lists it) for each folder a kernel's user must reach: the
     installation (:func:`installation_paths`: the interpreter, its standard library, the

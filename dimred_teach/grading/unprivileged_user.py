@@ -22,7 +22,8 @@ from pathlib import Path
 from ..checks import policy
 from . import mounts, uids
 from .exposure import accepts_readable, exposed_course, require_private
-from .installation import closed_to_others, installation_paths, needed_by_kernels, unreachable_message
+from .installation import (closed_to_others, installation_paths, leftover_folders, needed_by_kernels,
+                           unreachable_message)
 from .sandbox import FORBIDDEN_ABSENT, GUARANTEES, OTHERS_UNREACHABLE, SMALL_TMPFS_BYTES, SandboxMode
 
 
@@ -72,10 +73,11 @@ class UnprivilegedUser(SandboxMode):
 
     def for_run(self, submissions=(), outputs=()) -> "UnprivilegedUser":
         """Hidden besides what the mode hid already: the folders of ``submissions`` (files, or
-        folders given whole) and the ``outputs`` (:func:`.mounts.hidden_folders`), and the
-        folders closed to others on the way to what the kernels need (:meth:`passages`)."""
+        folders given whole) and the ``outputs`` (:func:`.mounts.hidden_folders`), the folders
+        closed to others on the way to what the kernels need (:meth:`passages`), and what the
+        installation leaves beside it (:func:`.installation.leftover_folders`: ``.git``, ...)."""
         hidden = mounts.hidden_folders(submissions, [*self.hidden, *outputs])
-        hidden = set(hidden) | set(self.passages() if self.private else ())
+        hidden = set(hidden) | (set(self.passages()) | set(leftover_folders()) if self.private else set())
         return dataclasses.replace(self, readable=tuple(installation_paths()), hidden=tuple(sorted(hidden)))
 
     @property
@@ -122,7 +124,7 @@ class UnprivilegedUser(SandboxMode):
         held["nothing outside its folder readable"] = "not held: every world-readable file is" + (
             ", but for the run's submissions and outputs" if self.private else "")
         missing = []
-        exposed = exposed_course()
+        exposed = exposed_course(self.private)
         if exposed:
             missing.append("the course's files are readable by the kernel's user (" + ", ".join(exposed)
                            + "); make them private to root, as the Gradescope bundle does")

@@ -30,7 +30,7 @@ import pytest
 import dimred_teach
 from dimred_teach.exercise_specs import SPECS_DIR
 from dimred_teach.grading import grade, settle_run
-from dimred_teach.grading import installation, mounts, sandbox_modes, uids
+from dimred_teach.grading import exposure, installation, mounts, sandbox_modes, uids
 from dimred_teach.grading.installation import UNREACHABLE, secret_folders
 from dimred_teach.grading.sandbox import SandboxUnavailable
 from dimred_teach.grading.sandbox_modes import choose
@@ -91,6 +91,18 @@ for _path in ({str(ROOT / "solutions" / "04_mds.py")!r}, {str(ROOT / "tests" / "
         exec(compile(open(_path).read(), _path, "exec"), globals())
     except Exception:
         pass
+'''
+
+# the solutions from the checkout's git repository (a clone's .git, or a worktree's common folder
+# elsewhere: issue 52), as a user who is not the repository's owner may read it
+READ_GIT = f'''
+import subprocess
+try:
+    _text = subprocess.run(["git", "-c", "safe.directory=*", "-C", {str(ROOT)!r}, "show", "HEAD:solutions/04_mds.py"],
+                           capture_output=True, text=True, timeout=60).stdout
+    exec(compile(_text, "solution", "exec"), globals())
+except Exception:
+    pass
 '''
 
 CRAFTED = '''
@@ -285,6 +297,8 @@ def _class(fixture_set, folder: Path, open_folder: Path = Path("/var/tmp")) -> d
     paths["bypass_06"] = _save(bypass, folder, "mallory/06_random_projections.ipynb")
     blank = nbformat.read(ROOT / "exercises" / "04_mds.ipynb", as_version=4)
     paths["reads_solutions_04"] = _save(_before_checks(blank, READ_SOLUTIONS), folder, "eve/04_mds.ipynb")
+    blank = nbformat.read(ROOT / "exercises" / "04_mds.ipynb", as_version=4)
+    paths["reads_git_04"] = _save(_before_checks(blank, READ_GIT), folder, "gary/04_mds.ipynb")
     helper = _solution("04_mds")
     _code(helper, "B =").source = ("from dimred_teach.linalg import center_rows_and_columns\n"
                                    "B = center_rows_and_columns(-0.5 * D2)")
@@ -322,6 +336,7 @@ def _course_private(private: bool = True):
     ``private`` False, readable by everyone (and their folders' folders searchable), as a
     checkout usually is."""
     folders = [Path(f) for f in secret_folders()]
+    folders += [Path(f) for f in installation.source_leftovers() if Path(f).is_relative_to(ROOT)]  # never another repository
     if not private:
         folders += sorted({p for f in folders for p in f.parents} - {Path("/")})
     with checkout_permissions_changing():  # no other worker's kernel reads the checkout meanwhile
@@ -489,6 +504,13 @@ def test_solutions_checks_and_cases_are_not_readable(attacked):
     assert attacked["results"]["reads_solutions_04"].score == 0
 
 
+def test_the_checkouts_git_repository_is_not_readable(attacked):
+    """``git show HEAD:solutions/04_mds.py`` in a checkout (issue 52: a user kernel read it through
+    the repository, which no check required private): bubblewrap binds no checkout, a user
+    kernel's mount namespace hides it, and without one the run requires it private."""
+    assert attacked["results"]["reads_git_04"].score == 0
+
+
 def test_a_helper_that_answers_an_exercise_is_forbidden_too(attacked):
     passed = _passed(attacked["results"]["center_helper_04"])
     assert not passed["04.recover_b"] and passed["04.classical_mds"]
@@ -573,11 +595,12 @@ def test_the_attacks_work_where_nothing_is_isolated(fixture_set, tmp_path):
     solutions are read, so the tests above would fail if the sandbox let them through."""
     paths = _class(fixture_set, tmp_path)
     chosen = [paths[name] for name in ("bypass_06", "reads_solutions_04", "leaves_ipc_and_files_99",
-                                       "reads_another_sets_view_99", "reads_classmates_99")]
+                                       "reads_another_sets_view_99", "reads_classmates_99", "reads_git_04")]
     options = dataclasses.replace(fixture_set["options"], specs_dir=_specs(fixture_set, tmp_path), sandbox="none",
                                   timeout=60, cell_timeout=20)
     try:
-        bypass, reads, leaves, other_view, classmates = grade(chosen, tmp_path / "reports", settle_run(options), jobs=2)
+        bypass, reads, leaves, other_view, classmates, git = grade(chosen, tmp_path / "reports", settle_run(options),
+                                                                   jobs=2)
         segments = Path("/proc/sysvipc/shm").read_text().split()
         queue = _posix_queue_left()
     finally:
@@ -589,6 +612,7 @@ def test_the_attacks_work_where_nothing_is_isolated(fixture_set, tmp_path):
                 left.unlink()
     assert _passed(bypass)["06.epsilon_for"], bypass
     assert reads.score == reads.max_score, reads
+    assert git.score == git.max_score, git
     assert not _passed(other_view)["99.unit_vector"], other_view  # set 04's view was read
     assert not _passed(classmates)["99.unit_vector"], classmates  # a classmate's notebook and reports were read
     assert leaves.score == leaves.max_score and str(LEAVES_IPC_KEY) in segments, leaves  # the segment outlived it
@@ -759,6 +783,8 @@ def test_without_namespaces_the_readability_check_covers_every_shard(fixture_set
         os.chmod(Path(paths["friend"]).parent, 0o700)
         monkeypatch.setattr(run_settings, "choose", lambda name: UnprivilegedUser(private=False))
         monkeypatch.setattr(uids, "allocate", no_kernel)
+        # a worktree's repository, outside the checkout, is not this test's (and not this test's to chmod)
+        monkeypatch.setattr(exposure, "source_leftovers", lambda: [])
         status = _cli(fixture_set, str(shared / "class"), "--shard", "0/2", "--out", str(shared / "out"),
                       "--sandbox", "user")
     refusal = capsys.readouterr().err.strip()

@@ -107,15 +107,20 @@ def _venv(folder: Path, wheel: Path, *options: str) -> Path:
     return folder / "bin" / "python"
 
 
-def _checkout(folder: Path) -> Path:
-    """A copy of this checkout's tracked files in ``folder``/course (as a clone has them), its own
-    venv inside it with the course installed editable (as ``course.py`` makes it); its interpreter."""
-    course = folder / "course"
+def _tracked_copy(course: Path) -> Path:
+    """A copy of this checkout's tracked files in ``course`` (as a clone has them, without .git)."""
     listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
     for name in filter(None, listed.decode().split("\0")):
         if (ROOT / name).is_file():
             (course / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, course / name)
+    return course
+
+
+def _checkout(folder: Path) -> Path:
+    """A copy of this checkout in ``folder``/course, its own venv inside it with the course
+    installed editable (as ``course.py`` makes it); its interpreter."""
+    course = _tracked_copy(folder / "course")
     base = Path(sys.base_prefix) / "bin" / Path(os.path.realpath(sys.executable)).name
     _run([base, "-m", "venv", course / ".venv"], timeout=300)
     _install(course / ".venv" / "bin" / "python", course, _clean_environment(), editable=True)
@@ -225,3 +230,60 @@ def test_the_gradescope_layout_grades_in_bubblewrap(wheel, submissions, tmp_path
     results = json.loads((root / "results" / "results.json").read_text())
     assert results["score"] == 5, results
     assert [t["status"] for t in results["tests"] if t["name"] == "06.epsilon_for"] == ["failed"], results
+
+
+@pytest.fixture(scope="module")
+def built_in_a_tree():
+    """The course as a lecturer may build it: ``pip wheel . -w dist`` in a copy of its sources
+    (pip leaves ``build/lib/dimred_teach`` beside ``dist/``, readable by everyone), the wheel
+    installed from ``dist/`` into a venv whose package is private to root (as the Gradescope
+    bundle's ``setup.sh`` makes it); the venv's ``direct_url.json`` names that wheel."""
+    folder = Path(tempfile.mkdtemp(prefix="dimred-tree-", dir="/var/cache"))
+    os.chmod(folder, 0o755)
+    try:
+        course = _tracked_copy(folder / "course")
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", ".", "-w", "dist"], cwd=course,
+                       check=True, timeout=600, capture_output=True)
+        assert (course / "build" / "lib" / "dimred_teach" / "jl.py").is_file()
+        python = _venv(folder / "venv", next((course / "dist").glob("dimred_teach-*.whl")))
+        env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
+        package = subprocess.run([str(python), "-c", "import dimred_teach, os; print(os.path.dirname(dimred_teach.__file__))"],
+                                 env=env, cwd="/", capture_output=True, text=True, check=True).stdout.strip()
+        subprocess.run(["chmod", "-R", "go-rwx", package], check=True)
+        yield {"layout": "wheel built in a tree", "python": python, "env": env, "course": course}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="user mode needs a root grader")
+
+
+@needs_root
+def test_user_mode_hides_what_a_wheel_build_leaves_beside_it(built_in_a_tree, submissions, tmp_path):
+    """Issue 52: the tree the wheel was built in, as ``direct_url.json`` names it (its
+    ``build/lib`` and ``dist/``, its sources), is empty in a ``user`` kernel's mount namespace:
+    the hostile answer no longer gets the library's jl_epsilon from ``build/lib`` (it did), and
+    its honest exercises pass."""
+    run = _grade(built_in_a_tree, submissions / "hostile", "user", tmp_path / "out")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert _scores(tmp_path / "out") == {"06_random_projections": (5, "user", False)}, run.stdout + run.stderr
+
+
+@needs_root
+def test_without_namespaces_user_mode_requires_what_a_wheel_build_leaves_private(built_in_a_tree, submissions,
+                                                                                tmp_path):
+    """Without mount namespaces nothing hides that tree: the run stops before any kernel with
+    one line naming ``build/`` and the fix (the mode as it is taken, without its probe, since the
+    check, not the kernels, is under test)."""
+    script = ("import sys\nfrom dimred_teach.grading import run_settings\n"
+              "from dimred_teach.grading.unprivileged_user import UnprivilegedUser\n"
+              "run_settings.choose = lambda name: UnprivilegedUser(private=False)\n"
+              "from dimred_teach.cli import main\nsys.exit(main(sys.argv[1:]))")
+    run = subprocess.run([str(built_in_a_tree["python"]), "-c", script, "grade", str(submissions / "hostile"),
+                          "--out", str(tmp_path / "out"), "--sandbox", "user"], env=built_in_a_tree["env"], cwd="/",
+                         capture_output=True, text=True, timeout=600)
+    refusal = run.stderr.strip()
+    assert run.returncode == 2 and refusal.count("\n") == 0, run.stdout + run.stderr
+    build = built_in_a_tree["course"] / "build"
+    assert f"{build} is readable by other users" in refusal and f"chmod -R go-rwx {build}" in refusal, refusal
+    assert not (tmp_path / "out").exists()
