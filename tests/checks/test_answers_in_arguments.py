@@ -41,7 +41,9 @@ def _as_array(value) -> np.ndarray | None:
     it is neither."""
     if isinstance(value, (list, tuple, np.ndarray)) and len(value) and all(isinstance(v, str) for v in value):
         return np.asarray(value, dtype=str)
-    if hasattr(value, "toarray"):  # a SciPy sparse matrix
+    if hasattr(value, "toarray"):  # a SciPy sparse matrix; a large one's stored entries are its .data, walked below
+        if np.prod(value.shape, dtype=float) > LARGEST:
+            return None
         value = value.toarray()
     elif hasattr(value, "to_numpy"):  # a pandas object
         value = value.to_numpy()
