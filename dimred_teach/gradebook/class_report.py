@@ -29,11 +29,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .._csv_cells import csv_cell
 from ..checks import MISTAKE_ID, RESERVED_MISTAKES, mistake_name
+from ..course.manifest import Lecture, read_manifest
 from ..exercise_specs import load_spec
 from ..grading.results import WrittenAnswer
-from .._csv_cells import csv_cell
-from ..course.manifest import Lecture, read_manifest
 
 NOT_ATTEMPTED = ("no-answer", "not-graded")
 """Mistake ids that mean the exercise was not attempted (or not judged): they are counted in

@@ -37,7 +37,7 @@ class Bubblewrap(SandboxMode):
     def missing(self) -> str | None:
         return None if shutil.which("bwrap") else "bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
 
-    def for_run(self, submissions=(), outputs=()) -> "Bubblewrap":
+    def for_run(self, submissions=(), outputs=()) -> Bubblewrap:
         """Nothing of a run's submissions or outputs is bound, so nothing needs hiding."""
         return dataclasses.replace(self, readable=tuple(installation_paths()))
 

@@ -56,8 +56,8 @@ def submitted_at(checkout: Path) -> str:
     found = subprocess.run(["git", "-c", "safe.directory=*", "-C", str(checkout), "log", "-1", "--format=%ct"],
                            capture_output=True, text=True, check=False)
     stamp = float(found.stdout) if found.returncode == 0 and found.stdout.strip().isdigit() else None
-    when = datetime.datetime.fromtimestamp(stamp, datetime.timezone.utc) if stamp else datetime.datetime.now(
-        datetime.timezone.utc)
+    when = datetime.datetime.fromtimestamp(stamp, datetime.UTC) if stamp else datetime.datetime.now(
+        datetime.UTC)
     return when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 

@@ -18,8 +18,15 @@ from .run_settings import settle_run
 from .sandbox import SandboxUnavailable
 from .sandbox_modes import AUTO, CHOICES
 from .scheduler import grader_errors
-from .submissions import (claimed_set, display_path, find_submissions, load_specs, read_notebook, resolve_sets,
-                          set_from_file_name)
+from .submissions import (
+    claimed_set,
+    display_path,
+    find_submissions,
+    load_specs,
+    read_notebook,
+    resolve_sets,
+    set_from_file_name,
+)
 from .watchdog import grade_supervised
 
 

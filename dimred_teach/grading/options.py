@@ -110,7 +110,7 @@ class GradingOptions:
                 for f in fields(self) if f.name not in NOT_RECORDED}
 
     @classmethod
-    def from_record(cls, record, **sources) -> "GradingOptions":
+    def from_record(cls, record, **sources) -> GradingOptions:
         """The options a :meth:`record` holds, with ``sources`` (``specs_dir``, ``extra_check_dirs``,
         ``seed_key``) of the grader at hand; ValueError for a record that is not one."""
         names = {f.name for f in fields(cls)} - NOT_RECORDED

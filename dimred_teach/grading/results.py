@@ -57,7 +57,7 @@ class WrittenAnswer:
                 "clipped": self.clipped, "text": self.text}
 
     @classmethod
-    def from_report(cls, entries) -> tuple["WrittenAnswer", ...]:
+    def from_report(cls, entries) -> tuple[WrittenAnswer, ...]:
         """The written answers of a report's ``extra_data.written`` (none when absent); ValueError
         for anything that is not a list of such entries of bounded size."""
         if entries is None:
@@ -153,7 +153,7 @@ class SubmissionResult:
         }
 
     @classmethod
-    def from_gradescope(cls, report: dict, report_name: str) -> "SubmissionResult":
+    def from_gradescope(cls, report: dict, report_name: str) -> SubmissionResult:
         """The result a :meth:`to_gradescope` report was written from."""
         extra = report["extra_data"]
         record = extra.get("regrade")

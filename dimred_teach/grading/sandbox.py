@@ -80,7 +80,7 @@ def scrubbed_environment(workdir: Path, base: dict | None = None, sandboxed: boo
     return env
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def font_caches() -> tuple[Path, ...]:
     """Matplotlib's font list, copied into each box so a kernel does not rebuild it."""
     try:
@@ -118,7 +118,7 @@ class SandboxMode:
     hidden: tuple[str, ...] = ()
 
     @classmethod
-    def configured(cls) -> "SandboxMode":
+    def configured(cls) -> SandboxMode:
         """The mode as this machine runs it, before a run gives it its folders."""
         return cls()
 
@@ -130,11 +130,11 @@ class SandboxMode:
         """Why the mode does not work here (None when it does): :meth:`missing`, else :meth:`probe`."""
         return self.missing() or self.probe()
 
-    def for_run(self, submissions: Iterable = (), outputs: Iterable = ()) -> "SandboxMode":
+    def for_run(self, submissions: Iterable = (), outputs: Iterable = ()) -> SandboxMode:
         """The mode for a run grading ``submissions`` (files) into ``outputs`` (folders)."""
         return self
 
-    def with_uid(self, uid: int | None) -> "SandboxMode":
+    def with_uid(self, uid: int | None) -> SandboxMode:
         """The mode for one kernel running as ``uid``."""
         return dataclasses.replace(self, uid=uid)
 

@@ -38,8 +38,8 @@ from .run_settings import RunSettings
 from .sandbox import SandboxMode, kill_group, remove_tree
 from .session import Job, grade_job
 from .staging import Staging
-from .written import spec_answers
 from .submissions import display_path, set_from_file_name
+from .written import spec_answers
 
 HIDDEN = "[hidden]"
 NOT_FINISHED = "grading did not finish: the grader was stopped or killed while this submission was graded"

@@ -8,12 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from class_reports import write_synthetic_reports
 from conftest import SCREENSHOTS
-from support import axe_findings_at_viewports
-
 from dimred_teach.cli import main
 from dimred_teach.exercise_specs import SPECS_DIR
+from support import axe_findings_at_viewports
 
 SETS = len(list(SPECS_DIR.glob("*.json")))
 """The course's exercise sets: one overview row and one collapsed section each."""

@@ -13,9 +13,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-import labpage
 import pytest
 
+import labpage
 from dimred_teach.course.manifest import read_manifest
 
 pytestmark = pytest.mark.slow(seconds=120)

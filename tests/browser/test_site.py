@@ -17,11 +17,11 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from support import axe_findings_at_viewports, axe_violations
 
 from dimred_teach.cli import main
 from dimred_teach.course.execution import description_problem
 from dimred_teach.course.site import lectures, one_line_math
+from support import axe_findings_at_viewports, axe_violations
 
 ROOT = Path(__file__).resolve().parents[2]
 # Sphinx extensions still use APIs that Sphinx 11 removes: not this course's warnings.

@@ -11,11 +11,11 @@ from pathlib import Path
 import jupytext
 import nbformat
 import pytest
-from support import axe_findings_at_viewports
 
 from dimred_teach.cli import main
 from dimred_teach.course.manifest import read_manifest
 from dimred_teach.course.slides import annotate_source, slide_types
+from support import axe_findings_at_viewports
 
 pytestmark = pytest.mark.slow(seconds=80)
 

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import SCREENSHOTS
-from support import axe_findings_at_viewports
 
+from conftest import SCREENSHOTS
 from dimred_teach.checks import RESERVED_MISTAKES
 from dimred_teach.cli import main
 from dimred_teach.exercise_specs import SPECS_DIR, load_spec
 from dimred_teach.grading.reports import write_report
 from dimred_teach.grading.results import SubmissionResult, TestResult, WrittenAnswer
+from support import axe_findings_at_viewports
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ('<script>window.pwned = 1</script><img src="http://evil.example/x.png"> =HYPERLINK("http://evil.example") '

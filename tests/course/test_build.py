@@ -10,9 +10,9 @@ import pytest
 
 from dimred_teach import cli
 from dimred_teach.course.build import heading_problems, lecture_sections
-from dimred_teach.course.manifest import read_manifest
 from dimred_teach.course.execution import KERNELSPEC, WIDGET_VIEW, notebook_text
 from dimred_teach.course.exercises import SolutionMarkupError, build_exercise, strip_solutions
+from dimred_teach.course.manifest import read_manifest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -380,8 +380,8 @@ def test_start_page_links_every_lecture_exercise_and_solution():
 
 def test_an_exercise_on_the_optional_section_says_so_and_the_class_report_names_it():
     """Issue 45: exercise 6 of sets 02 and 04 practise the lectures' optional last section, not §6."""
-    from dimred_teach.gradebook.class_report import _revisit, course_lectures
     from dimred_teach.exercise_specs import load_spec
+    from dimred_teach.gradebook.class_report import _revisit, course_lectures
 
     for exercise_set, exercise_id in (("02_eig_vs_svd", "02.pseudo_inverse"), ("04_mds", "04.non_euclidean_metric")):
         entry = next(e for e in load_spec(exercise_set)["checks"] if e["exercise_id"] == exercise_id)

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from class_reports import cells_as_any_spreadsheet_splits, write_synthetic_reports
 
+from class_reports import cells_as_any_spreadsheet_splits, write_synthetic_reports
 from dimred_teach.cli import main
 from dimred_teach.gradebook.class_report import read_reports, summarise, write_csvs
 from dimred_teach.grading.reports import write_gradebook, write_report

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from class_reports import write_synthetic_reports
 from scipy import stats
 
+from class_reports import write_synthetic_reports
 from dimred_teach.cli import main
 from dimred_teach.gradebook.item_statistics import DIGITS
 from dimred_teach.grading.reports import write_report

@@ -16,13 +16,18 @@ from pathlib import Path
 import pytest
 
 from class_reports import assert_same_outputs
-
 from dimred_teach.cli import main
+from dimred_teach.gradebook.merge import merged_results
 from dimred_teach.grading.reports import write_report
 from dimred_teach.grading.results import SubmissionResult, TestResult
-from dimred_teach.gradebook.merge import merged_results
-from dimred_teach.grading.shards import (ShardError, listing_keys, parse_shard, plan_shard, shard_from_environment,
-                                         write_record)
+from dimred_teach.grading.shards import (
+    ShardError,
+    listing_keys,
+    parse_shard,
+    plan_shard,
+    shard_from_environment,
+    write_record,
+)
 
 pytestmark = pytest.mark.sandbox
 

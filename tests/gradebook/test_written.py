@@ -20,7 +20,6 @@ from pathlib import Path
 import nbformat
 import pytest
 from markupsafe import escape
-from test_roster import canvas_import, moodle_import
 
 from dimred_teach.cli import main
 from dimred_teach.exercise_specs import load_spec
@@ -28,6 +27,7 @@ from dimred_teach.gradebook.written_pages import group_answers, render_markdown
 from dimred_teach.grading.reports import write_report
 from dimred_teach.grading.results import SubmissionResult, TestResult, WrittenAnswer
 from dimred_teach.grading.written import TEXT_LIMIT, spec_answers, written_answers
+from test_roster import canvas_import, moodle_import
 
 pytestmark = pytest.mark.sandbox
 

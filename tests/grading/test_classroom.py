@@ -30,7 +30,6 @@ from dimred_teach.course.classroom import GRADER_SOURCE
 from dimred_teach.exercise_specs import load_spec
 from dimred_teach.grading.reports import junit
 from dimred_teach.grading.results import SubmissionResult, TestResult
-
 from test_grading_installs import _own_python
 
 pytestmark = pytest.mark.sandbox

@@ -22,18 +22,25 @@ import zipfile
 from pathlib import Path
 
 import nbformat
-import numpy as np
 import pytest
 
 from dimred_teach import checks
 from dimred_teach.cli import main
+from dimred_teach.course.execution import read_source
 from dimred_teach.course.exercises import build_exercise
 from dimred_teach.exercise_specs import SPECS_DIR
-from dimred_teach.course.execution import read_source
-from dimred_teach.grading import (GradingOptions, find_submissions, grade, identify_set, plan_cells, settle_run,
-                                  report_names, scrubbed_environment)
-from dimred_teach.grading.reports import markdown_text
+from dimred_teach.grading import (
+    GradingOptions,
+    find_submissions,
+    grade,
+    identify_set,
+    plan_cells,
+    report_names,
+    scrubbed_environment,
+    settle_run,
+)
 from dimred_teach.grading.exposure import ACCEPT_VARIABLE
+from dimred_teach.grading.reports import markdown_text
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow(seconds=200)]
 

@@ -28,17 +28,21 @@ import nbformat
 import pytest
 
 import dimred_teach
+from checkout_lock import checkout_permissions_changing
 from dimred_teach.exercise_specs import SPECS_DIR
-from dimred_teach.grading import grade, settle_run
-from dimred_teach.grading import exposure, installation, mounts, sandbox_modes, uids
+from dimred_teach.grading import exposure, grade, installation, mounts, sandbox_modes, settle_run, uids
 from dimred_teach.grading.installation import UNREACHABLE, secret_folders
 from dimred_teach.grading.sandbox import SandboxUnavailable
 from dimred_teach.grading.sandbox_modes import choose
 from dimred_teach.grading.unprivileged_user import UnprivilegedUser
-
-from checkout_lock import checkout_permissions_changing
-from test_grading import FIXTURES, ROOT, _answered, _code, _insert_after
-from test_grading import fixture_set  # noqa: F401  (a fixture this module uses too)
+from test_grading import (
+    FIXTURES,
+    ROOT,
+    _answered,
+    _code,
+    _insert_after,
+    fixture_set,  # noqa: F401  (a fixture this module uses too)
+)
 
 PACKAGE = Path(dimred_teach.__file__).resolve().parent
 ROOT_ONLY = os.name == "posix" and os.geteuid() == 0

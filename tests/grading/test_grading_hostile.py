@@ -30,17 +30,22 @@ import dimred_teach
 import dimred_teach.data
 from dimred_teach.checks import evaluate
 from dimred_teach.exercise_specs import SPECS_DIR
-from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade, report_names, settle_run
+from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade, report_names, settle_run, uids
 from dimred_teach.grading.channel import Channel
 from dimred_teach.grading.reports import markdown_text, summary
 from dimred_teach.grading.results import SubmissionResult, TestResult
 from dimred_teach.grading.sandbox_modes import choose, named
 from dimred_teach.grading.scheduler import scrub
 from dimred_teach.grading.session import disk_usage
-from dimred_teach.grading import uids
-
-from test_grading import EXERCISES, FIXTURES, ROOT, _answered, _code, _insert_after
-from test_grading import fixture_set  # noqa: F401  (a fixture this module uses too)
+from test_grading import (
+    EXERCISES,
+    FIXTURES,
+    ROOT,
+    _answered,
+    _code,
+    _insert_after,
+    fixture_set,  # noqa: F401  (a fixture this module uses too)
+)
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow(seconds=150)]
 

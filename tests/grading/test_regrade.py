@@ -22,8 +22,8 @@ import pytest
 
 from dimred_teach import checks
 from dimred_teach.cli import main
-from dimred_teach.course.exercises import build_exercise
 from dimred_teach.course.execution import read_source
+from dimred_teach.course.exercises import build_exercise
 
 pytestmark = pytest.mark.sandbox
 

@@ -19,13 +19,13 @@ import re
 
 import nbformat
 import pytest
+
 from check_cases import ROOT
+from dimred_teach.checks import evaluate, policy
+from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade, settle_run
 from test_grader_trouble import FIXTURES, answered_set99
 from test_grading import _code
 from test_grading_construction import ROOT_ONLY, _course_private, _sandbox_of, _solution
-
-from dimred_teach.checks import evaluate, policy
-from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade, settle_run
 
 pytestmark = pytest.mark.sandbox
 

@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 from class_reports import assert_same_outputs
-
 from dimred_teach.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
