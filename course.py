@@ -163,7 +163,7 @@ def create_venv(uv: str | None) -> None:
     except ImportError:
         if not uv:
             raise MissingVenv(f"error: this Python ({sys.executable}) cannot create a virtual environment: install "
-                              f"python3-venv (Debian/Ubuntu: sudo apt-get install python3-venv) and run the command again")
+                              f"python3-venv (Debian/Ubuntu: sudo apt-get install python3-venv) and run the command again") from None
         run(uv, "venv", "--quiet", "--seed", "--python", sys.executable, VENV)
         return
     venv.EnvBuilder(with_pip=True).create(VENV)

@@ -45,7 +45,7 @@ import tempfile
 from pathlib import Path
 
 from ..checks import policy
-from ..checks.policy import NOT_IN_VIEW, Closure, library_closure
+from ..checks.policy import NOT_IN_VIEW, Closure, _Module, library_closure
 
 SHADOWS = "shadows.json"
 """The file of a view listing the third-party files its kernel sees stand-ins for."""

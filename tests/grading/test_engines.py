@@ -61,7 +61,7 @@ def test_the_github_workflow_is_valid_and_its_shards_merge(tmp_path, small_class
     workflow = yaml.safe_load(path.read_text())
     grade, merge = workflow["jobs"]["grade"], workflow["jobs"]["merge"]
     assert grade["strategy"]["matrix"]["shard"] == list(range(SHARDS)) and grade["strategy"]["fail-fast"] is False
-    assert grade["env"]["DIMRED_TEACH_SHARD"] == "${{ matrix.shard }}/%d" % SHARDS
+    assert grade["env"]["DIMRED_TEACH_SHARD"] == "${{ matrix.shard }}/" + str(SHARDS)
     assert merge["needs"] == "grade" and merge["if"] == "always()"
     uploads = [step["with"]["name"] for step in merge["steps"] if step.get("uses", "").startswith("actions/upload")]
     assert uploads == ["class-report", "gradebook"]
