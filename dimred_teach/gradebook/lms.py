@@ -146,7 +146,9 @@ def write_feedback(out: Path, students: Sequence[Student], titles: dict[str, str
         for key in sorted(best):
             submission = best[key]
             own = scores.get(submission.name, {})
-            parts = [{"answer": answer, "score": own.get((answer.exercise, answer.part))} for answer in submission.written]
+            parts = [
+                {"answer": answer, "score": own.get((answer.exercise, answer.part))} for answer in submission.written
+            ]
             sets.append({"number": key[:2], "title": titles.get(key[:2], ""), "submission": submission,
                          "passed": sum(o.passed for o in submission.outcomes), "written": parts if own else [],
                          "written_points": written.get(submission.name, 0.0),
@@ -181,8 +183,14 @@ def student_outputs(paths: Sequence[Path], roster: Path, out: Path, root: Path, 
         writer = csv.writer(file)
         writer.writerow(["submission", "exercise_set", "points", "reason"])
         for submission, reason in unmatched:
-            writer.writerow([csv_cell(submission.name), csv_cell(submission.exercise_set), points_text(submission.score),
-                             csv_cell(reason)])
+            writer.writerow(
+                [
+                    csv_cell(submission.name),
+                    csv_cell(submission.exercise_set),
+                    points_text(submission.score),
+                    csv_cell(reason),
+                ]
+            )
     without = sum(not student.submissions for student in students)
     ambiguous = sum(reason != NOT_ON_ROSTER for _, reason in unmatched)
     scored = sum(len(parts) for parts in scores.values())

@@ -197,5 +197,9 @@ def not_graded(submission: str, report_name: str, exercise_set: str | None, spec
                elapsed: float = 0.0, sandbox: str = "", limits: str = "", skipped: bool = False) -> SubmissionResult:
     """A submission that could not be graded: every exercise fails with "not graded: <reason>"
     (a skipped one has no exercises at all)."""
-    tests = () if skipped else failed_tests(spec, reason if reason.startswith("not graded") else f"not graded: {reason}")
-    return SubmissionResult(submission, report_name, exercise_set, tests, reason, elapsed, False, sandbox, limits, skipped)
+    tests = (
+        () if skipped else failed_tests(spec, reason if reason.startswith("not graded") else f"not graded: {reason}")
+    )
+    return SubmissionResult(
+        submission, report_name, exercise_set, tests, reason, elapsed, False, sandbox, limits, skipped
+    )

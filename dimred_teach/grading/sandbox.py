@@ -39,9 +39,29 @@ from typing import ClassVar
 from .._environment import pinned_environment
 
 ENV_ALLOWLIST = {
-    "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TZ", "TERM", "VIRTUAL_ENV", "CONDA_PREFIX", "LD_LIBRARY_PATH", "MPLCONFIGDIR",
-    "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
-    "SYSTEMROOT", "COMSPEC", "PATHEXT", "WINDIR", "APPDATA", "LOCALAPPDATA", "USERPROFILE",
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "LANG",
+    "LANGUAGE",
+    "TZ",
+    "TERM",
+    "VIRTUAL_ENV",
+    "CONDA_PREFIX",
+    "LD_LIBRARY_PATH",
+    "MPLCONFIGDIR",
+    "XDG_CACHE_HOME",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "SYSTEMROOT",
+    "COMSPEC",
+    "PATHEXT",
+    "WINDIR",
+    "APPDATA",
+    "LOCALAPPDATA",
+    "USERPROFILE",
 }
 """Environment variables a kernel inherits (plus ``LC_*``); everything else is dropped
 (``PYTHONPATH`` too: the kernel imports the course from its set's view only)."""
@@ -51,8 +71,15 @@ SMALL_TMPFS_BYTES = 64 * 2**20
 
 FORBIDDEN_ABSENT = "the set's forbidden code, the checks and solutions absent"
 OTHERS_UNREACHABLE = "other submissions unreachable"
-GUARANTEES = (FORBIDDEN_ABSENT, OTHERS_UNREACHABLE, "grader processes unreachable", "nothing outside its folder readable",
-              "no network", "every byte it writes counted", "nothing left behind")
+GUARANTEES = (
+    FORBIDDEN_ABSENT,
+    OTHERS_UNREACHABLE,
+    "grader processes unreachable",
+    "nothing outside its folder readable",
+    "no network",
+    "every byte it writes counted",
+    "nothing left behind",
+)
 """The guarantees each report states, held or not (:meth:`SandboxMode.guarantees`)."""
 
 

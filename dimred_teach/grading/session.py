@@ -153,8 +153,18 @@ def kernel_argv(options: GradingOptions, mode: SandboxMode, view: Path) -> list[
     """The kernel's command, resource limits included (see ``kernel_launcher.py``, which
     the view carries)."""
     processes = options.processes if mode.counts_processes else 0
-    return [sys.executable, str(view / "kernel_launcher.py"), str(options.memory_mb * 2**20), str(options.file_mb * 2**20),
-            str(options.cpu_limit), str(processes), str(options.open_files), "-f", "{connection_file}", "--HistoryManager.hist_file=:memory:"]
+    return [
+        sys.executable,
+        str(view / "kernel_launcher.py"),
+        str(options.memory_mb * 2**20),
+        str(options.file_mb * 2**20),
+        str(options.cpu_limit),
+        str(processes),
+        str(options.open_files),
+        "-f",
+        "{connection_file}",
+        "--HistoryManager.hist_file=:memory:",
+    ]
 
 
 def make_client(notebook, options: GradingOptions, kernel_dir: Path, box: Path, sandbox: SandboxMode):

@@ -133,8 +133,10 @@ class UnprivilegedUser(SandboxMode):
         if missing:
             held[FORBIDDEN_ABSENT] = "not held: " + "; ".join(missing)
         if self.private:
-            held[OTHERS_UNREACHABLE] = ("held for the run's submissions (their folders, a folder given whole) and outputs: "
-                                        "an empty tmpfs in its mount namespace" + BEYOND_THE_RUN)
+            held[OTHERS_UNREACHABLE] = (
+                "held for the run's submissions (their folders, a folder given whole) and outputs: "
+                "an empty tmpfs in its mount namespace" + BEYOND_THE_RUN
+            )
             held["every byte it writes counted"] = ("held: its folder and open unlinked files are measured; every "
                                                     "world-writable folder is a size-limited tmpfs of its own")
             held["nothing left behind"] = "held: its tmpfs and IPC namespace vanish with it, its processes are killed"

@@ -181,7 +181,9 @@ def _shadow_third_party(folder: Path, exercise_set: str, rules) -> None:
                 function = inspect.unwrap(policy.resolve_function(declared))
                 node = _definition(tree, function.__qualname__)
                 if node is None:
-                    raise ValueError(f"exercise set {exercise_set}: {declared} is not defined in {original} by that name")
+                    raise ValueError(
+                        f"exercise set {exercise_set}: {declared} is not defined in {original} by that name"
+                    )
                 _stub(node, policy.message(exercise_set, policy.defined_name(function)))
             text = ast.unparse(ast.fix_missing_locations(tree)) + "\n"
         copy = folder / "shadows" / str(len(pairs)) / original.name

@@ -71,7 +71,9 @@ def pages(tmp_path_factory) -> dict[str, Path]:
             tests.append(TestResult(check["exercise_id"], check["points"] if passed else 0.0, check["points"], passed,
                                     "[passed]" if passed else MESSAGE, "" if passed else "other",
                                     "" if passed else RESERVED_MISTAKES["other"]))
-        written = tuple(WrittenAnswer(w["exercise"], w["part"], w["points"], "an answer", False) for w in spec["written"])
+        written = tuple(
+            WrittenAnswer(w["exercise"], w["part"], w["points"], "an answer", False) for w in spec["written"]
+        )
         write_report(SubmissionResult(f"class/ada/{exercise_set}.ipynb", f"ada-{exercise_set}", exercise_set,
                                       tuple(tests), "", 1.0, True, "bwrap", written=written), folder / "ada")
     assert main(["written", str(folder / "reports"), "--out", str(folder / "written"), "--root", str(ROOT)]) == 0

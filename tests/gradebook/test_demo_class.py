@@ -37,7 +37,9 @@ SEED = re.compile(r"\(graded on random instances with seed (\d+)\)")
 def test_every_planted_mistake_of_every_set_is_reported(tmp_path):
     assert main(["demo-class", "--out", str(tmp_path / "class"), "--every-mistake", "--root", str(ROOT)]) == 0
     built = json.loads((tmp_path / "class" / "class.json").read_text())
-    planted = Counter((exercise, mistake) for made in built["submissions"].values() for exercise, mistake in made.items())
+    planted = Counter(
+        (exercise, mistake) for made in built["submissions"].values() for exercise, mistake in made.items()
+    )
     exercises = [entry["exercise_id"] for lecture in read_manifest(ROOT) if lecture.exercises
                  for entry in load_spec(lecture.stem)["checks"]]
     mutants = {exercise: [m for m in typical_mistakes(ROOT, exercise)

@@ -131,7 +131,9 @@ def test_the_kubernetes_merge_fails_naming_the_shards_that_never_finished(tmp_pa
                           timeout=60, env={**os.environ, "CLASS_DIR": str(tmp_path), "DIMRED_TEACH_SHARDS": "2",
                                            "DIMRED_TEACH_WAIT_SECONDS": "10"})
     assert done.returncode == 3, done
-    assert "error: shard(s) 1 of 2 did not finish within 10 s" in done.stderr and not (tmp_path / "graded/class").exists()
+    assert (
+        "error: shard(s) 1 of 2 did not finish within 10 s" in done.stderr and not (tmp_path / "graded/class").exists()
+    )
 
 
 def test_the_slurm_script_submits_an_array_and_a_dependent_merge(tmp_path):
