@@ -37,7 +37,8 @@ from .written_scores import WrittenScore, read_scores
 FEEDBACK_STYLE = """
 body { font: 16px/1.5 system-ui, sans-serif; color: #1a1a1a; background: #fff; margin: 0 auto; max-width: 50rem;
        padding: 0 1rem 3rem; overflow-wrap: break-word; }
-a { color: #005a8c; } h2 { border-top: 2px solid #0072B2; padding-top: .5rem; margin: 1.5rem 0 .2rem; font-size: 1.2rem; }
+a { color: #005a8c; }
+h2 { border-top: 2px solid #0072B2; padding-top: .5rem; margin: 1.5rem 0 .2rem; font-size: 1.2rem; }
 table.summary th[scope=row] { font-size: .95rem; } p { margin: .4rem 0; }
 h3 { font-size: 1.05rem; margin: 1rem 0 .3rem; }
 table { border-collapse: collapse; width: 100%; } th, td { border-bottom: 1px solid #ccc; padding: .3rem .4rem;

@@ -86,7 +86,8 @@ def test_labels_are_readable_and_nothing_overflows_a_phone(page, report_page):
         for (const element of document.body.querySelectorAll('*')) {
             const own = [...element.childNodes].some(node => node.nodeType === 3 && node.textContent.trim());
             const size = parseFloat(getComputedStyle(element).fontSize);
-            if (own && element.getClientRects().length && size < smallest[0]) smallest = [size, element.textContent.slice(0, 60)];
+            if (own && element.getClientRects().length && size < smallest[0])
+                smallest = [size, element.textContent.slice(0, 60)];
         }
         return smallest; }""")
     assert smallest[0] >= 11, smallest

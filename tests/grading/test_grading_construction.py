@@ -137,7 +137,7 @@ def _capture(exercise_id, answer):
     with open(os.path.join(_channel, exercise_id + ".answer"), "wb") as file:
         file.write(_crafted.get(exercise_id, b""))
 _helper.capture = _capture
-"""
+"""  # noqa: E501  (a kernel's source, kept as the kernel runs it)
 
 HOG = '''
 import os
@@ -657,7 +657,8 @@ def test_two_grader_runs_on_one_machine_do_not_touch_each_other(fixture_set, tmp
                 "import sys; from pathlib import Path\n"
                 "from dimred_teach import checks\nchecks.__path__.append(sys.argv[1])\n"
                 "from dimred_teach.grading import GradingOptions, grade, settle_run\n"
-                "options = GradingOptions(sandbox=sys.argv[2], specs_dir=Path(sys.argv[3]), extra_check_dirs=(Path(sys.argv[1]),),"
+                "options = GradingOptions(sandbox=sys.argv[2], specs_dir=Path(sys.argv[3]), "
+                "extra_check_dirs=(Path(sys.argv[1]),),"
                 " timeout=60, cell_timeout=20, accept_readable_files=True)\n"
                 "grade([sys.argv[4]], Path(sys.argv[5]), settle_run(options))"
             ),

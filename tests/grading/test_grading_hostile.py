@@ -137,7 +137,8 @@ def hostile(fixture_set, tmp_path_factory):
             "import numpy",
             (
                 FORGER + "import subprocess, sys\n"
-                f"loop = {FORGER!r} + 'import time\\nend = time.time() + 40\\nwhile time.time() < end:\\n    forge({alice!r})\\n    time.sleep(0.05)'\n"
+                f"loop = {FORGER!r} + 'import time\\nend = time.time() + 40\\nwhile time.time() < end:\\n"
+                f"    forge({alice!r})\\n    time.sleep(0.05)'\n"
                 f"subprocess.Popen([sys.executable, '-c', loop, {TAG!r}], start_new_session=True,\n"
                 "                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)"
             ),
@@ -165,7 +166,8 @@ def hostile(fixture_set, tmp_path_factory):
                 "import os, signal\nworked = False\nfor pid in [int(p) for p in os.listdir('/proc') if p.isdigit()]:\n"
                 "    if pid not in (os.getpid(), 1):\n        try:\n            os.kill(pid, signal.SIGSTOP)\n"
                 "            worked = True\n        except OSError:\n            pass\n"
-                "for target in (os.getppid(), 1):\n    try:\n        os.kill(target, signal.SIGSTOP)\n    except OSError:\n        pass"
+                "for target in (os.getppid(), 1):\n    try:\n        os.kill(target, signal.SIGSTOP)\n"
+                "    except OSError:\n        pass"
             ),
         ),
         folder / "stopper.ipynb",
@@ -175,9 +177,12 @@ def hostile(fixture_set, tmp_path_factory):
             _answered(fs),
             "import numpy",
             (
-                "import glob, os\nfound = []\nfor pattern in ('/proc/*/environ', '/proc/*/cmdline', '/proc/*/maps', '/root/*', '/home/*/*',\n"
-                f"                '{os.getcwd()}/*'):\n    for path in glob.glob(pattern):\n        try:\n"
-                "            found.append(open(path, 'rb').read(3000).decode('latin-1'))\n        except OSError:\n            pass\n"
+                "import glob, os\nfound = []\n"
+                "for pattern in ('/proc/*/environ', '/proc/*/cmdline', '/proc/*/maps', '/root/*', '/home/*/*',\n"
+                f"                '{os.getcwd()}/*'):\n"
+                "    for path in glob.glob(pattern):\n        try:\n"
+                "            found.append(open(path, 'rb').read(3000).decode('latin-1'))\n"
+                "        except OSError:\n            pass\n"
                 f"found.append(repr(dict(os.environ)))\nraise RuntimeError(' '.join(found) + ' {MARKDOWN}')"
             ),
         ),
@@ -562,7 +567,8 @@ def test_the_process_limit_applies_inside_the_sandbox(fixture_set, tmp_path):
         "import numpy",
         (
             "import os, resource, time\nassert resource.getrlimit(resource.RLIMIT_NPROC) == (64, 64)\nn = 0\n"
-            "try:\n    for n in range(200):\n        if os.fork() == 0:\n            time.sleep(5)\n            os._exit(0)\n"
+            "try:\n    for n in range(200):\n        if os.fork() == 0:\n"
+            "            time.sleep(5)\n            os._exit(0)\n"
             "except BlockingIOError:\n    pass\nworked = n >= 199"
         ),
     )
