@@ -75,25 +75,7 @@ from .watchdog import grade_supervised
 from .wire import WireError, decode, encode
 
 __all__ = [
-    "GradingOptions",
-    "RunSettings",
-    "settle_run",
-    "SANDBOXES",
-    "SandboxUnavailable",
-    "TestResult",
-    "SubmissionResult",
-    "grade",
-    "grade_supervised",
-    "load_specs",
-    "find_submissions",
-    "identify_set",
-    "encode",
-    "decode",
-    "WireError",
-    "plan_cells",
-    "report_names",
-    "scrubbed_environment",
-    "write_reports",
-    "write_gradebook",
-    "workflow_template",
+    "GradingOptions", "RunSettings", "settle_run", "SANDBOXES", "SandboxUnavailable", "TestResult", "SubmissionResult",
+    "grade", "grade_supervised", "load_specs", "find_submissions", "identify_set", "encode", "decode", "WireError",
+    "plan_cells", "report_names", "scrubbed_environment", "write_reports", "write_gradebook", "workflow_template",
 ]
