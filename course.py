@@ -140,7 +140,9 @@ def install(extra: str) -> None:
         create_venv(shutil.which("uv"))
     target = f".[{extra}]" if extra else "."
     stamp = VENV / "course-installed"
-    recipe = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + (ROOT / "constraints.txt").read_bytes()).hexdigest()
+    recipe = hashlib.sha256(
+        (ROOT / "pyproject.toml").read_bytes() + (ROOT / "constraints.txt").read_bytes()
+    ).hexdigest()
     recorded, *installed = stamp.read_text().split("\n") if stamp.is_file() else [""]
     installed = set(installed) if recorded == recipe else set()
     needed = included_extras(extra)
@@ -162,8 +164,10 @@ def create_venv(uv: str | None) -> None:
         import ensurepip  # noqa: F401  (Debian and Ubuntu ship it in python3-venv)
     except ImportError:
         if not uv:
-            raise MissingVenv(f"error: this Python ({sys.executable}) cannot create a virtual environment: install "
-                              f"python3-venv (Debian/Ubuntu: sudo apt-get install python3-venv) and run the command again")
+            raise MissingVenv(
+                f"error: this Python ({sys.executable}) cannot create a virtual environment: install "
+                f"python3-venv (Debian/Ubuntu: sudo apt-get install python3-venv) and run the command again"
+            ) from None
         run(uv, "venv", "--quiet", "--seed", "--python", sys.executable, VENV)
         return
     venv.EnvBuilder(with_pip=True).create(VENV)
@@ -227,8 +231,11 @@ def lab(args: list[str]) -> None:
     if args and not lecturer:
         raise SystemExit(f"usage: python3 course.py lab [--lecturer] (got {' '.join(args)})")
     if keep_work_in_git(ROOT):
-        print(f"This repository's workflow grades {WORK_FOLDER}/ on every push, so git now keeps your notebooks there "
-              f"({WORK_FOLDER}/.gitignore): hand them in with git add {WORK_FOLDER} && git commit && git push", flush=True)
+        print(
+            f"This repository's workflow grades {WORK_FOLDER}/ on every push, so git now keeps your notebooks there "
+            f"({WORK_FOLDER}/.gitignore): hand them in with git add {WORK_FOLDER} && git commit && git push",
+            flush=True,
+        )
     copied = seed_work_folder(ROOT)
     if copied:
         kept = (ROOT / WORK_FOLDER / ".gitignore").exists()

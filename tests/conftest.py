@@ -25,8 +25,8 @@ import os
 from pathlib import Path
 
 import pytest
-from checkout_lock import checkout_in_use
 
+from checkout_lock import checkout_in_use
 from dimred_teach._environment import PINNED_THREADS, UNSET_FOR_KERNELS
 
 os.environ.update(PINNED_THREADS)

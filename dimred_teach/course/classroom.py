@@ -129,8 +129,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, required=True, help="a new folder for the assignment's files")
     parser.add_argument("--classroom", required=True, help="the classroom's short name in Classroom 50")
     parser.add_argument("--assignment", required=True, help="the assignment's slug in Classroom 50")
-    parser.add_argument("--set", action="append", metavar="NN",
-                        help="the assignment's exercise sets (04 or 04_mds; repeat or comma-separate; default: every set)")
+    parser.add_argument(
+        "--set",
+        action="append",
+        metavar="NN",
+        help="the assignment's exercise sets (04 or 04_mds; repeat or comma-separate; default: every set)",
+    )
     parser.add_argument("--grader", required=True,
                         help="the grader the autograder installs, pinned: the course's git URL at a tag or commit "
                              "(git+https://github.com/ORG/REPO@v1.0 or git+ssh://git@github.com/ORG/REPO@v1.0) or a "

@@ -66,9 +66,14 @@ def typical_mistakes(root: Path, exercise_id: str) -> list:
     always reported as one named mistake, by the grader too (:data:`UNSEEN_BY_THE_GRADER`), and
     none is a stateful answer that games the check."""
     named = mistakes_of(exercise_id[:2])
-    return [m for m in _cases_module(root, exercise_id).CASES[exercise_id][1]
-            if STATEFUL not in m.name and len(m.mistakes) == 1 and (m.mistakes[0] in named or m.mistakes[0] == "wrong-form")
-            and (exercise_id, m.mistakes[0]) not in UNSEEN_BY_THE_GRADER]
+    return [
+        m
+        for m in _cases_module(root, exercise_id).CASES[exercise_id][1]
+        if STATEFUL not in m.name
+        and len(m.mistakes) == 1
+        and (m.mistakes[0] in named or m.mistakes[0] == "wrong-form")
+        and (exercise_id, m.mistakes[0]) not in UNSEEN_BY_THE_GRADER
+    ]
 
 
 def _solution_code(root: Path, exercise_set: str) -> list[str]:
@@ -230,8 +235,13 @@ def demo_class(root: Path, out: Path, size: int, seed: int, sets: list[str] | No
                    for exercise_id, mutants in candidates.items() for mutant in mutants}
         mistakes = {exercise_id: [mutant for mutant in mutants if pickles[(exercise_id, mutant.name)] is not None]
                     for exercise_id, mutants in candidates.items()}
-        record["not_planted"].update({exercise_id: [m.name for m in mutants if m not in mistakes[exercise_id]]
-                                      for exercise_id, mutants in candidates.items() if mutants != mistakes[exercise_id]})
+        record["not_planted"].update(
+            {
+                exercise_id: [m.name for m in mutants if m not in mistakes[exercise_id]]
+                for exercise_id, mutants in candidates.items()
+                if mutants != mistakes[exercise_id]
+            }
+        )
         students = max(map(len, mistakes.values())) if every_mistake else size
         for student in range(1, students + 1):
             chosen = {exercise_id: (_mistake(exercise_id, mistakes[exercise_id][student - 1], pickles)

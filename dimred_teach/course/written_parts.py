@@ -133,8 +133,10 @@ def written_parts(cells, number: str, where: str) -> list[WrittenPart]:
         elif len(own) == 1:
             exercise = own[0]
         else:
-            raise SolutionMarkupError(f"{here}: the exercise of this written answer has {len(own)} checks, so it cannot "
-                                      f"be named after one: give the cell exercise=\"{number}.name\" in its header")
+            raise SolutionMarkupError(
+                f"{here}: the exercise of this written answer has {len(own)} checks, so it cannot "
+                f'be named after one: give the cell exercise="{number}.name" in its header'
+            )
         taken = {check for key, ids in checks.items() if key != number_in_set for check in ids}
         if exercise in taken:
             raise SolutionMarkupError(f"{here}: exercise={exercise!r} is another exercise's check")

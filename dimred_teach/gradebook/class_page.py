@@ -151,14 +151,24 @@ def render_page(submissions: Sequence[Submission], summaries: Sequence[ExerciseS
     for mistake in mistakes:
         by_exercise[mistake.exercise].append(mistake)
     return template.render(
-        style=Markup(STYLE), submissions=len(submissions),
+        style=Markup(STYLE),
+        submissions=len(submissions),
         sets=_sets(submissions, summaries, titles or {}, items, set_statistics),
-        failed=sum(m.count for m in mistakes), exercises_with_mistakes=len(by_exercise),
-        top=top_mistakes(mistakes, TOP), unexplained=unexplained(mistakes),
-        flagged=[item for item in items if item.flag], by_exercise={s.exercise: s for s in summaries}, mistakes_of=by_exercise,
+        failed=sum(m.count for m in mistakes),
+        exercises_with_mistakes=len(by_exercise),
+        top=top_mistakes(mistakes, TOP),
+        unexplained=unexplained(mistakes),
+        flagged=[item for item in items if item.flag],
+        by_exercise={s.exercise: s for s in summaries},
+        mistakes_of=by_exercise,
         site_url=site_url if site_url.startswith(("https://", "http://", "./", "../", "/")) else "",
         students=_students(submissions, names) if students else [],
-        percent=_percent, number=points_text, bar_width=_bar_width, quintile=_quintile, statistic=_statistic)
+        percent=_percent,
+        number=points_text,
+        bar_width=_bar_width,
+        quintile=_quintile,
+        statistic=_statistic,
+    )
 
 
 def write_page(path: Path, submissions: Sequence[Submission], summaries: Sequence[ExerciseSummary],

@@ -29,11 +29,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .._csv_cells import csv_cell
 from ..checks import MISTAKE_ID, RESERVED_MISTAKES, mistake_name
+from ..course.manifest import Lecture, read_manifest
 from ..exercise_specs import load_spec
 from ..grading.results import WrittenAnswer
-from .._csv_cells import csv_cell
-from ..course.manifest import Lecture, read_manifest
 
 NOT_ATTEMPTED = ("no-answer", "not-graded")
 """Mistake ids that mean the exercise was not attempted (or not judged): they are counted in
@@ -149,7 +149,11 @@ def _mistake(value, passed: bool) -> str:
 
 def _from_report(data) -> Submission | None:
     """The submission a Gradescope-format report describes (None for a skipped notebook)."""
-    if not isinstance(data, dict) or not isinstance(data.get("extra_data"), dict) or not isinstance(data.get("tests"), list):
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("extra_data"), dict)
+        or not isinstance(data.get("tests"), list)
+    ):
         raise ReportError("it has no extra_data and tests")
     extra = data["extra_data"]
     if extra.get("skipped") is True:
@@ -292,14 +296,52 @@ def section_anchor(title: str) -> str:
 
 _GREEK = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon "
           "phi chi psi omega").split()
-_SYMBOLS = {**{name: chr(0x3B1 + i + (i > 16)) for i, name in enumerate(_GREEK)},
-            **{name.capitalize(): chr(0x391 + i + (i > 16)) for i, name in enumerate(_GREEK)},
-            "varepsilon": "ε", "varphi": "φ", "vartheta": "ϑ", "ell": "ℓ", "infty": "∞", "partial": "∂",
-            "nabla": "∇", "sum": "∑", "prod": "∏", "int": "∫", "dots": "…", "ldots": "…", "cdots": "⋯", "|": "‖",
-            "{": "{", "}": "}", "top": "ᵀ", "prime": "′", ",": "", ";": "", "!": "", "quad": "", "left": "", "right": "",
-            "to": "→", "rightarrow": "→", "mapsto": "↦", "gg": "≫", "ll": "≪", "le": "≤", "leq": "≤", "ge": "≥",
-            "geq": "≥", "ne": "≠", "neq": "≠", "approx": "≈", "sim": "∼", "in": "∈", "times": "×", "cdot": "·",
-            "pm": "±", "mid": "|"}
+_SYMBOLS = {
+    **{name: chr(0x3B1 + i + (i > 16)) for i, name in enumerate(_GREEK)},
+    **{name.capitalize(): chr(0x391 + i + (i > 16)) for i, name in enumerate(_GREEK)},
+    "varepsilon": "ε",
+    "varphi": "φ",
+    "vartheta": "ϑ",
+    "ell": "ℓ",
+    "infty": "∞",
+    "partial": "∂",
+    "nabla": "∇",
+    "sum": "∑",
+    "prod": "∏",
+    "int": "∫",
+    "dots": "…",
+    "ldots": "…",
+    "cdots": "⋯",
+    "|": "‖",
+    "{": "{",
+    "}": "}",
+    "top": "ᵀ",
+    "prime": "′",
+    ",": "",
+    ";": "",
+    "!": "",
+    "quad": "",
+    "left": "",
+    "right": "",
+    "to": "→",
+    "rightarrow": "→",
+    "mapsto": "↦",
+    "gg": "≫",
+    "ll": "≪",
+    "le": "≤",
+    "leq": "≤",
+    "ge": "≥",
+    "geq": "≥",
+    "ne": "≠",
+    "neq": "≠",
+    "approx": "≈",
+    "sim": "∼",
+    "in": "∈",
+    "times": "×",
+    "cdot": "·",
+    "pm": "±",
+    "mid": "|",
+}
 """What a LaTeX command stands for in plain text (a command not named here reads as its name)."""
 _SPACED = set("=<>+→↦≫≪≤≥≠≈∼∈×±")
 """Relations and binary operators: written with a space either side."""
@@ -392,8 +434,9 @@ def summarise(submissions: Sequence[Submission], lectures: dict[str, Lecture] | 
     order = {exercise: (exercise_set, position) for exercise_set in {key[0] for key in outcomes}
              for position, exercise in enumerate(_max_points(exercise_set))}  # the set's own order
     summaries, mistakes = [], []
-    for (exercise_set, exercise), results in sorted(outcomes.items(),
-                                                    key=lambda item: order.get(item[0][1], (item[0][0], 10**6, item[0][1]))):
+    for (exercise_set, exercise), results in sorted(
+        outcomes.items(), key=lambda item: order.get(item[0][1], (item[0][0], 10**6, item[0][1]))
+    ):
         kinds = Counter(result.mistake for result in results)
         attempted = len(results) - kinds["no-answer"] - kinds["not-graded"]
         summaries.append(ExerciseSummary(exercise, exercise_set, len(results), attempted, kinds[""],

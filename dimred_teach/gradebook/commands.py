@@ -72,11 +72,15 @@ def gradebook(args) -> None:
     print(student_outputs(args.reports, args.roster, args.out, args.root, args.written))
 
 
-@command("merge", "one run's reports, gradebook and class report from grade --shard's",
-         arg("shard_outs", nargs="+", type=Path, metavar="SHARD_OUT", help="the --out folders of every shard of one run"),
-         arg("--out", type=Path, required=True, help="folder for reports/, gradebook.csv and class-report/"), ROOT,
-         arg("--roster", type=Path, help="also write DIR/students/ as `gradebook --roster` does"),
-         input_errors=(ValueError, OSError))
+@command(
+    "merge",
+    "one run's reports, gradebook and class report from grade --shard's",
+    arg("shard_outs", nargs="+", type=Path, metavar="SHARD_OUT", help="the --out folders of every shard of one run"),
+    arg("--out", type=Path, required=True, help="folder for reports/, gradebook.csv and class-report/"),
+    ROOT,
+    arg("--roster", type=Path, help="also write DIR/students/ as `gradebook --roster` does"),
+    input_errors=(ValueError, OSError),
+)
 def merge(args) -> int:
     from .merge import merge
 

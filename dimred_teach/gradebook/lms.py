@@ -37,7 +37,8 @@ from .written_scores import WrittenScore, read_scores
 FEEDBACK_STYLE = """
 body { font: 16px/1.5 system-ui, sans-serif; color: #1a1a1a; background: #fff; margin: 0 auto; max-width: 50rem;
        padding: 0 1rem 3rem; overflow-wrap: break-word; }
-a { color: #005a8c; } h2 { border-top: 2px solid #0072B2; padding-top: .5rem; margin: 1.5rem 0 .2rem; font-size: 1.2rem; }
+a { color: #005a8c; }
+h2 { border-top: 2px solid #0072B2; padding-top: .5rem; margin: 1.5rem 0 .2rem; font-size: 1.2rem; }
 table.summary th[scope=row] { font-size: .95rem; } p { margin: .4rem 0; }
 h3 { font-size: 1.05rem; margin: 1rem 0 .3rem; }
 table { border-collapse: collapse; width: 100%; } th, td { border-bottom: 1px solid #ccc; padding: .3rem .4rem;
@@ -146,7 +147,9 @@ def write_feedback(out: Path, students: Sequence[Student], titles: dict[str, str
         for key in sorted(best):
             submission = best[key]
             own = scores.get(submission.name, {})
-            parts = [{"answer": answer, "score": own.get((answer.exercise, answer.part))} for answer in submission.written]
+            parts = [
+                {"answer": answer, "score": own.get((answer.exercise, answer.part))} for answer in submission.written
+            ]
             sets.append({"number": key[:2], "title": titles.get(key[:2], ""), "submission": submission,
                          "passed": sum(o.passed for o in submission.outcomes), "written": parts if own else [],
                          "written_points": written.get(submission.name, 0.0),
@@ -181,8 +184,14 @@ def student_outputs(paths: Sequence[Path], roster: Path, out: Path, root: Path, 
         writer = csv.writer(file)
         writer.writerow(["submission", "exercise_set", "points", "reason"])
         for submission, reason in unmatched:
-            writer.writerow([csv_cell(submission.name), csv_cell(submission.exercise_set), points_text(submission.score),
-                             csv_cell(reason)])
+            writer.writerow(
+                [
+                    csv_cell(submission.name),
+                    csv_cell(submission.exercise_set),
+                    points_text(submission.score),
+                    csv_cell(reason),
+                ]
+            )
     without = sum(not student.submissions for student in students)
     ambiguous = sum(reason != NOT_ON_ROSTER for _, reason in unmatched)
     scored = sum(len(parts) for parts in scores.values())

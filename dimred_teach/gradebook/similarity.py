@@ -331,9 +331,21 @@ def similarity(paths: Sequence[Path], out: Path, root: Path, jobs: int = 2) -> s
         [(label, np.setdiff1d(fingerprints[normalised[code][0]], boilerplate[s], True)) for label, code in sources[s]])]
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    _write_csv(out / "pairs.csv", ["a", "b", "exercise", "similarity", "z", "percentile"],
-               ([csv_cell(p.a), csv_cell(p.b), csv_cell(p.exercise), f"{p.similarity:.4f}", "" if p.z is None else f"{p.z:.2f}",
-                 f"{p.percentile:.1f}"] for p in pairs))
+    _write_csv(
+        out / "pairs.csv",
+        ["a", "b", "exercise", "similarity", "z", "percentile"],
+        (
+            [
+                csv_cell(p.a),
+                csv_cell(p.b),
+                csv_cell(p.exercise),
+                f"{p.similarity:.4f}",
+                "" if p.z is None else f"{p.z:.2f}",
+                f"{p.percentile:.1f}",
+            ]
+            for p in pairs
+        ),
+    )
     _write_csv(out / "sources.csv", ["submission", "exercise", "source", "share"],
                ([csv_cell(c.submission), csv_cell(c.exercise), csv_cell(c.source), f"{c.share:.4f}"] for c in copies))
     write_page(out / "index.html", pairs, spreads, copies, found, boilerplate, read)

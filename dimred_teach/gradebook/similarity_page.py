@@ -19,7 +19,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from .similarity import K, STANDS_OUT, TOP, Answer, CourseCopy, Pair, Spread
+from .similarity import STANDS_OUT, TOP, Answer, CourseCopy, K, Pair, Spread
 
 STYLE = """
 body { font: 16px/1.5 system-ui, sans-serif; color: #1a1a1a; background: #fff; margin: 0 auto; max-width: 80rem;

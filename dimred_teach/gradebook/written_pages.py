@@ -152,8 +152,11 @@ def written_pages(paths: Sequence[Path], out: Path, root: Path, anonymous: bool 
     labels = {index: f"answer {position + 1}" if anonymous else submissions[index].name
               for position, index in enumerate(order)}
     unknown = sum((a.exercise, a.part) not in parts for s in submissions for a in s.written)
-    repriced = sum((a.exercise, a.part) in parts and round(parts[(a.exercise, a.part)].points, 6) != round(a.max_points, 6)
-                   for s in submissions for a in s.written)
+    repriced = sum(
+        (a.exercise, a.part) in parts and round(parts[(a.exercise, a.part)].points, 6) != round(a.max_points, 6)
+        for s in submissions
+        for a in s.written
+    )
     pages, rows = [], []
     for exercise in dict.fromkeys(key[0] for key in parts):
         sections = []

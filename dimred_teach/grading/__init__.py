@@ -58,20 +58,24 @@ How a submission is graded
    making progress.
 """
 
+# isort: off
 from .. import _fast_start  # noqa: F401  (first: before anything imports nbformat)
+# isort: on
 from .command import workflow_template
-from .wire import WireError, decode, encode
 from .options import GradingOptions
-from .submission_cells import plan_cells
 from .reports import report_names, write_gradebook, write_reports
 from .results import SubmissionResult, TestResult
 from .run_settings import RunSettings, settle_run
 from .sandbox import SandboxUnavailable, scrubbed_environment
 from .sandbox_modes import CHOICES as SANDBOXES
 from .scheduler import grade
+from .submission_cells import plan_cells
 from .submissions import find_submissions, identify_set, load_specs
 from .watchdog import grade_supervised
+from .wire import WireError, decode, encode
 
-__all__ = ["GradingOptions", "RunSettings", "settle_run", "SANDBOXES", "SandboxUnavailable", "TestResult", "SubmissionResult", "grade",
-           "grade_supervised", "load_specs", "find_submissions", "identify_set", "encode", "decode", "WireError", "plan_cells",
-           "report_names", "scrubbed_environment", "write_reports", "write_gradebook", "workflow_template"]
+__all__ = [
+    "GradingOptions", "RunSettings", "settle_run", "SANDBOXES", "SandboxUnavailable", "TestResult", "SubmissionResult",
+    "grade", "grade_supervised", "load_specs", "find_submissions", "identify_set", "encode", "decode", "WireError",
+    "plan_cells", "report_names", "scrubbed_environment", "write_reports", "write_gradebook", "workflow_template",
+]

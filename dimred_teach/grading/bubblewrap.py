@@ -35,9 +35,11 @@ class Bubblewrap(SandboxMode):
     automatic = True
 
     def missing(self) -> str | None:
-        return None if shutil.which("bwrap") else "bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
+        return (
+            None if shutil.which("bwrap") else "bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
+        )
 
-    def for_run(self, submissions=(), outputs=()) -> "Bubblewrap":
+    def for_run(self, submissions=(), outputs=()) -> Bubblewrap:
         """Nothing of a run's submissions or outputs is bound, so nothing needs hiding."""
         return dataclasses.replace(self, readable=tuple(installation_paths()))
 
@@ -51,8 +53,11 @@ class Bubblewrap(SandboxMode):
         return True
 
     def wrap(self, argv: list[str], box: Path, view: Path, scratch_bytes: int) -> list[str]:
-        wrapped = [shutil.which("bwrap") or "bwrap", *bwrap_arguments(self.readable, box, view, scratch_bytes, self.uid),
-                   "--"]
+        wrapped = [
+            shutil.which("bwrap") or "bwrap",
+            *bwrap_arguments(self.readable, box, view, scratch_bytes, self.uid),
+            "--",
+        ]
         if self.uid is not None:  # root inside the sandbox would be root outside: the process limit would not count
             wrapped += ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups", "--inh-caps=-all",
                         "--no-new-privs", "--"]
@@ -115,7 +120,11 @@ def _folders_on_the_way(paths, within: str | None, covers) -> list[str]:
     ancestors = {a for a in ancestors - {"/", "/usr", "/tmp"}
                  if (within is None and not any(inside(a, c) for c in covers))
                  or (within is not None and a != within and inside(a, within))}
-    return [arg for folder in sorted(ancestors, key=lambda f: (f.count("/"), f)) for arg in ("--perms", "0755", "--dir", folder)]
+    return [
+        arg
+        for folder in sorted(ancestors, key=lambda f: (f.count("/"), f))
+        for arg in ("--perms", "0755", "--dir", folder)
+    ]
 
 
 def bwrap_arguments(readable, box: Path, view: Path, scratch_bytes: int, uid: int | None = None) -> list[str]:
@@ -164,7 +173,16 @@ def bwrap_arguments(readable, box: Path, view: Path, scratch_bytes: int, uid: in
         if entry.is_dir() and entry.name != "work":
             args += ["--bind", str(entry), str(entry)]
     work = box / "work"
-    args += [*writable, str(scratch_bytes), "--tmpfs", str(work), "--perms", "01777", "--dir", str(work / ".matplotlib")]
+    args += [
+        *writable,
+        str(scratch_bytes),
+        "--tmpfs",
+        str(work),
+        "--perms",
+        "01777",
+        "--dir",
+        str(work / ".matplotlib"),
+    ]
     for cache in font_caches():
         args += ["--ro-bind", str(cache), str(work / ".matplotlib" / cache.name)]
     args += [a for cover in covers for a in ("--remount-ro", cover)]

@@ -38,7 +38,7 @@ JOIN = ("import os, sys\n"
 """Run by the kernel's first process: join the groups, then become the real command."""
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def hierarchies() -> tuple[tuple[Path, tuple[str, ...]], ...]:
     """The writable cgroup folders to create groups in, each with the controllers it has
     (``pids`` always among them); empty when this process cannot use cgroups."""

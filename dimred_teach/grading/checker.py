@@ -172,7 +172,11 @@ def _serve(connection, memory_bytes: int, cpu_seconds: int, max_bytes: int) -> N
             envelope = wire.decode(payload, max_bytes, resolve_result)
         except wire.WireError as error:
             envelope = ("untransferable", str(error))
-        if not (isinstance(envelope, tuple) and len(envelope) == 2 and envelope[0] in ("value", "function", "untransferable")):
+        if not (
+            isinstance(envelope, tuple)
+            and len(envelope) == 2
+            and envelope[0] in ("value", "function", "untransferable")
+        ):
             envelope = ("untransferable", "the grader could not understand the answer it received")
         kind, content = envelope
         if kind == "untransferable":
@@ -197,7 +201,12 @@ class Checker:
     """The worker's handle on a checks process (started lazily, replaced after a kill)."""
 
     def __init__(self, memory_mb: int, cpu_seconds: int, timeout: float, max_bytes: int):
-        self.memory_bytes, self.cpu_seconds, self.timeout, self.max_bytes = memory_mb * 2**20, cpu_seconds, timeout, max_bytes
+        self.memory_bytes, self.cpu_seconds, self.timeout, self.max_bytes = (
+            memory_mb * 2**20,
+            cpu_seconds,
+            timeout,
+            max_bytes,
+        )
         self.pid = self.connection = None
         self.start()
 

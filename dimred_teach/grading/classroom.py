@@ -56,8 +56,8 @@ def submitted_at(checkout: Path) -> str:
     found = subprocess.run(["git", "-c", "safe.directory=*", "-C", str(checkout), "log", "-1", "--format=%ct"],
                            capture_output=True, text=True, check=False)
     stamp = float(found.stdout) if found.returncode == 0 and found.stdout.strip().isdigit() else None
-    when = datetime.datetime.fromtimestamp(stamp, datetime.timezone.utc) if stamp else datetime.datetime.now(
-        datetime.timezone.utc)
+    when = datetime.datetime.fromtimestamp(stamp, datetime.UTC) if stamp else datetime.datetime.now(
+        datetime.UTC)
     return when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -65,10 +65,20 @@ def result_document(results: list[SubmissionResult], environment: dict, when: st
     """Classroom 50's ``result.json`` for the graded notebooks: one test per exercise, named by its
     id (its points when it passed, else 0), keeping the mistake id, its name, the check's message
     and the exercise set beside Classroom 50's own fields."""
-    tests = [{"test-name": test.name, "passed": test.passed, "score": whole_points(test.score, test.name),
-              "max-score": whole_points(test.max_score, test.name), "mistake": test.mistake,
-              "mistake-name": test.mistake_name, "message": clip(test.output, 1000), "exercise-set": result.exercise_set}
-             for result in results for test in result.tests]
+    tests = [
+        {
+            "test-name": test.name,
+            "passed": test.passed,
+            "score": whole_points(test.score, test.name),
+            "max-score": whole_points(test.max_score, test.name),
+            "mistake": test.mistake,
+            "mistake-name": test.mistake_name,
+            "message": clip(test.output, 1000),
+            "exercise-set": result.exercise_set,
+        }
+        for result in results
+        for test in result.tests
+    ]
     document = {"schema": SCHEMA, "classroom": environment["CLASSROOM"], "assignment": environment["ASSIGNMENT"],
                 "submission": environment["SUBMISSION_TAG"], "commit": environment["COMMIT_URL"],
                 "release": environment["RELEASE_URL"],

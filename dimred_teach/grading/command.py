@@ -18,14 +18,23 @@ from .run_settings import settle_run
 from .sandbox import SandboxUnavailable
 from .sandbox_modes import AUTO, CHOICES
 from .scheduler import grader_errors
-from .submissions import (claimed_set, display_path, find_submissions, load_specs, read_notebook, resolve_sets,
-                          set_from_file_name)
+from .submissions import (
+    claimed_set,
+    display_path,
+    find_submissions,
+    load_specs,
+    read_notebook,
+    resolve_sets,
+    set_from_file_name,
+)
 from .watchdog import grade_supervised
 
 
 def add_grade_arguments(parser: argparse.ArgumentParser) -> None:
     """The grading options shared by ``grade`` and ``gradescope`` (its settings file)."""
-    parser.add_argument("--timeout", type=float, default=600, help="seconds per notebook, checks included (default 600)")
+    parser.add_argument(
+        "--timeout", type=float, default=600, help="seconds per notebook, checks included (default 600)"
+    )
     parser.add_argument("--cell-timeout", type=float, default=120, help="seconds per cell (default 120)")
     parser.add_argument("--call-timeout", type=float, default=20,
                         help="seconds per call of a student's function by a check (default 20)")

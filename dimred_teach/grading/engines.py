@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from importlib.resources import files
 
-
 TEMPLATES = {"github": "class-workflow.yml", "slurm": "class-slurm.sh", "kubernetes": "class-kubernetes.yml"}
 SAFE = re.compile(r"[A-Za-z0-9_./:@=<>!~+-]+( @ [A-Za-z0-9_./:@+#-]+)?")
 """What a requirement, an image or a folder may hold: it lands unquoted in YAML or in shell text."""

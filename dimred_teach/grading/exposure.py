@@ -67,12 +67,11 @@ def exposures(private: bool, submissions: Iterable = (), out_dir=None, gradebook
               exercise_sets: Sequence[str] = ()) -> list[tuple[str, str]]:
     """(what a ``user`` kernel could read or call, the fix) for each file it must not reach
     that nothing keeps from it: the course's secret folders other users can read
-    (:func:`exposed_course`); a submission
-    they can read (``submissions``: the notebooks, and the folders given whole, which only
-    widen what the kernels' mount namespaces hide), an ``out_dir`` they can enter that holds something already (an earlier
-    run's reports, another run's staging: a report published there while this run grades) or
-    that they can write to, a ``gradebook`` they can read, unless the kernel's mount namespace
-    hides its folder
+    (:func:`exposed_course`); a submission they can read (``submissions``: the notebooks, and
+    the folders given whole, which only widen what the kernels' mount namespaces hide), an
+    ``out_dir`` they can enter that holds something already (an earlier run's reports, another
+    run's staging: a report published there while this run grades) or that they can write to,
+    a ``gradebook`` they can read, unless the kernel's mount namespace hides its folder
     (:func:`.mounts.hidden_folders`); and without such a namespace the original of each
     third-party function one of ``exercise_sets`` forbids. ``private``: the kernels have mount
     namespaces of their own (:func:`.mounts.private_namespaces`)."""

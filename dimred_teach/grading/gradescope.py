@@ -121,12 +121,23 @@ def results_json(results: list[SubmissionResult], visibility: str, notes: list[s
         for test in report["tests"]:
             test["name"] = f"{name}: {test['name']}" if several else test["name"]
             tests.append(test)
-        outputs.append(f"{name}: {result.score:g} / {result.max_score:g}" + (f"\n{result.output}" if result.output else ""))
+        outputs.append(
+            f"{name}: {result.score:g} / {result.max_score:g}" + (f"\n{result.output}" if result.output else "")
+        )
     outputs += list(notes)
     graded = [f"graded: {display_path(Path(r.submission).name)}" for r in results if r.graded]
     submitted = "\n".join(graded + list(notes)) or "no notebook (*.ipynb) was submitted"
-    tests.insert(0, {"name": SUBMITTED, "score": 0, "max_score": 0, "status": PASSED if graded and not notes else FAILED,
-                     "output": submitted, "visibility": "visible"})
+    tests.insert(
+        0,
+        {
+            "name": SUBMITTED,
+            "score": 0,
+            "max_score": 0,
+            "status": PASSED if graded and not notes else FAILED,
+            "output": submitted,
+            "visibility": "visible",
+        },
+    )
     return {"score": sum(r.score for r in results), "execution_time": round(sum(r.execution_time for r in results), 1),
             "output": "\n\n".join(outputs) or "no notebook (*.ipynb) was submitted", "visibility": visibility,
             "stdout_visibility": "hidden", "tests": tests}
@@ -151,8 +162,12 @@ def one_per_set(paths: list[Path], specs: dict, options: GradingOptions) -> tupl
     for exercise_set, candidates in sorted(chosen.items()):
         exact = [p for p in candidates if p.name == f"{exercise_set}.ipynb"]
         graded[exercise_set] = (exact or sorted(candidates, key=lambda p: p.name))[0]
-        notes += [f"{display_path(p.name)}: another notebook of exercise set {exercise_set}; only "
-                  f"{display_path(graded[exercise_set].name)} is graded" for p in candidates if p != graded[exercise_set]]
+        notes += [
+            f"{display_path(p.name)}: another notebook of exercise set {exercise_set}; only "
+            f"{display_path(graded[exercise_set].name)} is graded"
+            for p in candidates
+            if p != graded[exercise_set]
+        ]
     return graded, notes
 
 

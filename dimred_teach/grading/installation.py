@@ -22,7 +22,7 @@ UNREACHABLE = "the kernels' user cannot reach"
 """How the refusal of an installation the kernels' user cannot reach begins (:func:`unreachable_message`)."""
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _kernel_python_path() -> tuple[str, ...]:
     """The folders the kernel's Python imports from (asked of that Python, once)."""
     with tempfile.TemporaryDirectory(prefix="dimred-path-") as home:

@@ -37,7 +37,7 @@ def install(module_name, channel, max_bytes):
         try:
             data = encode(payload, max_bytes)  # noqa: F821 (defined by wire's source, run first)
         except Exception as error:
-            data = encode(("untransferable", "%s: %s" % (type(error).__name__, str(error)[:300])))  # noqa: F821
+            data = encode(("untransferable", f"{type(error).__name__}: {str(error)[:300]}"))  # noqa: F821
         with open(path + ".part", "wb") as file:
             file.write(data)
         os.replace(path + ".part", path)
@@ -53,7 +53,7 @@ def install(module_name, channel, max_bytes):
             write(path, ("value", answer))
 
     def call(exercise_id, number):
-        path = os.path.join(channel, "call-%d" % number)
+        path = os.path.join(channel, f"call-{number}")
         with open(path + ".in", "rb") as file:
             args, kwargs = decode(file.read(), max_bytes, resolve)  # noqa: F821
         try:

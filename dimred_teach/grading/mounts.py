@@ -73,7 +73,7 @@ bound back from descriptors opened before any mount; the hidden covers then beco
 each (stand-in, original) pair is bound read-only; then the kernel's command."""
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def private_namespaces() -> bool:
     """Whether this (root) grader can give ``user`` kernels their own mount, PID and IPC
     namespaces without user namespaces (``unshare``; many containers forbid it)."""

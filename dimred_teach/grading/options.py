@@ -51,8 +51,8 @@ class GradingOptions:
     max_notebook_bytes : largest submission file read
     max_message_bytes : largest kernel message received (bigger outputs are dropped)
     seed_key : a secret making the checks' random instances a function of the key, the
-        submission (its path and its content) and the exercise (``DIMRED_TEACH_SEED_KEY``; shards of one run then give the
-        reports one run gives); empty: fresh instances every time
+        submission (its path and its content) and the exercise (``DIMRED_TEACH_SEED_KEY``;
+        shards of one run then give the reports one run gives); empty: fresh instances every time
     """
 
     timeout: float = 600.0
@@ -110,7 +110,7 @@ class GradingOptions:
                 for f in fields(self) if f.name not in NOT_RECORDED}
 
     @classmethod
-    def from_record(cls, record, **sources) -> "GradingOptions":
+    def from_record(cls, record, **sources) -> GradingOptions:
         """The options a :meth:`record` holds, with ``sources`` (``specs_dir``, ``extra_check_dirs``,
         ``seed_key``) of the grader at hand; ValueError for a record that is not one."""
         names = {f.name for f in fields(cls)} - NOT_RECORDED

@@ -69,7 +69,9 @@ def notebooks(results: Sequence[SubmissionResult], max_bytes: int) -> list[Path]
     for result in results:
         path = cwd / result.submission
         try:
-            same = not result.notebook_sha256 or notebook_digest(read_notebook(path, max_bytes)) == result.notebook_sha256
+            same = (
+                not result.notebook_sha256 or notebook_digest(read_notebook(path, max_bytes)) == result.notebook_sha256
+            )
         except (OSError, ValueError):
             problems.append(f"{display_path(path)} is gone or unreadable")
             continue
@@ -103,7 +105,9 @@ def _working_folder(folder: str):
     try:
         os.chdir(folder)
     except OSError as error:
-        raise ValueError(f"OUT: the folder its run graded from, {folder}, cannot be entered ({error.strerror})") from None
+        raise ValueError(
+            f"OUT: the folder its run graded from, {folder}, cannot be entered ({error.strerror})"
+        ) from None
     try:
         yield
     finally:
@@ -141,7 +145,9 @@ def regrade(out: Path, new_out: Path, jobs: int = 1, specs_dir: Path = SPECS_DIR
     with (new_out / CHANGES).open("w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
         writer.writerow(["submission", "exercise", "old", "new"])
-        writer.writerows([csv_cell(submission), csv_cell(exercise), was, now] for submission, exercise, was, now in rows)
+        writer.writerows(
+            [csv_cell(submission), csv_cell(exercise), was, now] for submission, exercise, was, now in rows
+        )
     moves = Counter(round(after.score - before.score, 6) for before, after in zip(old, new)
                     if round(after.score, 6) != round(before.score, 6))
     by = ", ".join(f"{delta:+g} point(s): {count}" for delta, count in sorted(moves.items()))

@@ -108,7 +108,9 @@ def junit(results: Sequence[SubmissionResult]) -> str:
             case = ET.SubElement(suite, "testcase", classname=_xml_text(result.report_name),
                                  name=_xml_text(f"{test.name} ({points_label(test.max_score)})"))
             if not test.passed:
-                ET.SubElement(case, "failure", message=_xml_text(test.output.split("\n")[0][:200])).text = _xml_text(test.output)
+                ET.SubElement(case, "failure", message=_xml_text(test.output.split("\n")[0][:200])).text = _xml_text(
+                    test.output
+                )
     ET.indent(suites)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 
@@ -132,10 +134,17 @@ def markdown_text(text, limit: int = 300) -> str:
 def summary(results: Sequence[SubmissionResult], pass_fraction: float) -> str:
     """``summary.md``: a table of scores, then each submission's exercises."""
     counted = [r for r in results if not r.skipped]
-    lines = ["## dimred-teach grade", "",
-             f"{sum(r.passes(pass_fraction) for r in counted)} of {len(counted)} submission(s) reach "
-             f"{pass_fraction:.0%} of the points."
-             + (f" {len(results) - len(counted)} notebook(s) skipped: not exercise notebooks." if len(counted) < len(results) else "")]
+    lines = [
+        "## dimred-teach grade",
+        "",
+        f"{sum(r.passes(pass_fraction) for r in counted)} of {len(counted)} submission(s) reach "
+        f"{pass_fraction:.0%} of the points."
+        + (
+            f" {len(results) - len(counted)} notebook(s) skipped: not exercise notebooks."
+            if len(counted) < len(results)
+            else ""
+        ),
+    ]
     kinds = sorted({(r.sandbox, r.exercise_set or "", r.accepted_readable) for r in results if r.sandbox})
     for sandbox in sorted({kind[0] for kind in kinds}):
         mode = named(sandbox)
@@ -182,9 +191,20 @@ def write_gradebook(results: Sequence[SubmissionResult], path: Path, pass_fracti
             points = {t.name: f"{t.score:g}" for t in r.tests}
             mistakes = {t.name: t.mistake for t in r.tests}
             fraction = f"{r.score / r.max_score:.4f}" if r.max_score else ""
-            writer.writerow([csv_cell(r.submission), csv_cell(r.exercise_set or ""), f"{r.score:g}", f"{r.max_score:g}",
-                             fraction, r.passes(pass_fraction), r.graded, r.sandbox]
-                            + [points.get(e, "") for e in exercises] + [csv_cell(mistakes.get(e, "")) for e in exercises])
+            writer.writerow(
+                [
+                    csv_cell(r.submission),
+                    csv_cell(r.exercise_set or ""),
+                    f"{r.score:g}",
+                    f"{r.max_score:g}",
+                    fraction,
+                    r.passes(pass_fraction),
+                    r.graded,
+                    r.sandbox,
+                ]
+                + [points.get(e, "") for e in exercises]
+                + [csv_cell(mistakes.get(e, "")) for e in exercises]
+            )
 
 
 def write_reports(results: Sequence[SubmissionResult], out_dir: Path, pass_fraction: float,

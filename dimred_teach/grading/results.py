@@ -57,7 +57,7 @@ class WrittenAnswer:
                 "clipped": self.clipped, "text": self.text}
 
     @classmethod
-    def from_report(cls, entries) -> tuple["WrittenAnswer", ...]:
+    def from_report(cls, entries) -> tuple[WrittenAnswer, ...]:
         """The written answers of a report's ``extra_data.written`` (none when absent); ValueError
         for anything that is not a list of such entries of bounded size."""
         if entries is None:
@@ -153,7 +153,7 @@ class SubmissionResult:
         }
 
     @classmethod
-    def from_gradescope(cls, report: dict, report_name: str) -> "SubmissionResult":
+    def from_gradescope(cls, report: dict, report_name: str) -> SubmissionResult:
         """The result a :meth:`to_gradescope` report was written from."""
         extra = report["extra_data"]
         record = extra.get("regrade")
@@ -197,5 +197,9 @@ def not_graded(submission: str, report_name: str, exercise_set: str | None, spec
                elapsed: float = 0.0, sandbox: str = "", limits: str = "", skipped: bool = False) -> SubmissionResult:
     """A submission that could not be graded: every exercise fails with "not graded: <reason>"
     (a skipped one has no exercises at all)."""
-    tests = () if skipped else failed_tests(spec, reason if reason.startswith("not graded") else f"not graded: {reason}")
-    return SubmissionResult(submission, report_name, exercise_set, tests, reason, elapsed, False, sandbox, limits, skipped)
+    tests = (
+        () if skipped else failed_tests(spec, reason if reason.startswith("not graded") else f"not graded: {reason}")
+    )
+    return SubmissionResult(
+        submission, report_name, exercise_set, tests, reason, elapsed, False, sandbox, limits, skipped
+    )

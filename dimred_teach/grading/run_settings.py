@@ -51,8 +51,13 @@ class RunSettings:
         return self.mode.accepts_readable(self.options.accept_readable_files)
 
 
-def settle_run(options: GradingOptions = GradingOptions(), sets: Sequence[str] = (), submissions: Sequence | None = None,
-               out_dir=None, gradebook=None) -> RunSettings:
+def settle_run(
+    options: GradingOptions = GradingOptions(),
+    sets: Sequence[str] = (),
+    submissions: Sequence | None = None,
+    out_dir=None,
+    gradebook=None,
+) -> RunSettings:
     """The settings of a run with ``options`` grading the exercise sets ``sets`` (``--set``; empty:
     any set) and, when given, the class's ``submissions`` (its notebooks, every shard's, and the
     folders given whole) into ``out_dir`` and ``gradebook``: the mode then hides all of them from

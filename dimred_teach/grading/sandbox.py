@@ -39,9 +39,29 @@ from typing import ClassVar
 from .._environment import pinned_environment
 
 ENV_ALLOWLIST = {
-    "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TZ", "TERM", "VIRTUAL_ENV", "CONDA_PREFIX", "LD_LIBRARY_PATH", "MPLCONFIGDIR",
-    "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
-    "SYSTEMROOT", "COMSPEC", "PATHEXT", "WINDIR", "APPDATA", "LOCALAPPDATA", "USERPROFILE",
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "LANG",
+    "LANGUAGE",
+    "TZ",
+    "TERM",
+    "VIRTUAL_ENV",
+    "CONDA_PREFIX",
+    "LD_LIBRARY_PATH",
+    "MPLCONFIGDIR",
+    "XDG_CACHE_HOME",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "SYSTEMROOT",
+    "COMSPEC",
+    "PATHEXT",
+    "WINDIR",
+    "APPDATA",
+    "LOCALAPPDATA",
+    "USERPROFILE",
 }
 """Environment variables a kernel inherits (plus ``LC_*``); everything else is dropped
 (``PYTHONPATH`` too: the kernel imports the course from its set's view only)."""
@@ -51,8 +71,15 @@ SMALL_TMPFS_BYTES = 64 * 2**20
 
 FORBIDDEN_ABSENT = "the set's forbidden code, the checks and solutions absent"
 OTHERS_UNREACHABLE = "other submissions unreachable"
-GUARANTEES = (FORBIDDEN_ABSENT, OTHERS_UNREACHABLE, "grader processes unreachable", "nothing outside its folder readable",
-              "no network", "every byte it writes counted", "nothing left behind")
+GUARANTEES = (
+    FORBIDDEN_ABSENT,
+    OTHERS_UNREACHABLE,
+    "grader processes unreachable",
+    "nothing outside its folder readable",
+    "no network",
+    "every byte it writes counted",
+    "nothing left behind",
+)
 """The guarantees each report states, held or not (:meth:`SandboxMode.guarantees`)."""
 
 
@@ -80,7 +107,7 @@ def scrubbed_environment(workdir: Path, base: dict | None = None, sandboxed: boo
     return env
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def font_caches() -> tuple[Path, ...]:
     """Matplotlib's font list, copied into each box so a kernel does not rebuild it."""
     try:
@@ -118,7 +145,7 @@ class SandboxMode:
     hidden: tuple[str, ...] = ()
 
     @classmethod
-    def configured(cls) -> "SandboxMode":
+    def configured(cls) -> SandboxMode:
         """The mode as this machine runs it, before a run gives it its folders."""
         return cls()
 
@@ -130,11 +157,11 @@ class SandboxMode:
         """Why the mode does not work here (None when it does): :meth:`missing`, else :meth:`probe`."""
         return self.missing() or self.probe()
 
-    def for_run(self, submissions: Iterable = (), outputs: Iterable = ()) -> "SandboxMode":
+    def for_run(self, submissions: Iterable = (), outputs: Iterable = ()) -> SandboxMode:
         """The mode for a run grading ``submissions`` (files) into ``outputs`` (folders)."""
         return self
 
-    def with_uid(self, uid: int | None) -> "SandboxMode":
+    def with_uid(self, uid: int | None) -> SandboxMode:
         """The mode for one kernel running as ``uid``."""
         return dataclasses.replace(self, uid=uid)
 

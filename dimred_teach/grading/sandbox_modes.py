@@ -23,14 +23,14 @@ CHOICES = (AUTO, *MODES)
 """``--sandbox``'s choices: ``auto`` picks the strongest automatic mode that works here."""
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def named(name: str) -> SandboxMode | None:
     """The mode a report names, as this machine runs it (None for a name no mode has)."""
     mode = MODES.get(name)
     return mode.configured() if mode else None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def choose(name: str) -> SandboxMode:
     """The mode to run for ``--sandbox name`` (``auto``: the strongest that works); raises
     :class:`.sandbox.SandboxUnavailable` saying why the requested one does not work here."""

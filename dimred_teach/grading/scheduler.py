@@ -38,8 +38,8 @@ from .run_settings import RunSettings
 from .sandbox import SandboxMode, kill_group, remove_tree
 from .session import Job, grade_job
 from .staging import Staging
-from .written import spec_answers
 from .submissions import display_path, set_from_file_name
+from .written import spec_answers
 
 HIDDEN = "[hidden]"
 NOT_FINISHED = "grading did not finish: the grader was stopped or killed while this submission was graded"
@@ -130,7 +130,9 @@ def accept(base: SubmissionResult, fields, specs: dict, sandbox: str) -> Submiss
     if fields.get("skipped") is True:
         return SubmissionResult(base.submission, base.report_name, None, (), clip(str(fields["output"]), 6000),
                                 float(fields["execution_time"]), False, sandbox, skipped=True, notebook_sha256=digest)
-    reported = {name: (bool(passed), clip(str(output), 4000), mistake) for name, passed, output, mistake in fields["tests"]}
+    reported = {
+        name: (bool(passed), clip(str(output), 4000), mistake) for name, passed, output, mistake in fields["tests"]
+    }
     tests = []
     for check in spec["checks"] if spec else ():
         exercise_id, points = check["exercise_id"], float(check["points"])
@@ -154,7 +156,9 @@ def provisional(path: Path, name: str, plan: RunSettings) -> SubmissionResult:
     exercise_set = set_from_file_name(display_path(path.stem), plan.specs)
     result = not_graded(display_path(path), name, exercise_set, plan.specs.get(exercise_set) if exercise_set else None,
                         NOT_FINISHED, 0.0, plan.mode.name, plan.limits)
-    return marked(dataclasses.replace(result, accepted_readable=plan.accepted_readable, regrade=plan.regrade), plan.mode)
+    return marked(
+        dataclasses.replace(result, accepted_readable=plan.accepted_readable, regrade=plan.regrade), plan.mode
+    )
 
 
 def marked(result: SubmissionResult, mode: SandboxMode) -> SubmissionResult:

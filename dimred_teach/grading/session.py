@@ -39,9 +39,9 @@ from . import cgroup, uids
 from .channel import Channel
 from .checker import GRADER_ERROR, Checker
 from .options import GradingOptions
-from .submission_cells import plan_cells
 from .results import SubmissionResult, TestResult, clip, known_mistake, not_graded, not_graded_test
 from .sandbox import SandboxMode, kill_group
+from .submission_cells import plan_cells
 from .submissions import display_path, identify_set, is_exercise_notebook, notebook_digest, read_notebook
 from .view import view_for
 from .written import written_answers
@@ -153,8 +153,18 @@ def kernel_argv(options: GradingOptions, mode: SandboxMode, view: Path) -> list[
     """The kernel's command, resource limits included (see ``kernel_launcher.py``, which
     the view carries)."""
     processes = options.processes if mode.counts_processes else 0
-    return [sys.executable, str(view / "kernel_launcher.py"), str(options.memory_mb * 2**20), str(options.file_mb * 2**20),
-            str(options.cpu_limit), str(processes), str(options.open_files), "-f", "{connection_file}", "--HistoryManager.hist_file=:memory:"]
+    return [
+        sys.executable,
+        str(view / "kernel_launcher.py"),
+        str(options.memory_mb * 2**20),
+        str(options.file_mb * 2**20),
+        str(options.cpu_limit),
+        str(processes),
+        str(options.open_files),
+        "-f",
+        "{connection_file}",
+        "--HistoryManager.hist_file=:memory:",
+    ]
 
 
 def make_client(notebook, options: GradingOptions, kernel_dir: Path, box: Path, sandbox: SandboxMode):
@@ -273,7 +283,7 @@ class Run:
             await asyncio.wait_for(self.client.connect(), self.options.recover_timeout)
             self.client.timeout = max(1, math.ceil(self.options.recover_timeout - (time.monotonic() - started)))
             await self.client.async_execute_cell(nbformat.v4.new_code_cell("pass"), 0, store_history=False)
-        except (CellTimeoutError, DeadKernelError, RuntimeError, asyncio.TimeoutError):
+        except (TimeoutError, CellTimeoutError, DeadKernelError, RuntimeError):
             what = "was interrupted" if interrupt else "cut its output channel"
             self.gone = f"the kernel stopped answering after {label} {what}, and was stopped"
             kill_group(kernel_pgid(self.client))
@@ -383,7 +393,7 @@ def kernel_pgid(client) -> int | None:
     return getattr(provisioner, "pgid", None) or getattr(provisioner, "pid", None)
 
 
-async def run_notebook(job: "Job", notify: Callable[[int, int], None], checker: Checker) -> SubmissionResult:
+async def run_notebook(job: Job, notify: Callable[[int, int], None], checker: Checker) -> SubmissionResult:
     """Run a readable submission's planned cells in a sandboxed kernel and grade its checks."""
     started = time.monotonic()
     options, spec, sandbox = job.options, job.spec, job.sandbox

@@ -58,9 +58,13 @@ def shard_from_environment(environ: Mapping[str, str] = os.environ) -> tuple[int
     if environ.get("JOB_COMPLETION_INDEX"):
         if not environ.get("DIMRED_TEACH_SHARDS"):
             raise ValueError("--shard: JOB_COMPLETION_INDEX is set but not DIMRED_TEACH_SHARDS, the number of shards")
-        return parse_shard(f"{environ['JOB_COMPLETION_INDEX']}/{environ['DIMRED_TEACH_SHARDS']}", "JOB_COMPLETION_INDEX")
-    raise ValueError("--shard: no K/N given, and no engine's shard in the environment (DIMRED_TEACH_SHARD, "
-                     "SLURM_ARRAY_TASK_ID with SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with DIMRED_TEACH_SHARDS)")
+        return parse_shard(
+            f"{environ['JOB_COMPLETION_INDEX']}/{environ['DIMRED_TEACH_SHARDS']}", "JOB_COMPLETION_INDEX"
+        )
+    raise ValueError(
+        "--shard: no K/N given, and no engine's shard in the environment (DIMRED_TEACH_SHARD, "
+        "SLURM_ARRAY_TASK_ID with SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with DIMRED_TEACH_SHARDS)"
+    )
 
 
 def listing_keys(arguments: Sequence[Path], paths: Sequence[Path]) -> list[str]:
@@ -77,7 +81,9 @@ def listing_keys(arguments: Sequence[Path], paths: Sequence[Path]) -> list[str]:
 
 def hash_order(keys: Sequence[str]) -> list[int]:
     """The positions of the listing ordered by the SHA-256 of their key (then the key)."""
-    return sorted(range(len(keys)), key=lambda i: (hashlib.sha256(keys[i].encode("utf-8", "replace")).digest(), keys[i]))
+    return sorted(
+        range(len(keys)), key=lambda i: (hashlib.sha256(keys[i].encode("utf-8", "replace")).digest(), keys[i])
+    )
 
 
 @dataclass(frozen=True)

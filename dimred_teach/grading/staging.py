@@ -64,7 +64,7 @@ class Staging:
         self.out_dir, self.folder, self.lock = out_dir, folder, lock
 
     @classmethod
-    def open(cls, out_dir: Path) -> "Staging":
+    def open(cls, out_dir: Path) -> Staging:
         """Make ``out_dir`` if needed, publish what killed runs left in it, and make this run's
         staging folder: made under a name no other run takes for a leftover, locked, then renamed."""
         out_dir = Path(out_dir)

@@ -69,7 +69,7 @@ def configured_range(environ=os.environ) -> range:
     return range(int(match[1]), int(match[2]) + 1)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _system_ids_end() -> int:
     """One past the distribution's system ids (``SYS_UID_MAX``/``SYS_GID_MAX`` of login.defs, at least 999)."""
     end = 1000
@@ -83,7 +83,7 @@ def _system_ids_end() -> int:
     return end
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _subordinate_ranges() -> tuple[range, ...]:
     """The ranges of /etc/subuid and /etc/subgid (``name:first:count``)."""
     found = []
@@ -144,7 +144,7 @@ def _allocated_ids(mtime_ns: int, inode: int) -> frozenset[int]:
     return frozenset(number for number in numbers if not reserved(number) and not _known_account(number))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _known_account(number: int) -> bool:
     return has_account(number)
 
@@ -252,7 +252,7 @@ def _mounts() -> list[tuple[str, str, bool]]:
     return found
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def world_writable_places() -> tuple[str, ...]:
     """Every folder in which any user may create files (write and search permission for
     others, sticky or not), on every writable mounted filesystem that holds files: found by

@@ -22,10 +22,8 @@ from pathlib import Path
 from ..checks import policy
 from . import mounts, uids
 from .exposure import accepts_readable, exposed_course, require_private
-from .installation import (closed_to_others, installation_paths, leftover_folders, needed_by_kernels,
-                           unreachable_message)
+from .installation import closed_to_others, installation_paths, leftover_folders, needed_by_kernels, unreachable_message
 from .sandbox import FORBIDDEN_ABSENT, GUARANTEES, OTHERS_UNREACHABLE, SMALL_TMPFS_BYTES, SandboxMode
-
 
 BEYOND_THE_RUN = "; what lies beyond the run (an earlier class's folder) only as its own permissions keep it"
 """What a ``user`` kernel reaches of other submissions that are not the run's: the machine is readable."""
@@ -43,7 +41,7 @@ class UnprivilegedUser(SandboxMode):
     private: bool = False
 
     @classmethod
-    def configured(cls) -> "UnprivilegedUser":
+    def configured(cls) -> UnprivilegedUser:
         return cls(private=mounts.private_namespaces())
 
     def missing(self) -> str | None:
@@ -71,7 +69,7 @@ class UnprivilegedUser(SandboxMode):
                 found.append(closed)
         return found
 
-    def for_run(self, submissions=(), outputs=()) -> "UnprivilegedUser":
+    def for_run(self, submissions=(), outputs=()) -> UnprivilegedUser:
         """Hidden besides what the mode hid already: the folders of ``submissions`` (files, or
         folders given whole) and the ``outputs`` (:func:`.mounts.hidden_folders`), the folders
         closed to others on the way to what the kernels need (:meth:`passages`), and what the
@@ -135,8 +133,10 @@ class UnprivilegedUser(SandboxMode):
         if missing:
             held[FORBIDDEN_ABSENT] = "not held: " + "; ".join(missing)
         if self.private:
-            held[OTHERS_UNREACHABLE] = ("held for the run's submissions (their folders, a folder given whole) and outputs: "
-                                        "an empty tmpfs in its mount namespace" + BEYOND_THE_RUN)
+            held[OTHERS_UNREACHABLE] = (
+                "held for the run's submissions (their folders, a folder given whole) and outputs: "
+                "an empty tmpfs in its mount namespace" + BEYOND_THE_RUN
+            )
             held["every byte it writes counted"] = ("held: its folder and open unlinked files are measured; every "
                                                     "world-writable folder is a size-limited tmpfs of its own")
             held["nothing left behind"] = "held: its tmpfs and IPC namespace vanish with it, its processes are killed"

@@ -45,7 +45,7 @@ import tempfile
 from pathlib import Path
 
 from ..checks import policy
-from ..checks.policy import NOT_IN_VIEW, Closure, library_closure
+from ..checks.policy import NOT_IN_VIEW, Closure, _Module, library_closure
 
 SHADOWS = "shadows.json"
 """The file of a view listing the third-party files its kernel sees stand-ins for."""
@@ -181,7 +181,9 @@ def _shadow_third_party(folder: Path, exercise_set: str, rules) -> None:
                 function = inspect.unwrap(policy.resolve_function(declared))
                 node = _definition(tree, function.__qualname__)
                 if node is None:
-                    raise ValueError(f"exercise set {exercise_set}: {declared} is not defined in {original} by that name")
+                    raise ValueError(
+                        f"exercise set {exercise_set}: {declared} is not defined in {original} by that name"
+                    )
                 _stub(node, policy.message(exercise_set, policy.defined_name(function)))
             text = ast.unparse(ast.fix_missing_locations(tree)) + "\n"
         copy = folder / "shadows" / str(len(pairs)) / original.name

@@ -67,7 +67,11 @@ def encode(value, max_bytes: int = 64 * 2**20) -> bytes:
             return {tag: [array.dtype.str, list(array.shape), len(blobs) - 1]}
         if isinstance(item, (int, float)):  # a subclass: cross as the plain number
             return float(item) if isinstance(item, float) else int(item)
-        if dataclasses.is_dataclass(item) and not isinstance(item, type) and kind.__module__.startswith("dimred_teach."):
+        if (
+            dataclasses.is_dataclass(item)
+            and not isinstance(item, type)
+            and kind.__module__.startswith("dimred_teach.")
+        ):
             fields = {field.name: node(getattr(item, field.name), depth + 1) for field in dataclasses.fields(item)}
             return {"r": [kind.__module__, kind.__qualname__, fields]}
         if kind.__module__.startswith("scipy.sparse") and hasattr(item, "tocsr"):
@@ -160,7 +164,9 @@ def _check_array(body, lengths, scalar: bool) -> None:
     import numpy as np
 
     dtype, shape, index = body
-    if not (isinstance(dtype, str) and isinstance(shape, list) and isinstance(index, int) and 0 <= index < len(lengths)):
+    if not (
+        isinstance(dtype, str) and isinstance(shape, list) and isinstance(index, int) and 0 <= index < len(lengths)
+    ):
         raise WireError("an array in it is not described validly")
     if len(shape) > 32 or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape):
         raise WireError("an array in it has an invalid shape")

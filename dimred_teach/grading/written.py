@@ -86,6 +86,14 @@ def spec_answers(reported, spec: dict | None) -> tuple[WrittenAnswer, ...]:
     for entry in (spec or {}).get("written", ()):
         answer = answers.get((entry["exercise"], entry["part"]))
         text = answer.text[:TEXT_LIMIT] if answer else ""
-        checked.append(WrittenAnswer(entry["exercise"], entry["part"], float(entry["points"]), text,
-                                     not text.strip(), bool(answer and (answer.clipped or len(answer.text) > TEXT_LIMIT))))
+        checked.append(
+            WrittenAnswer(
+                entry["exercise"],
+                entry["part"],
+                float(entry["points"]),
+                text,
+                not text.strip(),
+                bool(answer and (answer.clipped or len(answer.text) > TEXT_LIMIT)),
+            )
+        )
     return tuple(checked)

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
 from support import git, load_course_script
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -29,7 +29,8 @@ _IMAGES = """() => [...document.querySelectorAll(
     img => ({loaded: img.complete && img.naturalWidth > 0, width: img.naturalWidth, alt: img.alt}))"""
 
 _RAW_MATH = """() => {
-  const cells = document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownCell .jp-RenderedMarkdown');
+  const cells = document.querySelectorAll(
+    '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownCell .jp-RenderedMarkdown');
   const raw = [];
   let typeset = 0;
   for (const cell of cells) {

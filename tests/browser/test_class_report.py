@@ -8,12 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from class_reports import write_synthetic_reports
 from conftest import SCREENSHOTS
-from support import axe_findings_at_viewports
-
 from dimred_teach.cli import main
 from dimred_teach.exercise_specs import SPECS_DIR
+from support import axe_findings_at_viewports
 
 SETS = len(list(SPECS_DIR.glob("*.json")))
 """The course's exercise sets: one overview row and one collapsed section each."""
@@ -86,7 +86,8 @@ def test_labels_are_readable_and_nothing_overflows_a_phone(page, report_page):
         for (const element of document.body.querySelectorAll('*')) {
             const own = [...element.childNodes].some(node => node.nodeType === 3 && node.textContent.trim());
             const size = parseFloat(getComputedStyle(element).fontSize);
-            if (own && element.getClientRects().length && size < smallest[0]) smallest = [size, element.textContent.slice(0, 60)];
+            if (own && element.getClientRects().length && size < smallest[0])
+                smallest = [size, element.textContent.slice(0, 60)];
         }
         return smallest; }""")
     assert smallest[0] >= 11, smallest

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import pytest
-
 import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 import labpage
 from support import git, load_course_script

@@ -13,9 +13,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-import labpage
 import pytest
 
+import labpage
 from dimred_teach.course.manifest import read_manifest
 
 pytestmark = pytest.mark.slow(seconds=120)
@@ -33,8 +33,12 @@ def stored_figures(path: Path) -> int:
 def stored_descriptions(path: Path) -> list[str]:
     """The written description of every stored figure, in order (its output metadata's alt)."""
     notebook = json.loads(path.read_text())
-    return [output.get("metadata", {}).get("image/png", {}).get("alt", "")
-            for cell in notebook["cells"] for output in cell.get("outputs", []) if "image/png" in output.get("data", {})]
+    return [
+        output.get("metadata", {}).get("image/png", {}).get("alt", "")
+        for cell in notebook["cells"]
+        for output in cell.get("outputs", [])
+        if "image/png" in output.get("data", {})
+    ]
 
 
 def wait_for_images(page, expected: int, timeout: float = 30) -> list[dict]:
@@ -174,8 +178,12 @@ def test_saving_a_course_notebook_names_a_copy_in_my_work(lab):
 
     def put(path: str, content: dict) -> urllib.request.Request:
         body = json.dumps({"type": "notebook", "format": "json", "content": content}).encode()
-        return urllib.request.Request(f"{lab.base_url}/api/contents/{path}", data=body, method="PUT",
-                                      headers={"Authorization": f"token {lab.token}", "Content-Type": "application/json"})
+        return urllib.request.Request(
+            f"{lab.base_url}/api/contents/{path}",
+            data=body,
+            method="PUT",
+            headers={"Authorization": f"token {lab.token}", "Content-Type": "application/json"},
+        )
 
     for cell in notebook["cells"]:  # outputs cleared (or cells run): what RISE saves before presenting
         if cell["cell_type"] == "code":

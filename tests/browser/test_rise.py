@@ -37,7 +37,9 @@ def test_a_student_presents_a_read_only_lecture_with_rise(page, lab):
     slides.wait_for_selector(".reveal .slides section", timeout=90_000)
     assert page.locator(".jp-Dialog").count() == 0, page.locator(".jp-Dialog").inner_text()
     slides.wait_for_function("() => document.querySelectorAll('.reveal mjx-container').length > 5", timeout=60_000)
-    width = slides.evaluate("() => [window.innerWidth, document.querySelector('.reveal').getBoundingClientRect().width]")
+    width = slides.evaluate(
+        "() => [window.innerWidth, document.querySelector('.reveal').getBoundingClientRect().width]"
+    )
     assert width[1] >= 0.95 * width[0], f"the slideshow is not full window: {width}"
     visited, figure = [slides.url], False
     for _ in range(40):  # step as a lecturer does, until three slides on and a figure shown

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import SCREENSHOTS
-from support import axe_findings_at_viewports
-from similar_class import HONEST, exercise_notebook, write_class
 
+from conftest import SCREENSHOTS
 from dimred_teach.cli import main
+from similar_class import HONEST, exercise_notebook, write_class
+from support import axe_findings_at_viewports
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = "<script>alert('code')</script>"

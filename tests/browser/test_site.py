@@ -17,15 +17,18 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from support import axe_findings_at_viewports, axe_violations
 
 from dimred_teach.cli import main
 from dimred_teach.course.execution import description_problem
 from dimred_teach.course.site import lectures, one_line_math
+from support import axe_findings_at_viewports, axe_violations
 
 ROOT = Path(__file__).resolve().parents[2]
 # Sphinx extensions still use APIs that Sphinx 11 removes: not this course's warnings.
-pytestmark = [pytest.mark.filterwarnings("ignore:.*Check CHANGES for Sphinx API modifications"), pytest.mark.slow(seconds=100)]
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:.*Check CHANGES for Sphinx API modifications"),
+    pytest.mark.slow(seconds=100),
+]
 NOTEBOOK_PAGES = [f"notebooks/{lecture.stem}.html" for lecture in lectures(ROOT)]
 
 MATH_READY = "() => window.MathJax && MathJax.startup && MathJax.startup.promise"

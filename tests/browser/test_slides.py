@@ -11,11 +11,11 @@ from pathlib import Path
 import jupytext
 import nbformat
 import pytest
-from support import axe_findings_at_viewports
 
 from dimred_teach.cli import main
 from dimred_teach.course.manifest import read_manifest
 from dimred_teach.course.slides import annotate_source, slide_types
+from support import axe_findings_at_viewports
 
 pytestmark = pytest.mark.slow(seconds=80)
 
@@ -49,7 +49,9 @@ def test_every_lecture_source_carries_its_slide_metadata(capsys):
     assert [cell.metadata["slideshow"]["slide_type"] for cell in notebook.cells] == slide_types(notebook.cells)
 
 
-@pytest.mark.parametrize("source", [lecture.lecture_source for lecture in read_manifest(ROOT)], ids=lambda path: path.stem)
+@pytest.mark.parametrize(
+    "source", [lecture.lecture_source for lecture in read_manifest(ROOT)], ids=lambda path: path.stem
+)
 def test_jupytext_writes_the_same_cell_headers_from_the_ipynb(source):
     """JupyterLab's jupytext refuses to open a pair whose .py is not what it would write."""
     written = jupytext.writes(nbformat.read(source.with_suffix(".ipynb"), as_version=4), fmt="py:percent")

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import SCREENSHOTS
-from support import axe_findings_at_viewports
 
+from conftest import SCREENSHOTS
 from dimred_teach.checks import RESERVED_MISTAKES
 from dimred_teach.cli import main
 from dimred_teach.exercise_specs import SPECS_DIR, load_spec
 from dimred_teach.grading.reports import write_report
 from dimred_teach.grading.results import SubmissionResult, TestResult, WrittenAnswer
+from support import axe_findings_at_viewports
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ('<script>window.pwned = 1</script><img src="http://evil.example/x.png"> =HYPERLINK("http://evil.example") '
@@ -71,7 +71,9 @@ def pages(tmp_path_factory) -> dict[str, Path]:
             tests.append(TestResult(check["exercise_id"], check["points"] if passed else 0.0, check["points"], passed,
                                     "[passed]" if passed else MESSAGE, "" if passed else "other",
                                     "" if passed else RESERVED_MISTAKES["other"]))
-        written = tuple(WrittenAnswer(w["exercise"], w["part"], w["points"], "an answer", False) for w in spec["written"])
+        written = tuple(
+            WrittenAnswer(w["exercise"], w["part"], w["points"], "an answer", False) for w in spec["written"]
+        )
         write_report(SubmissionResult(f"class/ada/{exercise_set}.ipynb", f"ada-{exercise_set}", exercise_set,
                                       tuple(tests), "", 1.0, True, "bwrap", written=written), folder / "ada")
     assert main(["written", str(folder / "reports"), "--out", str(folder / "written"), "--root", str(ROOT)]) == 0

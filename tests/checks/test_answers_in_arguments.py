@@ -22,10 +22,10 @@ import numbers
 
 import numpy as np
 import pytest
-from test_policy_scan import attributes_of, function_exercises, recorded_calls
 
 from dimred_teach.checks.set05 import random_texts
 from dimred_teach.lsi import lsi, term_document_matrix
+from test_policy_scan import attributes_of, function_exercises, recorded_calls
 
 SEEDS = range(3)
 DEPTH = 3

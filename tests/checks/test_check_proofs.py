@@ -12,10 +12,10 @@ import json
 import re
 from pathlib import Path
 
-import check_cases
 import pytest
-from check_cases import solution_answer
 
+import check_cases
+from check_cases import solution_answer
 from dimred_teach.checks import MISTAKE_ID, RESERVED_MISTAKES, evaluate, mistakes_of, registered_ids
 from dimred_teach.exercise_specs import SPECS_DIR
 

@@ -47,8 +47,8 @@ from pathlib import Path
 import jupytext
 import numpy as np
 import pytest
-from check_cases import ROOT, solution_answer
 
+from check_cases import ROOT, solution_answer
 from dimred_teach.checks import evaluate
 from dimred_teach.exercise_specs import SPECS_DIR
 from dimred_teach.grading import view

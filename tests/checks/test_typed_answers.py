@@ -12,10 +12,10 @@ import re
 
 import numpy as np
 import pytest
-from check_cases import solution_answer
-from test_check_proofs import EXERCISES
 
+from check_cases import solution_answer
 from dimred_teach.checks import evaluate
+from test_check_proofs import EXERCISES
 
 EXACT_WHEN_PRINTED = {
     "04.non_euclidean_metric": "many answers are right; the solution's whole numbers print exactly",

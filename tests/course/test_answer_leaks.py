@@ -10,7 +10,6 @@ import nbformat
 import numpy as np
 import pytest
 
-
 from dimred_teach import cli
 from dimred_teach.checks import _REGISTRY, evaluate, get_check
 from dimred_teach.checks.set01 import covariance, crab_matrix

@@ -10,9 +10,9 @@ import pytest
 
 from dimred_teach import cli
 from dimred_teach.course.build import heading_problems, lecture_sections
-from dimred_teach.course.manifest import read_manifest
 from dimred_teach.course.execution import KERNELSPEC, WIDGET_VIEW, notebook_text
 from dimred_teach.course.exercises import SolutionMarkupError, build_exercise, strip_solutions
+from dimred_teach.course.manifest import read_manifest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -191,8 +191,11 @@ def test_the_course_marks_its_33_written_answers_and_keeps_their_answers_out_of_
         spec = json.loads((ROOT / "dimred_teach" / "exercise_specs" / f"{lecture.stem}.json").read_text())
         assert [(p.exercise, p.part, p.points) for p in own] == [(w["exercise"], w["part"], w["points"])
                                                                  for w in spec["written"]]
-        student_files = [lecture.exercise_notebook.read_text(), lecture.exercise_notebook.with_suffix(".py").read_text(),
-                         json.dumps(spec)]
+        student_files = [
+            lecture.exercise_notebook.read_text(),
+            lecture.exercise_notebook.with_suffix(".py").read_text(),
+            json.dumps(spec),
+        ]
         for part in own:
             assert 2 <= part.points <= 3
             for secret in (part.model_answer.split("\n")[0], *(item.text for item in part.rubric)):
@@ -252,12 +255,18 @@ def test_solutions_are_headed_solutions_and_exercises_exercises(tmp_path):
         assert lecture.solution_source.read_text().split("\n")[1].startswith(f"# # Solutions {lecture.number} · ")
 
 
-@pytest.mark.parametrize("change, message", [
-    (("about 5 minutes", "about 40 minutes"), "must say '\\*Time: about 5 minutes"),
-    (("# 1. find the top direction.\n", ""), "one item per exercise \\(1\\); it has 0"),
-    (("Exercise 1 · The top direction *(5 min, lecture §2)*", "Exercise 1 · The top direction"), "before any exercise heading"),
-    (("Exercise 1 · The", "Exercise 2 · The"), r"found numbers \[2\]"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (("about 5 minutes", "about 40 minutes"), "must say '\\*Time: about 5 minutes"),
+        (("# 1. find the top direction.\n", ""), "one item per exercise \\(1\\); it has 0"),
+        (
+            ("Exercise 1 · The top direction *(5 min, lecture §2)*", "Exercise 1 · The top direction"),
+            "before any exercise heading",
+        ),
+        (("Exercise 1 · The", "Exercise 2 · The"), r"found numbers \[2\]"),
+    ],
+)
 def test_a_header_that_no_longer_describes_its_exercises_is_refused(tmp_path, change, message):
     """Issue 22, item 11: a stale time or list of objectives fails the build, naming what to fix."""
     body = '# %%\nfrom dimred_teach import check\nw = 1  # SOLUTION\n\n# %%\ncheck("01.top_direction", w)\n'
@@ -380,8 +389,8 @@ def test_start_page_links_every_lecture_exercise_and_solution():
 
 def test_an_exercise_on_the_optional_section_says_so_and_the_class_report_names_it():
     """Issue 45: exercise 6 of sets 02 and 04 practise the lectures' optional last section, not §6."""
-    from dimred_teach.gradebook.class_report import _revisit, course_lectures
     from dimred_teach.exercise_specs import load_spec
+    from dimred_teach.gradebook.class_report import _revisit, course_lectures
 
     for exercise_set, exercise_id in (("02_eig_vs_svd", "02.pseudo_inverse"), ("04_mds", "04.non_euclidean_metric")):
         entry = next(e for e in load_spec(exercise_set)["checks"] if e["exercise_id"] == exercise_id)

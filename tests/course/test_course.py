@@ -63,7 +63,10 @@ def test_the_student_lab_shows_the_grading_reports(monkeypatch):
         config = Config()
         path = ROOT / ".jupyter" / "jupyter_server_config.py"
         # as traitlets' config loader runs it: get_config and the file's own path
-        exec(compile(path.read_text(), str(path), "exec"), {"get_config": lambda: config, "__file__": str(path)})
+        exec(
+            compile(path.read_text(), str(path), "exec"),
+            {"get_config": lambda config=config: config, "__file__": str(path)},
+        )
         globs = config.ContentsManager.hide_globs
         assert "grading-out" not in globs
         assert ("dimred_teach" in globs) is hidden and ("tests" in globs) is hidden

@@ -3,11 +3,11 @@ do, exit status 2, and nothing written."""
 
 from __future__ import annotations
 
-import pytest
-
 import json
 import shutil
 from pathlib import Path
+
+import pytest
 
 from dimred_teach.cli import main
 

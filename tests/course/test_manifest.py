@@ -79,7 +79,12 @@ def test_a_lecture_that_disagrees_with_its_row_fails_the_build(tmp_path, capsys)
 
 def course_copy(destination: Path) -> Path:
     """The course's files (tracked and new, not ignored: what a fresh clone of this commit has), in ``destination``."""
-    tracked = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT, capture_output=True, check=True).stdout
+    tracked = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout
     for name in tracked.decode().split("\0"):
         if name and (ROOT / name).is_file():
             (destination / name).parent.mkdir(parents=True, exist_ok=True)
@@ -111,15 +116,55 @@ def test_new_scaffolds_a_lecture_that_builds_and_whose_checks_are_proven(tmp_pat
     assert re.search(rf"\| {number} \| `notebooks/{stem}` \| `exercises/{stem}` \| 30 min \|",
                      (course / "README.md").read_text())
     assert (course / "exercises" / f"{stem}.ipynb").is_file()
-    proofs = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
-                             "-o", "addopts=", "-p", "dimred_teach._fast_start", "tests/checks/test_check_proofs.py", "-k", f"{number}."],
-                            cwd=course, env=env, capture_output=True, text=True, timeout=600)
+    proofs = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "addopts=",
+            "-p",
+            "dimred_teach._fast_start",
+            "tests/checks/test_check_proofs.py",
+            "-k",
+            f"{number}.",
+        ],
+        cwd=course,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proofs.returncode == 0, proofs.stdout[-3000:]
     assert re.search(r"(\d+) passed", proofs.stdout) and int(re.search(r"(\d+) passed", proofs.stdout)[1]) >= 7
-    lecture = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
-                              "-p", "dimred_teach._fast_start", "--nbval", "--nbval-sanitize-with=tests/sanitize.cfg", f"notebooks/{stem}.ipynb",
-                              f"solutions/{stem}.ipynb"], cwd=course, env=env, capture_output=True, text=True,
-                             timeout=600)
+    lecture = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "addopts=",
+            "-p",
+            "dimred_teach._fast_start",
+            "--nbval",
+            "--nbval-sanitize-with=tests/sanitize.cfg",
+            f"notebooks/{stem}.ipynb",
+            f"solutions/{stem}.ipynb",
+        ],
+        cwd=course,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert lecture.returncode == 0, lecture.stdout[-3000:]
     # issue 43: a slug names one lecture; rename moves a lecture's files; an orphan fails the check;
     # remove takes the last lecture out again, leaving the course as it was
@@ -143,7 +188,9 @@ def test_new_scaffolds_a_lecture_that_builds_and_whose_checks_are_proven(tmp_pat
     tool("build")
     tool("build", "--check")
     assert (course / MANIFEST).read_text() == (ROOT / MANIFEST).read_text()
-    assert not list(course.glob(f"*/{number}_*")) and not (course / "dimred_teach" / "checks" / f"set{number}.py").exists()
+    assert (
+        not list(course.glob(f"*/{number}_*")) and not (course / "dimred_teach" / "checks" / f"set{number}.py").exists()
+    )
 
 
 def test_a_slug_names_one_lecture(tmp_path):

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from class_reports import cells_as_any_spreadsheet_splits, write_synthetic_reports
 
+from class_reports import cells_as_any_spreadsheet_splits, write_synthetic_reports
 from dimred_teach.cli import main
 from dimred_teach.gradebook.class_report import read_reports, summarise, write_csvs
 from dimred_teach.grading.reports import write_gradebook, write_report
@@ -99,7 +99,11 @@ def test_hostile_reports_are_data_never_markup_and_names_stay_hidden(tmp_path, c
     assert main(["class-report", str(reports), "--out", str(tmp_path / "named"), "--root", str(ROOT), "--students",
                  "--names"]) == 0
     named = (tmp_path / "named" / "index.html").read_text()
-    assert "my-work/student 0/" in named and "&lt;script&gt;alert(1)&lt;/script&gt;" in named and named.count("<script") == 1
+    assert (
+        "my-work/student 0/" in named
+        and "&lt;script&gt;alert(1)&lt;/script&gt;" in named
+        and named.count("<script") == 1
+    )
     assert main(["class-report", str(reports), "--out", str(tmp_path / "numbered"), "--students"]) == 0
     assert "submission 1" in (tmp_path / "numbered" / "index.html").read_text()
 
@@ -150,7 +154,9 @@ def test_a_class_built_by_hand_is_counted_under_the_mistakes_names(tmp_path):
         (tmp_path / "class" / f"student-{number}").mkdir(parents=True)
         nbformat.write(notebook, tmp_path / "class" / f"student-{number}" / "04_mds.ipynb")
     grade_and_report(tmp_path / "class", tmp_path)
-    rows = {row["id"]: row for row in read_csv(tmp_path / "report" / "mistakes.csv") if row["exercise"] == "04.recover_b"}
+    rows = {
+        row["id"]: row for row in read_csv(tmp_path / "report" / "mistakes.csv") if row["exercise"] == "04.recover_b"
+    }
     assert {key: (row["mistake"], int(row["count"])) for key, row in rows.items()} == {
         "missing-half": ("forgot the factor -1/2", 2), "rows-only": ("centred the rows only", 1)}
     exercises = {row["exercise"]: row for row in read_csv(tmp_path / "report" / "exercises.csv")}
@@ -212,7 +218,11 @@ def test_a_formula_after_a_separator_starts_no_cell_in_any_csv(tmp_path):
     write_report(result, reports)
     write_gradebook([result], tmp_path / "gradebook.csv", 1.0)
     assert main(["class-report", str(reports), "--out", str(tmp_path / "page"), "--root", str(ROOT)]) == 0
-    for csv_file in (tmp_path / "gradebook.csv", tmp_path / "page" / "mistakes.csv", tmp_path / "page" / "exercises.csv"):
+    for csv_file in (
+        tmp_path / "gradebook.csv",
+        tmp_path / "page" / "mistakes.csv",
+        tmp_path / "page" / "exercises.csv",
+    ):
         cells = list(cells_as_any_spreadsheet_splits(csv_file))
         assert any("=2+5" in cell or "=1+1" in cell for cell in cells), csv_file  # the names are there, as text
         assert not [cell for cell in cells if cell.lstrip().startswith(("=", "+", "@"))], csv_file
@@ -249,7 +259,9 @@ def test_section_titles_with_math_read_as_plain_words():
 
     assert plain_title(r"$S = V\Lambda V^\top$ against $\mathbf X_c = U D V^\top$") == "S = VΛVᵀ against X_c = UDVᵀ"
     assert plain_title(r"Forming $\mathbf X^\top \mathbf X$ can lose digits") == "Forming XᵀX can lose digits"
-    assert plain_title(r"The log-likelihood without a $d\times d$ matrix") == "The log-likelihood without a d × d matrix"
+    assert (
+        plain_title(r"The log-likelihood without a $d\times d$ matrix") == "The log-likelihood without a d × d matrix"
+    )
     assert plain_title(r"The second component and $\gamma_2 = 0$") == "The second component and γ₂ = 0"
     assert plain_title(r"$\Sigma^{-1}$, $\tfrac12 \hat x$ and $\Lambda^{1/2}$") == "Σ⁻¹, 1/2x̂ and Λ^(1/2)"
     assert plain_title(r"$\operatorname{Var}[\text{the scores}] = \Lambda$") == "Var[the scores] = Λ"

@@ -22,13 +22,12 @@ from collections import Counter
 
 import pytest
 
-from test_class_report import ROOT, counted, grade_and_report
-
 from dimred_teach.checks import evaluate
 from dimred_teach.cli import main
 from dimred_teach.course.demo_class import UNSEEN_BY_THE_GRADER, typical_mistakes
 from dimred_teach.course.manifest import read_manifest
 from dimred_teach.exercise_specs import load_spec
+from test_class_report import ROOT, counted, grade_and_report
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow(seconds=110)]
 
@@ -38,7 +37,9 @@ SEED = re.compile(r"\(graded on random instances with seed (\d+)\)")
 def test_every_planted_mistake_of_every_set_is_reported(tmp_path):
     assert main(["demo-class", "--out", str(tmp_path / "class"), "--every-mistake", "--root", str(ROOT)]) == 0
     built = json.loads((tmp_path / "class" / "class.json").read_text())
-    planted = Counter((exercise, mistake) for made in built["submissions"].values() for exercise, mistake in made.items())
+    planted = Counter(
+        (exercise, mistake) for made in built["submissions"].values() for exercise, mistake in made.items()
+    )
     exercises = [entry["exercise_id"] for lecture in read_manifest(ROOT) if lecture.exercises
                  for entry in load_spec(lecture.stem)["checks"]]
     mutants = {exercise: [m for m in typical_mistakes(ROOT, exercise)
@@ -72,7 +73,6 @@ def test_a_signed_argmax_is_never_taken_for_the_inverse_order():
     "inverse-order": on about 1 instance in 1,000 the largest signed correlations happened to
     give the inverse permutation, which the check tests first. The instances now never do."""
     from check_cases.set13 import CASES
-
     from dimred_teach.checks import evaluate
 
     (signed,) = [mutant for mutant in CASES["13.match_sources"][1] if mutant.mistake == "signed-argmax"]

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from class_reports import write_synthetic_reports
 from scipy import stats
 
+from class_reports import write_synthetic_reports
 from dimred_teach.cli import main
 from dimred_teach.gradebook.item_statistics import DIGITS
 from dimred_teach.grading.reports import write_report
@@ -44,17 +44,38 @@ MAX = {"04.recover_b": 2, "04.classical_mds": 3, "04.align": 2, "04.eurodist_spe
 # (2.5, -0.5, 0.5, -2.5): r = 4 / sqrt(4 * 13) = 0.5547; align alike. classical_mds: x = (3, 0, 3, 0), rest =
 # (5, 5, 1, 1): r = 0. alpha = 5/4 (1 - (1 + 2.25 + 1 + 0 + 0) / 6.25) = 0.4.
 HAND_ITEMS = [
-    {"exercise": "04.recover_b", "submissions": "4", "attempted": "3", "facility": "0.5000", "discrimination": "0.5547"},
-    {"exercise": "04.classical_mds", "submissions": "4", "attempted": "3", "facility": "0.5000",
-     "discrimination": "0.0000"},
+    {
+        "exercise": "04.recover_b",
+        "submissions": "4",
+        "attempted": "3",
+        "facility": "0.5000",
+        "discrimination": "0.5547",
+    },
+    {
+        "exercise": "04.classical_mds",
+        "submissions": "4",
+        "attempted": "3",
+        "facility": "0.5000",
+        "discrimination": "0.0000",
+    },
     {"exercise": "04.align", "submissions": "4", "attempted": "4", "facility": "0.5000", "discrimination": "0.5547"},
-    {"exercise": "04.eurodist_spectrum", "submissions": "4", "attempted": "4", "facility": "1.0000",
-     "discrimination": ""},
+    {
+        "exercise": "04.eurodist_spectrum",
+        "submissions": "4",
+        "attempted": "4",
+        "facility": "1.0000",
+        "discrimination": "",
+    },
     {"exercise": "04.is_euclidean", "submissions": "4", "attempted": "4", "facility": "0.0000", "discrimination": ""},
     # set 06: every total is 1, so the rest is 1 - x: r = -1, and no alpha
     {"exercise": "06.min_dim", "submissions": "3", "attempted": "3", "facility": "0.6667", "discrimination": "-1.0000"},
-    {"exercise": "06.epsilon_for", "submissions": "3", "attempted": "3", "facility": "0.3333",
-     "discrimination": "-1.0000"},
+    {
+        "exercise": "06.epsilon_for",
+        "submissions": "3",
+        "attempted": "3",
+        "facility": "0.3333",
+        "discrimination": "-1.0000",
+    },
 ]
 HAND_SETS = [{"set": "04_mds", "submissions": "4", "alpha": "0.4000"},
              {"set": "06_random_projections", "submissions": "3", "alpha": ""}]
@@ -69,8 +90,12 @@ def write_hand_class(reports: Path) -> None:
         write_report(SubmissionResult(f"s{student}/04_mds.ipynb", f"s{student}-04", "04_mds", tests, "", 1.0, True),
                      reports)
     for student, passed in enumerate(["06.min_dim", "06.epsilon_for", "06.min_dim"]):
-        tests = tuple(TestResult(exercise, float(exercise == passed), 1.0, exercise == passed, "m",
-                                 "" if exercise == passed else "other") for exercise in ("06.min_dim", "06.epsilon_for"))
+        tests = tuple(
+            TestResult(
+                exercise, float(exercise == passed), 1.0, exercise == passed, "m", "" if exercise == passed else "other"
+            )
+            for exercise in ("06.min_dim", "06.epsilon_for")
+        )
         write_report(SubmissionResult(f"s{student}/06.ipynb", f"s{student}-06", "06_random_projections", tests, "",
                                       1.0, True), reports)
 

@@ -16,13 +16,18 @@ from pathlib import Path
 import pytest
 
 from class_reports import assert_same_outputs
-
 from dimred_teach.cli import main
+from dimred_teach.gradebook.merge import merged_results
 from dimred_teach.grading.reports import write_report
 from dimred_teach.grading.results import SubmissionResult, TestResult
-from dimred_teach.gradebook.merge import merged_results
-from dimred_teach.grading.shards import (ShardError, listing_keys, parse_shard, plan_shard, shard_from_environment,
-                                         write_record)
+from dimred_teach.grading.shards import (
+    ShardError,
+    listing_keys,
+    parse_shard,
+    plan_shard,
+    shard_from_environment,
+    write_record,
+)
 
 pytestmark = pytest.mark.sandbox
 
@@ -32,7 +37,9 @@ DIMRED_TEACH = Path(sys.executable).with_name("dimred-teach")
 
 def shared_keys(keys, shard, shards):
     """The keys of the files given by themselves that shard ``shard`` of ``shards`` grades."""
-    return [entry["key"] for entry in plan_shard([], [Path(key) for key in keys], shard, shards, 1.0).record["submissions"]]
+    return [
+        entry["key"] for entry in plan_shard([], [Path(key) for key in keys], shard, shards, 1.0).record["submissions"]
+    ]
 
 
 def test_the_partition_is_the_same_whatever_the_listing_order_and_balanced():
@@ -148,7 +155,9 @@ def test_shards_merged_give_one_runs_reports_gradebook_and_class_report(tmp_path
 
 def test_merge_with_a_roster_writes_the_gradebook_by_student(tmp_path):
     folders = synthetic_shards(tmp_path, 3, listed=4)
-    (tmp_path / "roster.csv").write_text("id,name,folder\n" + "".join(f"S{n},Student {n},student-{n}\n" for n in range(4)))
+    (tmp_path / "roster.csv").write_text(
+        "id,name,folder\n" + "".join(f"S{n},Student {n},student-{n}\n" for n in range(4))
+    )
     assert main(["merge", *map(str, folders), "--out", str(tmp_path / "merged"), "--roster",
                  str(tmp_path / "roster.csv")]) == 0
     with (tmp_path / "merged/students/students.csv").open(newline="") as file:

@@ -16,13 +16,13 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from class_reports import cells_as_any_spreadsheet_splits
-from similar_class import CLASS, HONEST, RIGHT_B, WRONG_B, exercise_notebook, write_class
 
+from class_reports import cells_as_any_spreadsheet_splits
 from dimred_teach import mds
 from dimred_teach.cli import main
 from dimred_teach.exercise_specs import load_spec
 from dimred_teach.gradebook.answer_code import answers, exercise_cells, starter_code
+from similar_class import CLASS, HONEST, RIGHT_B, WRONG_B, exercise_notebook, write_class
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -20,7 +20,6 @@ from pathlib import Path
 import nbformat
 import pytest
 from markupsafe import escape
-from test_roster import canvas_import, moodle_import
 
 from dimred_teach.cli import main
 from dimred_teach.exercise_specs import load_spec
@@ -28,6 +27,7 @@ from dimred_teach.gradebook.written_pages import group_answers, render_markdown
 from dimred_teach.grading.reports import write_report
 from dimred_teach.grading.results import SubmissionResult, TestResult, WrittenAnswer
 from dimred_teach.grading.written import TEXT_LIMIT, spec_answers, written_answers
+from test_roster import canvas_import, moodle_import
 
 pytestmark = pytest.mark.sandbox
 
@@ -68,8 +68,11 @@ def test_each_answer_is_the_marked_cells_text_without_the_template_words():
     third.source = ["My star ", "metric."]  # a list of lines, as some tools write
     answers = written_answers(notebook, SPEC)
     assert [(a.exercise, a.part) for a in answers] == PARTS
-    assert [a.text for a in answers] == ["Because $\\mathbf H\\mathbf 1 = 0$.", "Eight are negative.\n\nAnd one is zero.",
-                                         "My star metric."]
+    assert [a.text for a in answers] == [
+        "Because $\\mathbf H\\mathbf 1 = 0$.",
+        "Eight are negative.\n\nAnd one is zero.",
+        "My star metric.",
+    ]
     assert [a.blank for a in answers] == [False, False, False]
     assert [a.max_points for a in answers] == [3.0, 2.0, 2.0]
 
@@ -150,7 +153,10 @@ def test_markdown_is_rendered_and_everything_a_student_wrote_stays_text():
     assert "<strong>bold</strong>" in page
     assert '<span class="math">$a_1 * b_2 &lt; c$</span>' in page and '<div class="math">$$x^2$$</div>' in page
     # math over two lines whose second starts like a list item stays math, as Jupyter shows it
-    assert str(render_markdown("so $B_{ij} = x\n- \\bar d$ holds")) == '<p>so <span class="math">$B_{ij} = x - \\bar d$</span> holds</p>\n'
+    assert (
+        str(render_markdown("so $B_{ij} = x\n- \\bar d$ holds"))
+        == '<p>so <span class="math">$B_{ij} = x - \\bar d$</span> holds</p>\n'
+    )
 
 
 def test_identical_answers_are_grouped_largest_first_and_blanks_last():
@@ -294,7 +300,9 @@ def test_the_filled_scores_flow_into_every_gradebook_file(graded_class, capsys):
     moodle = moodle_import(folder / "book" / "moodle.csv")
     for imported in (canvas, moodle):
         assert {sid: sum(points.values()) for sid, points in imported.items()} == totals
-        assert all(set(points) == {"dimred-teach 04_mds", "dimred-teach 04_mds written"} for points in imported.values())
+        assert all(
+            set(points) == {"dimred-teach 04_mds", "dimred-teach 04_mds written"} for points in imported.values()
+        )
     with (folder / "book" / "canvas.csv").open(encoding="utf-8") as file:
         assert list(csv.reader(file))[1][5:] == ["12", "7"]  # Points Possible
     mallory = (folder / "book" / "feedback" / "S9.html").read_text()

@@ -30,7 +30,6 @@ from dimred_teach.course.classroom import GRADER_SOURCE
 from dimred_teach.exercise_specs import load_spec
 from dimred_teach.grading.reports import junit
 from dimred_teach.grading.results import SubmissionResult, TestResult
-
 from test_grading_installs import _own_python
 
 pytestmark = pytest.mark.sandbox
@@ -468,7 +467,10 @@ def test_the_ci_template_installs_the_repository_and_is_valid(tmp_path, runner, 
     assert install == "python -m pip install -c constraints.txt -e ."
     assert "dimred-teach grade my-work " in step(steps, "Grade")["run"]
     assert main(["ci-template", "--install", "dimred-teach @ git+https://example.org/course.git@v1"]) == 0
-    assert 'pip install -c constraints.txt "dimred-teach @ git+https://example.org/course.git@v1"' in capsys.readouterr().out
+    assert (
+        'pip install -c constraints.txt "dimred-teach @ git+https://example.org/course.git@v1"'
+        in capsys.readouterr().out
+    )
 
 
 def test_every_template_and_data_file_is_in_the_package_data():

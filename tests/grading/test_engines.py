@@ -61,7 +61,7 @@ def test_the_github_workflow_is_valid_and_its_shards_merge(tmp_path, small_class
     workflow = yaml.safe_load(path.read_text())
     grade, merge = workflow["jobs"]["grade"], workflow["jobs"]["merge"]
     assert grade["strategy"]["matrix"]["shard"] == list(range(SHARDS)) and grade["strategy"]["fail-fast"] is False
-    assert grade["env"]["DIMRED_TEACH_SHARD"] == "${{ matrix.shard }}/%d" % SHARDS
+    assert grade["env"]["DIMRED_TEACH_SHARD"] == "${{ matrix.shard }}/" + str(SHARDS)
     assert merge["needs"] == "grade" and merge["if"] == "always()"
     uploads = [step["with"]["name"] for step in merge["steps"] if step.get("uses", "").startswith("actions/upload")]
     assert uploads == ["class-report", "gradebook"]
@@ -131,7 +131,9 @@ def test_the_kubernetes_merge_fails_naming_the_shards_that_never_finished(tmp_pa
                           timeout=60, env={**os.environ, "CLASS_DIR": str(tmp_path), "DIMRED_TEACH_SHARDS": "2",
                                            "DIMRED_TEACH_WAIT_SECONDS": "10"})
     assert done.returncode == 3, done
-    assert "error: shard(s) 1 of 2 did not finish within 10 s" in done.stderr and not (tmp_path / "graded/class").exists()
+    assert (
+        "error: shard(s) 1 of 2 did not finish within 10 s" in done.stderr and not (tmp_path / "graded/class").exists()
+    )
 
 
 def test_the_slurm_script_submits_an_array_and_a_dependent_merge(tmp_path):

@@ -22,16 +22,15 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from test_grading import FIXTURES, SOURCE, _answered
 
 from dimred_teach import checks
 from dimred_teach.cli import main
-from dimred_teach.course.exercises import build_exercise
 from dimred_teach.course.execution import read_source
-from dimred_teach.grading import GradingOptions, grade, settle_run
+from dimred_teach.course.exercises import build_exercise
+from dimred_teach.grading import GradingOptions, grade, settle_run, wire
 from dimred_teach.grading import checker as checker_module
-from dimred_teach.grading import wire
 from dimred_teach.grading.checker import GRADER_ERROR, TOO_BIG, Checker
+from test_grading import FIXTURES, SOURCE, _answered
 
 pytestmark = pytest.mark.sandbox
 

@@ -22,18 +22,25 @@ import zipfile
 from pathlib import Path
 
 import nbformat
-import numpy as np
 import pytest
 
 from dimred_teach import checks
 from dimred_teach.cli import main
+from dimred_teach.course.execution import read_source
 from dimred_teach.course.exercises import build_exercise
 from dimred_teach.exercise_specs import SPECS_DIR
-from dimred_teach.course.execution import read_source
-from dimred_teach.grading import (GradingOptions, find_submissions, grade, identify_set, plan_cells, settle_run,
-                                  report_names, scrubbed_environment)
-from dimred_teach.grading.reports import markdown_text
+from dimred_teach.grading import (
+    GradingOptions,
+    find_submissions,
+    grade,
+    identify_set,
+    plan_cells,
+    report_names,
+    scrubbed_environment,
+    settle_run,
+)
 from dimred_teach.grading.exposure import ACCEPT_VARIABLE
+from dimred_teach.grading.reports import markdown_text
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow(seconds=200)]
 
@@ -362,10 +369,16 @@ def graded(fixture_set, tmp_path_factory):
     paths = {name: build(fixture_set, folder) for name, (build, _, _) in HOSTILE.items()}
     out = fixture_set["root"] / "reports"
     with pytest.MonkeyPatch.context() as patch:  # secrets the kernels must not see
-        for key, value in {"GITHUB_TOKEN": "s3cret", "MY_API_KEY": "s3cret", "DIMRED_TEST_MARKER_DIR": str(marker_dir)}.items():
+        for key, value in {
+            "GITHUB_TOKEN": "s3cret",
+            "MY_API_KEY": "s3cret",
+            "DIMRED_TEST_MARKER_DIR": str(marker_dir),
+        }.items():
             patch.setenv(key, value)
         started = time.monotonic()
-        results = grade(list(paths.values()), out, settle_run(fixture_set["options"]), jobs=3, gradebook=out / "book.csv")
+        results = grade(
+            list(paths.values()), out, settle_run(fixture_set["options"]), jobs=3, gradebook=out / "book.csv"
+        )
         wall = time.monotonic() - started
     by_name = {name: result for name, result in zip(paths, results)}
     reports = {name: json.loads((out / f"{r.report_name}.json").read_text()) for name, r in by_name.items()}
@@ -505,8 +518,18 @@ def test_submissions_from_folders_get_distinctreport_names(tmp_path):
 
 
 def test_the_kernel_environment_is_scrubbed(tmp_path):
-    env = scrubbed_environment(tmp_path, {"PATH": "/bin", "HOME": "/h", "GITHUB_TOKEN": "x", "AWS_SECRET_ACCESS_KEY": "y",
-                                          "ACTIONS_RUNTIME_TOKEN": "z", "LC_ALL": "C", "MPLBACKEND": "Agg"})
+    env = scrubbed_environment(
+        tmp_path,
+        {
+            "PATH": "/bin",
+            "HOME": "/h",
+            "GITHUB_TOKEN": "x",
+            "AWS_SECRET_ACCESS_KEY": "y",
+            "ACTIONS_RUNTIME_TOKEN": "z",
+            "LC_ALL": "C",
+            "MPLBACKEND": "Agg",
+        },
+    )
     assert env["PATH"] == "/bin" and env["LC_ALL"] == "C" and env["OMP_NUM_THREADS"] == "1"
     assert not {"GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "ACTIONS_RUNTIME_TOKEN", "MPLBACKEND"} & set(env)
     assert env["TMPDIR"] == str(tmp_path)

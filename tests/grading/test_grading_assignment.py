@@ -18,9 +18,8 @@ import nbformat
 import pytest
 
 from dimred_teach.cli import main
-from dimred_teach.grading.submissions import identify_set, is_exercise_notebook, load_specs, resolve_sets
 from dimred_teach.grading.exposure import ACCEPT_VARIABLE
-
+from dimred_teach.grading.submissions import identify_set, is_exercise_notebook, load_specs, resolve_sets
 from test_grading import ROOT
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow(seconds=80)]
@@ -89,7 +88,11 @@ def test_grading_with_and_without_the_assignment(tmp_path):
     assert main(["grade", str(folder / "04_mds-copy.ipynb"), str(folder / "04_mds.ipynb"), "--out", str(out),
                  "--sandbox", "none", "--set", "04", "--gradebook", str(out / "book.csv")]) == 1
     copy_report = json.loads((out / "04_mds-copy.json").read_text())
-    assert copy_report["max_score"] == 12 and copy_report["score"] == 0 and copy_report["extra_data"]["exercise_set"] == "04_mds"
+    assert (
+        copy_report["max_score"] == 12
+        and copy_report["score"] == 0
+        and copy_report["extra_data"]["exercise_set"] == "04_mds"
+    )
     assert "passed" in (out / "book.csv").read_text().splitlines()[0]
 
 
@@ -103,7 +106,10 @@ def test_gradescope_grades_one_notebook_per_set_of_the_assignment(tmp_path):
     root = tmp_path / "autograder"
     with zipfile.ZipFile(bundle) as archive:
         archive.extractall(root / "source")
-    assert json.loads((root / "source" / "settings.json").read_text())["assignment"] == ["04_mds", "06_random_projections"]
+    assert json.loads((root / "source" / "settings.json").read_text())["assignment"] == [
+        "04_mds",
+        "06_random_projections",
+    ]
     submission = root / "submission"
     submission.mkdir()
     six = ROOT / "solutions" / "06_random_projections.ipynb"
@@ -120,11 +126,16 @@ def test_gradescope_grades_one_notebook_per_set_of_the_assignment(tmp_path):
     assert results["score"] == 6 <= assignment_points  # set 06 once; set 04 not submitted; set 01 not added
     assert sum(t["max_score"] for t in results["tests"]) == assignment_points
     assert results["output"].count("another notebook of exercise set 06_random_projections") == 2
-    assert "01_pca_lagrangian.ipynb: not graded: 01_pca_lagrangian.ipynb is exercise set 01_pca_lagrangian" in results["output"]
+    assert (
+        "01_pca_lagrangian.ipynb: not graded: 01_pca_lagrangian.ipynb is exercise set 01_pca_lagrangian"
+        in results["output"]
+    )
     assert "no notebook of exercise set 04_mds was submitted" in results["output"]
     submitted = results["tests"][0]  # issue 39: the notes stay visible when the tests are not yet
     assert submitted["visibility"] == "visible" and submitted["status"] == "failed"
-    assert "06_random_projections (1).ipynb: another notebook of exercise set 06_random_projections" in submitted["output"]
+    assert (
+        "06_random_projections (1).ipynb: another notebook of exercise set 06_random_projections" in submitted["output"]
+    )
     log = run.stdout  # the instructor's log (Gradescope keeps stdout from the student)
     assert "assignment 04_mds, 06_random_projections; sandbox" in log and "06_random_projections.ipynb: 6 / " in log
     assert log.strip().splitlines()[-1].startswith(f"total 6 / {assignment_points:g} in ")

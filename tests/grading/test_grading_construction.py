@@ -28,21 +28,29 @@ import nbformat
 import pytest
 
 import dimred_teach
+from checkout_lock import checkout_permissions_changing
 from dimred_teach.exercise_specs import SPECS_DIR
-from dimred_teach.grading import grade, settle_run
-from dimred_teach.grading import exposure, installation, mounts, sandbox_modes, uids
+from dimred_teach.grading import exposure, grade, installation, mounts, sandbox_modes, settle_run, uids
 from dimred_teach.grading.installation import UNREACHABLE, secret_folders
 from dimred_teach.grading.sandbox import SandboxUnavailable
 from dimred_teach.grading.sandbox_modes import choose
 from dimred_teach.grading.unprivileged_user import UnprivilegedUser
-
-from checkout_lock import checkout_permissions_changing
-from test_grading import FIXTURES, ROOT, _answered, _code, _insert_after
-from test_grading import fixture_set  # noqa: F401  (a fixture this module uses too)
+from test_grading import (
+    FIXTURES,
+    ROOT,
+    _answered,
+    _code,
+    _insert_after,
+    fixture_set,  # noqa: F401  (a fixture this module uses too)
+)
 
 PACKAGE = Path(dimred_teach.__file__).resolve().parent
 ROOT_ONLY = os.name == "posix" and os.geteuid() == 0
-pytestmark = [pytest.mark.skipif(not ROOT_ONLY, reason="both sandbox modes with their own user ids need a root grader"), pytest.mark.sandbox, pytest.mark.slow(seconds=300)]
+pytestmark = [
+    pytest.mark.skipif(not ROOT_ONLY, reason="both sandbox modes with their own user ids need a root grader"),
+    pytest.mark.sandbox,
+    pytest.mark.slow(seconds=300),
+]
 
 # Every way a notebook can reach the library's own jl_epsilon besides calling it: its closure, the
 # garbage collector, the module's source or compiled file wherever Python or the installation says
@@ -105,7 +113,7 @@ except Exception:
     pass
 '''
 
-CRAFTED = '''
+CRAFTED = """
 import pickle, struct, sys
 _helper = next(m for n, m in sys.modules.items() if n.startswith("_dimred_grader_") and not n.endswith("_setup"))
 _channel = next(c.cell_contents for c in _helper.capture.__closure__ if isinstance(c.cell_contents, str))
@@ -129,7 +137,7 @@ def _capture(exercise_id, answer):
     with open(os.path.join(_channel, exercise_id + ".answer"), "wb") as file:
         file.write(_crafted.get(exercise_id, b""))
 _helper.capture = _capture
-'''
+"""  # noqa: E501  (a kernel's source, kept as the kernel runs it)
 
 HOG = '''
 import os
@@ -312,7 +320,9 @@ def _class(fixture_set, folder: Path, open_folder: Path = Path("/var/tmp")) -> d
     _code(snoop, "# BEGIN").source = SNOOP + "\nw = np.array([2.0, 0.0, 0.0]) if worked else np.array([1.0, 0.0, 0.0])"
     paths["snoops_neighbours_99"] = _save(snoop, folder, "sybil/99_grading_fixture.ipynb")
     other_view = _answered(fs)
-    _code(other_view, "# BEGIN").source = OTHER_VIEW + "\nw = np.array([2.0, 0.0, 0.0]) if worked else np.array([1.0, 0.0, 0.0])"
+    _code(other_view, "# BEGIN").source = (
+        OTHER_VIEW + "\nw = np.array([2.0, 0.0, 0.0]) if worked else np.array([1.0, 0.0, 0.0])"
+    )
     paths["reads_another_sets_view_99"] = _save(other_view, folder, "ivan/99_grading_fixture.ipynb")
     leaves = LEAVES.replace("OPEN_FOLDER", repr(str(open_folder)))
     paths["leaves_ipc_and_files_99"] = _save(_insert_after(_answered(fs), "import numpy", leaves), folder,
@@ -336,7 +346,9 @@ def _course_private(private: bool = True):
     ``private`` False, readable by everyone (and their folders' folders searchable), as a
     checkout usually is."""
     folders = [Path(f) for f in secret_folders()]
-    folders += [Path(f) for f in installation.source_leftovers() if Path(f).is_relative_to(ROOT)]  # never another repository
+    folders += [
+        Path(f) for f in installation.source_leftovers() if Path(f).is_relative_to(ROOT)
+    ]  # never another repository
     if not private:
         folders += sorted({p for f in folders for p in f.parents} - {Path("/")})
     with checkout_permissions_changing():  # no other worker's kernel reads the checkout meanwhile
@@ -638,14 +650,24 @@ def test_two_grader_runs_on_one_machine_do_not_touch_each_other(fixture_set, tmp
     runs = []
     for name, notebook in (("slow", slow), ("killer", killer)):
         path = _save(notebook, tmp_path / name, "99_grading_fixture.ipynb")
-        command = [sys.executable, "-c", (
-            "import sys; from pathlib import Path\n"
-            "from dimred_teach import checks\nchecks.__path__.append(sys.argv[1])\n"
-            "from dimred_teach.grading import GradingOptions, grade, settle_run\n"
-            "options = GradingOptions(sandbox=sys.argv[2], specs_dir=Path(sys.argv[3]), extra_check_dirs=(Path(sys.argv[1]),),"
-            " timeout=60, cell_timeout=20, accept_readable_files=True)\n"
-            "grade([sys.argv[4]], Path(sys.argv[5]), settle_run(options))"),
-            str(FIXTURES), mode, str(fixture_set["options"].specs_dir), path, str(tmp_path / name / "out")]
+        command = [
+            sys.executable,
+            "-c",
+            (
+                "import sys; from pathlib import Path\n"
+                "from dimred_teach import checks\nchecks.__path__.append(sys.argv[1])\n"
+                "from dimred_teach.grading import GradingOptions, grade, settle_run\n"
+                "options = GradingOptions(sandbox=sys.argv[2], specs_dir=Path(sys.argv[3]), "
+                "extra_check_dirs=(Path(sys.argv[1]),),"
+                " timeout=60, cell_timeout=20, accept_readable_files=True)\n"
+                "grade([sys.argv[4]], Path(sys.argv[5]), settle_run(options))"
+            ),
+            str(FIXTURES),
+            mode,
+            str(fixture_set["options"].specs_dir),
+            path,
+            str(tmp_path / name / "out"),
+        ]
         runs.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
         time.sleep(1.5)  # the slow kernel is running when the killer starts
     for run in runs:
@@ -936,7 +958,10 @@ def test_a_rerun_publishes_what_a_killed_run_staged(fixture_set, tmp_path):
     _save(_answered(fixture_set), tmp_path / "class", "99_grading_fixture-bob.ipynb")  # bob's notebook, honest now
     assert _cli(fixture_set, bob, "--out", str(out), "--sandbox", "user", "--accept-readable-files") == 0
     reports = {p.stem: json.loads(p.read_text()) for p in out.glob("*.json")}
-    assert reports["99_grading_fixture-alice"]["score"] == 5 and reports["99_grading_fixture-alice"]["extra_data"]["graded"]
+    assert (
+        reports["99_grading_fixture-alice"]["score"] == 5
+        and reports["99_grading_fixture-alice"]["extra_data"]["graded"]
+    )
     assert reports["99_grading_fixture-bob"]["score"] == 5
     assert not list(out.glob(".grading-*"))
 

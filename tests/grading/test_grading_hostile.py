@@ -30,17 +30,22 @@ import dimred_teach
 import dimred_teach.data
 from dimred_teach.checks import evaluate
 from dimred_teach.exercise_specs import SPECS_DIR
-from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade, report_names, settle_run
+from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade, report_names, settle_run, uids
 from dimred_teach.grading.channel import Channel
 from dimred_teach.grading.reports import markdown_text, summary
 from dimred_teach.grading.results import SubmissionResult, TestResult
 from dimred_teach.grading.sandbox_modes import choose, named
 from dimred_teach.grading.scheduler import scrub
 from dimred_teach.grading.session import disk_usage
-from dimred_teach.grading import uids
-
-from test_grading import EXERCISES, FIXTURES, ROOT, _answered, _code, _insert_after
-from test_grading import fixture_set  # noqa: F401  (a fixture this module uses too)
+from test_grading import (
+    EXERCISES,
+    FIXTURES,
+    ROOT,
+    _answered,
+    _code,
+    _insert_after,
+    fixture_set,  # noqa: F401  (a fixture this module uses too)
+)
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow(seconds=150)]
 
@@ -88,7 +93,9 @@ def _blank(fs):
 def _unit_unless(notebook, attack: str):
     """The honest notebook whose w is a unit vector only when ``attack`` (code setting
     ``worked``) did not work."""
-    _code(notebook, "# BEGIN").source = (attack + "\nw = np.array([2.0, 0.0, 0.0]) if worked else np.array([1.0, 0.0, 0.0])")
+    _code(notebook, "# BEGIN").source = (
+        attack + "\nw = np.array([2.0, 0.0, 0.0]) if worked else np.array([1.0, 0.0, 0.0])"
+    )
     return notebook
 
 
@@ -97,8 +104,14 @@ def _installed_files() -> list[str]:
     checks, the data package, the fixture's checks."""
     import nbclient
 
-    return [nbclient.__file__, np.__file__, dimred_teach.__file__, str(Path(dimred_teach.__file__).parent / "checks" / "set01.py"),
-            str(Path(dimred_teach.data.__file__)), str(FIXTURES / "set99.py")]
+    return [
+        nbclient.__file__,
+        np.__file__,
+        dimred_teach.__file__,
+        str(Path(dimred_teach.__file__).parent / "checks" / "set01.py"),
+        str(Path(dimred_teach.data.__file__)),
+        str(FIXTURES / "set99.py"),
+    ]
 
 
 def _digest(paths) -> dict[str, str]:
@@ -118,12 +131,20 @@ def hostile(fixture_set, tmp_path_factory):
     alice = _save(_answered(fs), folder / "alice" / "99_grading_fixture.ipynb")
     paths = {}
     # a process left behind that keeps forging results for the next submissions
-    paths["setsid_forger"] = _save(_insert_after(_answered(fs), "import numpy", (
-        FORGER + "import subprocess, sys\n"
-        f"loop = {FORGER!r} + 'import time\\nend = time.time() + 40\\nwhile time.time() < end:\\n    forge({alice!r})\\n    time.sleep(0.05)'\n"
-        f"subprocess.Popen([sys.executable, '-c', loop, {TAG!r}], start_new_session=True,\n"
-        "                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)")),
-        folder / "setsid_forger.ipynb")
+    paths["setsid_forger"] = _save(
+        _insert_after(
+            _answered(fs),
+            "import numpy",
+            (
+                FORGER + "import subprocess, sys\n"
+                f"loop = {FORGER!r} + 'import time\\nend = time.time() + 40\\nwhile time.time() < end:\\n"
+                f"    forge({alice!r})\\n    time.sleep(0.05)'\n"
+                f"subprocess.Popen([sys.executable, '-c', loop, {TAG!r}], start_new_session=True,\n"
+                "                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)"
+            ),
+        ),
+        folder / "setsid_forger.ipynb",
+    )
     paths["blank_after_forger"] = _save(_blank(fs), folder / "carol" / "99_grading_fixture.ipynb")
     paths["honest"] = alice
     paths["forges_its_result"] = _save(_unit_unless(_answered(fs), FORGER + f"worked = forge({alice!r}) > 0"),
@@ -131,25 +152,46 @@ def hostile(fixture_set, tmp_path_factory):
     paths["bob smith"] = _save(_answered(fs), folder / "bob smith" / "99_grading_fixture.ipynb")
     paths["bob_smith"] = _save(_answered(fs), folder / "bob_smith" / "99_grading_fixture.ipynb")
     paths["long_name"] = _save(_answered(fs), folder / ("99_grading_fixture-" + "x" * (255 - 25) + ".ipynb"))
-    paths["not_utf8_name"] = _save(_answered(fs), Path(os.fsdecode(os.fsencode(folder) + b"/99_grading_fixture-\xff.ipynb")))
+    paths["not_utf8_name"] = _save(
+        _answered(fs), Path(os.fsdecode(os.fsencode(folder) + b"/99_grading_fixture-\xff.ipynb"))
+    )
     targets = _installed_files()
     paths["modifies_installation"] = _save(_unit_unless(_answered(fs), (
         f"worked = False\nfor path in {targets!r}:\n    try:\n        open(path, 'ab').close()\n        worked = True\n"
         "    except OSError:\n        pass")), folder / "installer.ipynb")
-    paths["stops_every_process"] = _save(_unit_unless(_answered(fs), (
-        "import os, signal\nworked = False\nfor pid in [int(p) for p in os.listdir('/proc') if p.isdigit()]:\n"
-        "    if pid not in (os.getpid(), 1):\n        try:\n            os.kill(pid, signal.SIGSTOP)\n"
-        "            worked = True\n        except OSError:\n            pass\n"
-        "for target in (os.getppid(), 1):\n    try:\n        os.kill(target, signal.SIGSTOP)\n    except OSError:\n        pass")),
-        folder / "stopper.ipynb")
-    paths["leaks_grader_memory"] = _save(_insert_after(_answered(fs), "import numpy", (
-        "import glob, os\nfound = []\nfor pattern in ('/proc/*/environ', '/proc/*/cmdline', '/proc/*/maps', '/root/*', '/home/*/*',\n"
-        f"                '{os.getcwd()}/*'):\n    for path in glob.glob(pattern):\n        try:\n"
-        "            found.append(open(path, 'rb').read(3000).decode('latin-1'))\n        except OSError:\n            pass\n"
-        f"found.append(repr(dict(os.environ)))\nraise RuntimeError(' '.join(found) + ' {MARKDOWN}')")),
-        folder / "leaker.ipynb")
+    paths["stops_every_process"] = _save(
+        _unit_unless(
+            _answered(fs),
+            (
+                "import os, signal\nworked = False\nfor pid in [int(p) for p in os.listdir('/proc') if p.isdigit()]:\n"
+                "    if pid not in (os.getpid(), 1):\n        try:\n            os.kill(pid, signal.SIGSTOP)\n"
+                "            worked = True\n        except OSError:\n            pass\n"
+                "for target in (os.getppid(), 1):\n    try:\n        os.kill(target, signal.SIGSTOP)\n"
+                "    except OSError:\n        pass"
+            ),
+        ),
+        folder / "stopper.ipynb",
+    )
+    paths["leaks_grader_memory"] = _save(
+        _insert_after(
+            _answered(fs),
+            "import numpy",
+            (
+                "import glob, os\nfound = []\n"
+                "for pattern in ('/proc/*/environ', '/proc/*/cmdline', '/proc/*/maps', '/root/*', '/home/*/*',\n"
+                f"                '{os.getcwd()}/*'):\n"
+                "    for path in glob.glob(pattern):\n        try:\n"
+                "            found.append(open(path, 'rb').read(3000).decode('latin-1'))\n"
+                "        except OSError:\n            pass\n"
+                f"found.append(repr(dict(os.environ)))\nraise RuntimeError(' '.join(found) + ' {MARKDOWN}')"
+            ),
+        ),
+        folder / "leaker.ipynb",
+    )
     internals = _answered(fs)
-    _code(internals, "means =").source = "from dimred_teach.checks.set99 import fixture_data\nmeans = fixture_data().mean(axis=0)"
+    _code(
+        internals, "means ="
+    ).source = "from dimred_teach.checks.set99 import fixture_data\nmeans = fixture_data().mean(axis=0)"
     paths["uses_checks_internals"] = _save(internals, folder / "internals.ipynb")
     counter = _answered(fs)
     _code(counter, "def center").source = (
@@ -453,13 +495,19 @@ finally:
 RESOURCE_ATTACKS = {  # name -> (code run after the imports, what the report must say)
     "fork_bomb": (FORK_BOMB, "resource limit: 64 processes/threads"),
     "allocates_50_gb": ("big = np.ones(50 * 2**30 // 8)", "resource limit: 2048 MB of memory"),
-    "writes_a_huge_file": ("with open('huge', 'wb') as file:\n    for _ in range(50 * 1024):\n"
-                           "        file.write(bytes(2**20))", "resource limit: 64 MB per file"),
-    "fills_the_disk": ("for n in range(1000):\n    with open(f'part-{n}', 'wb') as file:\n"
-                       "        for _ in range(32):\n            file.write(bytes(2**20))",
-                       "256 MB"),  # bwrap: a full tmpfs (ENOSPC, "256 MB of scratch space"); user: the kernel is stopped
-    "opens_100k_files": ("files = []\nfor _ in range(100_000):\n"
-                         "    files.append(open('/dev/null'))", "resource limit: 1024 open files"),
+    "writes_a_huge_file": (
+        "with open('huge', 'wb') as file:\n    for _ in range(50 * 1024):\n        file.write(bytes(2**20))",
+        "resource limit: 64 MB per file",
+    ),
+    "fills_the_disk": (
+        "for n in range(1000):\n    with open(f'part-{n}', 'wb') as file:\n"
+        "        for _ in range(32):\n            file.write(bytes(2**20))",
+        "256 MB",
+    ),  # bwrap: a full tmpfs (ENOSPC, "256 MB of scratch space"); user: the kernel is stopped
+    "opens_100k_files": (
+        "files = []\nfor _ in range(100_000):\n    files.append(open('/dev/null'))",
+        "resource limit: 1024 open files",
+    ),
 }
 
 
@@ -514,10 +562,16 @@ def resource_run(fixture_set, tmp_path_factory):
 def test_the_process_limit_applies_inside_the_sandbox(fixture_set, tmp_path):
     """Before any bomb: a kernel's process limit is set and really counts (the kernel is not
     root outside the sandbox), so the bomb in :func:`resource_run` cannot escape it."""
-    probe = _insert_after(_answered(fixture_set), "import numpy", (
-        "import os, resource, time\nassert resource.getrlimit(resource.RLIMIT_NPROC) == (64, 64)\nn = 0\n"
-        "try:\n    for n in range(200):\n        if os.fork() == 0:\n            time.sleep(5)\n            os._exit(0)\n"
-        "except BlockingIOError:\n    pass\nworked = n >= 199"))
+    probe = _insert_after(
+        _answered(fixture_set),
+        "import numpy",
+        (
+            "import os, resource, time\nassert resource.getrlimit(resource.RLIMIT_NPROC) == (64, 64)\nn = 0\n"
+            "try:\n    for n in range(200):\n        if os.fork() == 0:\n"
+            "            time.sleep(5)\n            os._exit(0)\n"
+            "except BlockingIOError:\n    pass\nworked = n >= 199"
+        ),
+    )
     _code(probe, "# BEGIN").source = "w = np.array([2.0, 0.0, 0.0]) if worked else np.array([1.0, 0.0, 0.0])"
     result, = grade([_save(probe, tmp_path / "probe.ipynb")], tmp_path / "out", settle_run(fixture_set["options"]))
     assert result.sandbox in ("bwrap", "user") and result.score == 5, result

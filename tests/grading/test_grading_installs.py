@@ -28,7 +28,10 @@ import pytest
 
 from test_grading import FIXTURES, ROOT
 
-pytestmark = [pytest.mark.skipif(not shutil.which("bwrap") or os.name != "posix", reason="needs bubblewrap"), pytest.mark.sandbox]
+pytestmark = [
+    pytest.mark.skipif(not shutil.which("bwrap") or os.name != "posix", reason="needs bubblewrap"),
+    pytest.mark.sandbox,
+]
 
 HOSTILE_EPSILON = (FIXTURES / "installed_jl_epsilon.py").read_text()
 SOLUTION = ROOT / "solutions" / "06_random_projections.ipynb"
@@ -47,7 +50,9 @@ def submissions(tmp_path_factory) -> Path:
     """``honest/`` and ``hostile/``, each with a notebook of set 06."""
     folder = tmp_path_factory.mktemp("submissions")
     hostile = nbformat.read(SOLUTION, as_version=4)
-    next(c for c in hostile.cells if c.cell_type == "code" and c.source.startswith("def epsilon_for")).source = HOSTILE_EPSILON
+    next(
+        c for c in hostile.cells if c.cell_type == "code" and c.source.startswith("def epsilon_for")
+    ).source = HOSTILE_EPSILON
     for name, notebook in (("honest", nbformat.read(SOLUTION, as_version=4)), ("hostile", hostile)):
         (folder / name).mkdir()
         nbformat.write(notebook, folder / name / "06_random_projections.ipynb")
@@ -219,8 +224,14 @@ def test_the_gradescope_layout_grades_in_bubblewrap(wheel, submissions, tmp_path
         archive.extractall(root / "source")
     env = _clean_environment()
     python = _venv(root / "venv", wheel)
-    package = subprocess.run([str(python), "-c", "import dimred_teach, os; print(os.path.dirname(dimred_teach.__file__))"],
-                             env=env, cwd="/", capture_output=True, text=True, check=True).stdout.strip()
+    package = subprocess.run(
+        [str(python), "-c", "import dimred_teach, os; print(os.path.dirname(dimred_teach.__file__))"],
+        env=env,
+        cwd="/",
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     subprocess.run(["chmod", "-R", "go-rwx", package], check=True)  # as setup.sh does
     shutil.copytree(submissions / "hostile", root / "submission")
     run = subprocess.run(["bash", str(root / "source" / "run_autograder")], capture_output=True, text=True,
@@ -247,8 +258,14 @@ def built_in_a_tree():
         assert (course / "build" / "lib" / "dimred_teach" / "jl.py").is_file()
         python = _venv(folder / "venv", next((course / "dist").glob("dimred_teach-*.whl")))
         env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
-        package = subprocess.run([str(python), "-c", "import dimred_teach, os; print(os.path.dirname(dimred_teach.__file__))"],
-                                 env=env, cwd="/", capture_output=True, text=True, check=True).stdout.strip()
+        package = subprocess.run(
+            [str(python), "-c", "import dimred_teach, os; print(os.path.dirname(dimred_teach.__file__))"],
+            env=env,
+            cwd="/",
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
         subprocess.run(["chmod", "-R", "go-rwx", package], check=True)
         yield {"layout": "wheel built in a tree", "python": python, "env": env, "course": course}
     finally:

@@ -22,8 +22,8 @@ import pytest
 
 from dimred_teach import checks
 from dimred_teach.cli import main
-from dimred_teach.course.exercises import build_exercise
 from dimred_teach.course.execution import read_source
+from dimred_teach.course.exercises import build_exercise
 
 pytestmark = pytest.mark.sandbox
 
@@ -95,7 +95,10 @@ def changes(path: Path) -> list[dict]:
 def test_the_reports_record_what_a_regrade_needs(graded):
     report = json.loads((graded["root"] / "out" / "ann__99_grading_fixture.json").read_text())
     record = report["extra_data"]["regrade"]
-    assert record["cwd"] == str(graded["root"]) and report["extra_data"]["submission"] == "class/ann/99_grading_fixture.ipynb"
+    assert (
+        record["cwd"] == str(graded["root"])
+        and report["extra_data"]["submission"] == "class/ann/99_grading_fixture.ipynb"
+    )
     assert record["options"]["timeout"] == 60 and record["options"]["sandbox"] == "auto"
     assert "seed_key" not in record["options"] and "specs_dir" not in record["options"]
     assert len(record["notebook_sha256"]) == 64
@@ -105,7 +108,10 @@ def test_the_same_grader_changes_nothing_and_out_is_untouched(graded):
     before = snapshot(graded["root"] / "out")
     result = regrade(graded, "same", FIXTURES)  # run from elsewhere: the reports say where the run was
     assert result.returncode == 0, result.stderr[-3000:]
-    assert "regraded 4 submission(s) with the grader installed now: 0 total(s) move; 0 exercise(s) changed" in result.stdout
+    assert (
+        "regraded 4 submission(s) with the grader installed now: 0 total(s) move; 0 exercise(s) changed"
+        in result.stdout
+    )
     assert changes(graded["root"] / "same" / "changes.csv") == []
     new = json.loads((graded["root"] / "same" / "ben__99_grading_fixture.json").read_text())
     assert new["extra_data"]["submission"] == "class/ben/99_grading_fixture.ipynb" and new["score"] == 5

@@ -19,13 +19,13 @@ import re
 
 import nbformat
 import pytest
+
 from check_cases import ROOT
+from dimred_teach.checks import evaluate, policy
+from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade, settle_run
 from test_grader_trouble import FIXTURES, answered_set99
 from test_grading import _code
 from test_grading_construction import ROOT_ONLY, _course_private, _sandbox_of, _solution
-
-from dimred_teach.checks import evaluate, policy
-from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade, settle_run
 
 pytestmark = pytest.mark.sandbox
 
@@ -246,7 +246,9 @@ def _graded_projector_distance(tmp_path, sandbox: str) -> tuple[bool, str]:
     _code(notebook, "def projector_distance").source = ANGLES_ANSWER
     path = tmp_path / "07_ppca.ipynb"
     nbformat.write(notebook, path)
-    result = grade([path], tmp_path / "out", settle_run(GradingOptions(timeout=120, cell_timeout=60, sandbox=sandbox)))[0]
+    result = grade([path], tmp_path / "out", settle_run(GradingOptions(timeout=120, cell_timeout=60, sandbox=sandbox)))[
+        0
+    ]
     test = next(t for t in result.tests if t.name == "07.projector_distance")
     assert all(t.passed for t in result.tests if t is not test), result.output
     return test.passed, result.output + "\n" + test.output

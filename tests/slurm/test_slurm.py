@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 from class_reports import assert_same_outputs
-
 from dimred_teach.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,9 +48,26 @@ def test_a_class_graded_as_a_slurm_job_array_merges_to_one_runs_outputs(tmp_path
     environment = {**os.environ, "DIMRED_TEACH_SEED_KEY": "the lecturer's secret key for the Slurm test",
                    "DIMRED_TEACH": str(DIMRED_TEACH)}
     started = time.monotonic()
-    single = subprocess.run([str(DIMRED_TEACH), "grade", str(tmp_path / "class"), "--jobs", "2", "--sandbox", "bwrap",
-                             "--out", str(tmp_path / "single/reports"), "--gradebook", str(tmp_path / "single/gradebook.csv")],
-                            cwd=ROOT, env=environment, capture_output=True, text=True, timeout=600)
+    single = subprocess.run(
+        [
+            str(DIMRED_TEACH),
+            "grade",
+            str(tmp_path / "class"),
+            "--jobs",
+            "2",
+            "--sandbox",
+            "bwrap",
+            "--out",
+            str(tmp_path / "single/reports"),
+            "--gradebook",
+            str(tmp_path / "single/gradebook.csv"),
+        ],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert single.returncode in (0, 1), single.stderr[-3000:]
     one_run = time.monotonic() - started
     assert main(["class-report", str(tmp_path / "single/reports"), "--out", str(tmp_path / "single/class-report"),
@@ -59,12 +75,19 @@ def test_a_class_graded_as_a_slurm_job_array_merges_to_one_runs_outputs(tmp_path
 
     assert main(["class-template", "slurm", "--shards", str(SHARDS), "--out", str(tmp_path / "grade-class.sh")]) == 0
     started = time.monotonic()
-    submitted = subprocess.run(["bash", str(tmp_path / "grade-class.sh"), str(tmp_path / "class"), str(tmp_path / "graded")],
-                               cwd=ROOT, env=environment,
-                               capture_output=True, text=True, timeout=60)
+    submitted = subprocess.run(
+        ["bash", str(tmp_path / "grade-class.sh"), str(tmp_path / "class"), str(tmp_path / "graded")],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert submitted.returncode == 0, submitted.stderr + logs()
     while subprocess.run(["squeue", "-h", "-o", "%i"], capture_output=True, text=True).stdout.strip():
-        assert time.monotonic() - started < 400, subprocess.run(["squeue"], capture_output=True, text=True).stdout + logs()
+        assert time.monotonic() - started < 400, (
+            subprocess.run(["squeue"], capture_output=True, text=True).stdout + logs()
+        )
         time.sleep(2)
     on_slurm = time.monotonic() - started
     shard_logs = "".join(path.read_text() for path in sorted((tmp_path / "graded/logs").glob("*.log")))
