@@ -413,7 +413,7 @@ print(f"the digits' graph is connected from k = {min(connected)} on; the residua
       f"k = {k_graph} ({variances[k_graph]:.2f}; {variances[40]:.2f} at k = 40)")
 assert min(connected) == 9 and k_graph == 9 and variances[40] > 4 * variances[9]
 
-# %% slideshow={"slide_type": "fragment"}
+# %% slideshow={"slide_type": "subslide"}
 manifold_names = ["PCA", f"Isomap (k={k_graph})", f"Laplacian eigenmaps (k={k_graph})"]
 maps = {
     "PCA": pca(D64, 2).scores,
