@@ -79,6 +79,11 @@ def _install(python: Path, wheel: Path, env: dict, *extra: str, editable: bool =
     _run([*command, "-c", ROOT / "constraints.txt", *(["-e"] if editable else []), wheel], env)
 
 
+INTERPRETER = f"python{sys.version_info.major}.{sys.version_info.minor}"
+"""The base installation's interpreter by its versioned name, which every installation has (a venv
+made with copies names its own ``python``, and Debian's /usr/bin has no ``python``)."""
+
+
 def _own_python(folder: Path, env: dict) -> tuple[Path, dict]:
     """A Python installation of its own, as a system or toolcache one: the base installation
     of this Python without its packages, found with LD_LIBRARY_PATH (as actions/setup-python
@@ -86,13 +91,18 @@ def _own_python(folder: Path, env: dict) -> tuple[Path, dict]:
     bundles (a toolcache Python has pip; without uv, pip is what installs into it). Its
     interpreter and the environment to run it with (``env`` and LD_LIBRARY_PATH)."""
     base = Path(sys.base_prefix)
+    if base == Path("/usr"):
+        pytest.skip("the own-Python layout copies this Python's base installation, here the system's whole /usr "
+                    "(a distribution's python3); a toolcache Python is what the layout stands for")
     with tarfile.open(folder / "python.tar", "w") as archive:
         archive.add(base, ".", filter=lambda info: None if "/site-packages/" in info.name or info.name.endswith(
             "/test") or "/test/" in info.name else info)
     with tarfile.open(folder / "python.tar") as archive:
-        archive.extractall(folder / "python", filter="fully_trusted")
+        # the filter argument came with Python 3.11.4; before, extraction trusts the archive as this one is trusted
+        trusted = {"filter": "fully_trusted"} if hasattr(tarfile, "data_filter") else {}
+        archive.extractall(folder / "python", **trusted)
     (folder / "python.tar").unlink()
-    interpreter = folder / "python" / "bin" / Path(os.path.realpath(sys.executable)).name
+    interpreter = folder / "python" / "bin" / INTERPRETER
     env = {**env, "LD_LIBRARY_PATH": str(folder / "python" / "lib")}
     _run([interpreter, "-m", "ensurepip"], env, timeout=300)
     return interpreter, env
@@ -106,7 +116,7 @@ def _clean_environment() -> dict:
 def _venv(folder: Path, wheel: Path, *options: str) -> Path:
     """``python -m venv [options] folder`` of this Python's base interpreter, the wheel installed;
     the venv's interpreter."""
-    base = Path(sys.base_prefix) / "bin" / Path(os.path.realpath(sys.executable)).name
+    base = Path(sys.base_prefix) / "bin" / INTERPRETER
     _run([base, "-m", "venv", *options, folder], timeout=300)
     _install(folder / "bin" / "python", wheel, _clean_environment())
     return folder / "bin" / "python"
@@ -126,7 +136,7 @@ def _checkout(folder: Path) -> Path:
     """A copy of this checkout in ``folder``/course, its own venv inside it with the course
     installed editable (as ``course.py`` makes it); its interpreter."""
     course = _tracked_copy(folder / "course")
-    base = Path(sys.base_prefix) / "bin" / Path(os.path.realpath(sys.executable)).name
+    base = Path(sys.base_prefix) / "bin" / INTERPRETER
     _run([base, "-m", "venv", course / ".venv"], timeout=300)
     _install(course / ".venv" / "bin" / "python", course, _clean_environment(), editable=True)
     return course / ".venv" / "bin" / "python"
