@@ -132,6 +132,14 @@ def _tracked_copy(course: Path) -> Path:
     return course
 
 
+def _make_package_private(python: Path, env: dict) -> None:
+    """The package ``python`` imports made private to root, as the Gradescope bundle's ``setup.sh`` does."""
+    where = "import dimred_teach, os; print(os.path.dirname(dimred_teach.__file__))"
+    package = subprocess.run([str(python), "-c", where], env=env, cwd="/", capture_output=True, text=True,
+                             check=True).stdout.strip()
+    _run(["chmod", "-R", "go-rwx", package])
+
+
 def _checkout(folder: Path) -> Path:
     """A copy of this checkout in ``folder``/course, its own venv inside it with the course
     installed editable (as ``course.py`` makes it); its interpreter."""
@@ -234,15 +242,7 @@ def test_the_gradescope_layout_grades_in_bubblewrap(wheel, submissions, tmp_path
         archive.extractall(root / "source")
     env = _clean_environment()
     python = _venv(root / "venv", wheel)
-    package = subprocess.run(
-        [str(python), "-c", "import dimred_teach, os; print(os.path.dirname(dimred_teach.__file__))"],
-        env=env,
-        cwd="/",
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    subprocess.run(["chmod", "-R", "go-rwx", package], check=True)  # as setup.sh does
+    _make_package_private(python, env)
     shutil.copytree(submissions / "hostile", root / "submission")
     run = subprocess.run(["bash", str(root / "source" / "run_autograder")], capture_output=True, text=True,
                          env={**env, "AUTOGRADER_ROOT": str(root)}, timeout=600)
@@ -267,16 +267,8 @@ def built_in_a_tree():
                        check=True, timeout=600, capture_output=True)
         assert (course / "build" / "lib" / "dimred_teach" / "jl.py").is_file()
         python = _venv(folder / "venv", next((course / "dist").glob("dimred_teach-*.whl")))
-        env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
-        package = subprocess.run(
-            [str(python), "-c", "import dimred_teach, os; print(os.path.dirname(dimred_teach.__file__))"],
-            env=env,
-            cwd="/",
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        subprocess.run(["chmod", "-R", "go-rwx", package], check=True)
+        env = _clean_environment()
+        _make_package_private(python, env)
         yield {"layout": "wheel built in a tree", "python": python, "env": env, "course": course}
     finally:
         shutil.rmtree(folder, ignore_errors=True)
