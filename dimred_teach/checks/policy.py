@@ -4,7 +4,7 @@ An exercise that asks a student to implement a method must not be answered by ca
 library's implementation of it, nor by calling the checks' own reference helpers. Each set
 declares what it forbids beside its checks (``FORBIDS`` in ``checks/setNN.py``); :func:`rules`
 reads them. The grader's kernel of a set holds only what the set's own cells use
-(:func:`library_needs`, :mod:`dimred_teach.grading.view`), never what it forbids;
+(:func:`library_needs`, :mod:`dimred_teach.grading.course_view`), never what it forbids;
 :class:`Watch` gives ``check()`` in a notebook the verdict of the declared rules, with the
 same plain message (:func:`message`).
 """
@@ -93,7 +93,7 @@ def library_needs(sources) -> dict[str, list[str]]:
     a cross-validation to score pairs with), and the generation audit (tests/checks/test_policy_scan.py) proves that
     nothing the view holds answers an exercise by itself. ``dimred-teach build`` writes the
     result into the set's grading spec; the set's kernel view holds only these objects and what
-    they use (:mod:`dimred_teach.grading.view`).
+    they use (:mod:`dimred_teach.grading.course_view`).
     """
     trees = []
     for source in sources:

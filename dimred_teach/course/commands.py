@@ -127,7 +127,7 @@ def ci_template(args) -> int:
 
         text = site_workflow_template(args.install or ".[site]")
     else:
-        from ..grading.command import DEFAULT_INSTALL, workflow_template
+        from ..grading.grade_command import DEFAULT_INSTALL, workflow_template
 
         text = workflow_template(f'"{args.install}"' if args.install else DEFAULT_INSTALL)
     if args.out is None:

@@ -13,15 +13,15 @@
 
 This module is the data model: reading the reports, counting, and the CSV files.
 
-Reports are data a run wrote from students' notebooks: every field is checked for its type
-and size, a file that is not a report is skipped with a note, and nothing in a report is
-ever executed or rendered as markup.
+Reports are data a run wrote from students' notebooks, read by the grader's one reader
+(:func:`dimred_teach.grading.results.read_report`, which checks every field's type and range);
+a file that is not a report is skipped with a note, texts are clipped here for the page, and
+nothing in a report is ever executed or rendered as markup.
 """
 
 from __future__ import annotations
 
 import csv
-import json
 import re
 import statistics
 from collections import Counter, defaultdict
@@ -33,13 +33,11 @@ from .._csv_cells import csv_cell
 from ..checks import MISTAKE_ID, RESERVED_MISTAKES, mistake_name
 from ..course.manifest import Lecture, read_manifest
 from ..exercise_specs import load_spec
-from ..grading.results import WrittenAnswer
+from ..grading.results import MAX_REPORT_BYTES, ReportError, SubmissionResult, WrittenAnswer, read_report
 
 NOT_ATTEMPTED = ("no-answer", "not-graded")
 """Mistake ids that mean the exercise was not attempted (or not judged): they are counted in
 ``exercises.csv``, not among the mistakes."""
-MAX_REPORT_BYTES = 4 * 2**20
-"""A report file larger than this is not a report of ``dimred-teach grade``."""
 MESSAGE_LIMIT = 300
 FEEDBACK_LIMIT = 2000
 
@@ -119,63 +117,36 @@ class MistakeCount:
         return self.count / self.attempted if self.attempted else 0.0
 
 
-class ReportError(ValueError):
-    """A file that is not a report of ``dimred-teach grade``."""
-
-
-def _text(value, what: str, limit: int = 2000) -> str:
-    if not isinstance(value, str):
-        raise ReportError(f"{what} is not text")
-    return value[:limit]
-
-
 def _number(value, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not (0 <= value < 1e6):
         raise ReportError(f"{what} is not a number of points")
     return float(value)
 
 
-def _message(output) -> str:
+def _message(output: str) -> str:
     """What the check said, without the hint and the seed line the grader adds after it."""
-    return _text(output, "a test's output", 4000).split("\nhint: ", 1)[0].split("\n(graded on", 1)[0][:MESSAGE_LIMIT]
+    return output[:4000].split("\nhint: ", 1)[0].split("\n(graded on", 1)[0][:MESSAGE_LIMIT]
 
 
-def _mistake(value, passed: bool) -> str:
+def _mistake(value: str, passed: bool) -> str:
     """The mistake id of a test; ``other`` for anything that is not a well-formed id."""
     if passed:
         return ""
-    return value if isinstance(value, str) and len(value) <= 40 and MISTAKE_ID.match(value) else "other"
+    return value if len(value) <= 40 and MISTAKE_ID.match(value) else "other"
 
 
-def _from_report(data) -> Submission | None:
-    """The submission a Gradescope-format report describes (None for a skipped notebook)."""
-    if (
-        not isinstance(data, dict)
-        or not isinstance(data.get("extra_data"), dict)
-        or not isinstance(data.get("tests"), list)
-    ):
-        raise ReportError("it has no extra_data and tests")
-    extra = data["extra_data"]
-    if extra.get("skipped") is True:
+def _submission(result: SubmissionResult) -> Submission | None:
+    """The submission a report's result describes (None for a notebook that is not one of an
+    exercise set the grader recognised, or was skipped)."""
+    if result.skipped or result.exercise_set is None:
         return None
-    exercise_set = extra.get("exercise_set")
-    if exercise_set is None:
-        return None  # not an exercise notebook the grader recognised: nothing to count
     outcomes = []
-    for number, test in enumerate(data["tests"]):
-        if not isinstance(test, dict):
-            raise ReportError(f"test {number} is not an object")
-        passed = test.get("status") == "passed"
-        test_extra = test.get("extra_data") if isinstance(test.get("extra_data"), dict) else {}
-        mistake = _mistake(test_extra.get("mistake"), passed)
-        outcomes.append(Outcome(_text(test.get("name"), "a test's name", 100), _number(test.get("score"), "score"),
-                                _number(test.get("max_score"), "max_score"), passed, mistake,
-                                _text(test_extra.get("mistake_name", ""), "a mistake's name", 200) if mistake else "",
-                                _message(test.get("output", "")) if mistake else "",
-                                _text(test.get("output", ""), "a test's output", FEEDBACK_LIMIT)))
-    return Submission(_text(extra.get("submission"), "the submission's name", 300),
-                      _text(exercise_set, "the exercise set", 100), tuple(outcomes),
-                      WrittenAnswer.from_report(extra.get("written")))
+    for test in result.tests:
+        mistake = _mistake(test.mistake, test.passed)
+        outcomes.append(Outcome(test.name[:100], test.score, test.max_score, test.passed, mistake,
+                                test.mistake_name[:200] if mistake else "", _message(test.output) if mistake else "",
+                                test.output[:FEEDBACK_LIMIT]))
+    return Submission(result.submission[:300], result.exercise_set[:100], tuple(outcomes), result.written)
 
 
 def _from_gradebook(path: Path) -> list[Submission]:
@@ -238,13 +209,13 @@ def read_reports(paths: Iterable[Path]) -> tuple[list[Submission], list[str]]:
     submissions, skipped = [], []
     for path in report_files(paths):
         try:
-            if path.stat().st_size > MAX_REPORT_BYTES:
-                raise ReportError("it is too large")
             if path.suffix == ".csv":
+                if path.stat().st_size > MAX_REPORT_BYTES:
+                    raise ReportError(f"it is larger than {MAX_REPORT_BYTES // 2**20} MiB")
                 submissions += _from_gradebook(path)
                 continue
-            submission = _from_report(json.loads(path.read_text(encoding="utf-8")))
-        except (ReportError, ValueError, UnicodeDecodeError, OSError) as error:
+            submission = _submission(read_report(path))
+        except (ValueError, UnicodeDecodeError, OSError) as error:
             skipped.append(f"{path.name}: not a report of dimred-teach grade ({error})")
             continue
         if submission is not None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..grading.reports import report_path, write_run_files
-from ..grading.results import SubmissionResult
+from ..grading.results import ReportError, SubmissionResult, read_report
 from ..grading.shards import FORMAT, RECORD, ShardError
 from .class_outputs import class_report
 from .lms import student_outputs
@@ -59,11 +59,10 @@ def merged_results(folders: Sequence[Path]) -> tuple[list[SubmissionResult], flo
         for entry in record["submissions"]:
             path = files[entry["index"]] = report_path(folder, entry["local"])
             try:
-                report = json.loads(path.read_text(encoding="utf-8"))
-                results[entry["index"]] = SubmissionResult.from_gradescope(report, entry["report"])
-            except (OSError, ValueError, KeyError, TypeError) as error:
+                results[entry["index"]] = read_report(path, entry["report"])
+            except ReportError as error:
                 raise ShardError(f"SHARD_OUT: {path} (shard {record['shard']}/{shards}) is missing or is not "
-                                 f"a report ({type(error).__name__})") from None
+                                 f"a report ({error})") from None
     if sorted(results) != list(range(first["listed"])):
         raise ShardError(f"SHARD_OUT: the shards hold {len(results)} of the {first['listed']} submissions listed")
     order = range(first["listed"])

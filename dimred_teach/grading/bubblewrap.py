@@ -3,7 +3,7 @@
 New user (or, for a root grader, a user id of its own from :mod:`.uids` set by ``setpriv``
 inside the sandbox, so that the process limit counts), PID, network, IPC, UTS and mount
 namespaces. The filesystem is the Python installation read-only, the exercise set's view of
-the course (:mod:`.view`) bound over the course package, and the kernel's own folder,
+the course (:mod:`.course_view`) bound over the course package, and the kernel's own folder,
 read-only except its answer channel and sockets; the kernel's working folder, ``/tmp`` and
 ``/dev/shm`` are size-limited tmpfs that vanish with it (every byte counts, unlinked files
 included); ``/`` and ``/dev`` are read-only. No network; ``/proc`` shows only the sandbox's
@@ -69,7 +69,7 @@ class Bubblewrap(SandboxMode):
     def probe_absent(self) -> list[str]:
         """What the view leaves out, where the package is installed, and the solutions of the
         course's source trees, wherever they are."""
-        from .view import package_folder
+        from .course_view import package_folder
 
         return ([str(package_folder() / name) for name in ("grading", "exercise_specs")]
                 + [os.path.join(tree, "solutions") for tree in source_trees()])
@@ -79,7 +79,7 @@ def hidden_originals(readable, covers=()) -> list[tuple[str, str]]:
     """(folder of the view, original) for each course folder a kernel could otherwise read
     through a bound folder (a package installed in a venv, under /usr, ...), outside the
     ``covers`` (:func:`covered_sources`): the view's copy is bound over the original."""
-    from .view import data_folders, package_folder
+    from .course_view import data_folders, package_folder
 
     package = str(package_folder())
     pairs = [("dimred_teach", package)] + [("dimred_teach/data", str(f)) for f in data_folders()
@@ -137,7 +137,7 @@ def bwrap_arguments(readable, box: Path, view: Path, scratch_bytes: int, uid: in
     capabilities ``setpriv`` needs to become ``uid`` (and to start in its private folder),
     and gives them up doing so.
     """
-    from .view import shadows  # here: the view module imports the checks
+    from .course_view import shadows  # here: the view module imports the checks
     # JPY_PARENT_PID names a process the kernel cannot see here (it would think its parent
     # gone and quit); --die-with-parent does that job instead
     if uid is None:

@@ -3,7 +3,7 @@
 A worker forks a :class:`Checker` before it starts the submission's kernel (so the checks'
 code is the one the grader imported, and the fork copies no thread). The worker passes each
 answer over as the bytes the kernel wrote, untouched; the checker decodes them as plain data
-(:mod:`.wire`, every limit checked before anything is built), runs the check, and answers
+(:mod:`.plain_data`, every limit checked before anything is built), runs the check, and answers
 with the verdict. When the check calls a student's function, the checker asks the worker to
 run it in the kernel and waits. The checker has an address-space limit and a CPU limit, and
 the worker stops it when one check uses more than ``check_timeout`` seconds of the checker's
@@ -36,7 +36,7 @@ import time
 from threadpoolctl import threadpool_limits
 
 from .. import checks as _checks
-from . import wire
+from . import plain_data
 from .results import clip
 
 TOO_BIG = "not graded: the answer is too large or too slow for the checks"
@@ -123,8 +123,8 @@ class _Function:
 
     def __call__(self, *args, **kwargs):
         try:
-            arguments = wire.encode((list(args), kwargs), self._max_bytes)
-        except wire.WireError as error:
+            arguments = plain_data.encode((list(args), kwargs), self._max_bytes)
+        except plain_data.PlainDataError as error:
             raise RuntimeError(f"the check's input could not be encoded: {error}") from None
         _send(self._connection, {"op": "call", "exercise": self._exercise_id}, arguments)
         header, payload = _receive(self._connection)
@@ -133,8 +133,8 @@ class _Function:
             raise _checks.CheckFailure(str(header.get("message", "the grader could not call your function")),
                                        mistake if mistake in _checks.RESERVED_MISTAKES else "not-graded")
         try:
-            outcome = wire.decode(payload, self._max_bytes, resolve_result)
-        except wire.WireError as error:
+            outcome = plain_data.decode(payload, self._max_bytes, resolve_result)
+        except plain_data.PlainDataError as error:
             raise _checks.CheckFailure(f"the grader could not read what your function returned: {error}",
                                        "untransferable") from None
         if isinstance(outcome, tuple) and len(outcome) == 2 and outcome[0] == "value":
@@ -169,8 +169,8 @@ def _serve(connection, memory_bytes: int, cpu_seconds: int, max_bytes: int) -> N
             os._exit(0)
         exercise_id = str(request["exercise"])
         try:
-            envelope = wire.decode(payload, max_bytes, resolve_result)
-        except wire.WireError as error:
+            envelope = plain_data.decode(payload, max_bytes, resolve_result)
+        except plain_data.PlainDataError as error:
             envelope = ("untransferable", str(error))
         if not (
             isinstance(envelope, tuple)

@@ -129,25 +129,25 @@ def grade_checkout(checkout: Path, sets: list[str], environment: dict | None = N
         if missing:
             raise ValueError(f"{', '.join(missing)} not set: Classroom 50's runner sets them (run the autograder "
                              "as its runner does)")
-        plan = settle_run(GradingOptions(), sets)  # bubblewrap, or where root has no namespaces "user"
+        settings = settle_run(GradingOptions(), sets)  # bubblewrap, or where root has no namespaces "user"
     except (ValueError, SandboxUnavailable) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="dimred-classroom50-") as private:
         copies = Path(private) / WORK_FOLDER
-        results, notes = grade_one_per_set(_private_copies(checkout, copies), Path(private) / "reports", plan, JOBS)
+        results, notes = grade_one_per_set(_private_copies(checkout, copies), Path(private) / "reports", settings, JOBS)
     results = [dataclasses.replace(result, submission=result.submission.replace(str(copies), WORK_FOLDER))
                for result in results]  # the student's path, not the copy's
     if grader_errors(results):
         print(f"error: the grader's own trouble left {grader_errors(results)} notebook(s) not graded; grade again",
               file=sys.stderr)
         return 3
-    document = result_document(results, environment, submitted_at(checkout), plan.mode.name)
+    document = result_document(results, environment, submitted_at(checkout), settings.mode.name)
     for name, text in (("result.json", json.dumps(document, indent=1) + "\n"),
                        ("release-body.md", release_body(results, document, notes))):
         (checkout / name).unlink(missing_ok=True)  # a link the student committed there leads nowhere
         (checkout / name).write_text(text)
-    print(f"{document['score']} of {points_label(document['max-score'])}; sandbox: {plan.mode.name}; "
+    print(f"{document['score']} of {points_label(document['max-score'])}; sandbox: {settings.mode.name}; "
           "wrote result.json and release-body.md")
     return 0
 

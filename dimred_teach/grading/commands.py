@@ -12,7 +12,7 @@ from ..command_registry import arg, command
 
 def grading_options(parser: argparse.ArgumentParser) -> None:
     """The options of a grading run (limits, sandbox, sets), shared by the commands that grade."""
-    from .command import add_grade_arguments
+    from .grade_command import add_grade_arguments
 
     add_grade_arguments(parser)
 
@@ -34,7 +34,7 @@ REPORTS_OUT = arg("--out", type=Path, required=True, help="folder for the report
          arg("--extra-check-dir", type=Path, action="append", default=[], help=argparse.SUPPRESS),
          folder_out=True)
 def grade(args) -> int:
-    from .command import command_grade
+    from .grade_command import command_grade
 
     return command_grade(args)
 
@@ -47,7 +47,7 @@ def grade(args) -> int:
          arg("--source", type=Path, help="the course checkout to bundle (default: this package's)"),
          arg("--force", action="store_true", help="overwrite --out if it exists"))
 def gradescope(args) -> int:
-    from .command import command_gradescope
+    from .grade_command import command_gradescope
 
     return command_gradescope(args)
 
@@ -82,7 +82,7 @@ def class_template(args) -> int:
     import sys
 
     from .._files import write_new_file
-    from .engines import class_template
+    from .engine_templates import class_template
 
     text = class_template(args.engine, args.shards, args.install, args.submissions, args.image)
     if args.out is None:

@@ -171,14 +171,14 @@ def one_per_set(paths: list[Path], specs: dict, options: GradingOptions) -> tupl
     return graded, notes
 
 
-def grade_one_per_set(paths: list[Path], reports: Path, plan: RunSettings,
+def grade_one_per_set(paths: list[Path], reports: Path, settings: RunSettings,
                       jobs: int) -> tuple[list[SubmissionResult], list[str]]:
     """Grade one notebook of each exercise set among ``paths`` (:func:`one_per_set`) into
     ``reports``; every set of the assignment without a notebook scores 0, not graded. Returns the
     results (the assignment's sets in order, then the others) and the notes on the other notebooks."""
-    options, specs = plan.options, plan.specs
+    options, specs = settings.options, settings.specs
     graded, notes = one_per_set(paths, specs, options)
-    results = grade_supervised(list(graded.values()), reports, plan, jobs=jobs) if graded else []
+    results = grade_supervised(list(graded.values()), reports, settings, jobs=jobs) if graded else []
     for missing in (s for s in options.assignment if s not in graded):
         results.append(not_graded(f"{missing}.ipynb", missing, missing, specs[missing],
                                   f"no notebook of exercise set {missing} was submitted"))

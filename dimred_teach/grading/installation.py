@@ -39,7 +39,7 @@ def inside(path: str, folder: str) -> bool:
 
 def checkout_folder() -> str | None:
     """The checkout the course package is installed from in editable mode (None otherwise)."""
-    from .view import package_folder
+    from .course_view import package_folder
 
     checkout = package_folder().parent
     return str(checkout) if (checkout / "pyproject.toml").is_file() and (checkout / "solutions").is_dir() else None
@@ -48,7 +48,7 @@ def checkout_folder() -> str | None:
 def course_folders() -> list[str]:
     """The course package's folders (the checkout's, for an editable install) and the
     checkout itself, if any: none of it may be in a kernel's view."""
-    from .view import data_folders, package_folder
+    from .course_view import data_folders, package_folder
 
     checkout = checkout_folder()
     return [str(package_folder())] + [str(f) for f in data_folders()] + ([checkout] if checkout else [])

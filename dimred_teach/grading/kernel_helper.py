@@ -1,10 +1,10 @@
 """The grader's helper inside a grading kernel.
 
 This file is never imported by the grader: the worker runs its source, after the source of
-:mod:`.wire`, in a fresh module of the kernel (the first cell), then calls :func:`install`.
+:mod:`.plain_data`, in a fresh module of the kernel (the first cell), then calls :func:`install`.
 It imports nothing from ``dimred_teach``, and it enforces nothing: what an exercise set may
-not use is absent from the kernel's view of the course (:mod:`.view`), and the grader reads
-what this helper writes as plain data only (:mod:`.wire`). It only hands answers over.
+not use is absent from the kernel's view of the course (:mod:`.course_view`), and the grader reads
+what this helper writes as plain data only (:mod:`.plain_data`). It only hands answers over.
 
 ``install`` registers a module under a per-run random name with two functions the restored
 check cells and the worker call: ``capture`` (a check cell hands over its answer) and
@@ -35,7 +35,7 @@ def install(module_name, channel, max_bytes):
 
     def write(path, payload):
         try:
-            data = encode(payload, max_bytes)  # noqa: F821 (defined by wire's source, run first)
+            data = encode(payload, max_bytes)  # noqa: F821 (defined by plain_data's source, run first)
         except Exception as error:
             data = encode(("untransferable", f"{type(error).__name__}: {str(error)[:300]}"))  # noqa: F821
         with open(path + ".part", "wb") as file:

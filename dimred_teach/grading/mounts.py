@@ -10,7 +10,7 @@ mounts made as root before the kernel starts, and vanishes with it.
 * what the kernel needs below those is bound back: its own box (its view inside) and the
   installation it runs from (a venv under /tmp, as a CI clone has); nothing else;
 * the stubbed copies of the third-party functions its set forbids are bound, read-only, over
-  the originals (:func:`.view.shadows`), as bubblewrap binds them.
+  the originals (:func:`.course_view.shadows`), as bubblewrap binds them.
 
 :data:`MOUNT_SCRIPT` makes the mounts as root inside ``unshare`` (new mount, PID and IPC
 namespaces), then executes the kernel's command (``setpriv`` to the kernel's user).

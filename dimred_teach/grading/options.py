@@ -37,7 +37,7 @@ class GradingOptions:
     accept_readable_files : grade in ``user`` mode although files the kernels must not read are
         readable by other users (the course's; without mount namespaces also a third-party function
         a set forbids and, checked by ``dimred-teach grade``, the submissions, --out and the
-        gradebook: :func:`.exposure.exposures`); the reports say "not held"; otherwise such a run
+        gradebook: :func:`.readable_to_kernels.exposures`); the reports say "not held"; otherwise such a run
         stops before any kernel
     specs_dir : where the grading specs are (the installed package's by default)
     extra_check_dirs : folders added to ``dimred_teach.checks`` (test fixtures)

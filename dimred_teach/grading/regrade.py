@@ -31,14 +31,13 @@ from pathlib import Path
 from .._csv_cells import csv_cell
 from ..exercise_specs import SPECS_DIR
 from .options import GradingOptions
-from .results import SubmissionResult
+from .results import ReportError, SubmissionResult, read_report
 from .run_settings import settle_run
 from .sandbox import SandboxUnavailable
 from .submissions import display_path, notebook_digest, read_notebook
 from .watchdog import grade_supervised
 
 CHANGES = "changes.csv"
-MAX_REPORT_BYTES = 16 * 2**20
 
 
 def old_reports(out: Path) -> list[SubmissionResult]:
@@ -46,11 +45,9 @@ def old_reports(out: Path) -> list[SubmissionResult]:
     ValueError naming ``OUT`` otherwise."""
     results = []
     for path in sorted(Path(out).glob("*.json")):
-        if path.stat().st_size > MAX_REPORT_BYTES:
-            continue
         try:
-            result = SubmissionResult.from_gradescope(json.loads(path.read_text(encoding="utf-8")), path.stem)
-        except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError):
+            result = read_report(path)
+        except ReportError:
             continue  # not a report of grade
         if result.regrade is None:
             raise ValueError(f"OUT: {path.name} records nothing to regrade with (written before reports recorded "
@@ -138,9 +135,9 @@ def regrade(out: Path, new_out: Path, jobs: int = 1, specs_dir: Path = SPECS_DIR
         paths = notebooks(old, options.max_notebook_bytes)
         # the notebooks, OUT (its reports hold classmates' answers) and NEW_OUT: out of every kernel's
         # reach, as grade keeps its class and --out, or the run fails closed
-        plan = settle_run(options, (), [*paths, out], new_out)
+        settings = settle_run(options, (), [*paths, out], new_out)
         new_out.mkdir(parents=True, exist_ok=True)
-        new = grade_supervised(paths, new_out, plan, jobs=jobs)
+        new = grade_supervised(paths, new_out, settings, jobs=jobs)
     rows = changes(old, new)
     with (new_out / CHANGES).open("w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)

@@ -1,14 +1,46 @@
 """What a grading run produces: one :class:`TestResult` per exercise, one :class:`WrittenAnswer`
-per written part, one :class:`SubmissionResult` per notebook, and the single constructor of a
-"not graded" result."""
+per written part, one :class:`SubmissionResult` per notebook, the single constructor of a
+"not graded" result, and the single reader of a report file (:func:`read_report`).
+
+A report is read back by the watchdog, the merge of shards, ``regrade`` and the class report;
+each reads it here, where every field is checked for its type and range, since a report is
+a file on disk that anyone with write access to the folder could have changed."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..checks import RESERVED_MISTAKES, mistake_name
 
 PASSED, FAILED = "passed", "failed"
+MAX_REPORT_BYTES = 16 * 2**20
+"""A file larger than this is not a report (one holds at most a few hundred messages of about
+2,000 characters and 50 written answers of at most 50,000)."""
+
+
+class ReportError(ValueError):
+    """A file, or a document, that is not a report of ``dimred-teach grade``."""
+
+
+def _text(value, what: str) -> str:
+    if not isinstance(value, str):
+        raise ReportError(f"{what} is not text")
+    return value
+
+
+def _flag(value, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise ReportError(f"{what} is not true or false")
+    return value
+
+
+def _number(value, what: str, upper: float = 1e6) -> float:
+    """``value`` as a float in [0, ``upper``); ReportError otherwise (a bool is not a number)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (0 <= value < upper):
+        raise ReportError(f"{what} is not a number from 0 to {upper:g}")
+    return float(value)
 
 
 def clip(text, limit: int = 2000) -> str:
@@ -63,7 +95,7 @@ class WrittenAnswer:
         if entries is None:
             return ()
         if not isinstance(entries, list) or len(entries) > 50:
-            raise ValueError("its written answers are not a list of at most 50 entries")
+            raise ReportError("its written answers are not a list of at most 50 entries")
         answers = []
         for entry in entries:
             fields = (entry.get("exercise"), entry.get("part"), entry.get("max_points"), entry.get("text"),
@@ -73,7 +105,7 @@ class WrittenAnswer:
                     and isinstance(fields[2], (int, float)) and not isinstance(fields[2], bool) and 0 < fields[2] < 1e6
                     and isinstance(fields[3], str) and len(fields[3]) <= 50_000
                     and isinstance(fields[4], bool) and isinstance(fields[5], bool)):
-                raise ValueError("a written answer is not (exercise, part, max_points, text, blank, clipped)")
+                raise ReportError("a written answer is not (exercise, part, max_points, text, blank, clipped)")
             answers.append(cls(fields[0], fields[1], float(fields[2]), *fields[3:]))
         return tuple(answers)
 
@@ -153,19 +185,61 @@ class SubmissionResult:
         }
 
     @classmethod
-    def from_gradescope(cls, report: dict, report_name: str) -> SubmissionResult:
-        """The result a :meth:`to_gradescope` report was written from."""
+    def from_gradescope(cls, report, report_name: str) -> SubmissionResult:
+        """The result a :meth:`to_gradescope` report was written from; ReportError naming the
+        first field that is missing or of the wrong type."""
+        if not (isinstance(report, dict) and isinstance(report.get("extra_data"), dict)
+                and isinstance(report.get("tests"), list)):
+            raise ReportError("it has no extra_data and tests")
         extra = report["extra_data"]
-        record = extra.get("regrade")
-        tests = tuple(TestResult(t["name"], float(t["score"]), float(t["max_score"]), t["status"] == PASSED,
-                                 t["output"], str(t.get("extra_data", {}).get("mistake", "")),
-                                 str(t.get("extra_data", {}).get("mistake_name", ""))) for t in report["tests"])
-        return cls(extra["submission"], report_name, extra["exercise_set"], tests, report["output"],
-                   float(report["execution_time"]), bool(extra["graded"]), extra.get("sandbox", ""),
-                   str(extra.get("limits", "")), bool(extra.get("skipped", False)),
-                   bool(extra.get("accepted_readable_files", False)), WrittenAnswer.from_report(extra.get("written")),
-                   str(record["notebook_sha256"]) if record else "",
-                   RegradeRecord(str(record["cwd"]), dict(record["options"])) if record else None)
+        exercise_set = extra.get("exercise_set")
+        return cls(_text(extra.get("submission"), "the submission's name"), report_name,
+                   None if exercise_set is None else _text(exercise_set, "the exercise set"),
+                   tuple(_test_from_report(number, test) for number, test in enumerate(report["tests"])),
+                   _text(report.get("output"), "the report's output"),
+                   _number(report.get("execution_time"), "the execution time", upper=1e7),
+                   _flag(extra.get("graded"), "graded"), _text(extra.get("sandbox", ""), "the sandbox"),
+                   _text(extra.get("limits", ""), "the limits"), _flag(extra.get("skipped", False), "skipped"),
+                   _flag(extra.get("accepted_readable_files", False), "accepted_readable_files"),
+                   WrittenAnswer.from_report(extra.get("written")), *_regrade_from_report(extra.get("regrade")))
+
+
+def _test_from_report(number: int, test) -> TestResult:
+    if not isinstance(test, dict) or test.get("status") not in (PASSED, FAILED):
+        raise ReportError(f"test {number} is not an object whose status is {PASSED} or {FAILED}")
+    details = test.get("extra_data", {})
+    if not isinstance(details, dict):
+        raise ReportError(f"test {number}'s extra_data is not an object")
+    return TestResult(_text(test.get("name"), f"test {number}'s name"), _number(test.get("score"), "a score"),
+                      _number(test.get("max_score"), "a max_score"), test["status"] == PASSED,
+                      _text(test.get("output", ""), f"test {number}'s output"),
+                      _text(details.get("mistake", ""), f"test {number}'s mistake"),
+                      _text(details.get("mistake_name", ""), f"test {number}'s mistake name"))
+
+
+def _regrade_from_report(record) -> tuple[str, RegradeRecord | None]:
+    """A report's notebook digest and regrade record (none in a report of a run that recorded none)."""
+    if record is None:
+        return "", None
+    if not (isinstance(record, dict) and isinstance(record.get("options"), dict)):
+        raise ReportError("its regrade record is not an object with options")
+    return (_text(record.get("notebook_sha256"), "the notebook's digest"),
+            RegradeRecord(_text(record.get("cwd"), "the regrade folder"), dict(record["options"])))
+
+
+def read_report(path: Path, report_name: str | None = None) -> SubmissionResult:
+    """The result a report file holds, named ``report_name`` (else the file's stem); ReportError
+    for a file that is unreadable, too large, not JSON or not a report of ``dimred-teach grade``."""
+    path = Path(path)
+    try:
+        if path.stat().st_size > MAX_REPORT_BYTES:
+            raise ReportError(f"it is larger than {MAX_REPORT_BYTES // 2**20} MiB")
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ReportError(str(error)) from None
+    except RecursionError:
+        raise ReportError("its JSON nests too deeply") from None
+    return SubmissionResult.from_gradescope(document, report_name or path.stem)
 
 
 NOT_GRADED = "not-graded"

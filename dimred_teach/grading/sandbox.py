@@ -12,7 +12,7 @@ registry (:mod:`.sandbox_modes`, which also picks the strongest that works for `
     a root grader where user namespaces do not work (many containers): the kernel runs as a
     user id of its own, in mount, PID and IPC namespaces of its own where root can make them
     (:mod:`.mounts`); what permissions alone must keep from it is checked before any kernel
-    starts (:mod:`.exposure`).
+    starts (:mod:`.readable_to_kernels`).
 ``none``
     the kernel runs as the grader's user: only for trusted notebooks; reports say "not isolated".
 
@@ -242,7 +242,7 @@ class SandboxMode:
         importing a set's view, finding its packages (ipykernel, not imported) and none of
         :meth:`probe_absent`; None when it can."""
         from . import uids
-        from .view import build_view  # here: the view module imports the checks
+        from .course_view import build_view  # here: the view module imports the checks
 
         root = Path(tempfile.mkdtemp(prefix="dimred-probe-"))
         allocation = uids.allocate() if self.needs_uid else None

@@ -32,12 +32,12 @@ from .. import checks as _checks
 from . import cgroup, uids
 from .checker import GRADER_ERROR, warm_references
 from .options import GradingOptions
+from .report_staging import Staging
 from .reports import report_names
 from .results import SubmissionResult, TestResult, clip, known_mistake, not_graded, not_graded_test
 from .run_settings import RunSettings
 from .sandbox import SandboxMode, kill_group, remove_tree
-from .session import Job, grade_job
-from .staging import Staging
+from .submission_worker import Job, grade_job
 from .submissions import display_path, set_from_file_name
 from .written import spec_answers
 
@@ -151,14 +151,14 @@ def accept(base: SubmissionResult, fields, specs: dict, sandbox: str) -> Submiss
                             notebook_sha256=digest)
 
 
-def provisional(path: Path, name: str, plan: RunSettings) -> SubmissionResult:
+def provisional(path: Path, name: str, settings: RunSettings) -> SubmissionResult:
     """The report a submission keeps if grading never finishes."""
-    exercise_set = set_from_file_name(display_path(path.stem), plan.specs)
-    result = not_graded(display_path(path), name, exercise_set, plan.specs.get(exercise_set) if exercise_set else None,
-                        NOT_FINISHED, 0.0, plan.mode.name, plan.limits)
-    return marked(
-        dataclasses.replace(result, accepted_readable=plan.accepted_readable, regrade=plan.regrade), plan.mode
-    )
+    exercise_set = set_from_file_name(display_path(path.stem), settings.specs)
+    spec = settings.specs.get(exercise_set) if exercise_set else None
+    result = not_graded(display_path(path), name, exercise_set, spec, NOT_FINISHED, 0.0, settings.mode.name,
+                        settings.limits)
+    return marked(dataclasses.replace(result, accepted_readable=settings.accepted_readable, regrade=settings.regrade),
+                  settings.mode)
 
 
 def marked(result: SubmissionResult, mode: SandboxMode) -> SubmissionResult:
@@ -183,18 +183,18 @@ class _Running:
     uid: int | None = field(default=None)
 
 
-def grade(paths: Sequence[Path], out_dir: Path, plan: RunSettings, jobs: int = 1,
+def grade(paths: Sequence[Path], out_dir: Path, settings: RunSettings, jobs: int = 1,
           pass_fraction: float = 1.0, gradebook: Path | None = None,
           on_result: Callable[[SubmissionResult], None] | None = None,
           workspace: Path | None = None, staging: Staging | None = None) -> list[SubmissionResult]:
     """Grade notebooks and write the reports into ``out_dir``: staged while a kernel of the run
-    may be alive (:mod:`.staging`), published when the last one is gone.
+    may be alive (:mod:`.report_staging`), published when the last one is gone.
 
     Parameters
     ----------
     paths : notebook files (folders are not expanded here; see :func:`find_submissions`)
     out_dir : receives ``<name>.json`` per submission, ``junit.xml`` and ``summary.md``
-    plan : the run's settings (:func:`.run_settings.settle_run`: its options, specs and sandbox mode)
+    settings : the run's settings (:func:`.run_settings.settle_run`: its options, specs and sandbox mode)
     jobs : submissions graded at once, each in its own worker process and kernel
     pass_fraction : used for the pass/fail column of the summary
     gradebook : optional CSV file with one row per submission
@@ -210,7 +210,7 @@ def grade(paths: Sequence[Path], out_dir: Path, plan: RunSettings, jobs: int = 1
     -------
     list of SubmissionResult, in the order of ``paths``.
 
-    The sandbox mode has failed closed already, where it must, when ``plan`` was settled.
+    The sandbox mode has failed closed already, where it must, when ``settings`` was settled.
     """
     if not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
@@ -218,11 +218,11 @@ def grade(paths: Sequence[Path], out_dir: Path, plan: RunSettings, jobs: int = 1
     own_staging = staging is None
     staging = Staging.open(out_dir) if own_staging else staging
     names = report_names(paths)
-    results = [provisional(path, name, plan) for path, name in zip(paths, names)]
+    results = [provisional(path, name, settings) for path, name in zip(paths, names)]
     try:
         for result in results:
             staging.stage(result)
-        _grade_staged(paths, names, results, plan, jobs, staging, on_result, workspace, gradebook)
+        _grade_staged(paths, names, results, settings, jobs, staging, on_result, workspace, gradebook)
     finally:
         staging.publish(results, pass_fraction, gradebook)  # every kernel of the run is gone by now
         if own_staging:
@@ -230,15 +230,15 @@ def grade(paths: Sequence[Path], out_dir: Path, plan: RunSettings, jobs: int = 1
     return results
 
 
-def _grade_staged(paths: list[Path], names: list[str], results: list[SubmissionResult], plan: RunSettings, jobs: int,
-                  staging: Staging, on_result: Callable[[SubmissionResult], None] | None, workspace: Path | None,
-                  gradebook: Path | None) -> None:
+def _grade_staged(paths: list[Path], names: list[str], results: list[SubmissionResult], settings: RunSettings,
+                  jobs: int, staging: Staging, on_result: Callable[[SubmissionResult], None] | None,
+                  workspace: Path | None, gradebook: Path | None) -> None:
     """Run :func:`grade`'s workers: each result replaces its provisional one in ``results`` and
     is staged as it comes; returns when every worker and kernel of the run is gone, also when
     interrupted."""
     outputs = [staging.out_dir] + ([Path(gradebook).parent] if gradebook is not None else [])
     named = {result.exercise_set for result in results}
-    preload(plan.options, plan.specs, None if None in named else named | set(plan.options.assignment))
+    preload(settings.options, settings.specs, None if None in named else named | set(settings.options.assignment))
     own_workspace = workspace is None
     workspace = Path(tempfile.mkdtemp(prefix="dimred-run-") if own_workspace else workspace)
 
@@ -247,7 +247,7 @@ def _grade_staged(paths: list[Path], names: list[str], results: list[SubmissionR
         if on_result is not None:
             on_result(result)
 
-    pool = _Workers(paths, names, results, plan, plan.mode.for_run(paths, outputs), jobs, workspace, done)
+    pool = _Workers(paths, names, results, settings, settings.mode.for_run(paths, outputs), jobs, workspace, done)
     try:
         pool.run()
     finally:
@@ -261,9 +261,9 @@ class _Workers:
     folder of its own under the run's ``workspace``; a result of grader trouble is tried once
     more, every other one replaces its provisional result and is handed to ``done``."""
 
-    def __init__(self, paths: list[Path], names: list[str], results: list[SubmissionResult], plan: RunSettings,
+    def __init__(self, paths: list[Path], names: list[str], results: list[SubmissionResult], settings: RunSettings,
                  sandbox: SandboxMode, jobs: int, workspace: Path, done: Callable[[SubmissionResult], None]):
-        self.paths, self.names, self.results, self.plan, self.sandbox = paths, names, results, plan, sandbox
+        self.paths, self.names, self.results, self.settings, self.sandbox = paths, names, results, settings, sandbox
         self.workspace, self.views, self.done = workspace, workspace / "views", done
         self.context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
                                                    else "spawn")
@@ -282,7 +282,7 @@ class _Workers:
 
     def run(self) -> None:
         """Until every submission has its result: start workers, read what they send, stop the overdue."""
-        hard_limit = self.plan.options.hard_limit
+        hard_limit = self.settings.options.hard_limit
         while self.pending or self.running:
             while self.pending and self.free_slots:
                 self.start(self.pending.pop(0), self.free_slots.pop(0))
@@ -306,11 +306,11 @@ class _Workers:
             return
         receiver, sender = self.context.Pipe(duplex=False)
         job = Job(os.fspath(self.paths[index]), self.results[index].submission, self.names[index], root,
-                  self.plan.options, self.plan.specs, self.sandbox, str(self.views))
+                  self.settings.options, self.settings.specs, self.sandbox, str(self.views))
         process = self.context.Process(target=worker, args=(job, sender), daemon=True)
         process.start()
         sender.close()
-        self.running[index] = _Running(process, receiver, root, slot, now, now + self.plan.options.hard_limit)
+        self.running[index] = _Running(process, receiver, root, slot, now, now + self.settings.options.hard_limit)
 
     def receive(self, index: int) -> None:
         """What submission ``index``'s worker sent: its kernel, or its result (or that it died)."""
@@ -320,7 +320,7 @@ class _Workers:
             if kind == "kernel":
                 entry.pgid, entry.uid = (int(number) or None for number in payload)
             else:
-                self.finish(index, accept(self.results[index], payload, self.plan.specs, self.sandbox.name))
+                self.finish(index, accept(self.results[index], payload, self.settings.specs, self.sandbox.name))
         except (EOFError, OSError, ValueError, TypeError, KeyError):
             entry.process.join(1)
             code = entry.process.exitcode
@@ -330,8 +330,10 @@ class _Workers:
 
     def broken(self, index: int, message: str) -> SubmissionResult:
         base = self.results[index]
-        return not_graded(base.submission, base.report_name, base.exercise_set, self.plan.specs.get(base.exercise_set),
-                          message, time.monotonic() - self.running[index].started, self.sandbox.name)
+        spec = self.settings.specs.get(base.exercise_set)
+        elapsed = time.monotonic() - self.running[index].started
+        return not_graded(base.submission, base.report_name, base.exercise_set, spec, message, elapsed,
+                          self.sandbox.name)
 
     def finish(self, index: int, result: SubmissionResult) -> None:
         """Submission ``index``'s worker is done: clean up after it, then try once more after
@@ -353,11 +355,12 @@ class _Workers:
         if trouble:
             base = self.results[index]
             result = not_graded(base.submission, base.report_name, base.exercise_set,
-                                self.plan.specs.get(base.exercise_set),
+                                self.settings.specs.get(base.exercise_set),
                                 f"{trouble} (twice; the submission was graded again in a fresh kernel)",
                                 result.execution_time, self.sandbox.name)
-        result = dataclasses.replace(result, limits=self.plan.limits, accepted_readable=self.plan.accepted_readable,
-                                     regrade=self.plan.regrade)
+        settings = self.settings
+        result = dataclasses.replace(result, limits=settings.limits, accepted_readable=settings.accepted_readable,
+                                     regrade=settings.regrade)
         self.results[index] = result = marked(result, self.sandbox)
         self.done(result)
 

@@ -8,7 +8,7 @@ stand-ins of the third-party functions its set forbids over the originals; other
 process of its id is killed afterwards, and its files in every world-writable folder and its
 System V IPC objects are removed. It imports the set's view, but the rest of the machine stays
 readable: a run stops before any kernel while a file it must not read is readable by other
-users (:func:`.exposure.require_private`), and the reports state what held (:meth:`guarantees`).
+users (:func:`.readable_to_kernels.require_private`), and the reports state what held (:meth:`guarantees`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from pathlib import Path
 
 from ..checks import policy
 from . import mounts, uids
-from .exposure import accepts_readable, exposed_course, require_private
 from .installation import closed_to_others, installation_paths, leftover_folders, needed_by_kernels, unreachable_message
+from .readable_to_kernels import accepts_readable, exposed_course, require_private
 from .sandbox import FORBIDDEN_ABSENT, GUARANTEES, OTHERS_UNREACHABLE, SMALL_TMPFS_BYTES, SandboxMode
 
 BEYOND_THE_RUN = "; what lies beyond the run (an earlier class's folder) only as its own permissions keep it"
@@ -111,7 +111,7 @@ class UnprivilegedUser(SandboxMode):
                   "--no-new-privs", "--pdeathsig=KILL", "--", *argv]
         if not self.private:
             return become
-        from .view import shadows  # here: the view module imports the checks
+        from .course_view import shadows  # here: the view module imports the checks
 
         return mounts.private_command(become, f"size={SMALL_TMPFS_BYTES},mode=1777", [str(box), *self.readable],
                                       self.hidden, shadows(view))

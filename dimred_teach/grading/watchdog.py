@@ -1,7 +1,7 @@
 """The outer deadline of a grading command: the run happens in a child process (its own
 session), and this process, which no kernel is given any handle on, ends it when it stops
 making progress or when the command is interrupted, then publishes the reports the run staged
-(:mod:`.staging`) once no kernel of the run is left.
+(:mod:`.report_staging`) once no kernel of the run is left.
 
 Each worker has its own hard deadline in the grading process; the watchdog covers the
 grading process itself being stopped (SIGSTOP), hung or killed.
@@ -9,7 +9,6 @@ grading process itself being stopped (SIGSTOP), hung or killed.
 
 from __future__ import annotations
 
-import json
 import os
 import select
 import signal
@@ -20,20 +19,19 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import uids
+from .report_staging import Staging
 from .reports import report_names
-from .results import SubmissionResult
+from .results import ReportError, SubmissionResult, read_report
 from .run_settings import RunSettings
 from .sandbox import remove_tree
 from .scheduler import grade, provisional
-from .staging import Staging
 
 
 def _finished(staging: Staging, fallback: SubmissionResult) -> SubmissionResult:
     """A submission's report as the grading process staged it (``fallback`` when unreadable)."""
     try:
-        report = json.loads(staging.staged(fallback.report_name).read_text())
-        return SubmissionResult.from_gradescope(report, fallback.report_name)
-    except (OSError, ValueError, KeyError, TypeError):
+        return read_report(staging.staged(fallback.report_name), fallback.report_name)
+    except ReportError:
         return fallback
 
 
@@ -61,7 +59,7 @@ def _wait(child: int, reader: int, patience: float) -> None:
             return
 
 
-def grade_supervised(paths: Sequence[Path], out_dir: Path, plan: RunSettings, jobs: int = 1,
+def grade_supervised(paths: Sequence[Path], out_dir: Path, settings: RunSettings, jobs: int = 1,
                      pass_fraction: float = 1.0, gradebook: Path | None = None,
                      on_result: Callable[[SubmissionResult], None] | None = None,
                      patience: float | None = None) -> list[SubmissionResult]:
@@ -69,11 +67,11 @@ def grade_supervised(paths: Sequence[Path], out_dir: Path, plan: RunSettings, jo
     ``patience`` seconds (default ``options.hard_limit + 30``, after the grading process's
     own deadline for each worker); always returns every submission's result, and publishes
     the reports this run staged once none of its kernels is left, also when interrupted.
-    ``plan``: the run's settings (:func:`.run_settings.settle_run`)."""
+    ``settings``: the run's settings (:func:`.run_settings.settle_run`)."""
     if not hasattr(os, "fork"):
-        return grade(paths, out_dir, plan, jobs, pass_fraction, gradebook, on_result)
+        return grade(paths, out_dir, settings, jobs, pass_fraction, gradebook, on_result)
     paths = [Path(p) for p in paths]
-    fallbacks = [provisional(path, name, plan) for path, name in zip(paths, report_names(paths))]
+    fallbacks = [provisional(path, name, settings) for path, name in zip(paths, report_names(paths))]
     staging = Staging.open(out_dir)
     workspace = Path(tempfile.mkdtemp(prefix="dimred-run-"))  # removed here even if the grading process is killed
     child = None
@@ -92,14 +90,14 @@ def grade_supervised(paths: Sequence[Path], out_dir: Path, plan: RunSettings, jo
                     if on_result is not None:
                         on_result(result)
 
-                grade(paths, out_dir, plan, jobs, pass_fraction, gradebook, report, workspace, staging)
+                grade(paths, out_dir, settings, jobs, pass_fraction, gradebook, report, workspace, staging)
                 status = 0
             except BaseException:
                 traceback.print_exc()
             finally:
                 os._exit(status)
         os.close(writer)
-        _wait(child, reader, plan.options.hard_limit + 30.0 if patience is None else patience)
+        _wait(child, reader, settings.options.hard_limit + 30.0 if patience is None else patience)
         os.close(reader)
     finally:
         if child is not None:

@@ -20,7 +20,7 @@ import course  # noqa: E402  (the README's test command: its parallel options an
 
 GRADER = ["tests/grading/test_grading.py", "tests/grading/test_grading_assignment.py",
           "tests/grading/test_grading_construction.py", "tests/grading/test_grading_hostile.py",
-          "tests/grading/test_grading_wire.py", "tests/gradebook/test_class_report.py"]
+          "tests/grading/test_plain_data.py", "tests/gradebook/test_class_report.py"]
 PROOFS = ["tests/checks/test_check_proofs.py"]
 PARTS = {
     "unit (library, build, checks' own tests)": ["tests", *(f"--ignore={path}" for path in GRADER + PROOFS)],

@@ -1,7 +1,7 @@
 """Nothing in a set's kernel view answers one of its function exercises (issues 21 and 37).
 
 A set's grading kernel sees a copy of the library that holds only what the set's own cells
-use (:mod:`dimred_teach.grading.view`). What remains there is searched by generation, not by
+use (:mod:`dimred_teach.grading.course_view`). What remains there is searched by generation, not by
 a hand-kept list: for every function exercise, the check is run against adapted calls of
 every function and class the view defines, private ones included (the kernel reaches those
 too): the exercise's arguments in every order and subset, a required parameter left over
@@ -51,7 +51,7 @@ import pytest
 from check_cases import ROOT, solution_answer
 from dimred_teach.checks import evaluate
 from dimred_teach.exercise_specs import SPECS_DIR
-from dimred_teach.grading import view
+from dimred_teach.grading import course_view
 
 pytestmark = [pytest.mark.slow(seconds=96), pytest.mark.pipeline]
 
@@ -110,7 +110,8 @@ def function_exercises():
 def view_callables(exercise_set: str, folder: str) -> dict[str, object]:
     """Every function and class the set's view defines (private ones too), by its name in the
     view, imported from a view built into ``folder`` under a package name of its own."""
-    root = view.build_view(exercise_set, Path(folder) / "view", _spec(exercise_set).get("library")) / "dimred_teach"
+    library = _spec(exercise_set).get("library")
+    root = course_view.build_view(exercise_set, Path(folder) / "view", library) / "dimred_teach"
     alias = f"_view_{exercise_set[:2]}_dimred_teach"
     spec = importlib.util.spec_from_file_location(alias, root / "__init__.py", submodule_search_locations=[str(root)])
     package = importlib.util.module_from_spec(spec)
@@ -510,7 +511,7 @@ def test_a_known_leak_is_not_in_the_kernel_and_check_refuses_it(exercise_set, ex
                                                                 tmp_path):
     """The grading kernel of the set has no such object (calling its stand-in raises the policy's message),
     and ``check()`` in a notebook fails an answer that uses it, with the same message."""
-    folder = view.build_view(exercise_set, tmp_path / "view", _spec(exercise_set).get("library"))
+    folder = course_view.build_view(exercise_set, tmp_path / "view", _spec(exercise_set).get("library"))
     module, attribute = name.rsplit(".", 1)
     if module.rsplit(".", 1)[-1][:1].isupper():  # a method: the class's attribute
         module, cls = module.rsplit(".", 1)
@@ -543,7 +544,7 @@ def test_a_set_whose_cells_need_what_it_forbids_gets_no_view(exercise_set, names
     """No private copies (issue 37): a kept object that needs a forbidden one is an error of the
     set when its view is built, naming what it needs."""
     with pytest.raises(ValueError, match=rf"exercise set {exercise_set}: its own cells need .*{re.escape(needs)}"):
-        view.build_view(exercise_set, tmp_path / "view", {"names": names, "attributes": []})
+        course_view.build_view(exercise_set, tmp_path / "view", {"names": names, "attributes": []})
 
 
 @pytest.mark.parametrize("exercise_set", sorted(path.stem for path in SPECS_DIR.glob("*.json")))
@@ -551,7 +552,7 @@ def test_the_solutions_code_runs_in_its_sets_view(exercise_set, tmp_path):
     """What a set's view leaves out is nothing its own cells need: the solution's code cells
     (check calls aside) run with the view as the library (display.setup_notebook's plotting,
     a numpy subclass's methods called by numpy, ...)."""
-    folder = view.build_view(exercise_set, tmp_path / "view", _spec(exercise_set).get("library"))
+    folder = course_view.build_view(exercise_set, tmp_path / "view", _spec(exercise_set).get("library"))
     notebook = jupytext.read(ROOT / "solutions" / f"{exercise_set}.py")
     code = "\n".join(line for cell in notebook.cells if cell.cell_type == "code"
                      for line in cell.source.splitlines() if not line.startswith("check("))

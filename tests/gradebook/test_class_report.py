@@ -24,7 +24,7 @@ from class_reports import cells_as_any_spreadsheet_splits, write_synthetic_repor
 from dimred_teach.cli import main
 from dimred_teach.gradebook.class_report import read_reports, summarise, write_csvs
 from dimred_teach.grading.reports import write_gradebook, write_report
-from dimred_teach.grading.results import SubmissionResult, TestResult
+from dimred_teach.grading.results import SubmissionResult, TestResult, read_report
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow(seconds=120)]
 
@@ -65,7 +65,7 @@ def test_a_thousand_reports_summarise_in_seconds_to_the_counts_they_were_drawn_w
 
 def test_a_gradebook_gives_the_counts_of_the_reports(tmp_path):
     drawn = write_synthetic_reports(tmp_path / "reports", 80, seed=4)
-    results = [SubmissionResult.from_gradescope(json.loads(path.read_text()), path.stem)
+    results = [read_report(path)
                for path in sorted((tmp_path / "reports").glob("*.json"))]
     write_gradebook(results, tmp_path / "gradebook.csv", 1.0)
     assert main(["class-report", str(tmp_path / "gradebook.csv"), "--out", str(tmp_path / "from-gradebook"),

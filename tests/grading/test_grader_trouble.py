@@ -27,7 +27,7 @@ from dimred_teach import checks
 from dimred_teach.cli import main
 from dimred_teach.course.execution import read_source
 from dimred_teach.course.exercises import build_exercise
-from dimred_teach.grading import GradingOptions, grade, settle_run, wire
+from dimred_teach.grading import GradingOptions, grade, plain_data, settle_run
 from dimred_teach.grading import checker as checker_module
 from dimred_teach.grading.checker import GRADER_ERROR, TOO_BIG, Checker
 from test_grading import FIXTURES, SOURCE, _answered
@@ -52,7 +52,7 @@ def _burn(seconds: float) -> None:
 def _verdict(exercise_id: str = "99.column_means", timeout: float = 1.0) -> dict:
     checker = Checker(1024, 60, timeout, 2**20)
     try:
-        return checker.check(exercise_id, wire.encode(("value", [1.0, 2.0, 3.0]), 2**20), 1, call=None)
+        return checker.check(exercise_id, plain_data.encode(("value", [1.0, 2.0, 3.0]), 2**20), 1, call=None)
     finally:
         checker.stop()
 
@@ -78,7 +78,7 @@ def test_a_checks_process_out_of_cpu_is_too_slow(monkeypatch):
     _verify_with(monkeypatch, "99.column_means", lambda answer, rng: _burn(30))
     checker = Checker(1024, 1, 60.0, 2**20)
     try:
-        verdict = checker.check("99.column_means", wire.encode(("value", [1.0, 2.0, 3.0]), 2**20), 1, call=None)
+        verdict = checker.check("99.column_means", plain_data.encode(("value", [1.0, 2.0, 3.0]), 2**20), 1, call=None)
     finally:
         checker.stop()
     assert verdict["message"] == TOO_BIG, verdict

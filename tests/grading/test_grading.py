@@ -39,7 +39,7 @@ from dimred_teach.grading import (
     scrubbed_environment,
     settle_run,
 )
-from dimred_teach.grading.exposure import ACCEPT_VARIABLE
+from dimred_teach.grading.readable_to_kernels import ACCEPT_VARIABLE
 from dimred_teach.grading.reports import markdown_text
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow(seconds=200)]
@@ -627,7 +627,8 @@ def test_the_gradescope_bundle_holds_what_gradescope_needs(gradescope):
         settings = json.loads(archive.read("settings.json"))
         requirements = archive.read("requirements.txt").decode()
     assert {"setup.sh", "run_autograder", "requirements.txt", "constraints.txt", "settings.json",
-            "course/pyproject.toml", "course/dimred_teach/grading/session.py", "course/data/crabs.csv"} <= names
+            "course/pyproject.toml", "course/dimred_teach/grading/submission_worker.py",
+            "course/data/crabs.csv"} <= names
     assert gradescope["modes"]["setup.sh"] & 0o111 and gradescope["modes"]["run_autograder"] & 0o111
     assert settings == {"timeout": 300, "cell_timeout": 120, "call_timeout": 20, "memory_mb": 2048, "processes": 64,
                         "open_files": 1024, "file_mb": 256, "scratch_mb": 1024,

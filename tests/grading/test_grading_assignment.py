@@ -18,7 +18,7 @@ import nbformat
 import pytest
 
 from dimred_teach.cli import main
-from dimred_teach.grading.exposure import ACCEPT_VARIABLE
+from dimred_teach.grading.readable_to_kernels import ACCEPT_VARIABLE
 from dimred_teach.grading.submissions import identify_set, is_exercise_notebook, load_specs, resolve_sets
 from test_grading import ROOT
 

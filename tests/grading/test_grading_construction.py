@@ -30,7 +30,7 @@ import pytest
 import dimred_teach
 from checkout_lock import checkout_permissions_changing
 from dimred_teach.exercise_specs import SPECS_DIR
-from dimred_teach.grading import exposure, grade, installation, mounts, sandbox_modes, settle_run, uids
+from dimred_teach.grading import grade, installation, mounts, readable_to_kernels, sandbox_modes, settle_run, uids
 from dimred_teach.grading.installation import UNREACHABLE, secret_folders
 from dimred_teach.grading.sandbox import SandboxUnavailable
 from dimred_teach.grading.sandbox_modes import choose
@@ -806,7 +806,7 @@ def test_without_namespaces_the_readability_check_covers_every_shard(fixture_set
         monkeypatch.setattr(run_settings, "choose", lambda name: UnprivilegedUser(private=False))
         monkeypatch.setattr(uids, "allocate", no_kernel)
         # a worktree's repository, outside the checkout, is not this test's (and not this test's to chmod)
-        monkeypatch.setattr(exposure, "source_leftovers", lambda: [])
+        monkeypatch.setattr(readable_to_kernels, "source_leftovers", lambda: [])
         status = _cli(fixture_set, str(shared / "class"), "--shard", "0/2", "--out", str(shared / "out"),
                       "--sandbox", "user")
     refusal = capsys.readouterr().err.strip()

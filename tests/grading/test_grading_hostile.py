@@ -31,12 +31,12 @@ import dimred_teach.data
 from dimred_teach.checks import evaluate
 from dimred_teach.exercise_specs import SPECS_DIR
 from dimred_teach.grading import GradingOptions, SandboxUnavailable, grade, report_names, settle_run, uids
-from dimred_teach.grading.channel import Channel
+from dimred_teach.grading.answer_folder import AnswerFolder
 from dimred_teach.grading.reports import markdown_text, summary
 from dimred_teach.grading.results import SubmissionResult, TestResult
 from dimred_teach.grading.sandbox_modes import choose, named
 from dimred_teach.grading.scheduler import scrub
-from dimred_teach.grading.session import disk_usage
+from dimred_teach.grading.submission_worker import disk_usage
 from test_grading import (
     EXERCISES,
     FIXTURES,
@@ -267,7 +267,7 @@ def test_a_link_in_the_scratch_folder_leads_the_worker_nowhere(tmp_path):
     folder.mkdir(parents=True)
     victim.mkdir()
     (victim / "01.x.answer").write_bytes(pickle.dumps(("value", 1)))
-    channel = Channel(folder)
+    channel = AnswerFolder(folder)
     folder.rename(tmp_path / "box" / "moved")
     folder.symlink_to(victim)  # the folder's path now leads outside
     channel.write("call-1.in", b"arguments")

@@ -155,12 +155,12 @@ def test_every_forbidden_function_of_a_file_is_a_stand_in(exercise_set, tmp_path
     """Sets 13 and 14 forbid several functions of one scikit-learn file: its one stand-in, bound
     over the original, raises the policy's message for each of them (a stand-in per function
     would be bound over the same file in turn, and only the last would hold)."""
-    from dimred_teach.grading import view
+    from dimred_teach.grading import course_view
 
-    folder = view.build_view(exercise_set, tmp_path / "view")
+    folder = course_view.build_view(exercise_set, tmp_path / "view")
     declared = policy.third_party(exercise_set)
-    originals = {str(path) for _, path in view.third_party_files(exercise_set)}
-    stand_ins = [(copy, original) for copy, original in view.shadows(folder) if copy.endswith(".py")]
+    originals = {str(path) for _, path in course_view.third_party_files(exercise_set)}
+    stand_ins = [(copy, original) for copy, original in course_view.shadows(folder) if copy.endswith(".py")]
     assert sorted(original for _, original in stand_ins) == sorted(originals) and len(declared) > len(originals)
     for copy, _ in stand_ins:
         spec = importlib.util.spec_from_file_location(f"stand_in_{exercise_set}", copy)

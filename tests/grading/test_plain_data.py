@@ -1,4 +1,4 @@
-"""The plain-data format between a grading kernel and the grader (``grading/wire.py``):
+"""The plain-data format between a grading kernel and the grader (``grading/plain_data.py``):
 every kind of answer the course uses crosses intact, and nothing else does; every limit is
 checked before anything is built, so a few hundred bytes can never become gigabytes."""
 
@@ -15,7 +15,7 @@ import scipy.sparse
 
 from dimred_teach.checks import Verdict
 from dimred_teach.grading.checker import resolve_result
-from dimred_teach.grading.wire import MAGIC, MAX_DEPTH, MAX_NODES, WireError, decode, encode
+from dimred_teach.grading.plain_data import MAGIC, MAX_DEPTH, MAX_NODES, PlainDataError, decode, encode
 from dimred_teach.pca import pca
 
 
@@ -40,7 +40,7 @@ def test_course_results_cross_by_name_and_fields_only():
     result = pca(np.random.default_rng(0).normal(size=(20, 4)), k=2)
     back = decode(encode(result), resolve=resolve_result)
     assert np.allclose(back.components, result.components) and type(back) is type(result)
-    with pytest.raises(WireError):
+    with pytest.raises(PlainDataError):
         decode(encode(result))  # no resolver: no classes at all
     assert resolve_result("os", "system") is None and resolve_result("dimred_teach.pca", "np") is None
     verdict = decode(encode(Verdict("01.x", True, "m", "h")), resolve=resolve_result)
@@ -50,13 +50,13 @@ def test_course_results_cross_by_name_and_fields_only():
 @pytest.mark.parametrize("value", [object(), np.array([object()]), lambda: 1, type("Student", (), {})(), pytest,
                                    np.zeros(2, dtype=[("a", "<f8")])])
 def test_anything_else_is_refused_when_encoded(value):
-    with pytest.raises(WireError):
+    with pytest.raises(PlainDataError):
         encode(value)
 
 
 def test_a_pickle_is_not_an_answer():
     for data in (pickle.dumps([1, 2]), b"cos\nsystem\n(S'echo hi'\ntR.", b"", b"DRT1"):
-        with pytest.raises(WireError):
+        with pytest.raises(PlainDataError):
             decode(data)
 
 
@@ -70,7 +70,7 @@ def test_a_pickle_is_not_an_answer():
     ({"x": 1}, [], "valid"),
 ])
 def test_a_crafted_header_is_refused_before_anything_is_built(header, blobs, words):
-    with pytest.raises(WireError, match=words):
+    with pytest.raises(PlainDataError, match=words):
         decode(_raw(header, blobs), resolve=resolve_result)
 
 
@@ -83,8 +83,8 @@ def test_nesting_and_node_counts_are_bounded_and_cheap():
     started = time.monotonic()
     for data in (_raw(deep), _raw(shared),
                  MAGIC + struct.pack("<II", len(very_deep), 0) + very_deep.encode()):
-        with pytest.raises(WireError):
+        with pytest.raises(PlainDataError):
             decode(data)
     assert time.monotonic() - started < 5
-    with pytest.raises(WireError):
+    with pytest.raises(PlainDataError):
         encode([[0] * 100] * (MAX_NODES // 50))  # the kernel side refuses the same

@@ -18,10 +18,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..checks import policy
+from .course_view import third_party_files
 from .installation import secret_folders, source_leftovers
 from .mounts import covered, hidden_folders
 from .sandbox import SandboxUnavailable
-from .view import third_party_files
 
 ACCEPT_VARIABLE = "DIMRED_TEACH_ACCEPT_READABLE_FILES"
 """Set to 1 (or pass ``--accept-readable-files``) to grade in ``user`` mode although files the

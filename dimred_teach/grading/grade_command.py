@@ -109,7 +109,7 @@ def command_grade(args) -> int:
             raise ValueError("no notebooks (*.ipynb) found in " + ", ".join(map(str, args.submissions)))
         # the mode keeps the course, the whole class given (every shard's) and its reports from the kernels,
         # or none starts
-        plan = settle_run(options, args.set or (), [*args.submissions, *paths], args.out, args.gradebook)
+        settings = settle_run(options, args.set or (), [*args.submissions, *paths], args.out, args.gradebook)
         shard = None
         if getattr(args, "shard", None) is not None:  # grade one share of the listing (grading/shards.py)
             from .shards import parse_shard, plan_shard, shard_from_environment
@@ -117,9 +117,9 @@ def command_grade(args) -> int:
             shard = plan_shard(args.submissions, paths, *(parse_shard(args.shard) if args.shard
                                                          else shard_from_environment()), args.pass_fraction)
             paths = shard.paths
-        if not plan.specs:
+        if not settings.specs:
             raise ValueError(f"no grading specs in {options.specs_dir}: was `dimred-teach build` run?")
-        check_named_notebooks(args.submissions, plan.specs, plan.options)
+        check_named_notebooks(args.submissions, settings.specs, settings.options)
         args.out.mkdir(parents=True, exist_ok=True)
     except (ValueError, OSError, SandboxUnavailable) as error:
         raise InputError(str(error)) from None
@@ -137,14 +137,14 @@ def command_grade(args) -> int:
         print(f"{result.submission}: {result.score:g} / {result.max_score:g} ({mark}, {result.execution_time:.1f} s)",
               flush=True)
 
-    results = grade_supervised(paths, args.out, plan, jobs=args.jobs, pass_fraction=args.pass_fraction,
+    results = grade_supervised(paths, args.out, settings, jobs=args.jobs, pass_fraction=args.pass_fraction,
                                gradebook=args.gradebook, on_result=progress)
     append_step_summary(args.out)
     counted = [r for r in results if not r.skipped]
     passed = sum(r.passes(args.pass_fraction) for r in counted)
     skipped = f" ({len(results) - len(counted)} skipped: not exercise notebooks)" if len(counted) < len(results) else ""
     print(f"{passed} of {len(counted)} submission(s) reach {args.pass_fraction:.0%} of the points{skipped}; "
-          f"sandbox: {plan.mode.name}; "
+          f"sandbox: {settings.mode.name}; "
           f"reports in {args.out}")
     troubled = grader_errors(results)
     if troubled:

@@ -1,7 +1,7 @@
-"""The answer channel: the kernel's answer folder, opened once and used without following links.
+"""The answer folder: where the kernel writes its answers, opened once and used without following links.
 
 The kernel writes each answer and function result as a file of the plain-data format
-(:mod:`.wire`); the worker reads it right after the cell that wrote it (a regular file of
+(:mod:`.plain_data`); the worker reads it right after the cell that wrote it (a regular file of
 bounded size, opened without following links) and hands the bytes on, undecoded, to the
 checks process (:mod:`.checker`).
 """
@@ -13,7 +13,7 @@ import stat
 from pathlib import Path
 
 
-class Channel:
+class AnswerFolder:
     """The kernel's answer folder, opened once before the kernel starts.
 
     Every later file operation goes through this handle and never follows a link, so a

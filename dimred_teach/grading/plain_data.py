@@ -29,18 +29,18 @@ ARRAY_KINDS = "biufcUS"
 fixed-width strings."""
 
 
-class WireError(ValueError):
+class PlainDataError(ValueError):
     """Data that is not a valid answer, or exceeds a limit; the message says which."""
 
 
 def encode(value, max_bytes: int = 64 * 2**20) -> bytes:
-    """``value`` as bytes of this format; WireError for what cannot cross or is too large."""
+    """``value`` as bytes of this format; PlainDataError for what cannot cross or is too large."""
     blobs, size, nodes = [], [0], [0]
 
     def node(item, depth):
         nodes[0] += 1
         if nodes[0] > MAX_NODES or depth > MAX_DEPTH:
-            raise WireError(f"it has more than {MAX_NODES} values or is nested deeper than {MAX_DEPTH}")
+            raise PlainDataError(f"it has more than {MAX_NODES} values or is nested deeper than {MAX_DEPTH}")
         if item is None or isinstance(item, (bool, str)):
             return item
         if type(item) is int or type(item) is float:
@@ -57,11 +57,12 @@ def encode(value, max_bytes: int = 64 * 2**20) -> bytes:
         if numpy is not None and isinstance(item, (numpy.ndarray, numpy.generic)):
             array = numpy.asarray(item)  # tobytes() below is C order whatever the layout
             if array.dtype.kind not in ARRAY_KINDS or array.dtype.fields is not None:
-                raise WireError(f"an array of dtype {array.dtype} cannot cross (numbers, booleans and strings only)")
+                raise PlainDataError(
+                    f"an array of dtype {array.dtype} cannot cross (numbers, booleans and strings only)")
             data = array.tobytes()
             size[0] += len(data)
             if size[0] > max_bytes:
-                raise WireError(f"its arrays hold more than {max_bytes} bytes")
+                raise PlainDataError(f"its arrays hold more than {max_bytes} bytes")
             blobs.append(data)
             tag = "n" if isinstance(item, numpy.generic) else "a"
             return {tag: [array.dtype.str, list(array.shape), len(blobs) - 1]}
@@ -81,44 +82,44 @@ def encode(value, max_bytes: int = 64 * 2**20) -> bytes:
                           node(csr.indptr, depth + 1), flavour]}
         if kind.__module__.split(".")[0] == "pandas" and hasattr(item, "to_numpy"):
             return node(item.to_numpy(), depth)
-        raise WireError(f"a {kind.__name__} cannot cross (numbers, strings, arrays, lists, tuples, dicts, "
+        raise PlainDataError(f"a {kind.__name__} cannot cross (numbers, strings, arrays, lists, tuples, dicts, "
                         "sets and the course's results can)")
 
     header = json.dumps(node(value, 0), allow_nan=True, separators=(",", ":")).encode()
     if len(header) > MAX_HEADER_BYTES:
-        raise WireError(f"its description is longer than {MAX_HEADER_BYTES} bytes")
+        raise PlainDataError(f"its description is longer than {MAX_HEADER_BYTES} bytes")
     lengths = struct.pack(f"<{len(blobs)}Q", *(len(blob) for blob in blobs))
     return MAGIC + struct.pack("<II", len(header), len(blobs)) + header + lengths + b"".join(blobs)
 
 
 def decode(data: bytes, max_bytes: int = 64 * 2**20, resolve=None):
-    """The value ``data`` describes; WireError when it is malformed or over a limit.
+    """The value ``data`` describes; PlainDataError when it is malformed or over a limit.
 
     ``resolve(module, qualname)`` returns the dataclass a result node names (or None to
     refuse it); without it result nodes are refused.
     """
     if not isinstance(data, (bytes, bytearray, memoryview)) or len(data) > max_bytes + MAX_HEADER_BYTES:
-        raise WireError("it is not data of the answer format, or too large")
+        raise PlainDataError("it is not data of the answer format, or too large")
     data = memoryview(data)
     if bytes(data[:4]) != MAGIC or len(data) < 12:
-        raise WireError("it is not data of the answer format")
+        raise PlainDataError("it is not data of the answer format")
     header_length, count = struct.unpack("<II", data[4:12])
     if header_length > MAX_HEADER_BYTES or count > MAX_NODES:
-        raise WireError("its description is over the limits")
+        raise PlainDataError("its description is over the limits")
     start = 12 + header_length + 8 * count
     if start > len(data):
-        raise WireError("it is cut short")
+        raise PlainDataError("it is cut short")
     lengths = struct.unpack(f"<{count}Q", data[12 + header_length:start])
     offsets, position = [], start
     for length in lengths:
         offsets.append(position)
         position += length
     if position != len(data):
-        raise WireError("its arrays do not match its description")
+        raise PlainDataError("its arrays do not match its description")
     try:
         tree = json.loads(bytes(data[12:12 + header_length]))
     except (ValueError, RecursionError):
-        raise WireError("its description is not valid (or nested too deeply)") from None
+        raise PlainDataError("its description is not valid (or nested too deeply)") from None
     _validate(tree, lengths)
     return _build(tree, data, offsets, lengths, resolve)
 
@@ -130,13 +131,13 @@ def _validate(tree, lengths) -> None:
         item, depth = pending.pop()
         nodes += 1
         if nodes > MAX_NODES or depth > MAX_DEPTH:
-            raise WireError(f"it has more than {MAX_NODES} values or is nested deeper than {MAX_DEPTH}")
+            raise PlainDataError(f"it has more than {MAX_NODES} values or is nested deeper than {MAX_DEPTH}")
         if item is None or isinstance(item, (bool, int, float, str)):
             continue
         if isinstance(item, list):  # only inside a node
-            raise WireError("its description is not valid")
+            raise PlainDataError("its description is not valid")
         if not isinstance(item, dict) or len(item) != 1:
-            raise WireError("its description is not valid")
+            raise PlainDataError("its description is not valid")
         (tag, body), = item.items()
         if tag in ("l", "t", "s") and isinstance(body, list):
             pending += [(entry, depth + 1) for entry in body]
@@ -150,14 +151,14 @@ def _validate(tree, lengths) -> None:
         elif tag == "z" and isinstance(body, list) and len(body) == 5 and body[4] in ("matrix", "array") and isinstance(
                 body[0], list) and len(body[0]) == 2 and all(isinstance(n, int) and n >= 0 for n in body[0]):
             if not all(isinstance(part, dict) and "a" in part for part in body[1:4]):
-                raise WireError("a sparse matrix in it is not described validly")
+                raise PlainDataError("a sparse matrix in it is not described validly")
             pending += [(part, depth + 1) for part in body[1:4]]
         elif tag == "r" and isinstance(body, list) and len(body) == 3 and isinstance(body[2], dict):
             if not (isinstance(body[0], str) and isinstance(body[1], str)):
-                raise WireError("its description is not valid")
+                raise PlainDataError("its description is not valid")
             pending += [(entry, depth + 1) for entry in body[2].values()]
         else:
-            raise WireError("its description is not valid")
+            raise PlainDataError("its description is not valid")
 
 
 def _check_array(body, lengths, scalar: bool) -> None:
@@ -167,22 +168,22 @@ def _check_array(body, lengths, scalar: bool) -> None:
     if not (
         isinstance(dtype, str) and isinstance(shape, list) and isinstance(index, int) and 0 <= index < len(lengths)
     ):
-        raise WireError("an array in it is not described validly")
+        raise PlainDataError("an array in it is not described validly")
     if len(shape) > 32 or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape):
-        raise WireError("an array in it has an invalid shape")
+        raise PlainDataError("an array in it has an invalid shape")
     if scalar and shape:
-        raise WireError("a number in it has a shape")
+        raise PlainDataError("a number in it has a shape")
     try:
         kind = np.dtype(dtype)
     except (TypeError, ValueError):
-        raise WireError("an array in it has an unknown dtype") from None
+        raise PlainDataError("an array in it has an unknown dtype") from None
     if kind.kind not in ARRAY_KINDS or kind.fields is not None or kind.str != dtype:
-        raise WireError(f"an array of dtype {dtype} cannot cross (numbers, booleans and strings only)")
+        raise PlainDataError(f"an array of dtype {dtype} cannot cross (numbers, booleans and strings only)")
     count = 1
     for n in shape:
         count *= n
     if count * kind.itemsize != lengths[index]:
-        raise WireError("an array's bytes do not match its shape")
+        raise PlainDataError("an array's bytes do not match its shape")
 
 
 def _build(tree, data, offsets, lengths, resolve):
@@ -200,12 +201,12 @@ def _build(tree, data, offsets, lengths, resolve):
             try:
                 return {build(entry) for entry in body}
             except TypeError:
-                raise WireError("a set in it holds something that cannot be in a set") from None
+                raise PlainDataError("a set in it holds something that cannot be in a set") from None
         if tag == "d":
             try:
                 return {build(key): build(entry) for key, entry in body}
             except TypeError:
-                raise WireError("a dict in it has a key that cannot be a key") from None
+                raise PlainDataError("a dict in it has a key that cannot be a key") from None
         if tag == "c":
             return complex(*body)
         if tag in ("a", "n"):
@@ -222,15 +223,15 @@ def _build(tree, data, offsets, lengths, resolve):
                 matrix = make((build(data_), build(indices), build(indptr)), shape=tuple(shape))
                 matrix.check_format(full_check=True)
             except (ValueError, TypeError, IndexError):
-                raise WireError("a sparse matrix in it is not valid") from None
+                raise PlainDataError("a sparse matrix in it is not valid") from None
             return matrix
         module, qualname, fields = body
         kind = resolve(module, qualname) if resolve is not None else None
         if kind is None:
-            raise WireError(f"{module}.{qualname} cannot cross")
+            raise PlainDataError(f"{module}.{qualname} cannot cross")
         names = {field.name for field in dataclasses.fields(kind)}
         if set(fields) != names:
-            raise WireError(f"the fields of {qualname} in it are not its fields")
+            raise PlainDataError(f"the fields of {qualname} in it are not its fields")
         result = object.__new__(kind)
         for name, entry in fields.items():
             object.__setattr__(result, name, build(entry))

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
+from queue import Empty
 
 import nbformat
 import zmq
@@ -36,18 +37,18 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from .. import checks as _checks
 from . import cgroup, uids
-from .channel import Channel
+from .answer_folder import AnswerFolder
 from .checker import GRADER_ERROR, Checker
+from .course_view import view_for
 from .options import GradingOptions
 from .results import SubmissionResult, TestResult, clip, known_mistake, not_graded, not_graded_test
 from .sandbox import SandboxMode, kill_group
 from .submission_cells import plan_cells
 from .submissions import display_path, identify_set, is_exercise_notebook, notebook_digest, read_notebook
-from .view import view_for
 from .written import written_answers
 
 KERNEL_NAME = "dimred-teach-grader"
-HELPER_SOURCE = (files(__package__).joinpath("wire.py").read_text() + "\n"
+HELPER_SOURCE = (files(__package__).joinpath("plain_data.py").read_text() + "\n"
                  + files(__package__).joinpath("kernel_helper.py").read_text())
 """The code the kernel runs first, in a module of its own: the data format, then the helper."""
 
@@ -149,6 +150,39 @@ class KernelGone(Exception):
     """The kernel died or stopped answering: nothing more can run."""
 
 
+async def _answer_to(channel, requests: set[str], deadline: float, status: bool = False) -> dict:
+    """The first message on ``channel`` answering one of ``requests`` (its parent's id; with
+    ``status``, the kernel's "idle" status after it) before ``deadline``; other messages are
+    dropped. Raises Empty when none comes in time."""
+    while True:
+        message = await ensure_async(channel.get_msg(timeout=max(0.0, deadline - time.monotonic())))
+        if message.get("parent_header", {}).get("msg_id") in requests and (
+                not status or (message.get("msg_type") == "status"
+                               and message.get("content", {}).get("execution_state") == "idle")):
+            return message
+
+
+async def wait_until_ready(client, manager, timeout: float) -> None:
+    """Return once the kernel answers ``kernel_info`` on its shell channel and its output channel
+    brings that request's "idle" status (so the output of the first cell cannot be lost); as
+    jupyter_client's ``wait_for_ready``, without its fixed 0.2 s waits for output that never
+    comes (a kernel start costs about 0.3 s less). The reply's protocol version is not adapted
+    to: the kernel is the course's pinned ipykernel, which speaks the client's. RuntimeError
+    when the kernel dies or does not answer within ``timeout`` seconds."""
+    deadline, requests = time.monotonic() + timeout, set()
+    while time.monotonic() < deadline:
+        requests.add(client.kernel_info())
+        try:
+            await _answer_to(client.shell_channel, requests, min(deadline, time.monotonic() + 1.0))
+            await _answer_to(client.iopub_channel, requests, min(deadline, time.monotonic() + 0.5), status=True)
+        except Empty:
+            if not await ensure_async(manager.is_alive()):
+                raise RuntimeError("Kernel died before replying to kernel_info") from None
+            continue
+        return
+    raise RuntimeError(f"Kernel didn't respond in {timeout:g} seconds")
+
+
 def kernel_argv(options: GradingOptions, mode: SandboxMode, view: Path) -> list[str]:
     """The kernel's command, resource limits included (see ``kernel_launcher.py``, which
     the view carries)."""
@@ -176,6 +210,11 @@ def make_client(notebook, options: GradingOptions, kernel_dir: Path, box: Path, 
             super().write_connection_file(**kwargs)
             sandbox.grant(Path(self.connection_file))
 
+        async def _async_wait(self, pollinterval: float = 0.1) -> None:
+            # a kernel is only ever stopped with SIGKILL, gone within milliseconds: looking every
+            # 0.1 s (jupyter_client's default) cost each kernel 0.1 s
+            await super()._async_wait(pollinterval=0.01)
+
     class GradingClient(NotebookClient):
         def create_kernel_manager(self):
             self.km = GradingKernelManager(kernel_name=KERNEL_NAME, transport="ipc", ip=str(box / "ipc" / "kernel"),
@@ -200,7 +239,7 @@ def make_client(notebook, options: GradingOptions, kernel_dir: Path, box: Path, 
             self.kc = self.km.client(context=context)
             await ensure_async(self.kc.start_channels())
             self.output_monitor = self.kc.iopub_channel.socket.get_monitor_socket(zmq.EVENT_DISCONNECTED)
-            await ensure_async(self.kc.wait_for_ready(timeout=self.startup_timeout))
+            await wait_until_ready(self.kc, self.km, self.startup_timeout)
             self.kc.allow_stdin = False
             return self.kc
 
@@ -226,7 +265,7 @@ def make_client(notebook, options: GradingOptions, kernel_dir: Path, box: Path, 
 class Run:
     """One submission's kernel session: runs cells and calls functions against deadlines."""
 
-    def __init__(self, client, options: GradingOptions, channel: Channel, module: str, deadline: float,
+    def __init__(self, client, options: GradingOptions, channel: AnswerFolder, module: str, deadline: float,
                  checker: Checker):
         self.client, self.options, self.channel, self.module, self.checker = client, options, channel, module, checker
         self.deadline = deadline
@@ -410,7 +449,7 @@ async def run_notebook(job: Job, notify: Callable[[int, int], None], checker: Ch
                                             options.scratch_mb * 2**20))
     kernel_dir.joinpath("kernel.json").write_text(json.dumps(
         {"argv": argv, "display_name": "dimred-teach grader", "language": "python", "interrupt_mode": "message"}))
-    channel = Channel(channel_dir)
+    channel = AnswerFolder(channel_dir)
     cells, notes = plan_cells(job.notebook, spec, module)
     notes.insert(0, job.note)
     client = make_client(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("")]), options, kernel_dir.parent,
