@@ -84,39 +84,53 @@ def columns(submissions: Sequence[Submission], scores: dict[str, dict[tuple[str,
             + [Column(f"{name} written", maximum, by_hand(name)) for name, maximum in sorted(written_maxima.items())])
 
 
-def write_students(out: Path, students: Sequence[Student], graded: Sequence[Column]) -> None:
-    with (out / "students.csv").open("w", newline="", encoding="utf-8") as file:
-        writer = csv.writer(file)
-        writer.writerow(["id", "name", *(csv_cell(f"{column.name} points") for column in graded), "total", "max_total",
-                         "notebooks"])
-        for student in students:
-            points = [column.points(student) for column in graded]
-            writer.writerow([csv_cell(student.id), csv_cell(student.name), *map(points_text, points),
-                             points_text(sum(points)), points_text(sum(column.maximum for column in graded)),
-                             len(student.submissions)])
+Rows = list[list]
+"""A CSV file's rows, its header first; every text cell already through ``csv_cell``."""
+
+
+def students_rows(students: Sequence[Student], graded: Sequence[Column]) -> Rows:
+    rows = [["id", "name", *(csv_cell(f"{column.name} points") for column in graded), "total", "max_total",
+             "notebooks"]]
+    for student in students:
+        points = [column.points(student) for column in graded]
+        rows.append([csv_cell(student.id), csv_cell(student.name), *map(points_text, points), points_text(sum(points)),
+                     points_text(sum(column.maximum for column in graded)), len(student.submissions)])
+    return rows
 
 
 def _column(name: str) -> str:
     return csv_cell(f"dimred-teach {name}")
 
 
-def write_canvas(out: Path, students: Sequence[Student], graded: Sequence[Column]) -> None:
-    with (out / "canvas.csv").open("w", newline="", encoding="utf-8") as file:
-        writer = csv.writer(file)
-        writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *(_column(c.name) for c in graded)])
-        writer.writerow(["Points Possible", "", "", "", "", *(points_text(c.maximum) for c in graded)])
-        for student in students:
-            writer.writerow([csv_cell(student.name), "", csv_cell(student.id), csv_cell(student.login or student.email),
-                             csv_cell(student.section), *(points_text(c.points(student)) for c in graded)])
+def canvas_rows(students: Sequence[Student], graded: Sequence[Column]) -> Rows:
+    rows = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *(_column(c.name) for c in graded)],
+            ["Points Possible", "", "", "", "", *(points_text(c.maximum) for c in graded)]]
+    for student in students:
+        rows.append([csv_cell(student.name), "", csv_cell(student.id), csv_cell(student.login or student.email),
+                     csv_cell(student.section), *(points_text(c.points(student)) for c in graded)])
+    return rows
 
 
-def write_moodle(out: Path, students: Sequence[Student], graded: Sequence[Column]) -> None:
-    with (out / "moodle.csv").open("w", newline="", encoding="utf-8") as file:
-        writer = csv.writer(file)
-        writer.writerow(["ID number", "Email address", "Full name", *(_column(c.name) for c in graded)])
-        for student in students:
-            writer.writerow([csv_cell(student.id), csv_cell(student.email), csv_cell(student.name),
-                             *(points_text(c.points(student)) for c in graded)])
+def moodle_rows(students: Sequence[Student], graded: Sequence[Column]) -> Rows:
+    rows = [["ID number", "Email address", "Full name", *(_column(c.name) for c in graded)]]
+    for student in students:
+        rows.append([csv_cell(student.id), csv_cell(student.email), csv_cell(student.name),
+                     *(points_text(c.points(student)) for c in graded)])
+    return rows
+
+
+EXPORTS: dict[str, Callable[[Sequence[Student], Sequence[Column]], Rows]] = {
+    "students.csv": students_rows,
+    "canvas.csv": canvas_rows,
+    "moodle.csv": moodle_rows,
+}
+"""The gradebook's files by name, each the rows of one layout: a new LMS's layout is one function
+and one entry here."""
+
+
+def write_rows(path: Path, rows: Rows) -> None:
+    with path.open("w", newline="", encoding="utf-8") as file:
+        csv.writer(file).writerows(rows)
 
 
 def feedback_names(students: Sequence[Student]) -> dict[str, str]:
@@ -173,25 +187,15 @@ def student_outputs(paths: Sequence[Path], roster: Path, out: Path, root: Path, 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     graded = columns(submissions, scores)
-    write_students(out, students, graded)
-    write_canvas(out, students, graded)
-    write_moodle(out, students, graded)
+    for name, rows in EXPORTS.items():
+        write_rows(out / name, rows(students, graded))
     lectures = course_lectures(root)
     summaries, _ = summarise(submissions, lectures)
     write_feedback(out, students, {number: lecture.title for number, lecture in lectures.items()},
                    {summary.exercise: summary.revisit for summary in summaries if summary.revisit}, scores)
-    with (out / "unmatched.csv").open("w", newline="", encoding="utf-8") as file:
-        writer = csv.writer(file)
-        writer.writerow(["submission", "exercise_set", "points", "reason"])
-        for submission, reason in unmatched:
-            writer.writerow(
-                [
-                    csv_cell(submission.name),
-                    csv_cell(submission.exercise_set),
-                    points_text(submission.score),
-                    csv_cell(reason),
-                ]
-            )
+    write_rows(out / "unmatched.csv", [["submission", "exercise_set", "points", "reason"]] + [
+        [csv_cell(submission.name), csv_cell(submission.exercise_set), points_text(submission.score), csv_cell(reason)]
+        for submission, reason in unmatched])
     without = sum(not student.submissions for student in students)
     ambiguous = sum(reason != NOT_ON_ROSTER for _, reason in unmatched)
     scored = sum(len(parts) for parts in scores.values())
