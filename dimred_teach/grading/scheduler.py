@@ -185,8 +185,8 @@ class _Running:
 
 def grade(paths: Sequence[Path], out_dir: Path, settings: RunSettings, jobs: int = 1,
           pass_fraction: float = 1.0, gradebook: Path | None = None,
-          on_result: Callable[[SubmissionResult], None] | None = None,
-          workspace: Path | None = None, staging: Staging | None = None) -> list[SubmissionResult]:
+          on_result: Callable[[SubmissionResult], None] | None = None, workspace: Path | None = None,
+          staging: Staging | None = None, staged: Sequence[SubmissionResult] = ()) -> list[SubmissionResult]:
     """Grade notebooks and write the reports into ``out_dir``: staged while a kernel of the run
     may be alive (:mod:`.report_staging`), published when the last one is gone.
 
@@ -205,6 +205,8 @@ def grade(paths: Sequence[Path], out_dir: Path, settings: RunSettings, jobs: int
     staging : the run's staging folder in ``out_dir`` (opened, published and closed here when
         None; :func:`.watchdog.grade_supervised` passes its own, publishes it again and closes it
         even when this process is killed)
+    staged : each submission's provisional result (:func:`provisional`), in the order of
+        ``paths``, already staged in ``staging`` by the caller; made and staged here when empty
 
     Returns
     -------
@@ -217,12 +219,12 @@ def grade(paths: Sequence[Path], out_dir: Path, settings: RunSettings, jobs: int
     paths = [Path(p) for p in paths]
     own_staging = staging is None
     staging = Staging.open(out_dir) if own_staging else staging
-    names = report_names(paths)
-    results = [provisional(path, name, settings) for path, name in zip(paths, names)]
+    results = list(staged) or [provisional(path, name, settings) for path, name in zip(paths, report_names(paths))]
     try:
-        for result in results:
-            staging.stage(result)
-        _grade_staged(paths, names, results, settings, jobs, staging, on_result, workspace, gradebook)
+        if not staged:
+            for result in results:
+                staging.stage(result)
+        _grade_staged(paths, results, settings, jobs, staging, on_result, workspace, gradebook)
     finally:
         staging.publish(results, pass_fraction, gradebook)  # every kernel of the run is gone by now
         if own_staging:
@@ -230,8 +232,8 @@ def grade(paths: Sequence[Path], out_dir: Path, settings: RunSettings, jobs: int
     return results
 
 
-def _grade_staged(paths: list[Path], names: list[str], results: list[SubmissionResult], settings: RunSettings,
-                  jobs: int, staging: Staging, on_result: Callable[[SubmissionResult], None] | None,
+def _grade_staged(paths: list[Path], results: list[SubmissionResult], settings: RunSettings, jobs: int,
+                  staging: Staging, on_result: Callable[[SubmissionResult], None] | None,
                   workspace: Path | None, gradebook: Path | None) -> None:
     """Run :func:`grade`'s workers: each result replaces its provisional one in ``results`` and
     is staged as it comes; returns when every worker and kernel of the run is gone, also when
@@ -247,7 +249,7 @@ def _grade_staged(paths: list[Path], names: list[str], results: list[SubmissionR
         if on_result is not None:
             on_result(result)
 
-    pool = _Workers(paths, names, results, settings, settings.mode.for_run(paths, outputs), jobs, workspace, done)
+    pool = _Workers(paths, results, settings, settings.mode.for_run(paths, outputs), jobs, workspace, done)
     try:
         pool.run()
     finally:
@@ -261,9 +263,9 @@ class _Workers:
     folder of its own under the run's ``workspace``; a result of grader trouble is tried once
     more, every other one replaces its provisional result and is handed to ``done``."""
 
-    def __init__(self, paths: list[Path], names: list[str], results: list[SubmissionResult], settings: RunSettings,
+    def __init__(self, paths: list[Path], results: list[SubmissionResult], settings: RunSettings,
                  sandbox: SandboxMode, jobs: int, workspace: Path, done: Callable[[SubmissionResult], None]):
-        self.paths, self.names, self.results, self.settings, self.sandbox = paths, names, results, settings, sandbox
+        self.paths, self.results, self.settings, self.sandbox = paths, results, settings, sandbox
         self.workspace, self.views, self.done = workspace, workspace / "views", done
         self.context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
                                                    else "spawn")
@@ -305,7 +307,7 @@ class _Workers:
                                                   f"folder ({type(error).__name__}: {clip(error, 300)})"))
             return
         receiver, sender = self.context.Pipe(duplex=False)
-        job = Job(os.fspath(self.paths[index]), self.results[index].submission, self.names[index], root,
+        job = Job(os.fspath(self.paths[index]), self.results[index].submission, self.results[index].report_name, root,
                   self.settings.options, self.settings.specs, self.sandbox, str(self.views))
         process = self.context.Process(target=worker, args=(job, sender), daemon=True)
         process.start()

@@ -90,7 +90,7 @@ def grade_supervised(paths: Sequence[Path], out_dir: Path, settings: RunSettings
                     if on_result is not None:
                         on_result(result)
 
-                grade(paths, out_dir, settings, jobs, pass_fraction, gradebook, report, workspace, staging)
+                grade(paths, out_dir, settings, jobs, pass_fraction, gradebook, report, workspace, staging, fallbacks)
                 status = 0
             except BaseException:
                 traceback.print_exc()
