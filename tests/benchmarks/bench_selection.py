@@ -16,6 +16,11 @@ from .harness import Benchmark
 
 def benchmarks():
     rng = np.random.default_rng(0)
+    yield from _scores_and_nearest_centroid(rng)
+    yield from _lasso_and_feature_elimination(rng)
+
+
+def _scores_and_nearest_centroid(rng):
     n, p = 2000, 200
     y = rng.integers(0, 2, n)
     X = rng.standard_normal((n, p)) + np.outer(y, rng.normal(0, 0.5, p))
@@ -46,6 +51,8 @@ def benchmarks():
         baselines={"sklearn NearestCentroid": lambda: NearestCentroid().fit(X, labels).predict(X_new)},
     )
 
+
+def _lasso_and_feature_elimination(rng):
     designs = {}
     for n_reg, p_reg in ((500, 20), (5000, 200)):
         Z = standardize(rng.standard_normal((n_reg, p_reg)) @ rng.normal(0, 0.5, (p_reg, p_reg)), ddof=0)

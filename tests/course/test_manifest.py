@@ -92,6 +92,13 @@ def course_copy(destination: Path) -> Path:
     return destination
 
 
+def _pytest_in(course: Path, env: dict, *args: str) -> subprocess.CompletedProcess:
+    """pytest run in the course copy ``course`` on ``args``, without the project's addopts."""
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "-p",
+                           "dimred_teach._fast_start", *args], cwd=course, env=env, capture_output=True, text=True,
+                          timeout=600)
+
+
 def test_new_scaffolds_a_lecture_that_builds_and_whose_checks_are_proven(tmp_path):
     """Issue 25's "done when": `new 13 demo_topic "Demo topic"`, then `build`: set 13 is listed in
     START_HERE.md and the README's course map, `build --check` passes, the proofs of set 13 pass."""
@@ -116,55 +123,11 @@ def test_new_scaffolds_a_lecture_that_builds_and_whose_checks_are_proven(tmp_pat
     assert re.search(rf"\| {number} \| `notebooks/{stem}` \| `exercises/{stem}` \| 30 min \|",
                      (course / "README.md").read_text())
     assert (course / "exercises" / f"{stem}.ipynb").is_file()
-    proofs = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:randomly",
-            "-p",
-            "no:cacheprovider",
-            "-o",
-            "addopts=",
-            "-p",
-            "dimred_teach._fast_start",
-            "tests/checks/test_check_proofs.py",
-            "-k",
-            f"{number}.",
-        ],
-        cwd=course,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    proofs = _pytest_in(course, env, "-p", "no:randomly", "tests/checks/test_check_proofs.py", "-k", f"{number}.")
     assert proofs.returncode == 0, proofs.stdout[-3000:]
     assert re.search(r"(\d+) passed", proofs.stdout) and int(re.search(r"(\d+) passed", proofs.stdout)[1]) >= 7
-    lecture = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "-o",
-            "addopts=",
-            "-p",
-            "dimred_teach._fast_start",
-            "--nbval",
-            "--nbval-sanitize-with=tests/sanitize.cfg",
-            f"notebooks/{stem}.ipynb",
-            f"solutions/{stem}.ipynb",
-        ],
-        cwd=course,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    lecture = _pytest_in(course, env, "--nbval", "--nbval-sanitize-with=tests/sanitize.cfg", f"notebooks/{stem}.ipynb",
+                         f"solutions/{stem}.ipynb")
     assert lecture.returncode == 0, lecture.stdout[-3000:]
     # issue 43: a slug names one lecture; rename moves a lecture's files; an orphan fails the check;
     # remove takes the last lecture out again, leaving the course as it was

@@ -118,15 +118,10 @@ def _digest(paths) -> dict[str, str]:
     return {path: hashlib.sha256(Path(path).read_bytes()).hexdigest() for path in paths}
 
 
-@pytest.fixture(scope="module")
-def hostile(fixture_set, tmp_path_factory):
-    """Every attack with honest and blank notebooks in one run (jobs=2), plus an honest and
-    a blank notebook graded alone; name -> result."""
-    try:
-        chosen = choose("auto").name
-    except SandboxUnavailable as error:
-        pytest.fail(f"no sandbox works on this machine: {error}")
-    folder = tmp_path_factory.mktemp("class")
+def _hostile_class(fixture_set, folder: Path) -> tuple[Path, dict[str, Path], list[str]]:
+    """The notebooks of :func:`hostile`'s run in ``folder``: every attack, honest and blank
+    notebooks between them; (the honest notebook, name -> path, the installed files an attack
+    tries to change)."""
     fs = fixture_set
     alice = _save(_answered(fs), folder / "alice" / "99_grading_fixture.ipynb")
     paths = {}
@@ -204,6 +199,19 @@ def hostile(fixture_set, tmp_path_factory):
         "def my_classical_mds(D, k):\n    from dimred_teach.mds import classical_mds\n"
         "    return classical_mds(D, k).embedding")
     paths["calls_the_library"] = _save(solution_04, folder / "04_mds.ipynb")
+    return alice, paths, targets
+
+
+@pytest.fixture(scope="module")
+def hostile(fixture_set, tmp_path_factory):
+    """Every attack with honest and blank notebooks in one run (jobs=2), plus an honest and
+    a blank notebook graded alone; name -> result."""
+    try:
+        chosen = choose("auto").name
+    except SandboxUnavailable as error:
+        pytest.fail(f"no sandbox works on this machine: {error}")
+    folder = tmp_path_factory.mktemp("class")
+    alice, paths, targets = _hostile_class(fixture_set, folder)
     before = _digest(targets)
     specs = folder / "specs"  # the fixture's set and the course's set 04
     specs.mkdir()

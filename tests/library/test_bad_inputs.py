@@ -330,27 +330,16 @@ def _kernel_table():
 
 def _selection_table():
     from dimred_teach.selection import (
-        contingency_table,
-        cross_val_accuracy,
-        discrete_mutual_information,
         discretize,
-        fit_nearest_centroid,
-        kfold_accuracy,
         lasso_path,
-        mutual_information,
         recursive_feature_elimination,
-        select_incremental_mi,
         soft_threshold,
         t_statistic,
-        top_k,
         variance_filter,
     )
 
     _, X, _ = _data()
     y = np.repeat([0, 1], 6)
-    mixed_a = np.array([1, "a", 1, "a", 2.5, "a"], dtype=object)
-    labels_b = np.array([0, 1, 0, 1, 1, 1])
-    lonely = np.array([0] * 11 + [1])
     target = np.arange(12.0)
     return (_common_matrix_cases(lambda X: t_statistic(X, y)) + _common_matrix_cases(lambda X: discretize(X))
             + _common_matrix_cases(variance_filter) + _common_matrix_cases(lambda X: lasso_path(X, np.arange(12.0)))
@@ -394,6 +383,28 @@ def _selection_table():
          error(ValueError, "y")),
         ("recursive_feature_elimination y strings", lambda: recursive_feature_elimination(X, ["a"] * 12),
          error(TypeError, "y")),
+    ] + _selection_scores_and_classifiers_table())
+
+
+def _selection_scores_and_classifiers_table():
+    from dimred_teach.selection import (
+        contingency_table,
+        cross_val_accuracy,
+        discrete_mutual_information,
+        discretize,
+        fit_nearest_centroid,
+        kfold_accuracy,
+        mutual_information,
+        select_incremental_mi,
+        top_k,
+    )
+
+    _, X, _ = _data()
+    y = np.repeat([0, 1], 6)
+    mixed_a = np.array([1, "a", 1, "a", 2.5, "a"], dtype=object)
+    labels_b = np.array([0, 1, 0, 1, 1, 1])
+    lonely = np.array([0] * 11 + [1])
+    return [
         ("top_k complex scores", lambda: top_k(np.array([1 + 2j, 3 + 0j]), 1), error(TypeError, "scores")),
         ("top_k higher_is_better='no'", lambda: top_k([1.0, 2.0], 1, higher_is_better="no"),
          error(TypeError, "higher_is_better")),
@@ -434,7 +445,7 @@ def _selection_table():
          error(ValueError, "folds")),
         ("nearest centroid y 2-D", lambda: fit_nearest_centroid(X, y[:, None]), error(ValueError, "y")),
         ("nearest centroid X near 1e300", lambda: fit_nearest_centroid(X * 1e300, y), error(ValueError, "X")),
-    ])
+    ]
 
 
 def _autoencoder_table():
@@ -442,10 +453,8 @@ def _autoencoder_table():
         finite_difference_gradient,
         linear_ae_gradients,
         tanh_ae_gradients,
-        tied_ae_gradients,
         train_linear_autoencoder,
         train_tanh_autoencoder,
-        train_tied_autoencoder,
     )
 
     rng, X, _ = _data()
@@ -454,7 +463,6 @@ def _autoencoder_table():
     p, h, k = 4, 3, 2
     params = {"W1": np.zeros((p, h)), "b1": np.zeros(h), "W2": np.zeros((h, k)), "b2": np.zeros(k),
               "W3": np.zeros((k, h)), "b3": np.zeros(h), "W4": np.zeros((h, p)), "b4": np.zeros(p)}
-    tied = {"W": rng.standard_normal((p, 6)), "b": np.zeros(6), "c": np.zeros(p)}
     return _common_matrix_cases(lambda X: linear_ae_gradients(X, np.ones((4, 2)), np.ones((2, 4)))) + [
         ("finite_difference_gradient W with NaN", lambda: finite_difference_gradient(square, W * np.nan),
          error(ValueError, "W")),
@@ -506,6 +514,15 @@ def _autoencoder_table():
         ("train_linear_autoencoder k=6 (overcomplete: copies X)",
          lambda: train_linear_autoencoder(X, 6, learning_rate=0.5, epochs=300),
          answer(lambda model: np.allclose(model.reconstruct(X), X, atol=1e-3))),
+    ] + _tied_autoencoder_table()
+
+
+def _tied_autoencoder_table():
+    from dimred_teach.autoencoder import tied_ae_gradients, train_tied_autoencoder
+
+    rng, X, _ = _data()
+    tied = {"W": rng.standard_normal((4, 6)), "b": np.zeros(6), "c": np.zeros(4)}
+    return [
         ("train_tied_autoencoder sparsity=-0.1", lambda: train_tied_autoencoder(X, 8, sparsity=-0.1, epochs=2),
          error(ValueError, "sparsity")),
         ("train_tied_autoencoder sparsity=nan", lambda: train_tied_autoencoder(X, 8, sparsity=np.nan, epochs=2),
