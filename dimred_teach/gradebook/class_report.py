@@ -33,7 +33,7 @@ from .._csv_cells import csv_cell
 from ..checks import MISTAKE_ID, RESERVED_MISTAKES, mistake_name
 from ..course.manifest import Lecture, read_manifest
 from ..exercise_specs import load_spec
-from ..grading.results import MAX_REPORT_BYTES, ReportError, SubmissionResult, WrittenAnswer, read_report
+from ..grading.results import SubmissionResult, WrittenAnswer, bounded_number, read_report, refuse_if_too_large
 
 NOT_ATTEMPTED = ("no-answer", "not-graded")
 """Mistake ids that mean the exercise was not attempted (or not judged): they are counted in
@@ -117,12 +117,6 @@ class MistakeCount:
         return self.count / self.attempted if self.attempted else 0.0
 
 
-def _number(value, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (0 <= value < 1e6):
-        raise ReportError(f"{what} is not a number of points")
-    return float(value)
-
-
 def _message(output: str) -> str:
     """What the check said, without the hint and the seed line the grader adds after it."""
     return output[:4000].split("\nhint: ", 1)[0].split("\n(graded on", 1)[0][:MESSAGE_LIMIT]
@@ -163,7 +157,7 @@ def _from_gradebook(path: Path) -> list[Submission]:
             for exercise in exercises:
                 if row.get(exercise, "") == "" or exercise not in maximum:
                     continue
-                points = _number(float(row[exercise]), exercise)
+                points = bounded_number(float(row[exercise]), exercise)
                 passed = points >= maximum[exercise] and not row.get(f"{exercise} mistake")
                 mistake = _mistake(row.get(f"{exercise} mistake"), passed)
                 outcomes.append(Outcome(exercise, points, maximum[exercise], passed, mistake,
@@ -210,8 +204,7 @@ def read_reports(paths: Iterable[Path]) -> tuple[list[Submission], list[str]]:
     for path in report_files(paths):
         try:
             if path.suffix == ".csv":
-                if path.stat().st_size > MAX_REPORT_BYTES:
-                    raise ReportError(f"it is larger than {MAX_REPORT_BYTES // 2**20} MiB")
+                refuse_if_too_large(path)
                 submissions += _from_gradebook(path)
                 continue
             submission = _submission(read_report(path))

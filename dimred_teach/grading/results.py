@@ -36,7 +36,7 @@ def _flag(value, what: str) -> bool:
     return value
 
 
-def _number(value, what: str, upper: float = 1e6) -> float:
+def bounded_number(value, what: str, upper: float = 1e6) -> float:
     """``value`` as a float in [0, ``upper``); ReportError otherwise (a bool is not a number)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not (0 <= value < upper):
         raise ReportError(f"{what} is not a number from 0 to {upper:g}")
@@ -197,7 +197,7 @@ class SubmissionResult:
                    None if exercise_set is None else _text(exercise_set, "the exercise set"),
                    tuple(_test_from_report(number, test) for number, test in enumerate(report["tests"])),
                    _text(report.get("output"), "the report's output"),
-                   _number(report.get("execution_time"), "the execution time", upper=1e7),
+                   bounded_number(report.get("execution_time"), "the execution time", upper=1e7),
                    _flag(extra.get("graded"), "graded"), _text(extra.get("sandbox", ""), "the sandbox"),
                    _text(extra.get("limits", ""), "the limits"), _flag(extra.get("skipped", False), "skipped"),
                    _flag(extra.get("accepted_readable_files", False), "accepted_readable_files"),
@@ -210,8 +210,9 @@ def _test_from_report(number: int, test) -> TestResult:
     details = test.get("extra_data", {})
     if not isinstance(details, dict):
         raise ReportError(f"test {number}'s extra_data is not an object")
-    return TestResult(_text(test.get("name"), f"test {number}'s name"), _number(test.get("score"), "a score"),
-                      _number(test.get("max_score"), "a max_score"), test["status"] == PASSED,
+    return TestResult(_text(test.get("name"), f"test {number}'s name"),
+                      bounded_number(test.get("score"), "a score"),
+                      bounded_number(test.get("max_score"), "a max_score"), test["status"] == PASSED,
                       _text(test.get("output", ""), f"test {number}'s output"),
                       _text(details.get("mistake", ""), f"test {number}'s mistake"),
                       _text(details.get("mistake_name", ""), f"test {number}'s mistake name"))
@@ -227,13 +228,19 @@ def _regrade_from_report(record) -> tuple[str, RegradeRecord | None]:
             RegradeRecord(_text(record.get("cwd"), "the regrade folder"), dict(record["options"])))
 
 
+def refuse_if_too_large(path: Path) -> None:
+    """ReportError when the file ``path`` is larger than :data:`MAX_REPORT_BYTES` (OSError when it
+    cannot be looked at)."""
+    if Path(path).stat().st_size > MAX_REPORT_BYTES:
+        raise ReportError(f"it is larger than {MAX_REPORT_BYTES // 2**20} MiB")
+
+
 def read_report(path: Path, report_name: str | None = None) -> SubmissionResult:
     """The result a report file holds, named ``report_name`` (else the file's stem); ReportError
     for a file that is unreadable, too large, not JSON or not a report of ``dimred-teach grade``."""
     path = Path(path)
     try:
-        if path.stat().st_size > MAX_REPORT_BYTES:
-            raise ReportError(f"it is larger than {MAX_REPORT_BYTES // 2**20} MiB")
+        refuse_if_too_large(path)
         document = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ReportError(str(error)) from None
