@@ -73,6 +73,8 @@ def _t_statistic(answer, rng):
         a = rng.normal(rng.normal(), rng.uniform(0.5, 3), n_a)
         b = rng.normal(rng.normal(), rng.uniform(0.5, 3), n_b)
         cases.append((a, b))
+    if len({a.mean() > b.mean() for a, b in cases}) == 1:  # t of both signs, or |t| would pass as t
+        cases[0] = cases[0][::-1]
     for a, b in in_random_order(rng, cases):
         call = f"two_sample_t(a, b) on samples of sizes {a.size} and {b.size}"
         t = answer_number(answer(a.copy(), b.copy()), call)
