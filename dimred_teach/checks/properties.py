@@ -256,7 +256,9 @@ def drawn_once(maxsize: int = 128):
     rejection loop of eigendecompositions, a 40 x 3000 sample). A repeated draw returns a
     deep copy of the first one's result and leaves ``rng`` in the state the first draw left
     it in, so everything the check draws afterwards is the same as without the cache. The
-    last ``maxsize`` instances are kept.
+    last ``maxsize`` instances are kept: enough for every instance of the proofs' 20 seeds,
+    which are drawn in turn for one answer after another (a cache smaller than that cycle
+    would miss every time).
     """
     def decorator(draw):
         cache: collections.OrderedDict = collections.OrderedDict()

@@ -170,7 +170,7 @@ def _roll_instance(rng: np.random.Generator):
             return X, n_neighbors
 
 
-@drawn_once(maxsize=64)  # about 0.6 MB each (the geodesic distances); the proofs' 20 seeds draw 60
+@drawn_once()  # about 0.6 MB each (the geodesic distances); the proofs' 20 seeds draw 60
 def _isomap_case(rng: np.random.Generator, k: int) -> tuple[np.ndarray, int, IsomapResult]:
     """:func:`_roll_instance` (X of shape (n, 3) and n_neighbors) and the library's ``isomap(X, k, n_neighbors)``.
     Drawn once per state of ``rng`` (:func:`~dimred_teach.checks.properties.drawn_once`): the roll's graph and
