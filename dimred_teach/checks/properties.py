@@ -15,10 +15,14 @@ numbers for everybody, which the course must never let a student type back) gets
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import contextvars
+import copy
+import functools
 import math
 import numbers
+import pickle
 
 import numpy as np
 
@@ -27,7 +31,8 @@ from . import CheckFailure
 
 __all__ = ["WRONG_FORM", "TYPED_DIGITS", "looks_typed_back", "note_precision", "expect", "judging_precision",
            "tolerance", "answer_array", "answer_number", "answer_integer", "answer_pair", "is_close", "expect_close",
-           "expect_unlike", "expect_same_subspace", "expect_unit_columns", "distinct", "in_random_order"]
+           "expect_unlike", "expect_same_subspace", "expect_unit_columns", "distinct", "in_random_order",
+           "drawn_once"]
 
 FUNCTION_SLACK = 1000.0
 """A function computing in float32 may miss the exact value by this many units of float32's
@@ -239,3 +244,40 @@ def in_random_order(rng: np.random.Generator, cases: list) -> list:
     """The cases shuffled with the check's generator, so a function answer cannot learn the
     order (or count) of the calls."""
     return [cases[i] for i in rng.permutation(len(cases))]
+
+
+def drawn_once(maxsize: int = 128):
+    """Decorator for ``draw(rng, *args)``, a function that draws a random instance from the
+    generator ``rng`` and depends on nothing else (not on the answer, not on the judging
+    precision): each instance is computed once per state of ``rng`` and arguments.
+
+    Checking many answers on one seed (the proofs in tests/check_cases, the policy scan)
+    draws the same instances again and again, and some take most of a check's time (a
+    rejection loop of eigendecompositions, a 40 x 3000 sample). A repeated draw returns a
+    deep copy of the first one's result and leaves ``rng`` in the state the first draw left
+    it in, so everything the check draws afterwards is the same as without the cache. The
+    last ``maxsize`` instances are kept: enough for every instance of the proofs' 20 seeds,
+    which are drawn in turn for one answer after another (a cache smaller than that cycle
+    would miss every time).
+    """
+    def decorator(draw):
+        cache: collections.OrderedDict = collections.OrderedDict()
+
+        @functools.wraps(draw)
+        def cached(rng: np.random.Generator, *args, **kwargs):
+            key = (pickle.dumps(rng.bit_generator.state), args, tuple(sorted(kwargs.items())))
+            if key in cache:
+                cache.move_to_end(key)
+                result, state = cache[key]
+                rng.bit_generator.state = state
+                return copy.deepcopy(result)
+            result = draw(rng, *args, **kwargs)
+            cache[key] = (copy.deepcopy(result), rng.bit_generator.state)
+            if len(cache) > maxsize:
+                cache.popitem(last=False)
+            return result
+
+        cached.cache_clear = cache.clear
+        return cached
+
+    return decorator

@@ -19,6 +19,7 @@ from .properties import (
     answer_array,
     answer_integer,
     answer_pair,
+    drawn_once,
     expect,
     expect_close,
     expect_same_subspace,
@@ -293,14 +294,23 @@ _STREAM_MISTAKES = (
 )
 
 
+@drawn_once()
+def _angle_case(rng: np.random.Generator, spreads: tuple[float, ...], j: int) -> tuple[np.ndarray, int, np.ndarray]:
+    """03.bootstrap_angle's instance: a fresh cloud X of shape (n, len(spreads)) far from the origin, a seed,
+    and the exercise's angles of component j for them, shape (BOOT_REPLICATES,). Drawn once per state of ``rng``
+    (:func:`~dimred_teach.checks.properties.drawn_once`): the replicates' SVDs take most of the check's time."""
+    X = _stretched_cloud(rng, spreads) + rng.normal(scale=20.0, size=len(spreads))  # far from the origin
+    seed = int(rng.integers(2**31))
+    return X, seed, _bootstrap_angles(X, j, BOOT_REPLICATES, seed)
+
+
 @register("03.bootstrap_angle",
           hint="rng = np.random.default_rng(seed); for each replicate in turn draw the rows rng.integers(0, n, n), "
                "centre them, take component j of their SVD, and arccos(|v_j(replicate) . v_j(full)|) in degrees")
 def _bootstrap_angle(answer, rng):
     cases = [((6.0, 1.0, 0.7, 0.3), 1), ((4.0, 1.0, 0.95, 0.3), 2), ((4.0, 1.0, 0.95, 0.3), 3)]
     for spreads, j in in_random_order(rng, cases):
-        X = _stretched_cloud(rng, spreads) + rng.normal(scale=20.0, size=len(spreads))  # far from the origin
-        seed = int(rng.integers(2**31))
+        X, seed, reference = _angle_case(rng, spreads, j)
         call = f"bootstrap_angle(X, j={j}, n_boot={BOOT_REPLICATES}, seed={seed})"
         angles = answer_array(answer(X.copy(), j, BOOT_REPLICATES, seed), call, (BOOT_REPLICATES,))
         again = answer_array(answer(X.copy(), j, BOOT_REPLICATES, seed), call, (BOOT_REPLICATES,))
@@ -311,7 +321,6 @@ def _bootstrap_angle(answer, rng):
         expect(bool(np.all(angles <= 90 * (1 + tolerance(1e-9)))),
                f"{call}: an angle above 90 degrees ({float(angles.max()):.1f}); a component's sign is arbitrary, "
                "so compare with |cosine| (fold the angle into [0, 90])", mistake="sign-not-folded")
-        reference = _bootstrap_angles(X, j, BOOT_REPLICATES, seed)
         if is_close(angles, reference, 1e-9, scale=90.0):
             continue
         expect(float(np.median(angles)) > 1e-3 * float(np.median(reference)),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import CheckFailure, register
-from .properties import answer_array, answer_integer, expect, expect_close, in_random_order, is_close
+from .properties import answer_array, answer_integer, drawn_once, expect, expect_close, in_random_order, is_close
 
 FORBIDS = ("dimred_teach.lsi.tfidf",  # 05.tfidf
            "dimred_teach.lsi.LSIResult.transform")  # 05.fold_in
@@ -230,12 +230,15 @@ def _top_words(answer, rng):
         raise ambiguous
 
 
+@drawn_once(maxsize=160)
 def random_search_case(rng: np.random.Generator, hidden: int = 0) -> tuple[list[int], list[str], str]:
     """A fresh toy corpus and a query of one or two of its words, with the row numbers of the top n latent-search
     results for the query in the corpus's LSI space (k = 3), best first: n is chosen so that the n-th and (n+1)-th
     scores lie at least 1e-6 apart, and at least ``hidden`` of the n results are hidden matches (contain no word of
     the query), not in increasing row order when ``hidden`` is 2 or more (so that sorted rows differ from the
-    ranking's order; two documents swapping rows change no score). Returns (ranking, texts, query)."""
+    ranking's order; two documents swapping rows change no score). Returns (ranking, texts, query). Drawn once
+    per state of ``rng`` (:func:`~dimred_teach.checks.properties.drawn_once`): its LSI spaces take most of
+    05.hidden_match's time."""
     from ..lsi import lsi, search, tokenize
 
     while True:

@@ -11,7 +11,16 @@ import tracemalloc
 import numpy as np
 
 from . import register
-from .properties import answer_array, answer_number, answer_pair, expect, expect_close, in_random_order, is_close
+from .properties import (
+    answer_array,
+    answer_number,
+    answer_pair,
+    drawn_once,
+    expect,
+    expect_close,
+    in_random_order,
+    is_close,
+)
 from .set01 import crab_matrix
 
 FORBIDS = ("dimred_teach.linalg.subspace_distance",  # 07.projector_distance: found by scanning the library
@@ -100,6 +109,15 @@ WIDE_D, WIDE_N = 3000, 40
 under 3 MB; an answer whose allocations peak above a quarter of S's size formed a d x d matrix."""
 
 
+@drawn_once(maxsize=32)  # about 1 MB each
+def _wide_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, float]:
+    """07.em_step's wide case: X of shape (WIDE_N, WIDE_D), W of shape (WIDE_D, 2) and sigma2. Drawn once
+    per state of ``rng`` (:func:`~dimred_teach.checks.properties.drawn_once`): X's latent dimension, up to
+    d - 2, makes it take most of the check's time."""
+    X, _ = random_ppca_data(rng, WIDE_N, WIDE_D)
+    return X, rng.standard_normal((WIDE_D, 2)), float(rng.uniform(0.5, 3.0))
+
+
 def _em_peak_bytes(answer, X: np.ndarray, W: np.ndarray, sigma2: float):
     """(answer's result, the peak of the memory NumPy and Python allocated during the call, in bytes)."""
     started = not tracemalloc.is_tracing()
@@ -147,8 +165,7 @@ def _em_step(answer, rng):
                      mistake="wrong-update")
         expect_close(sigma2_new, sigma2_ref, f"{call}: sigma2_new = tr(S - S W M^-1 W_new') / d (with the NEW W)",
                      mistake="old-w-in-trace")
-    X, _ = random_ppca_data(rng, WIDE_N, WIDE_D)
-    W, sigma2 = rng.standard_normal((WIDE_D, 2)), float(rng.uniform(0.5, 3.0))
+    X, W, sigma2 = _wide_case(rng)
     call = f"em_step(X, W, sigma2) for X of shape {X.shape} and q = 2"
     result, peak = _em_peak_bytes(answer, X.copy(), W.copy(), sigma2)
     expect(peak < WIDE_D**2 * 8 / 4, f"{call} allocated {peak / 1e6:.0f} MB at its peak: it forms a d x d matrix "

@@ -10,7 +10,16 @@ from __future__ import annotations
 import numpy as np
 
 from . import CheckFailure, register
-from .properties import answer_array, answer_number, expect, expect_close, expect_unlike, in_random_order, is_close
+from .properties import (
+    answer_array,
+    answer_number,
+    drawn_once,
+    expect,
+    expect_close,
+    expect_unlike,
+    in_random_order,
+    is_close,
+)
 from .set01 import random_data
 
 FORBIDS = ("dimred_teach.kernel",  # whitening, kernels, centring and kernel PCA by hand
@@ -168,13 +177,24 @@ def random_rings(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, floa
     return radius * X, labels if rng.random() < 0.5 else 1 - labels, radius
 
 
-def first_component_separates(X: np.ndarray, labels: np.ndarray, gamma: float, half: bool = False,
-                              centre: bool = True) -> bool | None:
-    """Whether the scores on the first RBF kernel PCA component (exp(-gamma ||x - y||^2), K centred) of the two
-    classes do not overlap; None where that is too close to call (an overlap within 1e-3 of the scores' range, or
-    the first two eigenvalues within 1e-3 of each other). The keywords make typical mistakes:
-    exp(-gamma ||x - y||^2 / 2), K not centred."""
-    K = np.exp(-gamma * np.sum((X[:, None, :] - X[None, :, :]) ** 2, axis=2) / (2.0 if half else 1.0))
+def _squared_distances(X: np.ndarray) -> np.ndarray:
+    """The squared Euclidean distances between the rows of X (n, p), shape (n, n), summed over the coordinates'
+    differences (the instances were chosen with these very numbers, not :func:`dimred_teach.mds.squared_distances`'s
+    from the Gram matrix)."""
+    return np.sum((X[:, None, :] - X[None, :, :]) ** 2, axis=2)
+
+
+def _rbf_matrix(squared: np.ndarray, gamma: float, half: bool = False) -> np.ndarray:
+    """The RBF kernel matrix exp(-gamma ||x - y||^2) (n, n) from the squared distances (n, n), or with ``half``
+    the typical mistake exp(-gamma ||x - y||^2 / 2)."""
+    return np.exp(-gamma * squared / (2.0 if half else 1.0))
+
+
+def first_component_separates(K: np.ndarray, labels: np.ndarray, centre: bool = True) -> bool | None:
+    """Whether the scores on the first kernel PCA component of the kernel matrix K (n, n), centred unless
+    ``centre`` is False (a typical mistake), of the two classes of ``labels`` (n,) do not overlap; None where that
+    is too close to call (an overlap within 1e-3 of the scores' range, or the first two eigenvalues within 1e-3 of
+    each other)."""
     values, vectors = np.linalg.eigh(_centred_kernel(K) if centre else K)
     if values[-1] - values[-2] < 1e-3 * abs(values[-1]):
         return None
@@ -193,22 +213,41 @@ CIRCLE_MISTAKES = (
     (dict(half=True), "uses another kernel than exp(-gamma ||x - y||^2) (exp(-gamma ||x - y||^2 / 2) gives your "
                       "list)", "wrong-kernel"),
 )
-"""The typical mistakes of 08.circle_gamma: keywords of :func:`first_component_separates`, message, mistake id."""
+"""The typical mistakes of 08.circle_gamma: keywords (``centre`` of :func:`first_component_separates`, ``half`` of
+:func:`_rbf_matrix`), message, mistake id."""
 
 
+def _clear_verdicts(squared: np.ndarray, labels: np.ndarray, gamma: float) -> list[bool] | None:
+    """:func:`first_component_separates` of the RBF kernel at ``gamma``, right and under each mistake of
+    :data:`CIRCLE_MISTAKES` in turn, from the rings' squared distances (n, n) (each kernel matrix computed once);
+    None as soon as one of them is too close to call."""
+    kernels, found = {}, []
+    for keywords in ({}, *(keywords for keywords, _, _ in CIRCLE_MISTAKES)):
+        half = keywords.get("half", False)
+        if half not in kernels:
+            kernels[half] = _rbf_matrix(squared, gamma, half)
+        verdict = first_component_separates(kernels[half], labels, keywords.get("centre", True))
+        if verdict is None:
+            return None
+        found.append(verdict)
+    return found
+
+
+@drawn_once()
 def _rings_case(rng: np.random.Generator, telling: bool = False):
     """Fresh rings, their labels and 6 gammas at which the first component's verdict is clear (right and under
     every mistake of :data:`CIRCLE_MISTAKES`), some separating and some not, with the verdicts; if ``telling``,
-    the right list and each mistake's differ from each other and are not empty."""
+    the right list and each mistake's differ from each other and are not empty. Drawn once per state of ``rng``
+    (:func:`~dimred_teach.checks.properties.drawn_once`): the rejection loop's eigendecompositions take most of
+    the check's time."""
     while True:
         X, labels, radius = random_rings(rng)
         gammas = np.unique(np.round(10 ** rng.uniform(-2.0, 2.5, 12) / radius**2, 4 - int(np.floor(np.log10(
             1.0 / radius**2)))))
-        verdicts = {}
+        squared, verdicts = _squared_distances(X), {}
         for gamma in rng.permutation(gammas):
-            found = [first_component_separates(X, labels, gamma, **keywords) for keywords, _, _ in
-                     ((dict(), "", ""), *CIRCLE_MISTAKES)]
-            if None not in found:
+            found = _clear_verdicts(squared, labels, gamma)
+            if found is not None:
                 verdicts[float(gamma)] = found
             if len(verdicts) == 6:
                 break
@@ -268,7 +307,7 @@ def _random_kernel_matrix(rng: np.random.Generator, k: int) -> tuple[np.ndarray,
         elif kind == "a polynomial":
             K = (X @ X.T / p + 1.0) ** 2
         else:
-            K = np.exp(-float(rng.uniform(0.05, 0.5)) * np.sum((X[:, None] - X[None]) ** 2, axis=2))
+            K = np.exp(-float(rng.uniform(0.05, 0.5)) * _squared_distances(X))
         top = np.sort(np.linalg.eigvalsh(_centred_kernel(K)))[::-1][: k + 1]
         if top[k - 1] > 0 and np.all(-np.diff(top) > 0.05 * top[:k]):
             return K, kind

@@ -13,6 +13,7 @@ from .properties import (
     answer_array,
     answer_integer,
     answer_number,
+    drawn_once,
     expect,
     expect_close,
     in_random_order,
@@ -205,6 +206,18 @@ def random_pairs_data(rng: np.random.Generator, pair_last: bool = False) -> tupl
     return X, frame["label"].to_numpy()
 
 
+@drawn_once()
+def _pairs_case(rng: np.random.Generator, pair_last: bool = False) -> tuple[np.ndarray, np.ndarray, dict]:
+    """:func:`random_pairs_data` (X of shape (n, 5), labels of shape (n,)) and the cross-validated accuracy of
+    the nearest-centroid classifier on each pair of columns, by pair (j, k), j < k. Drawn once per state of
+    ``rng`` (:func:`~dimred_teach.checks.properties.drawn_once`): the ten cross-validations take most of
+    09.best_pair's time."""
+    X, y = random_pairs_data(rng, pair_last)
+    accuracy = {key: selection.cross_val_accuracy(X[:, list(key)], y)
+                for key in itertools.combinations(range(X.shape[1]), 2)}
+    return X, y, accuracy
+
+
 def _answer_pair(found, call: str) -> tuple[int, int]:
     is_pair = isinstance(found, (tuple, list)) or (isinstance(found, np.ndarray) and found.ndim == 1)
     expect(is_pair and len(found) == 2, f"{call} should return a pair of two column indices like (0, 4), got "
@@ -215,11 +228,11 @@ def _answer_pair(found, call: str) -> tuple[int, int]:
 @register("09.best_pair", hint="loop over itertools.combinations(range(X.shape[1]), 2) and keep the pair with the "
           "largest selection.kfold_accuracy(X[:, list(pair)], y, nearest_centroid_predict)")
 def _best_pair(answer, rng):
-    cases = [random_pairs_data(rng, pair_last=True)] + [random_pairs_data(rng) for _ in range(int(rng.integers(2, 4)))]
+    cases = [_pairs_case(rng, pair_last=True)] + [_pairs_case(rng) for _ in range(int(rng.integers(2, 4)))]
     failures = []
-    for X, y in in_random_order(rng, cases):
+    for X, y, accuracy in in_random_order(rng, cases):
         try:
-            _best_pair_on(answer, X, y)
+            _best_pair_on(answer, X, y, accuracy)
         except CheckFailure as failure:
             failures.append(failure)
     if failures:  # a mistake one instance names (columns counted from 1 show where an index reaches p)
@@ -227,12 +240,12 @@ def _best_pair(answer, rng):
             failure.mistake) if failure.mistake in ("counted-from-1", "best-singles", "not-best-pair") else -1)
 
 
-def _best_pair_on(answer, X: np.ndarray, y: np.ndarray) -> None:
+def _best_pair_on(answer, X: np.ndarray, y: np.ndarray, accuracy: dict) -> None:
+    """Check one answer of 09.best_pair on X (n, p), labels y (n,) and the accuracy of each pair of columns."""
     call = f"best_pair(X, y) for X of shape {X.shape}"
     pair = _answer_pair(answer(X.copy(), y.copy()), call)
     p = X.shape[1]
     expect(pair[0] != pair[1], f"{call} should be two different column indices, got {pair}", mistake="column-twice")
-    accuracy = {key: selection.cross_val_accuracy(X[:, list(key)], y) for key in itertools.combinations(range(p), 2)}
     best = max(accuracy.values())
     shifted = tuple(sorted(j - 1 for j in pair))
     expect(not (max(pair) == p and accuracy.get(shifted, 0) >= best - 1e-12),

@@ -16,6 +16,7 @@ from .properties import (
     answer_number,
     answer_pair,
     distinct,
+    drawn_once,
     expect,
     expect_close,
     expect_unlike,
@@ -148,8 +149,11 @@ def _reconstruct(answer, rng):
                "centred data", mistake="smallest-components")
 
 
+@drawn_once()
 def _class_instance(rng: np.random.Generator):
-    """(images, labels, M): 150 to 300 images of three to six digits, labels as given by the data, and M."""
+    """(images, labels, M): 150 to 300 images of three to six digits, labels as given by the data, and M. Drawn
+    once per state of ``rng`` (:func:`~dimred_teach.checks.properties.drawn_once`): reading the digits takes
+    most of 10.class_errors's time."""
     images, labels = datasets.load_digits()
     digits = rng.choice(10, size=int(rng.integers(3, 7)), replace=False)
     rows = np.flatnonzero(np.isin(labels, digits))

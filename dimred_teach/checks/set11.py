@@ -20,7 +20,7 @@ from ..linalg import subspace_distance
 from ..manifold import IsomapResult, isomap, neighbourhood_graph
 from ..mds import classical_mds, double_center, procrustes, squared_distances
 from . import CheckFailure, register
-from .properties import WRONG_FORM, answer_array, expect
+from .properties import WRONG_FORM, answer_array, drawn_once, expect
 
 FORBIDS = ("dimred_teach.manifold",)  # the neighbourhood graph, Isomap, Laplacian eigenmaps by hand
 """What this set's answers may not use (modules or functions of the library): the grader's
@@ -121,10 +121,13 @@ def smallest_connecting(X: np.ndarray) -> int:
     return k
 
 
+@drawn_once()
 def _connected_instance(rng: np.random.Generator, target: int) -> np.ndarray:
     """A noisy Swiss roll whose graph first connects at n_neighbors = ``target``: a roll that
     connects with at most ``target`` neighbours, plus, when it needs fewer, a far tight cluster of
-    ``target`` points (each of them reaches outside only with ``target`` neighbours). Rows shuffled."""
+    ``target`` points (each of them reaches outside only with ``target`` neighbours). Rows shuffled.
+    Drawn once per state of ``rng`` (:func:`~dimred_teach.checks.properties.drawn_once`): its
+    neighbourhood graphs take most of 11.smallest_connected's time."""
     while True:
         n = int(rng.integers(60, 160))
         X, _ = make_swiss_roll(n, noise=float(rng.uniform(0.1, 0.8)), seed=int(rng.integers(2**31)))
@@ -167,6 +170,15 @@ def _roll_instance(rng: np.random.Generator):
             return X, n_neighbors
 
 
+@drawn_once()  # about 0.6 MB each (the geodesic distances); the proofs' 20 seeds draw 60
+def _isomap_case(rng: np.random.Generator, k: int) -> tuple[np.ndarray, int, IsomapResult]:
+    """:func:`_roll_instance` (X of shape (n, 3) and n_neighbors) and the library's ``isomap(X, k, n_neighbors)``.
+    Drawn once per state of ``rng`` (:func:`~dimred_teach.checks.properties.drawn_once`): the roll's graph and
+    its Isomap take much of 11.isomap's time."""
+    X, n_neighbors = _roll_instance(rng)
+    return X, n_neighbors, isomap(X, k, n_neighbors)
+
+
 def _isomap_mistakes(X: np.ndarray, result: IsomapResult, k: int):
     """(embedding, mistake id, message) for the typical wrong ways to compute Isomap, given the right
     ``result`` of ``isomap(X, k, n_neighbors)``; each is computed only when the one before did not match."""
@@ -195,7 +207,7 @@ def _matches(reference: np.ndarray, Z: np.ndarray, tolerance: float) -> bool:
                "B = -1/2 H G**2 H, the k largest eigenpairs, coordinates U_k Lambda_k^(1/2)")
 def _isomap(answer, rng):
     for k in in_random_order(rng, [1, 2, 2]):
-        X, n_neighbors = _roll_instance(rng)
+        X, n_neighbors, result = _isomap_case(rng, k)
         n = X.shape[0]
         what = f"my_isomap(X, n_neighbors={n_neighbors}, k={k}) for {n} points"
         raw = answer(X.copy(), n_neighbors, k)
@@ -207,7 +219,6 @@ def _isomap(answer, rng):
         expect(bool(np.any(np.abs(Z - Z.mean(axis=0)) > 1e-9 * np.abs(X).max())),
                f"{what} puts every point at the same place: did you keep the smallest eigenvalues (clipped to 0) "
                "instead of the largest?", mistake="smallest-eigenpairs")
-        result = isomap(X, k, n_neighbors)
         reference = result.embedding
         if _matches(reference, Z, 1e-10):
             continue

@@ -11,6 +11,7 @@ from dimred_teach.checks.properties import (
     answer_array,
     answer_pair,
     distinct,
+    drawn_once,
     expect_close,
     judging_precision,
     tolerance,
@@ -148,3 +149,32 @@ def test_a_float32_value_is_judged_at_a_float32_computations_precision_not_print
     with judging_precision(VALUE_SLACK):
         answer_array(typed, "w")
         assert tolerance(1e-8) == pytest.approx(VALUE_SLACK * np.finfo(np.float32).eps)
+
+
+def test_an_instance_drawn_once_is_the_draw_and_leaves_the_generator_as_the_draw_does():
+    """drawn_once: a repeated draw from the same state gives equal, fresh values and leaves the generator where
+    the draw leaves it, so what is drawn afterwards is the same; another state or argument draws anew."""
+    calls = []
+
+    @drawn_once(maxsize=2)
+    def draw(rng, n):
+        calls.append(n)
+        return rng.normal(size=n), {"k": int(rng.integers(10))}
+
+    def fresh_draws(cached: bool, seed: int = 3):
+        rng = np.random.default_rng(seed)
+        return (draw if cached else draw.__wrapped__)(rng, 4), rng.random(3)
+
+    (values, extra), after = fresh_draws(cached=False)
+    for _ in range(2):
+        (cached_values, cached_extra), cached_after = fresh_draws(cached=True)
+        assert np.array_equal(cached_values, values) and cached_extra == extra
+        assert np.array_equal(cached_after, after)
+        cached_values[:] = 0.0  # a check or an answer writing into its copy changes no later draw
+        cached_extra["k"] = -1
+    assert calls == [4, 4]  # the draw itself, then one cached draw repeated
+    fresh_draws(cached=True, seed=4)
+    draw(np.random.default_rng(3), 5)
+    assert calls == [4, 4, 4, 5]
+    fresh_draws(cached=True)  # the oldest instance left the cache (maxsize=2)
+    assert calls == [4, 4, 4, 5, 4]

@@ -160,7 +160,9 @@ def _parameters(value) -> list[inspect.Parameter]:
 
 def placements(value, n_args: int):
     """(description, adapt) pairs: ``adapt(args)`` gives the (positional, keyword) arguments
-    of one way to call ``value`` with the exercise's ``args``."""
+    of one way to call ``value`` with the exercise's ``args``. Each way is given once: the
+    fillers only where a required parameter is left over, tolerances at 0 only where one
+    is not taken by an argument (else they would repeat the same call)."""
     parameters = _parameters(value)
     positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][:SLOTS]
     required = [i for i, p in enumerate(positional) if p.default is p.empty]
@@ -170,8 +172,10 @@ def placements(value, n_args: int):
             for slots in itertools.permutations(range(len(positional)), k):
                 if any(i > max(slots) for i in required):
                     continue
-                for tolerance in ({}, untied) if untied else ({},):
-                    for filler in FILLERS:
+                left_untied = set(untied) - {positional[s].name for s in range(max(slots) + 1)}
+                filled = FILLERS if set(required) - set(slots) else FILLERS[:1]
+                for tolerance in ({}, untied) if left_untied else ({},):
+                    for filler in filled:
                         def adapt(args, chosen=chosen, slots=slots, tolerance=tolerance, filler=filler):
                             call = [positional[i].default if positional[i].default is not positional[i].empty
                                     else filler(args) for i in range(max(slots) + 1)]
@@ -246,6 +250,9 @@ def agrees(candidate, expected) -> bool:
         return (isinstance(candidate, (tuple, list)) and len(candidate) == len(expected)
                 and all(agrees(c, e) for c, e in zip(candidate, expected)))
     if hasattr(candidate, "toarray"):  # a SciPy sparse matrix
+        shape = getattr(candidate, "shape", None)
+        if shape is not None and _shape_of_numbers(expected) not in (None, tuple(shape)):
+            return False  # as below (shapes differ), without a dense copy (of a 12,000 x 12,000 matrix, say)
         candidate = candidate.toarray()
     try:
         a = np.asarray(candidate, dtype=float)
@@ -258,6 +265,14 @@ def agrees(candidate, expected) -> bool:
     if a.shape != b.shape or not np.all(np.isfinite(a)):
         return False
     return bool(np.allclose(a, b, rtol=1e-6, atol=1e-8) or np.allclose(np.abs(a), np.abs(b), rtol=1e-6, atol=1e-8))
+
+
+def _shape_of_numbers(value) -> tuple | None:
+    """The shape of ``value`` as an array of floats, or None when it is not one."""
+    try:
+        return np.asarray(value, dtype=float).shape
+    except (TypeError, ValueError):
+        return None
 
 
 def _quietly(function, *args, **kwargs):
