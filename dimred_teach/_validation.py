@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import operator
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -209,7 +210,9 @@ def _approximately(number) -> str:
 def _integer(value: int) -> str:
     """An int as a message shows it: its digits up to 15 of them, beyond that 3 significant
     digits (10**400 as 1e+400: its digits are unreadable, and beyond 4300 Python refuses to
-    print them)."""
+    print them). Anything but an integer is refused at once (a large array or sparse matrix
+    would otherwise be compared entry by entry first)."""
+    value = operator.index(value)
     return str(value) if abs(value) < 10**15 else _approximately(value)
 
 
