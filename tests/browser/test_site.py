@@ -21,7 +21,7 @@ import pytest
 from dimred_teach.cli import main
 from dimred_teach.course.execution import description_problem
 from dimred_teach.course.site import lectures, one_line_math
-from support import axe_findings_at_viewports, axe_violations
+from support import VIEWPORTS, axe_findings_at_viewports, axe_violations
 
 ROOT = Path(__file__).resolve().parents[2]
 # Sphinx extensions still use APIs that Sphinx 11 removes: not this course's warnings.
@@ -233,6 +233,31 @@ def test_axe_finds_code_colours_made_unreadable(offline_page, site_url):
         style = page.add_style_tag(content=css)
         assert "color-contrast" in {violation["id"] for violation in axe_violations(page)}, css
         style.evaluate("element => element.remove()")
+
+
+PLANTED = """() => {
+  const style = document.createElement('style');
+  style.textContent = '.planted-phone { display: none } ' +
+    '@media (max-width: 500px) { .planted-phone { display: block } }';
+  document.head.append(style);
+  document.querySelector('article').insertAdjacentHTML('afterbegin',
+    '<button class="planted"></button><p class="planted" style="color: #c0c0c0">Faint words</p>' +
+    '<img class="planted-phone" src="_static/favicon.svg" width="48" height="48">');
+}"""
+"""A button without a name and grey text on white at every size; an image without alt text that
+only a phone shows."""
+
+
+def test_axe_finds_what_is_planted_at_each_screen_it_shows_on(offline_page, site_url):
+    """The audit at the three screens (one axe-core run each, once the page has answered its
+    resize: tests/browser/support.py) finds a nameless button and unreadable text at every size,
+    and an image without a description on the phone, the only screen that shows it."""
+    page, _ = offline_page
+    _open(page, site_url + "index.html")
+    page.evaluate(PLANTED)
+    found = {(key.split(": ")[0], key.split(": ")[1].split(" ")[0]) for key in axe_findings_at_viewports(page, "home")}
+    everywhere = {(f"home at {name}", rule) for name in VIEWPORTS for rule in ("button-name", "color-contrast")}
+    assert found == everywhere | {("home at phone 390x844", "image-alt")}
 
 
 def test_search_snippets_show_formulas_typeset_and_there_is_one_search(offline_page, site_url):

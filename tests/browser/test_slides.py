@@ -189,3 +189,25 @@ def test_every_deck_passes_axe_core_with_described_figures(page, decks):
         for alt in page.locator("section img").evaluate_all("images => images.map(image => image.alt)"):
             assert description_problem(alt) is None, f"{deck.stem}: {description_problem(alt)}"
     assert found == {}
+
+
+# A figure without alt text on the slide shown, drawn only once reveal.js has turned the deck
+# into its scrolling view (as it does on a phone, in its resize listener).
+PLANTED = """() => {
+  const style = document.createElement('style');
+  style.textContent = '.planted { display: none } .reveal-scroll .planted { display: block }';
+  document.head.append(style);
+  Reveal.getCurrentSlide().insertAdjacentHTML('beforeend',
+    '<img class="planted" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="80" height="80">');
+}"""
+
+
+def test_axe_finds_an_undescribed_figure_that_only_a_phone_shows(page, deck):
+    """The audit at each size sees the deck as reveal.js has laid it out for that size (it waits
+    for the deck to answer the resize, tests/browser/support.py): a figure that only the phone's
+    scrolling view of the deck shows is found there, and only there."""
+    page.goto(deck.as_uri())
+    page.wait_for_function("() => document.body.dataset.deckFitted === 'true'")
+    page.evaluate(PLANTED)
+    found = {key.split(": ")[0]: key.split(": ")[1].split(" ")[0] for key in axe_findings_at_viewports(page, "deck")}
+    assert found == {"deck at phone 390x844": "image-alt"}
