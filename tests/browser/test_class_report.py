@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from class_reports import write_synthetic_reports
 from conftest import SCREENSHOTS
@@ -116,7 +117,8 @@ def test_the_exercises_to_look_at_come_with_what_to_look_at(page, report_page):
     for text in flags.all_inner_texts():
         assert "look" in text or "keep it" in text or "read its most common mistake" in text, text
     flags.first.locator("a").click()
-    assert page.locator("details[open]").count() == 1
+    # the page opens the set's details on "hashchange", an event that fires after the click returns
+    expect(page.locator("details[open]")).to_have_count(1)
     opened = page.locator("details[open]")
     assert opened.locator("table.items tbody tr").count() >= 2 and "Cronbach's alpha" in opened.inner_text()
     unexplained = page.locator("#top .unexplained")
