@@ -173,10 +173,10 @@ async def wait_until_ready(client, manager, timeout: float) -> None:
     """Return once the kernel answers ``kernel_info`` on its shell channel and its output channel
     brings that request's "idle" status (so the output of the first cell cannot be lost); as
     jupyter_client's ``wait_for_ready``, without its fixed 0.2 s waits for output that never
-    comes (a kernel start costs about 0.3 s less), asking again after :data:`IDLE_WAIT`. Nothing is adapted to the reply's protocol
-    version: the kernel is the course's pinned ipykernel, whose protocol has the client's major
-    version (5), and no student code has run in it yet. RuntimeError when the kernel dies or does
-    not answer within ``timeout`` seconds."""
+    comes (a kernel start costs about 0.3 s less), asking again after :data:`IDLE_WAIT`. Nothing
+    is adapted to the reply's protocol version: the kernel is the course's pinned ipykernel,
+    whose protocol has the client's major version (5), and no student code has run in it yet.
+    RuntimeError when the kernel dies or does not answer within ``timeout`` seconds."""
     deadline, requests = time.monotonic() + timeout, set()
     while time.monotonic() < deadline:
         requests.add(client.kernel_info())
