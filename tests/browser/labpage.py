@@ -142,6 +142,27 @@ def images(page: Page) -> list[dict]:
     return page.evaluate(_IMAGES)
 
 
+# Pages the open notebook from top to bottom, half a screen at a time, two frames at each stop:
+# every cell passes through the view, where JupyterLab attaches it at once.
+_PAGE_THROUGH = """async () => {
+  const outer = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer');
+  if (!outer) return false;
+  const frames = () => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  for (let top = 0; top < outer.scrollHeight; top += Math.max(100, outer.clientHeight / 2)) {
+    outer.scrollTop = top;
+    await frames();
+  }
+  return true;
+}"""
+
+
+def page_through(page: Page) -> None:
+    """Scroll the open notebook from its top to its bottom, as a reader pages down it. JupyterLab
+    (windowing mode ``contentVisibility``) attaches a cell out of view only when the browser is
+    idle, which a busy machine can put off past any timeout, and a cell in view at once."""
+    assert page.evaluate(_PAGE_THROUGH), "no notebook is open"
+
+
 def math(page: Page) -> dict:
     return page.evaluate(_RAW_MATH)
 

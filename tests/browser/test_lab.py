@@ -43,9 +43,10 @@ def stored_descriptions(path: Path) -> list[str]:
 
 def wait_for_images(page, expected: int, timeout: float = 30) -> list[dict]:
     """The open notebook's output images once ``expected`` of them have loaded. When some are
-    still missing and none has come for 3 s, the mouse wheel scrolls the notebook down, as a
-    reader does: JupyterLab may leave the last cells unrendered until they come near the screen
-    (seen in a tab that had shown other notebooks before)."""
+    still missing and none has come for 1 s, the notebook is paged through from top to bottom
+    (:func:`labpage.page_through`), as a reader does: JupyterLab may leave cells out of view
+    unattached while the machine is busy. (The mouse wheel's 900 px every 3 s it once used
+    reached only a third of 09_feature_selection in 30 s on a busy CI run: 6 of its 9 figures.)"""
     deadline = time.monotonic() + timeout
     count, since = -1, time.monotonic()
     while True:
@@ -54,9 +55,9 @@ def wait_for_images(page, expected: int, timeout: float = 30) -> list[dict]:
             return found
         if len(found) != count:
             count, since = len(found), time.monotonic()
-        elif count < expected and time.monotonic() - since > 3:
-            page.locator(labpage.NOTEBOOK).hover()
-            page.mouse.wheel(0, 900)
+        elif count < expected and time.monotonic() - since > 1:
+            labpage.page_through(page)
+            since = time.monotonic()
         page.wait_for_timeout(250)
 
 
