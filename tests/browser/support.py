@@ -78,6 +78,7 @@ def axe_violations(page) -> list[dict]:
     page.evaluate(CODE_STYLE_SAMPLES)
     return page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
 
+
 def axe_findings(page, where: str) -> dict[str, str]:
     """:func:`axe_violations` keyed by ``where`` (a page or deck), the rule, its impact and the
     first element it found, each with axe-core's help text: ``{}`` when nothing is found."""
