@@ -240,6 +240,15 @@ def expect_same_subspace(actual, expected, what: str, rtol: float = 1e-6, atol: 
            f"{what} spans the wrong subspace (projector distance {distance:.3g})", mistake)
 
 
+def random_orthogonal(rng: np.random.Generator, size: int) -> np.ndarray:
+    """A uniformly random orthogonal matrix, shape (size, size): half of them rotations, half
+    reflections. (Q of a QR alone is not: its determinant is fixed by ``size``, and for size 2
+    it is a single Householder reflection, always symmetric. Scaling Q's columns by the signs
+    of R's diagonal makes it uniform.)"""
+    Q, R = np.linalg.qr(rng.normal(size=(size, size)))
+    return Q * np.sign(np.diag(R))
+
+
 def in_random_order(rng: np.random.Generator, cases: list) -> list:
     """The cases shuffled with the check's generator, so a function answer cannot learn the
     order (or count) of the calls."""

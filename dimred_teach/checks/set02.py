@@ -20,6 +20,7 @@ from .properties import (
     in_random_order,
     is_close,
     note_precision,
+    random_orthogonal,
     tolerance,
 )
 from .set01 import N_VERSUS_N_MINUS_1, covariance, random_data
@@ -92,12 +93,12 @@ def _eigenvalues_from_svd(answer, rng):
           hint="eigenvectors U of G (n x n) with the k LARGEST eigenvalues, each scaled by the square root of its "
                "eigenvalue: Z = U_k D_k, since G = Xc Xc' = U D^2 U'")
 def _components_from_gram(answer, rng):
-    cases = [(X - X.mean(axis=0), int(rng.integers(1, 4)))
-             for X in (_wide_data(rng) for _ in range(int(rng.integers(4, 7))))]
+    ks = [int(rng.integers(2, 4))] + [int(rng.integers(1, 4)) for _ in range(int(rng.integers(3, 6)))]
+    cases = [(X - X.mean(axis=0), k) for X, k in ((_wide_data(rng), k) for k in ks)]  # k >= 2 once: an order
     for Xc, k in in_random_order(rng, cases):
         n = Xc.shape[0]
         G = Xc @ Xc.T
-        call = f"components_from_gram(G, {k}) for an {n} x {n} Gram matrix"
+        call = f"components_from_gram(G, {k}) for a Gram matrix of {n} x {n}"
         Z = answer_array(answer(G.copy(), k), call, shape=(n, k))
         U, d, _ = np.linalg.svd(Xc, full_matrices=False)
         expected = U[:, :k] * d[:k]  # = Xc V_k, up to the signs of its columns
@@ -199,8 +200,9 @@ def _smallest_k(answer, rng):
     for spectrum, tol in in_random_order(rng, cases):
         call = f"smallest_k(eigenvalues, tol={tol:.10g}) for {spectrum.size} eigenvalues"
         r = answer_integer(answer(spectrum.copy(), tol), call)
-        expect(1 <= r <= spectrum.size, f"{call}: r must lie between 1 and {spectrum.size}, got {r}",
-               mistake="zero-based")
+        expect(r >= 1, f"{call}: r must lie between 1 and {spectrum.size}, got {r}", mistake="zero-based")
+        expect(r <= spectrum.size, f"{call} = {r} is not the smallest: there are only {spectrum.size} eigenvalues, "
+                                   f"and r = {spectrum.size} keeps them all", mistake="too-many")
         error = spectrum[r:].sum() / spectrum.sum()
         shown, limit = distinct(error, tol)
         expect(error < tol, f"{call} = {r}: the relative error {shown} with r = {r} is not below tol = {limit}",
@@ -234,8 +236,22 @@ def _pseudo_inverse_cases(rng: np.random.Generator) -> list[tuple[np.ndarray, in
         for rank in (small, int(rng.integers(1, small))):
             cases.append((_matrix_of_rank(rng, m, n, rank), rank))
     for A, rank in [case for case in cases[:4] if case[1] < min(case[0].shape)]:  # zero up to rounding in float32
-        cases.append(((A @ np.linalg.qr(rng.normal(size=(A.shape[1],) * 2))[0]).astype(np.float32), rank))
+        cases.append((_rounded_to_float32(rng, A, rank), rank))
     return cases
+
+
+def _rounded_to_float32(rng: np.random.Generator, A: np.ndarray, rank: int) -> np.ndarray:
+    """``P A Q`` for random orthogonal P (m x m) and Q (n x n), rounded to float32 (m x n), whose rounding made
+    the singular values beyond ``rank`` nonzero: the largest of them is at least 1/1000 of float32's eps times
+    the largest, far above a float64 cutoff (max(m, n) * 2.2e-16 times the largest), so a cutoff with float64's
+    eps inverts it on every LAPACK. (Rotated on one side only, a rank-1 A = x y' whose x holds only 0, 1 and 2
+    stays exactly rank 1 in float32, as scaling by a power of 2 rounds nothing: a tenth of the draws were.)"""
+    while True:
+        P, Q = (random_orthogonal(rng, size) for size in A.shape)
+        rounded = (P @ A @ Q).astype(np.float32)
+        d = np.linalg.svd(rounded.astype(float), compute_uv=False)
+        if d[rank] >= 1e-3 * np.finfo(np.float32).eps * d[0]:
+            return rounded
 
 
 @register("02.pseudo_inverse",
@@ -273,10 +289,11 @@ def _pseudo_inverse(answer, rng):
         reference = Vt[:rank].T @ (U[:, :rank] / d[:rank]).T
         expect_unlike(G, A.T, reference, f"{call} is A' = V D U': the singular values are not inverted (D+ holds "
                                          "1/d_j where D holds d_j)", mistake="not-inverted")
-        beyond = np.linalg.svd(G, compute_uv=False)[rank:]
-        expect(A.dtype != np.float32 or not np.any(beyond > 1e-2 / d[rank - 1]),
+        singular = np.linalg.svd(G, compute_uv=False)  # A+'s are 1/d_rank >= ... >= 1/d_1, then zeros
+        expect(A.dtype != np.float32 or singular[0] <= 1e2 / d[rank - 1],  # 1/noise swamps float32 G's others
                f"{call} inverted a singular value of A that is zero up to float32 rounding: for float32 input the "
                "cutoff needs float32's eps, np.finfo(d.dtype).eps, not np.finfo(float).eps", mistake="float64-cutoff")
+        beyond = singular[rank:]
         expect(not np.any(beyond > tolerance(1e-6) / d[rank - 1]),
                f"{call} has more than {rank} nonzero singular values: it inverted a singular value of A that is zero "
                "up to rounding; invert only the singular values above a cutoff such as max(m, n) * eps * d_1",

@@ -17,7 +17,7 @@ import numpy as np
 from ..datasets import load_eurodist
 from ..mds import double_center, procrustes, squared_distances
 from . import register
-from .properties import answer_array, expect, expect_close, in_random_order, is_close, tolerance
+from .properties import answer_array, expect, expect_close, in_random_order, is_close, random_orthogonal, tolerance
 
 FORBIDS = ("dimred_teach.mds",  # classical MDS and the Procrustes alignment by hand
            "dimred_teach.linalg.center_rows_and_columns")  # 04.recover_b: H (-D2/2) H
@@ -86,12 +86,6 @@ def _cloud(rng: np.random.Generator, p: int, n: int | None = None) -> np.ndarray
     """A fresh cloud of n points in R^p with unequal spreads, not centred."""
     n = int(rng.integers(p + 4, 25)) if n is None else n
     return rng.normal(size=(n, p)) * rng.uniform(0.5, 4.0, size=p) + rng.normal(scale=5.0, size=p)
-
-
-def _orthogonal(rng: np.random.Generator, p: int) -> np.ndarray:
-    """A random orthogonal matrix; about half of them are reflections."""
-    Q, R = np.linalg.qr(rng.normal(size=(p, p)))
-    return Q * np.sign(np.diag(R))
 
 
 def _as_multiple(B: np.ndarray, reference: np.ndarray) -> float | None:
@@ -178,7 +172,7 @@ def _align(answer, rng):
     for p, noise, reflection in in_random_order(rng, cases):
         A = _cloud(rng, p)
         n = A.shape[0]
-        Q = _orthogonal(rng, p)
+        Q = random_orthogonal(rng, p)
         if (np.linalg.det(Q) < 0) != reflection:
             Q[:, 0] = -Q[:, 0]
         B = A @ Q + rng.normal(scale=5.0, size=p) + rng.normal(scale=noise, size=(n, p))

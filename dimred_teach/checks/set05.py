@@ -133,8 +133,10 @@ def _fold_in(answer, rng):
 
     cases = []
     for _ in range(2):
-        texts = random_texts(rng)
-        space = lsi(texts, k=3)
+        space = None  # redrawn while a topic the k = 3 space leaves out gives a training document 0 coordinates
+        while space is None or np.linalg.norm(space.document_coordinates, axis=1).min() < 1e-3:  # (0 is no lookup)
+            texts = random_texts(rng)
+            space = lsi(texts, k=3)
         counts = term_document_matrix(texts, vocabulary=space.vocabulary).counts.toarray().astype(float)
         rows = rng.choice(len(texts), size=2, replace=False)
         queries = [new_query(rng, space) for _ in range(3)]
@@ -174,17 +176,26 @@ def _word_list(answer, what: str, length: int) -> list[str]:
     return words
 
 
+TOP_WORDS_ASKED = range(2, 6)
+"""How many top words 05.top_words asks for."""
+
+
 def random_term_coordinates(rng: np.random.Generator) -> tuple[np.ndarray, tuple[str, ...], int]:
     """Fresh term coordinates, shape (p, k), their vocabulary (p toy words) and a component index whose column's
     two weights largest in size are its most negative and its largest (so ranking by size is told apart from
-    either end); every column's sorted weights lie at least 1e-3 apart (no near ties, in float32 too)."""
+    either end); every column's sorted weights lie at least 1e-3 apart (no near ties, in float32 too), and
+    neither neighbouring column has the same top n words for any n the check asks (2 to 5), so the words of
+    the column before or after are told apart from the right words in another order."""
     while True:
         p, k = int(rng.integers(8, len(TOY_WORDS) + 1)), int(rng.integers(3, 7))
         coordinates = rng.standard_normal((p, k)) / np.sqrt(p)
         component = int(rng.integers(k))
         column, size = coordinates[:, component], np.abs(coordinates[:, component]).max()
         column[np.argmax(column)], column[np.argmin(column)] = 1.2 * size, -1.5 * size
-        if np.all(np.diff(np.sort(coordinates, axis=0), axis=0) > 1e-3):
+        order = np.argsort(coordinates, axis=0)[::-1]  # (p, k): each column's rows, largest weight first
+        shared = any(set(order[:n, component]) == set(order[:n, j % k])
+                     for j in (component - 1, component + 1) for n in TOP_WORDS_ASKED)
+        if np.all(np.diff(np.sort(coordinates, axis=0), axis=0) > 1e-3) and not shared:
             return coordinates, tuple(rng.permutation(TOY_WORDS[:p]).tolist()), component
 
 
@@ -194,7 +205,7 @@ def _top_words(answer, rng):
     cases = [random_term_coordinates(rng) for _ in range(int(rng.integers(4, 7)))]
     ambiguous = None
     for coordinates, vocabulary, component in in_random_order(rng, cases):
-        n = int(rng.integers(2, 6))
+        n = int(rng.integers(TOP_WORDS_ASKED.start, TOP_WORDS_ASKED.stop))
         call = f"top_words(term_coordinates, vocabulary, component={component}, n={n}) for {coordinates.shape[1]} " \
                f"components of {len(vocabulary)} words"
         words = _word_list(answer(coordinates.copy(), vocabulary, component, n), call, n)

@@ -79,14 +79,17 @@ def smallest_certified(n: int, eps: float, delta: float, pairs: float | None = N
     return high
 
 
-def _fresh_n_eps_delta(rng: np.random.Generator):
-    """An (n, eps, delta) and its answer q, whose bound at q and q - 1 is not within 1e-9 of delta (no ties)."""
+def _fresh_n_eps_delta(rng: np.random.Generator, miscount_shows: bool = False):
+    """An (n, eps, delta) and its answer q, whose bound at q and q - 1 is not within 1e-9 of delta (no ties);
+    if ``miscount_shows``, one where counting n^2 / 2 pairs (and so n^2) gives q + 2 or more (told apart from an
+    answer one too large: with many points or a wide eps the miscounts give q or q + 1)."""
     while True:
         n = int(rng.choice([rng.integers(3, 100), rng.integers(100, 10**7)]))
         eps = float(rng.uniform(0.05, 0.95))
         delta = float(rng.uniform(0.001, 0.5))
         q = smallest_certified(n, eps, delta)
-        if union_log_bound(n, eps, delta, q) < -1e-9 and union_log_bound(n, eps, delta, q - 1) > 1e-9:
+        if union_log_bound(n, eps, delta, q) < -1e-9 and union_log_bound(n, eps, delta, q - 1) > 1e-9 and (
+                not miscount_shows or smallest_certified(n, eps, delta, n**2 / 2) >= q + 2):
             return n, eps, delta, q
 
 
@@ -95,8 +98,10 @@ def _fresh_n_eps_delta(rng: np.random.Generator):
                              "or count up from the notes' bound")
 def _min_dim(answer, rng):
     one_too_many = None  # q = right + 1 where a miscount of the pairs gives it too: named only if nothing else is
-    for _ in range(int(rng.integers(20, 30))):
-        n, eps, delta, right = _fresh_n_eps_delta(rng)
+    count = int(rng.integers(20, 30))
+    telling = int(rng.integers(count))
+    for number in range(count):
+        n, eps, delta, right = _fresh_n_eps_delta(rng, miscount_shows=number == telling)
         call = f"min_dim({n}, {eps:.17g}, {delta:.17g})"
         q = answer_integer(answer(n, eps, delta), call)
         if q == right:
@@ -147,7 +152,9 @@ def _simulate_squared_norms(answer, rng):
     n_draws, few = 1000, 20
     cases = []
     for _ in range(2):
-        p, q = int(rng.integers(3, 20)), int(rng.integers(2, 20))
+        p, q = 1, 1
+        while max(p, q) < 1.5 * min(p, q):  # U scaled by 1 / sqrt(p), not 1 / sqrt(q), shows in the mean
+            p, q = int(rng.integers(3, 20)), int(rng.integers(2, 20))
         x = rng.normal(size=p) * rng.uniform(0.5, 3.0)
         seed = int(rng.integers(0, 2**31))
         cases += [(x, q, draws, seed + shift) for draws, shift in ((few, 0), (few, 0), (few, 1), (n_draws, 0))]

@@ -227,17 +227,25 @@ def _destandardize(answer, rng):
 
 
 def _digit_instance(rng: np.random.Generator):
-    """(images, fraction, kept): a random subset of the images of one digit, a fraction at least
-    1e-6 away from every value of their variance curve ``kept`` (no rounding ties)."""
+    """(images, fraction, right, mistaken): a random subset of the images of one digit, a fraction at least
+    1e-6 away from every value of their variance curve (no rounding ties), the answer M (counted from 1) and
+    the M of each mistake that reads another curve, {mistake id: M}. The instance tells every typical mistake
+    apart: those M, M - 1 (counted from 0) and M + 1 all differ (an uncentred curve once gave M - 1)."""
     images, labels = datasets.load_digits()
     while True:
         digit = images[labels == int(rng.integers(10))]
         subset = digit[rng.choice(digit.shape[0], size=int(rng.integers(60, digit.shape[0])), replace=False)]
-        squares = np.linalg.svd(subset - subset.mean(axis=0), compute_uv=False) ** 2
-        kept = np.cumsum(squares) / squares.sum()
+        singular = np.linalg.svd(subset - subset.mean(axis=0), compute_uv=False)
+        uncentred = np.linalg.svd(subset, compute_uv=False) ** 2
+        kept = np.cumsum(singular**2) / np.sum(singular**2)
         fraction = float(rng.uniform(0.5, 0.95))
-        if np.abs(kept - fraction).min() > 1e-6:
-            return subset, fraction, kept
+        if np.abs(kept - fraction).min() <= 1e-6:
+            continue
+        right = _first_reaching(kept, fraction)
+        mistaken = {mistake: _first_reaching(np.cumsum(curve) / curve.sum(), fraction)
+                    for mistake, curve in (("singular-values", singular), ("no-centring", uncentred))}
+        if len({right - 1, right, right + 1, *mistaken.values()}) == 5:
+            return subset, fraction, right, mistaken
 
 
 def _first_reaching(curve: np.ndarray, fraction: float) -> int:
@@ -250,8 +258,7 @@ def _digits_m90(answer, rng):
     expect(callable(answer), "the answer should be your function components_needed(images, fraction)")
     seen = set()
     while len(seen) < 3:  # three instances with different answers: no constant passes
-        images, fraction, kept = _digit_instance(rng)
-        M_right = _first_reaching(kept, fraction)
+        images, fraction, M_right, mistaken = _digit_instance(rng)
         if M_right in seen:
             continue
         seen.add(M_right)
@@ -259,17 +266,12 @@ def _digits_m90(answer, rng):
         M = answer_integer(answer(images.copy(), fraction), call)
         if M == M_right:
             continue
-        expect(1 <= M <= kept.size, f"{call} should be between 1 and {kept.size}, got {M}")
-        singular = np.linalg.svd(images - images.mean(axis=0), compute_uv=False)
-        uncentred = np.linalg.svd(images, compute_uv=False) ** 2
-        for curve, mistake, message in (
-                (np.cumsum(singular) / singular.sum(), "singular-values",
-                 "counts with the singular values; the variances are their SQUARES"),
-                (np.cumsum(uncentred) / uncentred.sum(), "no-centring",
-                 "uses the uncentred images: centre them first")):
-            expect(M != _first_reaching(curve, fraction), f"{call} = {M} {message}", mistake)
-        expect(kept[M - 1] >= fraction, f"{call} = {M}, but {M} components keep less than that fraction",
-               mistake="too-few")
+        expect(1 <= M <= min(images.shape), f"{call} should be between 1 and {min(images.shape)}, got {M}")
+        for mistake, message in (("singular-values", "counts with the singular values; the variances are their "
+                                                     "SQUARES"),
+                                 ("no-centring", "uses the uncentred images: centre them first")):
+            expect(M != mistaken[mistake], f"{call} = {M} {message}", mistake)
+        expect(M > M_right, f"{call} = {M}, but {M} components keep less than that fraction", mistake="too-few")
         raise CheckFailure(f"{call} = {M}: those components keep the fraction, but fewer already do: the answer is "
                            "the smallest such M", mistake="too-many")
 
@@ -340,7 +342,8 @@ def _denoising_pairs(answer, rng):
     cases = []
     for _ in range(int(rng.integers(3, 5))):
         n, p, copies = int(rng.integers(100, 200)), int(rng.integers(3, 6)), int(rng.integers(4, 8))
-        cases.append((rng.normal(0, 2, (n, p)), float(rng.uniform(0.2, 0.5)), copies, int(rng.integers(0, 2**31))))
+        noise = float(rng.uniform(0.2, 0.45))  # uniform noise's sd, noise / sqrt(3), is then 30% above noise**2
+        cases.append((rng.normal(0, 2, (n, p)), noise, copies, int(rng.integers(0, 2**31))))
     for X, noise, copies, seed in in_random_order(rng, cases):
         (n, p), rows = X.shape, X.shape[0] * copies
         call = f"denoising_pairs(X, noise={noise:.4g}, copies={copies}, seed={seed}) for X of shape {X.shape}"

@@ -20,7 +20,7 @@ from ..linalg import subspace_distance
 from ..manifold import IsomapResult, isomap, neighbourhood_graph
 from ..mds import classical_mds, double_center, procrustes, squared_distances
 from . import CheckFailure, register
-from .properties import WRONG_FORM, answer_array, drawn_once, expect
+from .properties import WRONG_FORM, answer_array, drawn_once, expect, in_random_order
 
 FORBIDS = ("dimred_teach.manifold",)  # the neighbourhood graph, Isomap, Laplacian eigenmaps by hand
 """What this set's answers may not use (modules or functions of the library): the grader's
@@ -53,11 +53,6 @@ def _as_dense(answer, what: str, shape: tuple) -> np.ndarray:
     if hasattr(answer, "toarray") and hasattr(answer, "nnz"):
         answer = answer.toarray()
     return answer_array(answer, what, shape)
-
-
-def in_random_order(rng: np.random.Generator, instances: list) -> list:
-    """The instances a function answer is called on, shuffled by the check's generator."""
-    return [instances[i] for i in rng.permutation(len(instances))]
 
 
 def whole_number(answer, what: str, low: int, high: int | None = None) -> int:

@@ -9,7 +9,16 @@ from __future__ import annotations
 import numpy as np
 
 from . import register
-from .properties import answer_array, answer_number, answer_pair, expect, expect_close, in_random_order, is_close
+from .properties import (
+    answer_array,
+    answer_number,
+    answer_pair,
+    expect,
+    expect_close,
+    in_random_order,
+    is_close,
+    random_orthogonal,
+)
 
 FORBIDS = ("dimred_teach.factor_analysis", "dimred_teach.ica", "dimred_teach.gplvm",
            # 13.fastica_step asks for NumPy: scikit-learn's private FastICA does the step (its iteration with
@@ -130,14 +139,18 @@ def _fa_em_step(answer, rng):
 
 
 def _white_instance(rng: np.random.Generator):
-    """Whitened mixtures Z (n, k) of independent non-Gaussian sources and a random orthogonal W (k, k)."""
+    """Whitened mixtures Z (n, k) of independent non-Gaussian sources and a random orthogonal W (k, k), far from
+    symmetric, so that Z W is not Z W' (every 2 x 2 reflection is symmetric)."""
     n, k = int(rng.integers(200, 500)), int(rng.integers(2, 5))
     sources = np.column_stack([rng.uniform(-1, 1, n) if j % 2 else rng.laplace(0, 1, n) for j in range(k)])
     mixed = sources @ rng.standard_normal((k, k))
     mixed -= mixed.mean(axis=0)
     values, vectors = np.linalg.eigh(mixed.T @ mixed / n)
     Z = mixed @ vectors / np.sqrt(values)
-    return Z, np.linalg.qr(rng.standard_normal((k, k)))[0]
+    while True:
+        W = random_orthogonal(rng, k)
+        if np.abs(W - W.T).max() > 0.2:
+            return Z, W
 
 
 def _symmetric(W1: np.ndarray) -> np.ndarray:

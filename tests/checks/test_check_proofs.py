@@ -3,12 +3,19 @@
 message that names it and the mistake id it declares; every mistake id a set names is proven
 by a mutant. The exercises are discovered (every registered check and every
 exercise spec), so a new exercise without variants and mutants is a failing test.
+
+The grader draws a fresh seed for every submission, so a check that misses a mistake on one
+instance in a hundred misses it for a student in every class. Twenty seeds do not see that;
+before changing a check, sweep many more: ``DIMRED_PROOF_SEEDS=0:1000 python -m pytest -n 2
+tests/checks/test_check_proofs.py -k 02.pseudo_inverse`` (a range ``start:stop``; about
+50 times the default's time).
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import os
 import re
 from pathlib import Path
 
@@ -21,7 +28,19 @@ from dimred_teach.exercise_specs import SPECS_DIR
 
 pytestmark = pytest.mark.slow(seconds=290)
 
-SEEDS = range(20)
+
+def proof_seeds(setting: str | None) -> range:
+    """The seeds every proof runs on: ``range(20)``, or ``range(start, stop)`` from a
+    ``DIMRED_PROOF_SEEDS`` of the form ``start:stop``."""
+    if not setting:
+        return range(20)
+    start, _, stop = setting.partition(":")
+    if not (start.isdigit() and stop.isdigit() and int(start) < int(stop)):
+        raise ValueError(f"DIMRED_PROOF_SEEDS should be start:stop with 0 <= start < stop, got {setting!r}")
+    return range(int(start), int(stop))
+
+
+SEEDS = proof_seeds(os.environ.get("DIMRED_PROOF_SEEDS"))
 
 
 def spec_ids() -> set[str]:
