@@ -64,16 +64,26 @@ MISTAKES = {
 short name. A failure no named mistake explains is ``other``."""
 
 
+def _t_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Two normal samples of different sizes on which the pooled t is at least 0.05 in size and Welch's t differs
+    from it by at least 0.1%. Near t = 0 every mistake is as small as t, and rounding the data to float32 (which
+    moves t by about 1e-8 times the data's size over s * sqrt(1/n_a + 1/n_b)) is no longer small against t; with
+    nearly equal sample variances Welch's t is the pooled t to float32 precision."""
+    while True:
+        n_a, n_b = (int(v) for v in rng.choice(np.arange(4, 30), size=2, replace=False))
+        a = rng.normal(rng.normal(), rng.uniform(0.5, 3), n_a)
+        b = rng.normal(rng.normal(), rng.uniform(0.5, 3), n_b)
+        pooled = ((n_a - 1) * a.var(ddof=1) + (n_b - 1) * b.var(ddof=1)) / (n_a + n_b - 2) * (1 / n_a + 1 / n_b)
+        welch = a.var(ddof=1) / n_a + b.var(ddof=1) / n_b
+        if abs(a.mean() - b.mean()) >= 0.05 * np.sqrt(pooled) and abs(np.sqrt(welch / pooled) - 1) >= 1e-3:
+            return a, b
+
+
 @register("09.t_statistic", hint="t = (mean(a) - mean(b)) / (s * sqrt(1/n_a + 1/n_b)), s^2 the pooled variance "
           "((n_a - 1) s_a^2 + (n_b - 1) s_b^2) / (n_a + n_b - 2)")
 def _t_statistic(answer, rng):
     expect(callable(answer), "the answer should be your function two_sample_t(a, b)")
-    cases = []
-    for _ in range(int(rng.integers(5, 8))):
-        n_a, n_b = (int(v) for v in rng.choice(np.arange(4, 30), size=2, replace=False))
-        a = rng.normal(rng.normal(), rng.uniform(0.5, 3), n_a)
-        b = rng.normal(rng.normal(), rng.uniform(0.5, 3), n_b)
-        cases.append((a, b))
+    cases = [_t_case(rng) for _ in range(int(rng.integers(5, 8)))]
     if len({a.mean() > b.mean() for a, b in cases}) == 1:  # t of both signs, or |t| would pass as t
         cases[0] = cases[0][::-1]
     for a, b in in_random_order(rng, cases):
@@ -121,12 +131,16 @@ def _incremental_step(answer, rng):
                 [int(i) for i in rng.choice(p, size=int(rng.integers(1, p - 1)), replace=False)],
                 float(rng.uniform(0.2, 2.0)))
         # keep cases on which the typical mistakes (selected features not excluded, beta ignored, mean instead
-        # of sum) choose another feature, so each mistake shows
+        # of sum) choose another feature, so each mistake shows; the other cases are ones on which the first
+        # candidate (what a loop that never updates its best returns) is not the answer either: at least 4 of
+        # them, so an answer that is right on its first few calls and then guesses still fails
         right = _next_feature(*case)
         shows = {"exclude": _next_feature(*case, exclude=False) != right,
                  "beta": _next_feature(case[0], case[1], case[2], 0.0) != right,
                  "sum": _next_feature(*case, reduce=np.mean) != right}
-        useful = [kind for kind, value in shows.items() if value and wanted[kind]] or ["any"] * bool(wanted["any"])
+        first = min(set(range(p)) - set(case[2]))
+        useful = ([kind for kind, value in shows.items() if value and wanted[kind]]
+                  or ["any"] * bool(wanted["any"] and right != first))
         if useful:
             cases.append(case)
             for kind in useful:
@@ -142,22 +156,46 @@ def _incremental_step(answer, rng):
         best = max(remaining, key=lambda j: criterion[j])
         expect(criterion[choice] >= criterion[best] - 1e-12,
                f"{call} returned feature {choice}, whose criterion relevance - beta * (sum of its redundancy with the "
-               f"selected) is {criterion[choice]:.6g}; feature {best} reaches {criterion[best]:.6g}",
+               f"selected) is {criterion[choice]:.6g}; another feature not yet selected reaches a higher one",
                mistake="wrong-criterion")
+
+
+def _centroid_labels(X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarray) -> dict[str, np.ndarray]:
+    """The labels of the rows of X_test by the nearest centroid, and by two typical mistakes, by name."""
+    classes = np.unique(y_train)
+    centroids = np.array([X_train[y_train == c].mean(axis=0) for c in classes])
+    difference = X_test[:, None, :] - centroids[None]
+    nearest_row = (((X_test[:, None, :] - X_train[None]) ** 2).sum(axis=2)).argmin(axis=1)
+    return {"right": classes[(difference**2).sum(axis=2).argmin(axis=1)],
+            "manhattan": classes[np.abs(difference).sum(axis=2).argmin(axis=1)],
+            "training-row": y_train[nearest_row]}  # 1-nearest neighbour, not the centroid
 
 
 @register("09.nearest_centroid", hint="centroid of class c = mean of the training rows with label c; each test "
           "row gets the label of the closest centroid (Euclidean distance); the labels may be any integers")
 def _nearest_centroid(answer, rng):
     expect(callable(answer), "the answer should be your function nearest_centroid_predict(X_train, y_train, X_test)")
-    cases = []
-    for _ in range(int(rng.integers(4, 7))):
+    # on every case the test rows get at least two labels (one label for all would pass a constant answer); at
+    # least one case on which the Manhattan distance changes some label (on one column, or with no test row near
+    # a boundary, the two distances agree), and one on which the nearest training row does; 4 to 6 cases in all
+    cases, wanted = [], {"manhattan": 1, "training-row": 1, "any": int(rng.integers(3, 5))}
+    while any(wanted.values()):
         classes = int(rng.integers(2, 5))
         labels = rng.choice(np.arange(-20, 100), size=classes, replace=False)  # any integers, not 0..c-1
         p = int(rng.integers(1, 5))
         index = np.concatenate([np.arange(classes), rng.integers(0, classes, 30)])
         X_train = rng.normal(0, 1, (index.size, p)) + rng.normal(0, 2, (classes, p))[index]
-        cases.append((X_train, labels[index], rng.normal(0, 3, (int(rng.integers(5, 20)), p))))
+        case = (X_train, labels[index], rng.normal(0, 3, (int(rng.integers(5, 20)), p)))
+        found = _centroid_labels(*case)
+        if np.unique(found["right"]).size < 2:
+            continue
+        useful = [kind for kind in ("manhattan", "training-row")
+                  if wanted[kind] and not np.array_equal(found[kind], found["right"])]
+        useful = useful or ["any"] * bool(wanted["any"])
+        if useful:
+            cases.append(case)
+            for kind in useful:
+                wanted[kind] -= 1
     for X_train, y_train, X_test in in_random_order(rng, cases):
         classes = np.unique(y_train)
         call = f"nearest_centroid_predict(X_train, y_train, X_test) with labels {classes.tolist()}"
@@ -196,26 +234,37 @@ def _mi_from_counts(answer, rng):
         expect_close(value, expected, f"{call}:", scale=max(1.0, expected), mistake="wrong-mi")
 
 
-def random_pairs_data(rng: np.random.Generator, pair_last: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def random_pairs_data(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """A fresh sample of the lecture's demo data (:func:`dimred_teach.datasets.make_selection_demo`), its five
-    columns in a random order (with a column of the best pair last if ``pair_last``): X of shape (n, 5) and the
-    labels, shape (n,)."""
+    columns in a random order: X of shape (n, 5) and the labels, shape (n,)."""
     frame = datasets.make_selection_demo(n=2 * int(rng.integers(50, 120)), seed=int(rng.integers(2**31)))
-    order = list(rng.permutation(["strong", "strong_copy", "pair_a", "noise"])) + ["pair_b"]
-    X = frame[order if pair_last else rng.permutation(order)].to_numpy()
+    X = frame[rng.permutation(["strong", "strong_copy", "pair_a", "pair_b", "noise"])].to_numpy()
     return X, frame["label"].to_numpy()
 
 
 @drawn_once()
-def _pairs_case(rng: np.random.Generator, pair_last: bool = False) -> tuple[np.ndarray, np.ndarray, dict]:
+def _pairs_case(rng: np.random.Generator, best_last: bool = False) -> tuple[np.ndarray, np.ndarray, dict]:
     """:func:`random_pairs_data` (X of shape (n, 5), labels of shape (n,)) and the cross-validated accuracy of
-    the nearest-centroid classifier on each pair of columns, by pair (j, k), j < k. Drawn once per state of
-    ``rng`` (:func:`~dimred_teach.checks.properties.drawn_once`): the ten cross-validations take most of
-    09.best_pair's time."""
-    X, y = random_pairs_data(rng, pair_last)
-    accuracy = {key: selection.cross_val_accuracy(X[:, list(key)], y)
-                for key in itertools.combinations(range(X.shape[1]), 2)}
-    return X, y, accuracy
+    the nearest-centroid classifier on each pair of columns, by pair (j, k), j < k. With ``best_last``, the last
+    column is in every best pair (the sample is drawn again when the best pairs share no column): columns counted
+    from 1 then reach index 5 whichever best pair an answer finds. Drawn once per state of ``rng``
+    (:func:`~dimred_teach.checks.properties.drawn_once`): the ten cross-validations take most of 09.best_pair's
+    time."""
+    while True:
+        X, y = random_pairs_data(rng)
+        accuracy = {key: selection.cross_val_accuracy(X[:, list(key)], y)
+                    for key in itertools.combinations(range(X.shape[1]), 2)}
+        if not best_last:
+            return X, y, accuracy
+        best = max(accuracy.values())
+        shared = set.intersection(*(set(key) for key, value in accuracy.items() if value >= best - 1e-12))
+        if shared:
+            break
+    last = min(shared)
+    order = [k for k in range(X.shape[1]) if k != last] + [last]
+    moved = {k: order.index(k) for k in order}  # a column's index after the move
+    # a pair's accuracy does not depend on the order of its two columns (nor of the others)
+    return X[:, order], y, {tuple(sorted((moved[j], moved[k]))): value for (j, k), value in accuracy.items()}
 
 
 def _answer_pair(found, call: str) -> tuple[int, int]:
@@ -228,7 +277,7 @@ def _answer_pair(found, call: str) -> tuple[int, int]:
 @register("09.best_pair", hint="loop over itertools.combinations(range(X.shape[1]), 2) and keep the pair with the "
           "largest selection.kfold_accuracy(X[:, list(pair)], y, nearest_centroid_predict)")
 def _best_pair(answer, rng):
-    cases = [_pairs_case(rng, pair_last=True)] + [_pairs_case(rng) for _ in range(int(rng.integers(2, 4)))]
+    cases = [_pairs_case(rng, best_last=True)] + [_pairs_case(rng) for _ in range(int(rng.integers(2, 4)))]
     failures = []
     for X, y, accuracy in in_random_order(rng, cases):
         try:
@@ -292,17 +341,29 @@ COORDINATE_MISTAKES = {
 }
 
 
+def _coordinate_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, float]:
+    """X (n, p), not standardised, y (n,), b (p,), a column j and z = x_j' r_j / n, with |z| at least 1% of the sum
+    of the sizes of its terms, sum_i |x_ij| (|y_i| + sum_k |x_ik b_k|) / n. Rounding the data to float32 moves z by
+    up to 3 units of float32's rounding (about 2e-7) of that sum: a z that cancels down to 2e-5 of it (drawn now
+    and then) can be off by 1%, far beyond float32's tolerance; at 1% the error stays below 2e-5 of z, within it
+    (a nonzero step is at least 0.4 |z| / (x_j' x_j / n), and float32's tolerance is 1.2e-4 of that)."""
+    while True:
+        n, p = int(rng.integers(10, 40)), int(rng.integers(2, 6))
+        X = rng.normal(0, 1, (n, p)) * rng.uniform(0.3, 3, p) + rng.normal(0, 1, p)  # not standardised
+        y = X @ rng.normal(0, 1, p) + rng.normal(0, 1, n)
+        b, j = rng.normal(0, 1, p), int(rng.integers(p))
+        z = X[:, j] @ (y - X @ b + X[:, j] * b[j]) / n
+        if abs(z) >= 0.01 * np.abs(X[:, j]) @ (np.abs(y) + np.abs(X) @ np.abs(b)) / n:
+            return X, y, b, j, float(z)
+
+
 @register("09.lasso_coordinate_step", hint="z = x_j' (y - X b + x_j b_j) / n; return sign(z) * max(|z| - alpha, 0) "
           "/ (x_j' x_j / n)")
 def _lasso_coordinate_step(answer, rng):
     expect(callable(answer), "the answer should be your function lasso_coordinate_step(X, y, b, j, alpha)")
     cases = []
     for zero in [True] * 2 + [False] * int(rng.integers(3, 5)):
-        n, p = int(rng.integers(10, 40)), int(rng.integers(2, 6))
-        X = rng.normal(0, 1, (n, p)) * rng.uniform(0.3, 3, p) + rng.normal(0, 1, p)  # not standardised
-        y = X @ rng.normal(0, 1, p) + rng.normal(0, 1, n)
-        b, j = rng.normal(0, 1, p), int(rng.integers(p))
-        z = X[:, j] @ (y - X @ b + X[:, j] * b[j]) / n
+        X, y, b, j, z = _coordinate_case(rng)
         # zero cases: |z| < alpha (the answer is exactly 0); others: alpha well below |z|
         alpha = abs(z) * (rng.uniform(1.2, 3.0) if zero else rng.uniform(0.1, 0.6))
         cases.append((X, y, b, j, float(alpha)))
@@ -370,8 +431,13 @@ def _rfe_ranking(answer, rng):
             continue
         mistakes = {"unstandardised": unstandardised, "drops-largest": _rfe(Z, y, smallest=False)[0],
                     "no-refit": _rfe(Z, y, refit=False)[0], "reversed": p + 1 - right}
+        wrong = [tuple(ranking) for ranking in mistakes.values() if not np.array_equal(ranking, right)]
+        if len(set(wrong)) < len(wrong):  # two mistakes give one ranking: the case cannot tell which was made
+            continue
         useful = [m for m, ranking in mistakes.items() if wanted[m] and not np.array_equal(ranking, right)]
-        useful += ["any"] * bool(wanted["any"])  # at least 5 cases in all
+        # at least 5 cases in all, on which 1..p (the columns left in their order, an answer that never drops
+        # anything) is not the ranking: an answer right on its first few calls that then guesses it still fails
+        useful += ["any"] * bool(wanted["any"] and not np.array_equal(right, np.arange(1, p + 1)))
         if useful:
             cases.append((X, y, right, mistakes))
             for mistake in useful:
@@ -388,6 +454,6 @@ def _rfe_ranking(answer, rng):
                    if np.array_equal(ranking, mistakes[mistake]) and not np.array_equal(ranking, right)]
         expect(not matched, f"{call} gave {ranking.tolist()}; it " + "; or it ".join(RFE_MISTAKES[m] for m in matched),
                matched[0] if matched else "other")
-        expect(np.array_equal(ranking, right), f"{call} gave {ranking.tolist()}; recursive elimination of the "
-                                               f"smallest |coefficient| gives {right.tolist()}",
+        expect(np.array_equal(ranking, right), f"{call} gave {ranking.tolist()}, which is not the ranking of "
+                                               "recursive elimination of the smallest |coefficient|",
                mistake="wrong-ranking")

@@ -361,6 +361,11 @@ def _denoising_pairs(answer, rng):
         residual = inputs - targets
         spread = float(residual.std())
         expect(spread > 0, f"{call}: the inputs equal the targets; add the noise to the inputs", mistake="no-noise")
+        # before the mean: one noise for all copies has copies times the variance of its mean
+        copies_of = np.argsort(source, kind="stable").reshape(n, copies)  # row i: the targets of X[i], in order
+        repeated = int(np.isclose(residual[copies_of[:, 0]], residual[copies_of[:, 1]]).all(axis=1).sum())
+        expect(repeated < n / 2, f"{call}: the copies of a point carry the same noise ({repeated} of {n} points); "
+               "draw fresh noise for every copy, or the copies add nothing", mistake="one-noise")
         expect(abs(float(residual.mean())) < 6 * noise / np.sqrt(residual.size),
                f"{call}: the noise (inputs - targets) has mean {residual.mean():.4g}; it should have mean 0")
         expect(not np.isclose(spread, noise**2, rtol=0.15),
@@ -369,10 +374,6 @@ def _denoising_pairs(answer, rng):
         expect(np.isclose(spread, noise, rtol=0.15),
                f"{call}: inputs - targets should be noise of standard deviation {noise:.4g}, got {spread:.4g}",
                mistake="uniform-noise")
-        copies_of = np.argsort(source, kind="stable").reshape(n, copies)  # row i: the targets of X[i], in order
-        repeated = int(np.isclose(residual[copies_of[:, 0]], residual[copies_of[:, 1]]).all(axis=1).sum())
-        expect(repeated < n / 2, f"{call}: the copies of a point carry the same noise ({repeated} of {n} points); "
-               "draw fresh noise for every copy, or the copies add nothing", mistake="one-noise")
         geary = (float(np.mean(np.abs(residual - residual.mean()))) / spread - GEARY_MEAN) \
             / (GEARY_SD / np.sqrt(residual.size))
         expect(geary <= GEARY_Z, f"{call}: the noise has the right standard deviation but is not normal: too few "

@@ -129,15 +129,18 @@ CASES = {
                    r"not in the ranking", "not-retrieved"),
             Mutant("positions in the ranking, not row numbers", lambda: lambda r, t, q: [
                 i for i, row in enumerate(r) if not set(lsi.tokenize(q)) & set(lsi.tokenize(t[row]))],
-                   r"not in the ranking|contains a word|leaves out", ("not-retrieved", "says-picture", "missed-match")),
+                   r"not in the ranking|contains a word|leaves out|not in the ranking's order",
+                   # on 1 instance in 100 the positions are the hidden rows themselves, in another order
+                   ("not-retrieved", "says-picture", "missed-match", "ranking-order")),
             Mutant("the first match only", lambda: lambda r, t, q: hidden_matches(r, t, q)[:1],
                    r"leaves out", "missed-match"),
             Mutant("the results that contain the words", lambda: lambda r, t, q: hidden_matches(r, t, q, keep=bool),
                    r"contains a word of the query|leaves out", ("says-picture", "missed-match")),
             Mutant("floats", lambda: lambda r, t, q: [float(row) for row in hidden_matches(r, t, q)],
                    r"integer", "wrong-form"),
-            Mutant("the course corpus's row, typed", lambda: lambda r, t, q: [19], r"not in the ranking|contains",
-                   ("not-retrieved", "says-picture")),
+            Mutant("the course corpus's row, typed", lambda: lambda r, t, q: [19],
+                   r"not in the ranking|contains|leaves out",  # 1 in 100: row 19 is one of the hidden rows
+                   ("not-retrieved", "says-picture", "missed-match")),
         ],
     ),
 }

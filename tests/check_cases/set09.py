@@ -244,13 +244,14 @@ CASES = {
             Mutant("drops the largest coefficient", lambda: lambda X, y: rfe(X, y, smallest=False), r"LARGEST",
                     "drops-largest"),
             Mutant("no refit after each elimination", lambda: lambda X, y: rfe(X, y, refit=False),
-                   r"refit on the remaining", ("no-refit", "unstandardised")),
-            Mutant("ranking reversed", lambda: lambda X, y: rfe(X, y, reverse=True), r"reversed",
-                    ("reversed", "drops-largest")),
+                   r"refit on the remaining", "no-refit"),
+            Mutant("ranking reversed", lambda: lambda X, y: rfe(X, y, reverse=True), r"reversed", "reversed"),
             Mutant("ranks from 0", lambda: lambda X, y: rfe(X, y) - 1, r"ranks 1\.\.", "ranks-from-0"),
+            # 1..p is one ranking among p! (24 to 720): on some cases it is exactly the ranking a typical mistake
+            # gives there, and the check rightly names that mistake
             Mutant("right for three calls, then 1..p",
-                   first_calls_then(rfe, 3, lambda X, y: np.arange(1, X.shape[1] + 1)),
-                   r"rfe_ranking", ("wrong-ranking", "reversed")),
+                   first_calls_then(rfe, 3, lambda X, y: np.arange(1, X.shape[1] + 1)), r"rfe_ranking",
+                   ("wrong-ranking", "unstandardised", "drops-largest", "no-refit", "reversed")),
         ],
     ),
 }
