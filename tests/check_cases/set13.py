@@ -228,7 +228,11 @@ CASES = {
             Mutant("raw products", lambda: _match_by(lambda true, estimated: true.T @ estimated), r"raw columns",
                    "no-centring"),
             Mutant("cosines of the raw columns", lambda: _match_by(_raw_cosines), r"raw columns", "no-centring"),
-            Mutant("the identity order", lambda: _match_with(identity=True), r"best match", "other"),
+            # 0..k-1 is one order of k! (6 to 120): on 7 instances in 1,000 it is what the signed argmax or the raw
+            # columns give there, and the check rightly names that mistake
+            Mutant("the identity order", lambda: _match_with(identity=True),
+                   r"best match|absolute value|centre|scale-free|estimated column",
+                   ("other", "signed-argmax", "no-centring", "covariance-not-correlation", "inverse-order")),
         ],
     ),
 }
