@@ -93,8 +93,8 @@ def _eigenvalues_from_svd(answer, rng):
           hint="eigenvectors U of G (n x n) with the k LARGEST eigenvalues, each scaled by the square root of its "
                "eigenvalue: Z = U_k D_k, since G = Xc Xc' = U D^2 U'")
 def _components_from_gram(answer, rng):
-    ks = [int(rng.integers(2, 4))] + [int(rng.integers(1, 4)) for _ in range(int(rng.integers(3, 6)))]
-    cases = [(X - X.mean(axis=0), k) for X, k in ((_wide_data(rng), k) for k in ks)]  # k >= 2 once: an order
+    ks = [int(rng.integers(2, 4))] + [int(rng.integers(1, 4)) for _ in range(int(rng.integers(3, 6)))]  # k >= 2
+    cases = [(X - X.mean(axis=0), k) for k, X in zip(ks, (_wide_data(rng) for _ in ks))]  # once: an order shows
     for Xc, k in in_random_order(rng, cases):
         n = Xc.shape[0]
         G = Xc @ Xc.T

@@ -342,7 +342,7 @@ def _denoising_pairs(answer, rng):
     cases = []
     for _ in range(int(rng.integers(3, 5))):
         n, p, copies = int(rng.integers(100, 200)), int(rng.integers(3, 6)), int(rng.integers(4, 8))
-        noise = float(rng.uniform(0.2, 0.45))  # uniform noise's sd, noise / sqrt(3), is then 30% above noise**2
+        noise = float(rng.uniform(0.2, 0.45))  # uniform noise's sd, noise / sqrt(3), is then 28% or more above noise**2
         cases.append((rng.normal(0, 2, (n, p)), noise, copies, int(rng.integers(0, 2**31))))
     for X, noise, copies, seed in in_random_order(rng, cases):
         (n, p), rows = X.shape, X.shape[0] * copies
